@@ -1,0 +1,175 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import { checkTree } from "./check.js";
+import { formatWarning } from "./diagnostics.js";
+import type { PackageOptions } from "./emit/package.js";
+import { InputError, oneLine } from "./errors.js";
+import { GENERATOR_VERSION } from "./paths.js";
+import { render } from "./pipeline.js";
+import { MANIFEST, type Manifest } from "./plan.js";
+import { readTree, writeAtomically } from "./write.js";
+
+export const EXIT = { ok: 0, drift: 1, badInput: 2 } as const;
+
+const DEFAULT_NAME = "acp-protocol";
+const DEFAULT_PKG_VERSION = "0.1.0";
+
+interface CommonOptions {
+  schemaDir: string;
+  out: string;
+  name?: string;
+  pkgVersion?: string;
+  debug?: boolean;
+  quiet?: boolean;
+}
+
+/**
+ * Package name and version are sticky: `generate --name @acme/acp` records them in the
+ * manifest, so a later `generate` or `check` without the flag produces the same package.
+ */
+function packageOptions(opts: CommonOptions): PackageOptions {
+  let recorded: Partial<PackageOptions> = {};
+  const manifestPath = join(opts.out, MANIFEST);
+  if (existsSync(manifestPath)) {
+    try {
+      recorded =
+        (JSON.parse(readFileSync(manifestPath, "utf8")) as Partial<Manifest>).options ?? {};
+    } catch {
+      recorded = {};
+    }
+  }
+  const name = opts.name ?? recorded.name ?? DEFAULT_NAME;
+  if (!/^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(name) || name.length > 214) {
+    throw new InputError("--name", "", `${JSON.stringify(name)} is not a valid npm package name`);
+  }
+  const version = opts.pkgVersion ?? recorded.version ?? DEFAULT_PKG_VERSION;
+  if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(version)) {
+    throw new InputError(
+      "--pkg-version",
+      "",
+      `${JSON.stringify(version)} is not a semantic version`,
+    );
+  }
+  return { name, version };
+}
+
+function withCommon(command: Command): Command {
+  return command
+    .option(
+      "--schema-dir <dir>",
+      "folder with the ACP schema (versioned v1/, v2/ or flat schema.json + meta.json)",
+      "./schema",
+    )
+    .option("--out <dir>", "folder of the generated package", "./generated")
+    .option(
+      "--name <pkg>",
+      `name of the generated package (default: as last generated, else ${DEFAULT_NAME})`,
+    )
+    .option(
+      "--pkg-version <semver>",
+      `version of the generated package (default: as last generated, else ${DEFAULT_PKG_VERSION})`,
+    )
+    .option("--quiet", "print errors only")
+    .option("--debug", "print stack traces for errors");
+}
+
+export function buildProgram(out: (line: string) => void, err: (line: string) => void): Command {
+  const program = new Command("acp-codegen")
+    .description(
+      "Generate a typed, validated TypeScript package from the Agent Client Protocol JSON Schema.",
+    )
+    .version(GENERATOR_VERSION)
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => out(s.trimEnd()), writeErr: (s) => err(s.trimEnd()) })
+    .exitOverride();
+
+  withCommon(program.command("generate"))
+    .description(
+      "regenerate the package in --out from the schema in --schema-dir (atomic: on error nothing changes)",
+    )
+    .addOption(new Option("--force", "replace --out even if acp-codegen did not generate it"))
+    .action(async (opts: CommonOptions & { force?: boolean }) => {
+      const started = Date.now();
+      const options = packageOptions(opts);
+      const result = await render(resolve(opts.schemaDir), opts.schemaDir, options);
+      const before = readTree(opts.out);
+      writeAtomically(opts.out, opts.out, result.files, opts.force === true);
+      for (const w of result.diagnostics.warnings) err(formatWarning(w));
+      if (!opts.quiet) {
+        const changed = result.files.filter((f) => before.get(f.path) !== f.content).length;
+        for (const s of result.model.surfaces) {
+          out(
+            `${s.entry.padEnd(14)} ${s.schemaFile.name.padEnd(24)} ${String(s.definitions.length).padStart(4)} types  ${String(s.methods.length).padStart(3)} methods`,
+          );
+        }
+        out(
+          `wrote ${opts.out}: ${result.files.length} files (${changed} changed) in ${Date.now() - started} ms`,
+        );
+      }
+      program.setOptionValue("exitCode", EXIT.ok);
+    });
+
+  withCommon(program.command("check"))
+    .description(
+      "regenerate in memory and compare with --out: exit 0 identical, 1 drift (diff printed), 2 bad input",
+    )
+    .action(async (opts: CommonOptions) => {
+      const options = packageOptions(opts);
+      const result = await render(resolve(opts.schemaDir), opts.schemaDir, options);
+      const report = checkTree(
+        result.files,
+        readTree(opts.out),
+        result.model.inputs,
+        GENERATOR_VERSION,
+      );
+      for (const w of result.diagnostics.warnings) err(formatWarning(w));
+      if (report.clean) {
+        if (!opts.quiet)
+          out(`${opts.out} is up to date with ${opts.schemaDir} (${result.files.length} files)`);
+        program.setOptionValue("exitCode", EXIT.ok);
+        return;
+      }
+      const { added, changed, removed } = report.diff;
+      out(
+        `${opts.out} has drifted from ${opts.schemaDir}: ${changed.length} changed, ${added.length} missing, ${removed.length} extra`,
+      );
+      for (const cause of report.causes) out(`- ${cause}`);
+      for (const path of changed) out(`  changed: ${path}`);
+      for (const path of added) out(`  missing: ${path}`);
+      for (const path of removed) out(`  extra:   ${path}`);
+      if (!opts.quiet) for (const patch of report.patches) out(patch);
+      out("run `acp-codegen generate` to update it");
+      program.setOptionValue("exitCode", EXIT.drift);
+    });
+
+  return program;
+}
+
+/** Run the CLI; returns the exit code. Every failure is one line on stderr unless --debug. */
+export async function main(
+  argv: string[],
+  out = (l: string) => process.stdout.write(`${l}\n`),
+  err = (l: string) => process.stderr.write(`${l}\n`),
+): Promise<number> {
+  const program = buildProgram(out, err);
+  const debug = argv.includes("--debug");
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return (program.getOptionValue("exitCode") as number | undefined) ?? EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+    }
+    if (error instanceof InputError) {
+      err(`acp-codegen: ${oneLine(error.message)}`);
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      err(
+        `acp-codegen: internal error: ${oneLine(message)}${debug ? "" : " (run with --debug for details)"}`,
+      );
+    }
+    if (debug && error instanceof Error && error.stack) err(error.stack);
+    return EXIT.badInput;
+  }
+}

@@ -1,0 +1,64 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Options } from "ajv";
+import Ajv2020Module from "ajv/dist/2020.js";
+import { ACP_KEYWORDS } from "../patch/vocabulary.js";
+import { RUNTIME_DIR } from "../paths.js";
+
+const Ajv2020 = Ajv2020Module.default;
+export type Ajv = InstanceType<typeof Ajv2020>;
+
+/** Formats that constrain nothing here: format is an annotation in 2020-12, as in the reference implementation. */
+export const ANNOTATION_FORMATS = [
+  "double",
+  "float",
+  "uri",
+  "uri-reference",
+  "date-time",
+  "date",
+  "time",
+  "regex",
+  "uuid",
+  "email",
+  "hostname",
+];
+
+interface NumberFormat {
+  type: "number";
+  validate: (n: number) => boolean;
+}
+
+/** The numeric formats, loaded from the compiled runtime module that ships in the package. */
+export async function loadFormats(): Promise<Record<string, NumberFormat>> {
+  const mod = (await import(pathToFileURL(join(RUNTIME_DIR, "formats.js")).href)) as {
+    formats: Record<string, NumberFormat>;
+  };
+  return mod.formats;
+}
+
+/**
+ * The one ajv configuration: strict mode kept on, with the ACP vocabulary and every
+ * format declared instead of strictness switched off. Tests that compile the raw schema
+ * at run time use this same factory, so the generated validators and the reference agree
+ * by construction on everything but the code path.
+ */
+export function createAjv(
+  formats: Record<string, NumberFormat>,
+  extraFormats: Iterable<string>,
+  options: Options = {},
+): Ajv {
+  const ajv = new Ajv2020({
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    discriminator: true,
+    allErrors: false,
+    inlineRefs: false,
+    ...options,
+  });
+  for (const keyword of ACP_KEYWORDS) if (keyword !== "discriminator") ajv.addKeyword(keyword);
+  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
+  for (const name of [...ANNOTATION_FORMATS, ...extraFormats])
+    if (!Object.hasOwn(formats, name)) ajv.addFormat(name, true);
+  return ajv;
+}

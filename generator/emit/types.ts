@@ -1,0 +1,137 @@
+import { compile } from "json-schema-to-typescript";
+import { InputError, pointer } from "../errors.js";
+import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import type { Definition, SurfaceModel } from "../model/protocol.js";
+import {
+  applyRules,
+  escapeCommentTerminators,
+  refBesideKeywords,
+  splitPropertiesFromUnion,
+  stripTitles,
+} from "../patch/rules.js";
+import { banner, type OutputFile } from "./output.js";
+
+const ROOT_NAME = "AcpCodegenRoot";
+
+/**
+ * `types.d.ts` for one surface: a type per definition, named by its `$defs` key, with the
+ * schema's descriptions as JSDoc. json-schema-to-typescript does the translation.
+ */
+export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
+  const defs: JsonObject = {};
+  for (const def of surface.definitions) defs[def.key] = typesInput(def);
+  // A root that references every definition, so each is emitted exactly once under its key.
+  const properties: JsonObject = {};
+  for (const def of surface.definitions)
+    properties[def.key] = { $ref: `#/${surface.defsKeyword}/${def.key}` };
+  const root: JsonObject = {
+    type: "object",
+    additionalProperties: false,
+    properties,
+    [surface.defsKeyword]: defs,
+  };
+  const names = new Map(surface.definitions.map((d) => [d.key, d.name]));
+
+  const raw = await compile(root as never, ROOT_NAME, {
+    bannerComment: "",
+    format: false,
+    additionalProperties: false,
+    unreachableDefinitions: true,
+    declareExternallyReferenced: true,
+    strictIndexSignatures: false,
+    ignoreMinAndMaxItems: true,
+    $refOptions: { resolve: { external: false } } as never,
+    customName: (_schema, keyName) => (keyName === undefined ? undefined : names.get(keyName)),
+  });
+
+  const body = tidy(raw);
+  checkDeclaredNames(surface, body);
+  return {
+    path: `${surface.id}/types.d.ts`,
+    content: `${banner(surface.schemaFile.name)}\n${body}`,
+  };
+}
+
+function typesInput(def: Definition): Json {
+  const patched = applyRules(def.schema, [
+    stripTitles,
+    refBesideKeywords,
+    splitPropertiesFromUnion,
+    escapeCommentTerminators,
+  ]);
+  if (!isObject(patched) || !def.experimental) return patched;
+  const marked = markExperimentalProperties(patched, def.experimentalProperties);
+  if (def.experimental !== "new") return marked;
+  return {
+    ...marked,
+    description: withTag(
+      marked.description,
+      "@experimental Only in the unstable schema: may change or be removed.",
+    ),
+  };
+}
+
+function markExperimentalProperties(schema: JsonObject, names: string[]): JsonObject {
+  if (names.length === 0 || !isObject(schema.properties)) return schema;
+  const properties: JsonObject = { ...schema.properties };
+  for (const name of names) {
+    const prop = properties[name];
+    if (isObject(prop))
+      properties[name] = {
+        ...prop,
+        description: withTag(prop.description, "@experimental Only in the unstable schema."),
+      };
+  }
+  return { ...schema, properties };
+}
+
+function withTag(description: Json | undefined, tag: string): string {
+  return typeof description === "string" && description.length > 0
+    ? `${description}\n\n${tag}`
+    : tag;
+}
+
+/**
+ * Remove json-schema-to-typescript's own scaffolding: the synthetic root type and the
+ * "referenced by" note it adds to every definition (it names the synthetic root).
+ */
+function tidy(raw: string): string {
+  return raw
+    .replace(/^ \* $/gm, " *")
+    .replace(
+      /(?:\n \*)?\n \* This interface was referenced by `AcpCodegenRoot`'s JSON-Schema\n \* via the `definition` "[^"\n]*"\./g,
+      "",
+    )
+    .replace(/\/\*\*\n \*\/\n/g, "")
+    .replace(new RegExp(`export interface ${ROOT_NAME} \\{\\n[\\s\\S]*?\\n\\}\\n`), "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimStart();
+}
+
+/** The declared names must be exactly the definitions: anything else is a silent rename. */
+function checkDeclaredNames(surface: SurfaceModel, body: string): void {
+  const declared = new Set(
+    [...body.matchAll(/^export (?:interface|type|enum|const enum) ([A-Za-z_$][\w$]*)/gm)].map(
+      (m) => m[1] as string,
+    ),
+  );
+  const expected = new Map(surface.definitions.map((d) => [d.name, d.key]));
+  for (const name of declared) {
+    if (!expected.has(name)) {
+      throw new InputError(
+        surface.schemaFile.display,
+        pointer(surface.defsKeyword),
+        `type generation produced an unexpected type ${name}; refusing to rename silently`,
+      );
+    }
+  }
+  for (const [name, key] of expected) {
+    if (!declared.has(name)) {
+      throw new InputError(
+        surface.schemaFile.display,
+        pointer(surface.defsKeyword, key),
+        `type generation produced no type for this definition (expected ${name})`,
+      );
+    }
+  }
+}

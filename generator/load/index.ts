@@ -1,0 +1,153 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { Diagnostics } from "../diagnostics.js";
+import { InputError, pointer } from "../errors.js";
+import { isObject, type Json, type JsonObject } from "./json-types.js";
+import { discoverSurfaces, type Stability } from "./layout.js";
+import { readJsonFile } from "./read-json.js";
+import { checkRefs } from "./refs.js";
+
+export interface InputFile {
+  /** Path relative to the schema dir (`v1/schema.json`): what manifests and headers record. */
+  name: string;
+  /** Path as the user sees it (`schema/v1/schema.json`): what error messages name. */
+  display: string;
+  sha256: string;
+}
+
+/** meta.json, normalised: every `<side>Methods` map, keyed by side. */
+export interface Meta {
+  version?: number;
+  methods: Record<string, Record<string, string>>;
+  file: InputFile;
+}
+
+export interface LoadedSurface {
+  version: number;
+  stability: Stability;
+  schema: JsonObject;
+  /** `$defs` in current releases; `definitions` is accepted for hand-written inputs. */
+  defsKeyword: "$defs" | "definitions";
+  defs: Record<string, Json>;
+  schemaFile: InputFile;
+  meta?: Meta;
+}
+
+export interface LoadedInput {
+  surfaces: LoadedSurface[];
+  files: InputFile[];
+}
+
+export function loadSchemaDir(
+  schemaDir: string,
+  displayDir: string,
+  diagnostics: Diagnostics,
+): LoadedInput {
+  const surfaces: LoadedSurface[] = [];
+  const files: InputFile[] = [];
+  for (const found of discoverSurfaces(schemaDir, displayDir)) {
+    const schemaRead = readJsonFile(join(schemaDir, found.schema), join(displayDir, found.schema));
+    const schemaFile = inputFile(found.schema, join(displayDir, found.schema), schemaRead.text);
+    files.push(schemaFile);
+    const { schema, defsKeyword, defs } = checkSchemaShape(schemaFile.display, schemaRead.value);
+    checkRefs(schemaFile.display, schema, defsKeyword, defs);
+
+    let meta: Meta | undefined;
+    if (found.meta) {
+      const metaRead = readJsonFile(join(schemaDir, found.meta), join(displayDir, found.meta));
+      const metaFile = inputFile(found.meta, join(displayDir, found.meta), metaRead.text);
+      files.push(metaFile);
+      meta = checkMeta(metaFile, metaRead.value, diagnostics);
+    }
+    surfaces.push({
+      version: found.version,
+      stability: found.stability,
+      schema,
+      defsKeyword,
+      defs,
+      schemaFile,
+      ...(meta ? { meta } : {}),
+    });
+  }
+  return { surfaces, files };
+}
+
+function inputFile(name: string, display: string, text: string): InputFile {
+  return { name, display, sha256: createHash("sha256").update(text).digest("hex") };
+}
+
+function checkSchemaShape(
+  file: string,
+  value: unknown,
+): Pick<LoadedSurface, "schema" | "defsKeyword" | "defs"> {
+  if (!isObject(value))
+    throw new InputError(file, "", `expected a JSON Schema object, found ${describe(value)}`);
+  const hasDefs = Object.hasOwn(value, "$defs");
+  const hasDefinitions = Object.hasOwn(value, "definitions");
+  if (hasDefs && hasDefinitions)
+    throw new InputError(file, "", "both $defs and definitions are present; expected one");
+  if (!hasDefs && !hasDefinitions)
+    throw new InputError(file, "", "no $defs: expected the protocol's definitions under $defs");
+  const defsKeyword = hasDefs ? "$defs" : "definitions";
+  const defs = value[defsKeyword];
+  if (!isObject(defs))
+    throw new InputError(file, pointer(defsKeyword), `expected an object, found ${describe(defs)}`);
+  for (const [key, def] of Object.entries(defs)) {
+    if (!isObject(def) && typeof def !== "boolean") {
+      throw new InputError(
+        file,
+        pointer(defsKeyword, key),
+        `expected a schema (object or boolean), found ${describe(def)}`,
+      );
+    }
+  }
+  return { schema: value, defsKeyword, defs };
+}
+
+function checkMeta(file: InputFile, value: unknown, diagnostics: Diagnostics): Meta {
+  if (!isObject(value))
+    throw new InputError(file.display, "", `expected an object, found ${describe(value)}`);
+  const methods: Record<string, Record<string, string>> = {};
+  let version: number | undefined;
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === "version") {
+      if (typeof entry !== "number" || !Number.isInteger(entry) || entry < 0) {
+        throw new InputError(
+          file.display,
+          pointer(key),
+          `expected a non-negative integer, found ${describe(entry)}`,
+        );
+      }
+      version = entry;
+    } else if (/^[a-z][A-Za-z]*Methods$/.test(key)) {
+      if (!isObject(entry))
+        throw new InputError(
+          file.display,
+          pointer(key),
+          `expected an object of method names, found ${describe(entry)}`,
+        );
+      const map: Record<string, string> = {};
+      for (const [name, wire] of Object.entries(entry)) {
+        if (typeof wire !== "string")
+          throw new InputError(
+            file.display,
+            pointer(key, name),
+            `expected a method name string, found ${describe(wire)}`,
+          );
+        map[name] = wire;
+      }
+      methods[key.slice(0, -"Methods".length)] = map;
+    } else {
+      diagnostics.warn(file.display, pointer(key), "unknown meta.json key, ignored");
+    }
+  }
+  return version === undefined ? { methods, file } : { version, methods, file };
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string")
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,85 @@
+import { InputError, pointer } from "../errors.js";
+import type { LoadedInput, LoadedSurface } from "../load/index.js";
+import { typeName } from "../naming.js";
+import { extractMethods } from "./methods.js";
+import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
+import { addedProperties, sameDefinitions } from "./stability.js";
+
+/** Build the one model all emitters read, from the loaded and checked input. */
+export function buildModel(input: LoadedInput): ProtocolModel {
+  const surfaces = input.surfaces.map((surface) => {
+    const stable =
+      surface.stability === "unstable"
+        ? input.surfaces.find((s) => s.version === surface.version && s.stability === "stable")
+        : undefined;
+    return buildSurface(surface, stable);
+  });
+  return { surfaces, inputs: input.files };
+}
+
+function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined): SurfaceModel {
+  const file = surface.schemaFile.display;
+  const same = stable ? sameDefinitions(stable.defs, surface.defs, surface.defsKeyword) : undefined;
+
+  const definitions: Definition[] = Object.entries(surface.defs).map(([key, schema]) => {
+    const named = typeName(key);
+    if ("problem" in named)
+      throw new InputError(file, pointer(surface.defsKeyword, key), named.problem);
+    if (!stable || !same || same.has(key)) {
+      return { key, name: named.name, schema, experimental: false, experimentalProperties: [] };
+    }
+    const inStable = Object.hasOwn(stable.defs, key);
+    return {
+      key,
+      name: named.name,
+      schema,
+      experimental: inStable ? "changed" : "new",
+      experimentalProperties: inStable ? addedProperties(stable.defs[key], schema) : [],
+    };
+  });
+
+  const stableMethods = stable ? extractMethods(stable) : [];
+  const methods = extractMethods(surface).map((m) => ({
+    ...m,
+    experimental:
+      stable !== undefined &&
+      !stableMethods.some((s) => s.method === m.method && s.kind === m.kind && s.side === m.side),
+  }));
+
+  return {
+    id: surface.stability === "stable" ? `v${surface.version}` : `v${surface.version}/unstable`,
+    entry: entryPoint(surface.version, surface.stability),
+    version: surface.version,
+    stability: surface.stability,
+    protocolVersion: protocolVersion(surface),
+    schemaFile: surface.schemaFile,
+    ...(surface.meta ? { meta: surface.meta } : {}),
+    defsKeyword: surface.defsKeyword,
+    definitions,
+    methods,
+  };
+}
+
+function entryPoint(version: number, stability: "stable" | "unstable"): string {
+  const base = version === 1 ? "." : `./v${version}`;
+  return stability === "stable" ? base : base === "." ? "./unstable" : `${base}/unstable`;
+}
+
+/** meta.json's `version` when present; otherwise the folder's (`v2/` → 2; flat → 1). */
+function protocolVersion(surface: LoadedSurface): number {
+  const declared = surface.meta?.version;
+  if (declared === undefined) return surface.version;
+  const versionedLayout = surface.schemaFile.name.startsWith(`v${surface.version}/`);
+  if (versionedLayout && declared !== surface.version) {
+    throw new InputError(
+      surface.meta?.file.display ?? file(surface),
+      pointer("version"),
+      `version ${declared} does not match its folder v${surface.version}/`,
+    );
+  }
+  return declared;
+}
+
+function file(surface: LoadedSurface): string {
+  return surface.schemaFile.display;
+}

@@ -1,0 +1,212 @@
+import { InputError, pointer } from "../errors.js";
+import type { LoadedSurface } from "../load/index.js";
+import { isObject } from "../load/json-types.js";
+import { handlerName, methodKey } from "../naming.js";
+import { HANDLER_SIDES, isSide, SIDES, type Side } from "../patch/vocabulary.js";
+import type { Method, MethodKind } from "./protocol.js";
+
+/**
+ * Nothing in the schema says whether an annotated definition is a request, a response or
+ * a notification except its name. The rule, applied to every definition that carries
+ * `x-method`: a name ending in `Request` is a request's params, `Response` a request's
+ * result, `Notification` a notification's params. Anything else is an input error.
+ */
+type Role = "request" | "response" | "notification";
+function roleOf(key: string): Role | undefined {
+  if (key.endsWith("Request")) return "request";
+  if (key.endsWith("Response")) return "response";
+  if (key.endsWith("Notification")) return "notification";
+  return undefined;
+}
+
+/** Printable ASCII without spaces: wire names end up in string literals and object keys. */
+const WIRE_NAME = /^[\x21-\x7e]+$/;
+
+interface Annotated {
+  key: string;
+  side: Side;
+  method: string;
+  role: Role;
+}
+
+export function extractMethods(surface: LoadedSurface): Method[] {
+  const file = surface.schemaFile.display;
+  const annotated: Annotated[] = [];
+  for (const [key, def] of Object.entries(surface.defs)) {
+    if (!isObject(def)) continue;
+    const hasSide = Object.hasOwn(def, "x-side");
+    const hasMethod = Object.hasOwn(def, "x-method");
+    if (!hasSide && !hasMethod) continue;
+    const at = (kw: string) => pointer(surface.defsKeyword, key, kw);
+    if (!hasSide) throw new InputError(file, at("x-method"), "x-method without x-side");
+    if (!hasMethod) throw new InputError(file, at("x-side"), "x-side without x-method");
+    const side = def["x-side"];
+    const method = def["x-method"];
+    if (!isSide(side)) {
+      throw new InputError(
+        file,
+        at("x-side"),
+        `unknown x-side ${JSON.stringify(side)} (known: ${Object.keys(SIDES).join(", ")})`,
+      );
+    }
+    if (typeof method !== "string" || !WIRE_NAME.test(method)) {
+      throw new InputError(
+        file,
+        at("x-method"),
+        `x-method must be a non-empty string of printable ASCII without spaces, found ${JSON.stringify(method)}`,
+      );
+    }
+    const role = roleOf(key);
+    if (!role) {
+      throw new InputError(
+        file,
+        at("x-method"),
+        "cannot tell request, response or notification: the definition name must end in Request, Response or Notification",
+      );
+    }
+    annotated.push({ key, side, method, role });
+  }
+
+  // Group by (side, wire name): `mcp/message` has a request, a response and a notification.
+  const groups = new Map<string, Partial<Record<Role, Annotated>>>();
+  for (const a of annotated) {
+    const id = `${a.side}\u0000${a.method}`;
+    const group = groups.get(id) ?? {};
+    const clash = group[a.role];
+    if (clash) {
+      throw new InputError(
+        file,
+        pointer(surface.defsKeyword, a.key, "x-method"),
+        `duplicate ${a.role} for x-side ${a.side} method ${JSON.stringify(a.method)} (also on ${clash.key})`,
+      );
+    }
+    group[a.role] = a;
+    groups.set(id, group);
+  }
+
+  const methods: Omit<Method, "key" | "handler" | "experimental">[] = [];
+  for (const group of groups.values()) {
+    const { request, response, notification } = group;
+    if (response && !request) {
+      throw new InputError(
+        file,
+        pointer(surface.defsKeyword, response.key, "x-method"),
+        `response for ${JSON.stringify(response.method)} has no matching request definition`,
+      );
+    }
+    if (request && !response) {
+      throw new InputError(
+        file,
+        pointer(surface.defsKeyword, request.key, "x-method"),
+        `request ${JSON.stringify(request.method)} has no matching response definition`,
+      );
+    }
+    if (request && response) {
+      methods.push({
+        method: request.method,
+        side: request.side,
+        handledBy: SIDES[request.side],
+        kind: "request",
+        params: request.key,
+        result: response.key,
+      });
+    }
+    if (notification) {
+      methods.push({
+        method: notification.method,
+        side: notification.side,
+        handledBy: SIDES[notification.side],
+        kind: "notification",
+        params: notification.key,
+      });
+    }
+  }
+
+  const keys = methodKeys(surface, methods);
+  return methods
+    .map((m) => {
+      const key = keys.get(m.method) ?? methodKey(m.method);
+      const handler = handlerName(key);
+      return { ...m, key, handler: nameForKind(handler, m, methods), experimental: false };
+    })
+    .sort(compareMethods);
+}
+
+/** A wire name with both a request and a notification (`mcp/message`) needs two handlers. */
+function nameForKind(
+  handler: string,
+  m: Pick<Method, "method" | "kind" | "side">,
+  all: Pick<Method, "method" | "kind" | "side">[],
+): string {
+  const twin = all.some((o) => o.method === m.method && o.side === m.side && o.kind !== m.kind);
+  return twin && m.kind === "notification" ? `${handler}Notification` : handler;
+}
+
+export function compareMethods(a: Method, b: Method): number {
+  const side = (m: Method) => HANDLER_SIDES.indexOf(m.handledBy[0] ?? "agent");
+  return side(a) - side(b) || compare(a.method, b.method) || compare(a.kind, b.kind);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * meta.json and the x-method annotations must agree exactly: every meta.json method needs
+ * a definition served by that side, and every annotated method must be listed. Returns
+ * wire name → meta.json key.
+ */
+function methodKeys(
+  surface: LoadedSurface,
+  methods: Pick<Method, "method" | "handledBy" | "params">[],
+): Map<string, string> {
+  const keys = new Map<string, string>();
+  const meta = surface.meta;
+  if (!meta) return keys;
+  const metaFile = meta.file.display;
+  for (const [side, entries] of Object.entries(meta.methods)) {
+    const seen = new Map<string, string>();
+    for (const [key, wire] of Object.entries(entries)) {
+      const at = pointer(`${side}Methods`, key);
+      const previous = seen.get(wire);
+      if (previous)
+        throw new InputError(
+          metaFile,
+          at,
+          `method ${JSON.stringify(wire)} is listed twice (also as ${previous})`,
+        );
+      seen.set(wire, key);
+      if (
+        !methods.some((m) => m.method === wire && (m.handledBy as readonly string[]).includes(side))
+      ) {
+        throw new InputError(
+          metaFile,
+          at,
+          `method ${JSON.stringify(wire)} has no definition with x-method ${JSON.stringify(wire)} served by the ${side} side in ${surface.schemaFile.display}`,
+        );
+      }
+      const known = keys.get(wire);
+      if (known && known !== key)
+        throw new InputError(
+          metaFile,
+          at,
+          `method ${JSON.stringify(wire)} has two keys: ${known} and ${key}`,
+        );
+      keys.set(wire, key);
+    }
+  }
+  for (const m of methods) {
+    for (const side of m.handledBy) {
+      if (!Object.values(meta.methods[side] ?? {}).includes(m.method)) {
+        throw new InputError(
+          surface.schemaFile.display,
+          pointer(surface.defsKeyword, m.params, "x-method"),
+          `method ${JSON.stringify(m.method)} (served by the ${side} side) is not listed in ${metaFile} under ${side}Methods`,
+        );
+      }
+    }
+  }
+  return keys;
+}
+
+export type { MethodKind };

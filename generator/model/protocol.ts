@@ -1,0 +1,64 @@
+import type { InputFile, Meta } from "../load/index.js";
+import type { Json } from "../load/json-types.js";
+import type { Stability } from "../load/layout.js";
+import type { HandlerSide, Side } from "../patch/vocabulary.js";
+
+/** The intermediate model every emitter reads: one entry per surface (entry point). */
+export interface ProtocolModel {
+  surfaces: SurfaceModel[];
+  inputs: InputFile[];
+}
+
+export interface SurfaceModel {
+  /** `v1`, `v1/unstable`, `v2`, `v2/unstable`: also the folder inside the package. */
+  id: string;
+  /** Subpath in the package's `exports`: `.`, `./unstable`, `./v2`, `./v2/unstable`. */
+  entry: string;
+  version: number;
+  stability: Stability;
+  protocolVersion: number;
+  schemaFile: InputFile;
+  meta?: Meta;
+  defsKeyword: "$defs" | "definitions";
+  /** In schema order (deterministic, and the order upstream documents them in). */
+  definitions: Definition[];
+  /** Sorted by handler side, then wire name, then kind. */
+  methods: Method[];
+}
+
+export interface Definition {
+  /** The `$defs` key. */
+  key: string;
+  /** TypeScript name (`naming.ts`); equal to the key for every upstream schema so far. */
+  name: string;
+  schema: Json;
+  /**
+   * On unstable surfaces: `new` when the stable schema lacks the definition, `changed`
+   * when it or anything it references differs; `false` when identical (and always on stable).
+   */
+  experimental: false | "new" | "changed";
+  /** Properties the stable schema's version of this definition lacks. */
+  experimentalProperties: string[];
+}
+
+export type MethodKind = "request" | "notification";
+
+export interface Method {
+  /** Wire name (`session/new`). */
+  method: string;
+  /** The x-side annotation as written. */
+  side: Side;
+  /** Who serves it: `both` expands to agent and client. */
+  handledBy: readonly HandlerSide[];
+  kind: MethodKind;
+  /** meta.json key (`session_new`), or derived from the wire name when there is no meta.json. */
+  key: string;
+  /** Handler member name on `Agent`/`Client` (`sessionNew`). */
+  handler: string;
+  /** Definition key of the params (the `…Request`/`…Notification` definition). */
+  params: string;
+  /** Definition key of the result (the `…Response` definition); requests only. */
+  result?: string;
+  /** On unstable surfaces: the stable surface has no such method. */
+  experimental: boolean;
+}

@@ -1,0 +1,54 @@
+import { isObject, type Json } from "../load/json-types.js";
+import { directRefs } from "../load/refs.js";
+
+/** Structural equality that ignores key order (upstream may reorder keys between releases). */
+export function jsonEqual(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a))
+    return (
+      Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i] as Json))
+    );
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k] as Json, b[k] as Json));
+  }
+  return false;
+}
+
+/**
+ * Definition keys of `unstable` that are the same as in `stable`: a definition is the same
+ * only if its own schema is equal *and* everything it references is the same, so a change
+ * deep inside a referenced type marks every type that can reach it.
+ */
+export function sameDefinitions(
+  stable: Record<string, Json>,
+  unstable: Record<string, Json>,
+  defsKeyword: string,
+): Set<string> {
+  const same = new Set(
+    Object.keys(unstable).filter(
+      (k) => Object.hasOwn(stable, k) && jsonEqual(stable[k] as Json, unstable[k] as Json),
+    ),
+  );
+  const refs = new Map([...same].map((k) => [k, directRefs(unstable[k] as Json, defsKeyword)]));
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const key of same) {
+      if ([...(refs.get(key) ?? [])].some((r) => !same.has(r))) {
+        same.delete(key);
+        changed = true;
+      }
+    }
+  }
+  return same;
+}
+
+/** Top-level property names of `unstable` that `stable` lacks (both taken at their top level). */
+export function addedProperties(stable: Json | undefined, unstable: Json): string[] {
+  const props = (s: Json | undefined) =>
+    isObject(s) && isObject(s.properties) ? Object.keys(s.properties) : [];
+  const before = new Set(props(stable));
+  return props(unstable).filter((p) => !before.has(p));
+}

@@ -1,0 +1,127 @@
+/**
+ * The only place names are made. Every name in the generated package comes from here,
+ * and a collision is an error rather than a silent `Foo1` rename: consumers import these
+ * names, so a rename would break them without warning.
+ */
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Words that cannot name a type alias or interface. */
+const RESERVED = new Set([
+  // ECMAScript reserved words and literals
+  "break",
+  "case",
+  "catch",
+  "class",
+  "const",
+  "continue",
+  "debugger",
+  "default",
+  "delete",
+  "do",
+  "else",
+  "enum",
+  "export",
+  "extends",
+  "false",
+  "finally",
+  "for",
+  "function",
+  "if",
+  "import",
+  "in",
+  "instanceof",
+  "new",
+  "null",
+  "return",
+  "super",
+  "switch",
+  "this",
+  "throw",
+  "true",
+  "try",
+  "typeof",
+  "var",
+  "void",
+  "while",
+  "with",
+  "implements",
+  "interface",
+  "let",
+  "package",
+  "private",
+  "protected",
+  "public",
+  "static",
+  "yield",
+  "await",
+  // TypeScript's predefined type names
+  "any",
+  "unknown",
+  "never",
+  "object",
+  "string",
+  "number",
+  "boolean",
+  "symbol",
+  "bigint",
+  "undefined",
+]);
+
+/** Names the generated package exports itself, per namespace (types and values are separate in TS). */
+export const PACKAGE_TYPE_NAMES = new Set([
+  "Agent",
+  "Client",
+  "AgentRequestMap",
+  "AgentNotificationMap",
+  "ClientRequestMap",
+  "ClientNotificationMap",
+  "ProtocolNotificationMap",
+  "ProxyRequestMap",
+  "ProxyNotificationMap",
+  "MethodSpec",
+  "ValidationIssue",
+  "ValidationResult",
+  "RequestError",
+  "ValidationError",
+  "AgentSideConnection",
+  "ClientSideConnection",
+]);
+
+export type NameProblem = string;
+
+/** TypeScript name for a `$defs` key, or why there is none. */
+export function typeName(key: string): { name: string } | { problem: NameProblem } {
+  if (!IDENTIFIER.test(key))
+    return {
+      problem: `definition name ${JSON.stringify(key)} is not a valid TypeScript identifier`,
+    };
+  if (RESERVED.has(key))
+    return { problem: `definition name ${JSON.stringify(key)} is a reserved word in TypeScript` };
+  if (PACKAGE_TYPE_NAMES.has(key))
+    return {
+      problem: `definition name ${JSON.stringify(key)} collides with a name the generated package exports`,
+    };
+  return { name: key };
+}
+
+export const guardName = (type: string): string => `is${type}`;
+export const validateName = (type: string): string => `validate${type}`;
+export const validatorExportName = (type: string): string => `v${type}`;
+
+/** `document/didOpen` → `document_did_open`; `$/cancel_request` → `cancel_request`. Reproduces meta.json keys. */
+export function methodKey(wire: string): string {
+  return wire
+    .replace(/^\$\//, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+}
+
+/** meta.json key → handler member name: `fs_read_text_file` → `fsReadTextFile`. */
+export function handlerName(key: string): string {
+  return key
+    .replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())
+    .replace(/^[^A-Za-z_$]+/, "_");
+}

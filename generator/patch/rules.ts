@@ -1,0 +1,155 @@
+import type { Diagnostics } from "../diagnostics.js";
+import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import { ACP_KEYWORDS } from "./vocabulary.js";
+import { ANNOTATION_KEYWORDS, mapSchema, STANDARD_KEYWORDS } from "./walk.js";
+
+/**
+ * Named rewrites of the input, each with the reason it exists. Rules never mutate their
+ * input; each returns a new node. They run per definition, before an emitter sees it.
+ */
+export interface Rule {
+  name: string;
+  reason: string;
+  apply(node: JsonObject): JsonObject;
+}
+
+export const stripTitles: Rule = {
+  name: "strip-titles",
+  reason:
+    "json-schema-to-typescript names a type after its `title`, which upstream puts on union branches; the branch names then outrank the $defs keys and types get renamed with numeric suffixes (Request1).",
+  apply(node) {
+    if (!Object.hasOwn(node, "title")) return node;
+    const { title: _title, ...rest } = node;
+    return rest;
+  },
+};
+
+export const splitPropertiesFromUnion: Rule = {
+  name: "split-properties-from-union",
+  reason:
+    "A schema with both `properties` and `anyOf`/`oneOf` makes json-schema-to-typescript invent a helper type named after the definition plus a digit (CreateElicitationRequest1); an equivalent `allOf` of the two parts keeps it anonymous.",
+  apply(node) {
+    const union = Object.hasOwn(node, "oneOf")
+      ? "oneOf"
+      : Object.hasOwn(node, "anyOf")
+        ? "anyOf"
+        : undefined;
+    if (!union || !Object.hasOwn(node, "properties")) return node;
+    const { [union]: branches, description, allOf, ...rest } = node;
+    const parts: Json[] = [
+      { [union]: branches as Json },
+      rest,
+      ...(Array.isArray(allOf) ? allOf : []),
+    ];
+    return description === undefined ? { allOf: parts } : { description, allOf: parts };
+  },
+};
+
+export const refBesideKeywords: Rule = {
+  name: "ref-beside-keywords",
+  reason:
+    "Older releases put `description`/`default` beside a `$ref` (valid in 2020-12). json-schema-to-typescript then copies the referenced type under a new name with a digit suffix (AgentCapabilities1); wrapping the ref in `allOf` keeps the reference by name.",
+  apply(node) {
+    if (!Object.hasOwn(node, "$ref") || Object.keys(node).length === 1) return node;
+    const { $ref, allOf, ...rest } = node;
+    return { ...rest, allOf: [{ $ref: $ref as Json }, ...(Array.isArray(allOf) ? allOf : [])] };
+  },
+};
+
+export const escapeCommentTerminators: Rule = {
+  name: "escape-comment-terminators",
+  reason:
+    "Descriptions become JSDoc comments; a `*/` inside one would end the comment early and turn the rest into code.",
+  apply(node) {
+    if (typeof node.description !== "string" || !node.description.includes("*/")) return node;
+    return { ...node, description: node.description.replace(/\*\//g, "*\\/") };
+  },
+};
+
+/**
+ * ajv turns `discriminator` into a dispatch on the tag instead of trying every branch, but
+ * only for a `oneOf` whose every branch declares the tag as a required `const`/`enum`
+ * (directly or through a plain `$ref`). Older releases put it beside `anyOf`, and open
+ * unions have a catch-all branch; there the hint is dropped and plain `oneOf`/`anyOf`
+ * semantics apply, which is what the schema means anyway.
+ */
+export function discriminatorForAjv(defs: Record<string, Json>, defsKeyword: string): Rule {
+  const resolve = (branch: Json): Json => {
+    if (!isObject(branch) || typeof branch.$ref !== "string" || Object.keys(branch).length !== 1)
+      return branch;
+    return defs[branch.$ref.slice(defsKeyword.length + 3)] ?? branch;
+  };
+  const usable = (node: JsonObject): boolean => {
+    const tag = isObject(node.discriminator) ? node.discriminator.propertyName : undefined;
+    if (
+      typeof tag !== "string" ||
+      !Array.isArray(node.oneOf) ||
+      (isObject(node.discriminator) && node.discriminator.mapping)
+    )
+      return false;
+    const topRequired = Array.isArray(node.required) && node.required.includes(tag);
+    return node.oneOf.every((raw) => {
+      const branch = resolve(raw);
+      if (!isObject(branch) || !isObject(branch.properties)) return false;
+      const prop = branch.properties[tag];
+      const required =
+        topRequired || (Array.isArray(branch.required) && branch.required.includes(tag));
+      return (
+        isObject(prop) && (Object.hasOwn(prop, "const") || Object.hasOwn(prop, "enum")) && required
+      );
+    });
+  };
+  return {
+    name: "discriminator-for-ajv",
+    reason:
+      "ajv rejects a `discriminator` it cannot dispatch on, and its strict mode wants `type: object` beside one; every branch of a discriminated union is an object, so adding the type changes nothing.",
+    apply(node) {
+      if (!Object.hasOwn(node, "discriminator")) return node;
+      if (!usable(node)) {
+        const { discriminator: _unused, ...rest } = node;
+        return rest;
+      }
+      return Object.hasOwn(node, "type") ? node : { type: "object", ...node };
+    },
+  };
+}
+
+/** Remove every keyword that cannot change validity, and warn about keywords nobody knows. */
+export function stripAnnotations(diagnostics: Diagnostics, file: string, at: string): Rule {
+  return {
+    name: "strip-annotations",
+    reason:
+      "Validators only need assertions. ajv's standalone code embeds whole schema objects for some error messages, so descriptions would bloat the generated validators many times over; unknown keywords cannot be enforced and must not crash strict mode.",
+    apply(node) {
+      const out: JsonObject = {};
+      for (const [key, value] of Object.entries(node)) {
+        if (ANNOTATION_KEYWORDS.has(key)) continue;
+        if (ACP_KEYWORDS.has(key)) {
+          if (key === "discriminator") out[key] = value;
+          continue;
+        }
+        if (!STANDARD_KEYWORDS.has(key)) {
+          diagnostics.warn(
+            file,
+            at,
+            `unknown keyword ${JSON.stringify(key)} ignored by the validators`,
+          );
+          continue;
+        }
+        out[key] = value;
+      }
+      return out;
+    },
+  };
+}
+
+/** Apply rules in order at every subschema position (bottom-up). */
+export function applyRules(schema: Json, rules: Rule[]): Json {
+  return mapSchema(schema, (node) =>
+    rules.reduce<JsonObject>((acc, rule) => rule.apply(acc), node),
+  );
+}
+
+export function isSchemaObject(value: Json): value is JsonObject {
+  return isObject(value);
+}
