@@ -50,11 +50,15 @@ export function emitSurfaceIndex(surface: SurfaceModel): OutputFile[] {
   ];
 }
 
-/** The runtime shared by every surface, compiled from templates/runtime by the build. */
+/**
+ * The runtime shared by every surface, compiled from templates/runtime by the build. The
+ * file list comes from the sources, so a stale file left in dist/ can never ship.
+ */
 export function emitRuntime(): OutputFile[] {
-  return readdirSync(RUNTIME_DIR)
-    .filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"))
+  return readdirSync(join(TEMPLATES_DIR, "runtime"))
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
     .sort()
+    .flatMap((f) => [`${f.slice(0, -3)}.d.ts`, `${f.slice(0, -3)}.js`])
     .map((f) => ({ path: `runtime/${f}`, content: readFileSync(join(RUNTIME_DIR, f), "utf8") }));
 }
 

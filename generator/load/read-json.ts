@@ -50,7 +50,10 @@ function firstParseError(text: string): ParseError | undefined {
 function locateSyntaxError(text: string): string {
   const first = firstParseError(text);
   if (!first) return "";
-  return pointer(...getLocation(text, first.offset).path.map((p) => String(p)));
+  const path = getLocation(text, first.offset).path.map((p) => String(p));
+  // After a trailing comma the parser is "inside" an unnamed next member: point at the object.
+  if (path.at(-1) === "") path.pop();
+  return pointer(...path);
 }
 
 function describeSyntaxError(text: string, error: unknown): string {

@@ -1,0 +1,298 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../generator/paths.js";
+import { readTree } from "../generator/write.js";
+import { cli, HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR, tempDir } from "./support/run.js";
+
+const work = tempDir("cli");
+const pristine = join(work.path, "pristine");
+
+beforeAll(async () => {
+  const run = await cli("generate", "--schema-dir", SCHEMA_DIR, "--out", pristine, "--quiet");
+  expect(run.code).toBe(0);
+});
+afterAll(() => work.remove());
+
+/** A fresh copy of the vendored schema and of a package generated from it. */
+function scratch(name: string): { schema: string; out: string } {
+  const schema = join(work.path, name, "schema");
+  const out = join(work.path, name, "generated");
+  cpSync(SCHEMA_DIR, schema, { recursive: true });
+  cpSync(pristine, out, { recursive: true });
+  return { schema, out };
+}
+
+describe("generate", () => {
+  it("is deterministic: a second run writes byte-identical files", async () => {
+    const again = join(work.path, "again");
+    expect(
+      (await cli("generate", "--schema-dir", SCHEMA_DIR, "--out", again, "--quiet")).code,
+    ).toBe(0);
+    expect(readTree(again)).toEqual(readTree(pristine));
+  });
+
+  it("prints a summary per surface", async () => {
+    const run = await cli(
+      "generate",
+      "--schema-dir",
+      SCHEMA_DIR,
+      "--out",
+      join(work.path, "summary"),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout.join("\n")).toMatch(/^\.\s+v1\/schema\.json\s+170 types\s+25 methods$/m);
+    expect(run.stdout.join("\n")).toMatch(/^\.\/v2\/unstable\s+v2\/schema\.unstable\.json/m);
+  });
+
+  it("refuses to replace a folder it did not generate", async () => {
+    const foreign = join(work.path, "foreign");
+    mkdirSync(foreign);
+    writeFileSync(join(foreign, "precious.txt"), "keep me");
+    const run = await cli("generate", "--schema-dir", SCHEMA_DIR, "--out", foreign);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toHaveLength(1);
+    expect(readdirSync(foreign)).toEqual(["precious.txt"]);
+  });
+
+  it("records --name and reuses it, so check needs no flags", async () => {
+    const named = join(work.path, "named");
+    expect(
+      (
+        await cli(
+          "generate",
+          "--schema-dir",
+          SCHEMA_DIR,
+          "--out",
+          named,
+          "--name",
+          "@acme/acp",
+          "--quiet",
+        )
+      ).code,
+    ).toBe(0);
+    expect(readTree(named).get("package.json")).toContain('"name": "@acme/acp"');
+    expect((await cli("check", "--schema-dir", SCHEMA_DIR, "--out", named, "--quiet")).code).toBe(
+      0,
+    );
+  });
+
+  it("rejects an invalid package name with exit 2", async () => {
+    const run = await cli(
+      "generate",
+      "--schema-dir",
+      SCHEMA_DIR,
+      "--out",
+      join(work.path, "badname"),
+      "--name",
+      "Not Valid",
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr[0]).toMatch(/--name.*not a valid npm package name/);
+  });
+});
+
+describe.each([
+  ["v0.6.3 (flat, stable only)", join(HISTORY_DIR, "v0.6.3"), ["."]],
+  ["v0.10.4 (flat, with unstable)", join(HISTORY_DIR, "v0.10.4"), [".", "./unstable"]],
+  ["v1.0.0 (versioned)", join(HISTORY_DIR, "v1.0.0"), [".", "./unstable", "./v2", "./v2/unstable"]],
+  [
+    "SDK 1.3.0 (flat v1 beside v2/schema.unstable.json)",
+    join(RELEASES_DIR, "1.3.0"),
+    [".", "./v2/unstable"],
+  ],
+])("older release %s", (_label, dir, entries) => {
+  it("generates exactly the surfaces it has, and check is clean", async () => {
+    const out = join(work.path, `history-${entries.length}-${dir.split("/").pop()}`);
+    const run = await cli("generate", "--schema-dir", dir, "--out", out, "--quiet");
+    expect(run.stderr).toEqual([]);
+    expect(run.code).toBe(0);
+    const pkg = JSON.parse(readTree(out).get("package.json") ?? "{}");
+    expect(Object.keys(pkg.exports).filter((k) => k !== "./package.json")).toEqual(entries);
+    expect((await cli("check", "--schema-dir", dir, "--out", out, "--quiet")).code).toBe(0);
+  });
+});
+
+describe("check", () => {
+  it("exits 0 on a fresh generate", async () => {
+    const run = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", pristine);
+    expect(run.code).toBe(0);
+  });
+
+  it("exits 1 after a hand edit, names the file, shows a unified diff and says it was edited by hand", async () => {
+    const { out } = scratch("edited");
+    const file = join(out, "v1", "methods.js");
+    writeFileSync(file, `${readTree(out).get("v1/methods.js")}// tweak\n`);
+    const run = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out);
+    const text = run.stdout.join("\n");
+    expect(run.code).toBe(1);
+    expect(text).toContain("changed: v1/methods.js");
+    expect(text).toContain("--- a/v1/methods.js");
+    expect(text).toContain("-// tweak");
+    expect(text).toContain("edited by hand since the last generate: v1/methods.js");
+  });
+
+  it("exits 1 when a generated file was deleted or an extra file added", async () => {
+    const { out } = scratch("deleted");
+    unlinkSync(join(out, "v2", "guards.d.ts"));
+    writeFileSync(join(out, "v2", "stray.js"), "export {};\n");
+    const run = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out);
+    const text = run.stdout.join("\n");
+    expect(run.code).toBe(1);
+    expect(text).toContain("missing: v2/guards.d.ts");
+    expect(text).toContain("extra:   v2/stray.js");
+  });
+
+  it("exits 1 and blames the schema when the schema changed but generated/ was not regenerated", async () => {
+    const { schema, out } = scratch("bumped");
+    const file = join(schema, "v1", "schema.json");
+    const parsed = JSON.parse(readTree(join(schema, "v1")).get("schema.json") ?? "{}");
+    parsed.$defs.SessionId.description = "Changed upstream.";
+    writeFileSync(file, JSON.stringify(parsed, null, 2));
+    const run = await cli("check", "--schema-dir", schema, "--out", out);
+    expect(run.code).toBe(1);
+    expect(run.stdout.join("\n")).toContain(
+      "schema changed since the last generate: v1/schema.json",
+    );
+  });
+});
+
+describe("bad input: exit 2, one line naming file and pointer, output untouched", () => {
+  const cases: Array<[string, (schema: string) => void, RegExp]> = [
+    [
+      "missing schema file",
+      (s) => rmSync(join(s, "v1", "schema.json")),
+      /v1\/meta\.json#: has no matching v1\/schema\.json/,
+    ],
+    [
+      "missing schema dir",
+      (s) => rmSync(s, { recursive: true }),
+      /schema#: schema directory not found/,
+    ],
+    [
+      "invalid JSON",
+      (s) => writeFileSync(join(s, "v2", "schema.json"), '{"$defs": {"A": {"type": "object",}}}'),
+      /v2\/schema\.json#\/\$defs\/A: invalid JSON: .*line 1 column/,
+    ],
+    [
+      "non-object document",
+      (s) => writeFileSync(join(s, "v1", "schema.json"), "[1, 2]"),
+      /v1\/schema\.json#: expected a JSON Schema object, found an array/,
+    ],
+    [
+      "dangling $ref",
+      (s) => patchDef(s, "v1/schema.json", "SessionId", { $ref: "#/$defs/Nope" }),
+      /v1\/schema\.json#\/\$defs\/SessionId\/\$ref: dangling \$ref "#\/\$defs\/Nope"/,
+    ],
+    [
+      "external $ref",
+      (s) => patchDef(s, "v1/schema.json", "SessionId", { $ref: "other.json#/x" }),
+      /#\/\$defs\/SessionId\/\$ref: unsupported \$ref/,
+    ],
+    [
+      "x-method without x-side",
+      (s) =>
+        patchDef(s, "v1/schema.json", "LogoutRequest", (d) => {
+          delete d["x-side"];
+        }),
+      /v1\/schema\.json#\/\$defs\/LogoutRequest\/x-method: x-method without x-side/,
+    ],
+    [
+      "unknown x-side",
+      (s) =>
+        patchDef(s, "v2/schema.json", "PromptRequest", (d) => {
+          d["x-side"] = "editor";
+        }),
+      /v2\/schema\.json#\/\$defs\/PromptRequest\/x-side: unknown x-side "editor"/,
+    ],
+    [
+      "meta.json method with no definition",
+      (s) =>
+        patchMeta(s, "v1/meta.json", (m) => {
+          m.agentMethods.session_frobnicate = "session/frobnicate";
+        }),
+      /v1\/meta\.json#\/agentMethods\/session_frobnicate: method "session\/frobnicate" has no definition/,
+    ],
+    [
+      "x-method missing from meta.json",
+      (s) =>
+        patchMeta(s, "v1/meta.json", (m) => {
+          delete m.clientMethods.terminal_kill;
+        }),
+      /v1\/schema\.json#\/\$defs\/KillTerminalRequest\/x-method: method "terminal\/kill" .* is not listed in .*meta\.json/,
+    ],
+    [
+      "request without response",
+      (s) =>
+        patchDef(s, "v1/schema.json", "LogoutResponse", (d) => {
+          delete d["x-method"];
+          delete d["x-side"];
+        }),
+      /LogoutRequest\/x-method: request "logout" has no matching response/,
+    ],
+  ];
+
+  it.each(cases)("%s", async (_label, breakIt, message) => {
+    const { schema, out } = scratch(`bad-${_label.replace(/\W+/g, "-")}`);
+    const before = readTree(out);
+    breakIt(schema);
+    for (const command of ["generate", "check"]) {
+      const run = await cli(command, "--schema-dir", schema, "--out", out);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toHaveLength(1);
+      expect(run.stderr[0]).toMatch(message);
+      expect(run.stderr[0]).not.toMatch(/\n|at .*\.ts:\d+/);
+    }
+    expect(readTree(out)).toEqual(before);
+    expect(readdirSync(join(out, ".."))).toEqual(
+      expect.not.arrayContaining([expect.stringMatching(/acp-codegen-(new|old)/)]),
+    );
+  });
+});
+
+describe("the installed bin", () => {
+  it("runs as `acp-codegen` and prints a stack trace only with --debug", () => {
+    const bin = join(ROOT, "bin", "acp-codegen.js");
+    expect(execFileSync(process.execPath, [bin, "--version"], { encoding: "utf8" }).trim()).toMatch(
+      /^\d+\.\d+\.\d+/,
+    );
+    const plain = spawnSync(
+      process.execPath,
+      [bin, "check", "--schema-dir", join(work.path, "nowhere")],
+      { encoding: "utf8" },
+    );
+    expect(plain.status).toBe(2);
+    expect(plain.stderr.trim().split("\n")).toHaveLength(1);
+    const debug = spawnSync(
+      process.execPath,
+      [bin, "check", "--schema-dir", join(work.path, "nowhere"), "--debug"],
+      { encoding: "utf8" },
+    );
+    expect(debug.status).toBe(2);
+    expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+});
+
+function patchDef(
+  schemaDir: string,
+  file: string,
+  def: string,
+  change: Record<string, unknown> | ((d: Record<string, unknown>) => void),
+) {
+  const path = join(schemaDir, file);
+  const parsed = JSON.parse(readTree(schemaDir).get(file) ?? "{}");
+  if (typeof change === "function") change(parsed.$defs[def]);
+  else parsed.$defs[def] = change;
+  writeFileSync(path, JSON.stringify(parsed));
+}
+
+function patchMeta(
+  schemaDir: string,
+  file: string,
+  change: (m: Record<string, Record<string, string>>) => void,
+) {
+  const parsed = JSON.parse(readTree(schemaDir).get(file) ?? "{}");
+  change(parsed);
+  writeFileSync(join(schemaDir, file), JSON.stringify(parsed));
+}

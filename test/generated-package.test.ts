@@ -1,0 +1,292 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  cli,
+  importSurface,
+  readJson,
+  SCHEMA_DIR,
+  tempDir,
+  VENDORED_SURFACES,
+} from "./support/run.js";
+
+type Schema = { $defs: Record<string, Record<string, unknown>> };
+type Meta = {
+  version: number;
+  agentMethods: Record<string, string>;
+  clientMethods: Record<string, string>;
+  protocolMethods: Record<string, string>;
+};
+type Guard = (value: unknown) => boolean;
+
+const out = tempDir("pkg");
+const modules = new Map<string, Record<string, unknown>>();
+
+beforeAll(async () => {
+  const run = await cli("generate", "--schema-dir", SCHEMA_DIR, "--out", out.path, "--quiet");
+  expect(run.stderr).toEqual([]);
+  expect(run.code).toBe(0);
+  for (const s of VENDORED_SURFACES) modules.set(s.id, await importSurface(out.path, s.id));
+});
+afterAll(() => out.remove());
+
+const guard = (surface: string, name: string): Guard => {
+  const fn = modules.get(surface)?.[`is${name}`];
+  if (typeof fn !== "function") throw new Error(`no is${name} in ${surface}`);
+  return fn as Guard;
+};
+
+describe.each(VENDORED_SURFACES)("surface $id", (surface) => {
+  const schema = readJson<Schema>(join(SCHEMA_DIR, surface.schema));
+  const meta = readJson<Meta>(join(SCHEMA_DIR, surface.meta));
+  const defNames = Object.keys(schema.$defs);
+
+  it("declares a type for every definition, and nothing else", () => {
+    const types = readFileSync(join(out.path, surface.id, "types.d.ts"), "utf8");
+    const declared = [...types.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
+    expect(new Set(declared)).toEqual(new Set(defNames));
+    expect(declared).toHaveLength(defNames.length);
+  });
+
+  it("has is/validate/assert for every definition, each backed by a compiled validator", () => {
+    const mod = modules.get(surface.id) ?? {};
+    for (const name of defNames) {
+      for (const prefix of ["is", "validate", "assert"])
+        expect(typeof mod[`${prefix}${name}`], `${prefix}${name}`).toBe("function");
+    }
+    const validators = readFileSync(join(out.path, surface.id, "validators.js"), "utf8");
+    const exported = [...validators.matchAll(/^export const v(\w+) = validate\d+;?$/gm)].map(
+      (m) => m[1],
+    );
+    expect(new Set(exported)).toEqual(new Set(defNames));
+  });
+
+  it("compiles nothing at import time and pulls in no ajv code", () => {
+    for (const file of ["validators.js", "guards.js", "index.js"]) {
+      const code = readFileSync(join(out.path, surface.id, file), "utf8");
+      expect(code).not.toMatch(/\brequire\(/);
+      expect(code).not.toMatch(/from "ajv/);
+      expect(code).not.toMatch(/new Function|\beval\(/);
+    }
+  });
+
+  it("method constants and PROTOCOL_VERSION equal meta.json", () => {
+    const mod = modules.get(surface.id) ?? {};
+    expect(mod.PROTOCOL_VERSION).toBe(meta.version);
+    expect(mod.AGENT_METHODS).toEqual(meta.agentMethods);
+    expect(mod.CLIENT_METHODS).toEqual(meta.clientMethods);
+    expect(mod.PROTOCOL_METHODS).toEqual(meta.protocolMethods);
+  });
+
+  it("METHODS lists every x-method definition with its side, kind and types", () => {
+    const methods = (modules.get(surface.id)?.METHODS ?? []) as Array<{
+      method: string;
+      side: string;
+      kind: string;
+      params: string;
+      result?: string;
+    }>;
+    const annotated = Object.entries(schema.$defs).filter(
+      ([, d]) => typeof d["x-method"] === "string",
+    );
+    for (const [name, def] of annotated) {
+      const role = name.endsWith("Response") ? "result" : "params";
+      const entry = methods.find(
+        (m) => m.method === def["x-method"] && m.side === def["x-side"] && m[role] === name,
+      );
+      expect(entry, `${name} (${String(def["x-method"])})`).toBeDefined();
+      if (name.endsWith("Notification")) expect(entry?.kind).toBe("notification");
+      else expect(entry?.kind).toBe("request");
+    }
+    const referenced = new Set(methods.flatMap((m) => [m.params, m.result]).filter(Boolean));
+    expect(referenced.size).toBe(annotated.length);
+  });
+
+  it("the method maps in methods.d.ts cover every method of every serving side", () => {
+    const dts = readFileSync(join(out.path, surface.id, "methods.d.ts"), "utf8");
+    const blocks = new Map(
+      [...dts.matchAll(/export interface (\w+Map) \{\n([\s\S]*?)\n\}/g)].map((m) => [
+        m[1],
+        m[2] ?? "",
+      ]),
+    );
+    const sides: Array<[string, Record<string, string>]> = [
+      ["Agent", meta.agentMethods],
+      ["Client", meta.clientMethods],
+      ["Protocol", meta.protocolMethods],
+    ];
+    for (const [side, wires] of sides) {
+      const listed = `${blocks.get(`${side}RequestMap`) ?? ""}\n${blocks.get(`${side}NotificationMap`) ?? ""}`;
+      for (const wire of Object.values(wires))
+        expect(listed, `${side} ${wire}`).toContain(`${JSON.stringify(wire)}: { kind:`);
+    }
+  });
+});
+
+describe("validators enforce the schema strictly", () => {
+  it("integer formats are range checks (ProtocolVersion is uint16)", () => {
+    const isProtocolVersion = guard("v1", "ProtocolVersion");
+    expect([0, 1, 65535].map(isProtocolVersion)).toEqual([true, true, true]);
+    expect([-1, 65536, 1.5, "1", null, Number.NaN].map(isProtocolVersion)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it("int64 accepts integers beyond 2^53 but not beyond 2^63 (RequestId)", () => {
+    const isRequestId = guard("v1", "RequestId");
+    expect(isRequestId(2 ** 60)).toBe(true);
+    expect(isRequestId(2 ** 63)).toBe(false);
+    expect(isRequestId(-(2 ** 63))).toBe(true);
+    expect(isRequestId(0.5)).toBe(false);
+  });
+
+  it("every uint-formatted property in the schema rejects negatives", () => {
+    const schema = readJson<Schema>(join(SCHEMA_DIR, "v1/schema.json"));
+    let checked = 0;
+    for (const [name, def] of Object.entries(schema.$defs)) {
+      if (
+        typeof def.format === "string" &&
+        def.format.startsWith("uint") &&
+        def.type === "integer"
+      ) {
+        expect(guard("v1", name)(-1), name).toBe(false);
+        expect(guard("v1", name)(7), name).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it("discriminated unions check the payload, not only the tag (ContentBlock)", () => {
+    const isContentBlock = guard("v1", "ContentBlock");
+    expect(isContentBlock({ type: "text", text: "hi" })).toBe(true);
+    expect(isContentBlock({ type: "text" })).toBe(false);
+    expect(isContentBlock({ type: "text", text: 42 })).toBe(false);
+    expect(isContentBlock({ type: "video", text: "hi" })).toBe(false);
+    expect(isContentBlock({ text: "hi" })).toBe(false);
+  });
+
+  it("const tags select the branch of tagged unions (SessionUpdate)", () => {
+    const isSessionUpdate = guard("v1", "SessionUpdate");
+    const chunk = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } };
+    expect(isSessionUpdate(chunk)).toBe(true);
+    expect(isSessionUpdate({ ...chunk, sessionUpdate: "agent_message_chunk_typo" })).toBe(false);
+    expect(isSessionUpdate({ sessionUpdate: "plan", entries: [] })).toBe(true);
+    expect(isSessionUpdate({ sessionUpdate: "plan" })).toBe(false);
+  });
+
+  it("`not` keeps a known tag from passing as the open catch-all variant (MultiSelectItems)", () => {
+    const isMultiSelectItems = guard("v1", "MultiSelectItems");
+    expect(isMultiSelectItems({ type: "_custom", anything: 1 })).toBe(true);
+    // `string` is a known tag: its payload must match the known branch, never the catch-all.
+    expect(isMultiSelectItems({ type: "string" })).toBe(false);
+  });
+
+  it("unevaluatedProperties and nested anyOf in an open variant (CreateElicitationRequest, custom mode)", () => {
+    const schema = readJson<Schema>(join(SCHEMA_DIR, "v1/schema.json"));
+    expect(JSON.stringify(schema.$defs.CreateElicitationRequest)).toContain(
+      '"unevaluatedProperties"',
+    );
+    const isCreateElicitationRequest = guard("v1", "CreateElicitationRequest");
+    const custom = {
+      message: "m",
+      mode: "_vendor_mode",
+      sessionId: "s1",
+      vendorField: { any: "thing" },
+    };
+    expect(isCreateElicitationRequest(custom)).toBe(true);
+    // The custom variant still needs one of the scopes (session or request).
+    expect(isCreateElicitationRequest({ message: "m", mode: "_vendor_mode" })).toBe(false);
+    // A known mode cannot pass as the custom variant with a payload that misses its fields.
+    expect(isCreateElicitationRequest({ message: "m", mode: "url", sessionId: "s1" })).toBe(false);
+  });
+
+  it("validate<Name> reports instance paths and assert<Name> throws a ValidationError", () => {
+    const mod = modules.get("v1") ?? {};
+    const validate = mod.validateInitializeRequest as (v: unknown) => {
+      valid: boolean;
+      issues?: Array<{ instancePath: string; message: string }>;
+    };
+    const result = validate({ protocolVersion: "one" });
+    expect(result.valid).toBe(false);
+    expect(result.issues?.[0]?.instancePath).toBe("/protocolVersion");
+    expect(result.issues?.[0]?.message).toMatch(/integer/);
+    const assert = mod.assertInitializeRequest as (v: unknown) => unknown;
+    expect(() => assert({})).toThrow(mod.ValidationError as new () => Error);
+    expect(assert({ protocolVersion: 1 })).toEqual({ protocolVersion: 1 });
+  });
+});
+
+describe("stable entry points expose nothing that only the unstable schema has", () => {
+  const pairs = [
+    ["v1", "v1/schema.json", "v1/schema.unstable.json", "v1/unstable"],
+    ["v2", "v2/schema.json", "v2/schema.unstable.json", "v2/unstable"],
+  ] as const;
+
+  it.each(pairs)(
+    "%s: no unstable-only type, method, field or tag",
+    (id, stableFile, unstableFile, unstableId) => {
+      const stable = readJson<Schema>(join(SCHEMA_DIR, stableFile));
+      const unstable = readJson<Schema>(join(SCHEMA_DIR, unstableFile));
+      const files = ["types.d.ts", "methods.d.ts", "methods.js", "guards.d.ts", "index.d.ts"].map(
+        (f) => readFileSync(join(out.path, id, f), "utf8"),
+      );
+      const all = files.join("\n");
+      const unstableTypes = readFileSync(join(out.path, unstableId, "types.d.ts"), "utf8");
+
+      const onlyUnstable = Object.keys(unstable.$defs).filter((k) => !(k in stable.$defs));
+      expect(onlyUnstable.length).toBeGreaterThan(0);
+      for (const name of onlyUnstable) expect(all, name).not.toMatch(new RegExp(`\\b${name}\\b`));
+
+      const wire = (s: Schema) =>
+        new Set(
+          Object.values(s.$defs)
+            .map((d) => d["x-method"])
+            .filter((m): m is string => typeof m === "string"),
+        );
+      const stableWire = wire(stable);
+      for (const method of wire(unstable))
+        if (!stableWire.has(method)) expect(all, method).not.toContain(JSON.stringify(method));
+
+      // Fields and tags: for every shared definition, compare its block in the two types files.
+      const block = (text: string, name: string) =>
+        text.match(
+          new RegExp(
+            `^export (?:interface|type) ${name}\\b[\\s\\S]*?(?=^/\\*\\*|^export |(?![\\s\\S]))`,
+            "m",
+          ),
+        )?.[0] ?? "";
+      const stableTypes = files[0] ?? "";
+      let compared = 0;
+      for (const name of Object.keys(stable.$defs)) {
+        const s = block(stableTypes, name);
+        const u = block(unstableTypes, name);
+        expect(s, name).not.toBe("");
+        if (s === u) continue;
+        compared++;
+        const members = (text: string) =>
+          new Set([...text.matchAll(/^(\w+)\??: /gm)].map((m) => m[1]));
+        const literals = (text: string) =>
+          new Set([...text.matchAll(/"([^"\n]+)"/g)].map((m) => m[1]));
+        const stableProps = Object.keys((stable.$defs[name]?.properties ?? {}) as object);
+        for (const member of members(s))
+          expect(
+            stableProps.includes(member as string) ||
+              JSON.stringify(stable.$defs).includes(`"${member}"`),
+            `${name}.${member}`,
+          ).toBe(true);
+        for (const lit of literals(s))
+          expect(
+            JSON.stringify(stable.$defs).includes(JSON.stringify(lit)),
+            `${name} "${lit}"`,
+          ).toBe(true);
+      }
+      expect(compared).toBeGreaterThan(0);
+    },
+  );
+});

@@ -1,0 +1,81 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../generator/paths.js";
+import { readTree } from "../generator/write.js";
+import {
+  cli,
+  HISTORY_DIR,
+  importSurface,
+  RELEASES_DIR,
+  SCHEMA_DIR,
+  tempDir,
+} from "./support/run.js";
+
+/** Every real schema release we hold: the vendored one, the shared history and the npm fixtures. */
+const RELEASES: Array<[string, string]> = [
+  ["vendored", SCHEMA_DIR],
+  ...readdirSync(HISTORY_DIR).map((v): [string, string] => [`history ${v}`, join(HISTORY_DIR, v)]),
+  ...readdirSync(RELEASES_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e): [string, string] => [`sdk ${e.name}`, join(RELEASES_DIR, e.name)]),
+];
+
+const work = tempDir("releases");
+afterAll(() => work.remove());
+
+describe("every released schema", () => {
+  const outputs: string[] = [];
+
+  it.each(RELEASES)(
+    "%s generates, and every entry point imports and validates",
+    async (label, dir) => {
+      const out = join(work.path, label.replace(/\W+/g, "-"));
+      const run = await cli("generate", "--schema-dir", dir, "--out", out, "--quiet");
+      expect(run.stderr.filter((l) => !l.startsWith("warning:"))).toEqual([]);
+      expect(run.code).toBe(0);
+      outputs.push(out);
+      const pkg = JSON.parse(readTree(out).get("package.json") ?? "{}") as {
+        exports: Record<string, { default: string }>;
+      };
+      for (const [entry, target] of Object.entries(pkg.exports)) {
+        if (entry === "./package.json") continue;
+        const surface = target.default.slice(2, -"/index.js".length);
+        const mod = await importSurface(out, surface);
+        expect(typeof mod.isContentBlock, `${label} ${entry}`).toBe("function");
+        expect((mod.isContentBlock as (v: unknown) => boolean)({ type: "text", text: "x" })).toBe(
+          true,
+        );
+        expect((mod.isContentBlock as (v: unknown) => boolean)({ type: "text" })).toBe(false);
+      }
+    },
+  );
+
+  it("all generated declarations type-check together under strict, skipLibCheck false", () => {
+    expect(outputs.length).toBe(RELEASES.length);
+    const tsconfig = join(work.path, "tsconfig.json");
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          lib: ["es2020"],
+          types: [],
+          module: "nodenext",
+          moduleResolution: "nodenext",
+        },
+        include: outputs.map((o) => `${o}/**/*.d.ts`),
+      }),
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig],
+      { encoding: "utf8" },
+    );
+    expect(tsc.stdout).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+});

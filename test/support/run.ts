@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { main } from "../../generator/cli.js";
+import { ROOT } from "../../generator/paths.js";
+
+export const SCHEMA_DIR = join(ROOT, "schema");
+export const HISTORY_DIR = join(ROOT, "..", "shared", "schema-history");
+export const RELEASES_DIR = join(ROOT, "test", "fixtures", "releases");
+
+export interface CliRun {
+  code: number;
+  stdout: string[];
+  stderr: string[];
+}
+
+/** Run the CLI in-process, capturing what it prints. */
+export async function cli(...args: string[]): Promise<CliRun> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await main(
+    args,
+    (l) => stdout.push(l),
+    (l) => stderr.push(l),
+  );
+  return { code, stdout, stderr };
+}
+
+export function tempDir(prefix: string): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), `acp-codegen-${prefix}-`));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export function readJson<T = unknown>(path: string): T {
+  return JSON.parse(readFileSync(path, "utf8")) as T;
+}
+
+/** Import one surface's entry module of a generated package. */
+export async function importSurface(
+  outDir: string,
+  surfaceId: string,
+): Promise<Record<string, unknown>> {
+  return (await import(pathToFileURL(join(outDir, surfaceId, "index.js")).href)) as Record<
+    string,
+    unknown
+  >;
+}
+
+/** The four surfaces of the vendored schema: id → [schema file, meta file]. */
+export const VENDORED_SURFACES = [
+  { id: "v1", entry: ".", schema: "v1/schema.json", meta: "v1/meta.json" },
+  {
+    id: "v1/unstable",
+    entry: "./unstable",
+    schema: "v1/schema.unstable.json",
+    meta: "v1/meta.unstable.json",
+  },
+  { id: "v2", entry: "./v2", schema: "v2/schema.json", meta: "v2/meta.json" },
+  {
+    id: "v2/unstable",
+    entry: "./v2/unstable",
+    schema: "v2/schema.unstable.json",
+    meta: "v2/meta.unstable.json",
+  },
+] as const;
