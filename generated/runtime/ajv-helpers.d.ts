@@ -1,0 +1,9 @@
+/**
+ * The two helpers ajv's generated code calls out to. ajv's standalone output would
+ * `require()` them from the ajv package; the generator rewires those calls to this module
+ * so the generated package is pure ESM with no runtime dependency.
+ */
+/** String length in Unicode code points (JSON Schema's `minLength`/`maxLength` unit). */
+export declare function ucs2length(text: string): number;
+/** Deep equality of JSON values (`const`, `enum` and `uniqueItems` on non-primitive values). */
+export declare function equal(a: unknown, b: unknown): boolean;

@@ -1,0 +1,48 @@
+/**
+ * The two helpers ajv's generated code calls out to. ajv's standalone output would
+ * `require()` them from the ajv package; the generator rewires those calls to this module
+ * so the generated package is pure ESM with no runtime dependency.
+ */
+/** String length in Unicode code points (JSON Schema's `minLength`/`maxLength` unit). */
+export function ucs2length(text) {
+    let length = 0;
+    let index = 0;
+    while (index < text.length) {
+        const code = text.charCodeAt(index++);
+        if (code >= 0xd800 && code <= 0xdbff && index < text.length) {
+            const next = text.charCodeAt(index);
+            if ((next & 0xfc00) === 0xdc00)
+                index++;
+        }
+        length++;
+    }
+    return length;
+}
+/** Deep equality of JSON values (`const`, `enum` and `uniqueItems` on non-primitive values). */
+export function equal(a, b) {
+    if (a === b)
+        return true;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
+        return Number.isNaN(a) && Number.isNaN(b);
+    }
+    if (Array.isArray(a)) {
+        if (!Array.isArray(b) || a.length !== b.length)
+            return false;
+        for (let i = 0; i < a.length; i++)
+            if (!equal(a[i], b[i]))
+                return false;
+        return true;
+    }
+    if (Array.isArray(b))
+        return false;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length)
+        return false;
+    for (const key of keys) {
+        if (!Object.hasOwn(b, key))
+            return false;
+        if (!equal(a[key], b[key]))
+            return false;
+    }
+    return true;
+}

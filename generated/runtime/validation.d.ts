@@ -1,0 +1,36 @@
+/** One reason a value failed validation: where (JSON pointer into the value) and why. */
+export interface ValidationIssue {
+    /** JSON pointer into the validated value; "" for the value itself. */
+    readonly instancePath: string;
+    readonly message: string;
+    /** The schema keyword that failed (`type`, `required`, `oneOf`, …). */
+    readonly keyword: string;
+}
+export type ValidationResult<T> = {
+    readonly valid: true;
+    readonly value: T;
+} | {
+    readonly valid: false;
+    readonly issues: readonly ValidationIssue[];
+};
+/** Thrown by `assert…` functions (and by the connection layer for invalid messages). */
+export declare class ValidationError extends Error {
+    readonly name = "ValidationError";
+    readonly issues: readonly ValidationIssue[];
+    /** Name of the definition the value was checked against. */
+    readonly type: string;
+    constructor(type: string, issues: readonly ValidationIssue[]);
+}
+/** Shape of an ajv-compiled validator, as far as this package relies on it. */
+export interface CompiledValidator {
+    (value: unknown): boolean;
+    errors?: ReadonlyArray<{
+        instancePath: string;
+        message?: string;
+        keyword: string;
+        params?: Record<string, unknown>;
+    }> | null;
+}
+export declare function issuesOf(validator: CompiledValidator): ValidationIssue[];
+export declare function validateWith<T>(validator: CompiledValidator, value: unknown): ValidationResult<T>;
+export declare function assertWith<T>(validator: CompiledValidator, type: string, value: unknown): T;
