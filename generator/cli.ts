@@ -149,8 +149,12 @@ export function buildProgram(out: (line: string) => void, err: (line: string) =>
 /** Run the CLI; returns the exit code. Every failure is one line on stderr unless --debug. */
 export async function main(
   argv: string[],
-  out = (l: string) => process.stdout.write(`${l}\n`),
-  err = (l: string) => process.stderr.write(`${l}\n`),
+  out: (line: string) => void = (l) => {
+    process.stdout.write(`${l}\n`);
+  },
+  err: (line: string) => void = (l) => {
+    process.stderr.write(`${l}\n`);
+  },
 ): Promise<number> {
   const program = buildProgram(out, err);
   const debug = argv.includes("--debug");

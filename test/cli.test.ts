@@ -290,7 +290,10 @@ function patchDef(
 function patchMeta(
   schemaDir: string,
   file: string,
-  change: (m: Record<string, Record<string, string>>) => void,
+  change: (m: {
+    agentMethods: Record<string, string>;
+    clientMethods: Record<string, string>;
+  }) => void,
 ) {
   const parsed = JSON.parse(readTree(schemaDir).get(file) ?? "{}");
   change(parsed);

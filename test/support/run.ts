@@ -21,8 +21,12 @@ export async function cli(...args: string[]): Promise<CliRun> {
   const stderr: string[] = [];
   const code = await main(
     args,
-    (l) => stdout.push(l),
-    (l) => stderr.push(l),
+    (l) => {
+      stdout.push(l);
+    },
+    (l) => {
+      stderr.push(l);
+    },
   );
   return { code, stdout, stderr };
 }
