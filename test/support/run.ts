@@ -6,7 +6,8 @@ import { main } from "../../generator/cli.js";
 import { ROOT } from "../../generator/paths.js";
 
 export const SCHEMA_DIR = join(ROOT, "schema");
-export const HISTORY_DIR = join(ROOT, "..", "shared", "schema-history");
+/** Copies of the three releases in shared/schema-history, so the suite needs nothing outside the repo. */
+export const HISTORY_DIR = join(ROOT, "test", "fixtures", "history");
 export const RELEASES_DIR = join(ROOT, "test", "fixtures", "releases");
 
 export interface CliRun {
