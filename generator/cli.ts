@@ -146,6 +146,12 @@ export function buildProgram(out: (line: string) => void, err: (line: string) =>
   return program;
 }
 
+function schemaDirArgument(argv: string[]): string {
+  const at = argv.indexOf("--schema-dir");
+  const inline = argv.find((a) => a.startsWith("--schema-dir="));
+  return (at >= 0 ? argv[at + 1] : inline?.slice("--schema-dir=".length)) ?? "./schema";
+}
+
 /** Run the CLI; returns the exit code. Every failure is one line on stderr unless --debug. */
 export async function main(
   argv: string[],
@@ -167,6 +173,12 @@ export async function main(
     }
     if (error instanceof InputError) {
       err(`acp-codegen: ${oneLine(error.message)}`);
+    } else if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      // Long $ref chains can exhaust the stack inside the type backend: that is the input's doing.
+      const dir = schemaDirArgument(argv);
+      err(
+        `acp-codegen: ${dir}#: the schema is nested or linked too deeply to process (${error.message})`,
+      );
     } else {
       const message = error instanceof Error ? error.message : String(error);
       err(

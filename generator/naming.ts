@@ -96,6 +96,8 @@ export function typeName(key: string): { name: string } | { problem: NameProblem
     return {
       problem: `definition name ${JSON.stringify(key)} is not a valid TypeScript identifier`,
     };
+  if (Object.hasOwn(Object.prototype, key))
+    return { problem: `definition name ${JSON.stringify(key)} is a member of Object.prototype` };
   if (RESERVED.has(key))
     return { problem: `definition name ${JSON.stringify(key)} is a reserved word in TypeScript` };
   if (PACKAGE_TYPE_NAMES.has(key))
@@ -103,6 +105,44 @@ export function typeName(key: string): { name: string } | { problem: NameProblem
       problem: `definition name ${JSON.stringify(key)} collides with a name the generated package exports`,
     };
   return { name: key };
+}
+
+/** Prefixes of the per-definition functions every entry point exports. */
+export const FUNCTION_PREFIXES = ["is", "validate", "assert", "parse"] as const;
+
+/** Value names every entry point exports besides the per-definition functions. */
+export const PACKAGE_VALUE_NAMES = new Set([
+  "AGENT_METHODS",
+  "CLIENT_METHODS",
+  "PROTOCOL_METHODS",
+  "PROXY_METHODS",
+  "PROTOCOL_VERSION",
+  "METHODS",
+  "ValidationError",
+  "RequestError",
+  "AgentSideConnection",
+  "ClientSideConnection",
+  "ndJsonStream",
+]);
+
+/**
+ * A definition named like another one's function (`isFoo` beside `Foo`) or like a package
+ * export would make two `export *` sources clash, and TypeScript then silently exports
+ * neither. Returns the first clash, if any.
+ */
+export function findExportClash(
+  typeNames: readonly string[],
+): { name: string; clash: string } | undefined {
+  const values = new Map<string, string>();
+  for (const name of PACKAGE_VALUE_NAMES) values.set(name, "a name the generated package exports");
+  for (const type of typeNames)
+    for (const prefix of FUNCTION_PREFIXES)
+      values.set(`${prefix}${type}`, `the ${prefix}${type} function of definition ${type}`);
+  for (const name of typeNames) {
+    const clash = values.get(name);
+    if (clash) return { name, clash };
+  }
+  return undefined;
 }
 
 export const guardName = (type: string): string => `is${type}`;

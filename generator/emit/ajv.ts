@@ -54,6 +54,8 @@ export function createAjv(
     discriminator: true,
     allErrors: false,
     inlineRefs: false,
+    // `required: ["toString"]` must not be satisfied by Object.prototype.
+    ownProperties: true,
     ...options,
   });
   for (const keyword of ACP_KEYWORDS) if (keyword !== "discriminator") ajv.addKeyword(keyword);

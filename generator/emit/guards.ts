@@ -26,7 +26,9 @@ export function emitGuards(surface: SurfaceModel, runtimePath: string): OutputFi
     const v = validatorExportName(def.name);
     const experimental = def.experimental === "new" ? " @experimental" : "";
     js.push(
-      `export function ${guardName(def.name)}(value) { return ${v}(value); }`,
+      // A value nested deeper than the stack allows (only possible through recursive
+      // definitions) makes the validator throw RangeError: that is "not valid", never a crash.
+      `export function ${guardName(def.name)}(value) { try { return ${v}(value); } catch { return false; } }`,
       `export function ${validateName(def.name)}(value) { return validateWith(${v}, value); }`,
       `export function assert${def.name}(value) { return assertWith(${v}, ${literal(def.name)}, value); }`,
     );

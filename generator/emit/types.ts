@@ -9,7 +9,7 @@ import {
   splitPropertiesFromUnion,
   stripTitles,
 } from "../patch/rules.js";
-import { banner, type OutputFile } from "./output.js";
+import { banner, literal, type OutputFile } from "./output.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 
@@ -18,8 +18,10 @@ const ROOT_NAME = "AcpCodegenRoot";
  * schema's descriptions as JSDoc. json-schema-to-typescript does the translation.
  */
 export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
+  const placeholders = new PlaceholderKeys();
   const defs: JsonObject = {};
-  for (const def of surface.definitions) defs[def.key] = typesInput(def);
+  for (const def of surface.definitions)
+    defs[def.key] = applyRules(typesInput(def), [placeholders.rule]);
   // A root that references every definition, so each is emitted exactly once under its key.
   const properties: JsonObject = {};
   for (const def of surface.definitions)
@@ -44,12 +46,53 @@ export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
     customName: (_schema, keyName) => (keyName === undefined ? undefined : names.get(keyName)),
   });
 
-  const body = tidy(raw);
+  const body = placeholders.restore(tidy(raw));
   checkDeclaredNames(surface, body);
   return {
     path: `${surface.id}/types.d.ts`,
-    content: `${banner(surface.schemaFile.name)}\n${body}`,
+    // With no definitions the file must still be a module, or importing it fails to compile.
+    content: `${banner(surface.schemaFile.name)}\n${body}${surface.definitions.length === 0 ? "export {};\n" : ""}`,
   };
+}
+
+/**
+ * json-schema-to-typescript calls `schema.hasOwnProperty(…)` on the objects it walks, so a
+ * property *named* `hasOwnProperty` (or any other Object.prototype member) crashes it.
+ * Such keys go in as unique placeholder identifiers and are put back, quoted, afterwards.
+ */
+class PlaceholderKeys {
+  private readonly originals: string[] = [];
+  private readonly shadowing = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+  readonly rule = {
+    name: "placeholder-prototype-keys",
+    reason: "see PlaceholderKeys",
+    apply: (node: JsonObject): JsonObject => {
+      if (!isObject(node.properties)) return node;
+      const keys = Object.keys(node.properties);
+      if (!keys.some((k) => this.shadowing.has(k))) return node;
+      const rename = (k: string) => (this.shadowing.has(k) ? this.placeholder(k) : k);
+      const properties = Object.fromEntries(
+        keys.map((k) => [rename(k), (node.properties as JsonObject)[k] as Json]),
+      );
+      const required = Array.isArray(node.required)
+        ? node.required.map((r) => (typeof r === "string" ? rename(r) : r))
+        : node.required;
+      return required === undefined ? { ...node, properties } : { ...node, properties, required };
+    },
+  };
+
+  private placeholder(original: string): string {
+    let index = this.originals.indexOf(original);
+    if (index < 0) index = this.originals.push(original) - 1;
+    return `AcpCodegenPlaceholderKey${index}`;
+  }
+
+  restore(text: string): string {
+    return text.replace(/\bAcpCodegenPlaceholderKey(\d+)\b/g, (_, i: string) =>
+      literal(this.originals[Number(i)] ?? ""),
+    );
+  }
 }
 
 function typesInput(def: Definition): Json {

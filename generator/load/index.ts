@@ -6,6 +6,8 @@ import { isObject, type Json, type JsonObject } from "./json-types.js";
 import { discoverSurfaces, type Stability } from "./layout.js";
 import { readJsonFile } from "./read-json.js";
 import { checkRefs } from "./refs.js";
+import { checkDocument, checkPattern } from "./hostile.js";
+import { forEachSchema } from "../patch/walk.js";
 
 export interface InputFile {
   /** Path relative to the schema dir (`v1/schema.json`): what manifests and headers record. */
@@ -49,13 +51,19 @@ export function loadSchemaDir(
     const schemaRead = readJsonFile(join(schemaDir, found.schema), join(displayDir, found.schema));
     const schemaFile = inputFile(found.schema, join(displayDir, found.schema), schemaRead.text);
     files.push(schemaFile);
+    checkDocument(schemaFile.display, schemaRead.value as Json);
     const { schema, defsKeyword, defs } = checkSchemaShape(schemaFile.display, schemaRead.value);
     checkRefs(schemaFile.display, schema, defsKeyword, defs);
+    forEachSchema(schema, (node, path) => {
+      if (Object.hasOwn(node, "pattern"))
+        checkPattern(schemaFile.display, pointer(...path, "pattern"), node.pattern);
+    });
 
     let meta: Meta | undefined;
     if (found.meta) {
       const metaRead = readJsonFile(join(schemaDir, found.meta), join(displayDir, found.meta));
       const metaFile = inputFile(found.meta, join(displayDir, found.meta), metaRead.text);
+      checkDocument(metaFile.display, metaRead.value as Json);
       files.push(metaFile);
       meta = checkMeta(metaFile, metaRead.value, diagnostics);
     }

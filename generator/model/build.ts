@@ -1,6 +1,6 @@
 import { InputError, pointer } from "../errors.js";
 import type { LoadedInput, LoadedSurface } from "../load/index.js";
-import { typeName } from "../naming.js";
+import { findExportClash, typeName } from "../naming.js";
 import { extractMethods } from "./methods.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
@@ -37,6 +37,16 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
       experimentalProperties: inStable ? addedProperties(stable.defs[key], schema) : [],
     };
   });
+
+  const clash = findExportClash(definitions.map((d) => d.name));
+  if (clash) {
+    const key = definitions.find((d) => d.name === clash.name)?.key ?? clash.name;
+    throw new InputError(
+      file,
+      pointer(surface.defsKeyword, key),
+      `definition name ${JSON.stringify(clash.name)} collides with ${clash.clash}`,
+    );
+  }
 
   const stableMethods = stable ? extractMethods(stable) : [];
   const methods = extractMethods(surface).map((m) => ({

@@ -57,13 +57,30 @@ function unexpected(params: Record<string, unknown> | undefined): string {
   return typeof name === "string" ? `: ${JSON.stringify(name)}` : "";
 }
 
+/** What a validator reports when the value is nested deeper than the call stack allows. */
+const TOO_DEEP: ValidationIssue = {
+  instancePath: "",
+  message: "is nested too deeply to validate",
+  keyword: "depth",
+};
+
+/** Run a validator; a stack overflow on a hostile, deeply nested value counts as invalid. */
+function run(validator: CompiledValidator, value: unknown): ValidationIssue[] | null {
+  try {
+    return validator(value) ? null : issuesOf(validator);
+  } catch (error) {
+    if (error instanceof RangeError) return [TOO_DEEP];
+    throw error;
+  }
+}
+
 export function validateWith<T>(validator: CompiledValidator, value: unknown): ValidationResult<T> {
-  return validator(value)
-    ? { valid: true, value: value as T }
-    : { valid: false, issues: issuesOf(validator) };
+  const issues = run(validator, value);
+  return issues === null ? { valid: true, value: value as T } : { valid: false, issues };
 }
 
 export function assertWith<T>(validator: CompiledValidator, type: string, value: unknown): T {
-  if (validator(value)) return value as T;
-  throw new ValidationError(type, issuesOf(validator));
+  const issues = run(validator, value);
+  if (issues === null) return value as T;
+  throw new ValidationError(type, issues);
 }
