@@ -1,0 +1,56 @@
+import { type Command, Option } from "commander";
+import { formatWarning } from "../diagnostics.js";
+import { FORMATS, type Format, render } from "./format.js";
+import { alignSingleFiles, loadSide } from "./input.js";
+import { buildReport } from "./report.js";
+
+/** Exit codes of `diff`, the same scheme as `check`: 2 (bad input) is set by the CLI's error handler. */
+export const DIFF_EXIT = { ok: 0, breaking: 1, badInput: 2 } as const;
+
+export interface DiffIO {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+interface DiffOptions {
+  format: Format;
+  failOnBreaking?: boolean;
+  debug?: boolean;
+}
+
+/**
+ * Add `diff <old> <new>` to the CLI. Input errors are thrown as InputError and printed by
+ * the CLI's `main` as one line naming the file and JSON pointer (exit 2). No colour: the
+ * report is read in CI logs and pasted into notes as often as it is read in a terminal.
+ */
+export function registerDiff(program: Command, io: DiffIO): Command {
+  return program
+    .command("diff")
+    .description(
+      "semantic diff of two schema releases, with semver advice for the generated package: exit 0, or 1 with --fail-on-breaking when something breaks, 2 bad input",
+    )
+    .argument("<old>", "old release: a schema folder (any layout) or one schema .json file")
+    .argument("<new>", "new release: a schema folder (any layout) or one schema .json file")
+    .addOption(
+      new Option("--format <format>", "output format").choices([...FORMATS]).default("text"),
+    )
+    .option("--fail-on-breaking", "exit 1 when a change breaks code that builds or reads messages")
+    .option("--debug", "print stack traces for errors")
+    .action((oldPath: string, newPath: string, opts: DiffOptions) => {
+      const oldSide = loadSide(oldPath);
+      const newSide = loadSide(newPath);
+      const note = alignSingleFiles(oldSide, newSide);
+      for (const side of [oldSide, newSide]) {
+        for (const w of side.diagnostics.warnings) io.err(formatWarning(w));
+      }
+      const report = buildReport(
+        oldSide.model,
+        newSide.model,
+        { old: oldPath, new: newPath },
+        note ? [note] : [],
+      );
+      for (const line of render(report, opts.format)) io.out(line);
+      const failed = opts.failOnBreaking === true && report.advice.counts.breaking > 0;
+      program.setOptionValue("exitCode", failed ? DIFF_EXIT.breaking : DIFF_EXIT.ok);
+    });
+}
