@@ -2,4 +2,10 @@
 // Thin launcher: the CLI is compiled from generator/ into dist/ by `npm run build` (run by `npm install`).
 import { main } from "../dist/generator/cli.js";
 
+// `acp-codegen diff … | head` closes stdout early: that is the reader's choice, not an error.
+process.stdout.on("error", (error) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 process.exitCode = await main(process.argv.slice(2));

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { checkTree } from "./check.js";
+import { registerDiff } from "./diff/command.js";
 import { formatWarning } from "./diagnostics.js";
 import type { PackageOptions } from "./emit/package.js";
 import { InputError, oneLine } from "./errors.js";
@@ -142,6 +143,8 @@ export function buildProgram(out: (line: string) => void, err: (line: string) =>
       out("run `acp-codegen generate` to update it");
       program.setOptionValue("exitCode", EXIT.drift);
     });
+
+  registerDiff(program, { out, err });
 
   return program;
 }
