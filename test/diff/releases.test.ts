@@ -34,8 +34,7 @@ function diff(oldDir: string, newDir: string): Change[] {
   let changes = cache.get(key);
   if (!changes) {
     for (const dir of [oldDir, newDir]) {
-      if (!existsSync(dir))
-        throw new Error(`missing schema folder ${dir} `);
+      if (!existsSync(dir)) throw new Error(`missing schema folder ${dir}`);
     }
     changes = compareModels(loadSide(oldDir).model, loadSide(newDir).model);
     cache.set(key, changes);
