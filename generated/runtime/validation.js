@@ -25,13 +25,30 @@ function unexpected(params) {
     const name = params?.additionalProperty ?? params?.unevaluatedProperty;
     return typeof name === "string" ? `: ${JSON.stringify(name)}` : "";
 }
+/** What a validator reports when the value is nested deeper than the call stack allows. */
+const TOO_DEEP = {
+    instancePath: "",
+    message: "is nested too deeply to validate",
+    keyword: "depth",
+};
+/** Run a validator; a stack overflow on a hostile, deeply nested value counts as invalid. */
+function run(validator, value) {
+    try {
+        return validator(value) ? null : issuesOf(validator);
+    }
+    catch (error) {
+        if (error instanceof RangeError)
+            return [TOO_DEEP];
+        throw error;
+    }
+}
 export function validateWith(validator, value) {
-    return validator(value)
-        ? { valid: true, value: value }
-        : { valid: false, issues: issuesOf(validator) };
+    const issues = run(validator, value);
+    return issues === null ? { valid: true, value: value } : { valid: false, issues };
 }
 export function assertWith(validator, type, value) {
-    if (validator(value))
+    const issues = run(validator, value);
+    if (issues === null)
         return value;
-    throw new ValidationError(type, issuesOf(validator));
+    throw new ValidationError(type, issues);
 }

@@ -3,513 +3,513 @@
 import { assertWith, validateWith } from "../runtime/validation.js";
 import { vAgentRequest, vRequestId, vWriteTextFileRequest, vSessionId, vReadTextFileRequest, vRequestPermissionRequest, vToolCallUpdate, vToolCallId, vToolKind, vToolCallStatus, vToolCallContent, vContentBlock, vAnnotations, vRole, vTextContent, vImageContent, vAudioContent, vResourceLink, vEmbeddedResourceResource, vTextResourceContents, vBlobResourceContents, vEmbeddedResource, vContent, vDiff, vTerminalId, vTerminal, vToolCallLocation, vPermissionOption, vPermissionOptionId, vPermissionOptionKind, vCreateTerminalRequest, vEnvVariable, vTerminalOutputRequest, vReleaseTerminalRequest, vWaitForTerminalExitRequest, vKillTerminalRequest, vCreateElicitationRequest, vElicitationSessionScope, vElicitationRequestScope, vElicitationSchema, vElicitationSchemaType, vElicitationPropertySchema, vStringFormat, vEnumOption, vStringPropertySchema, vNumberPropertySchema, vIntegerPropertySchema, vBooleanPropertySchema, vMultiSelectItems, vStringMultiSelectItems, vTitledMultiSelectItems, vMultiSelectPropertySchema, vElicitationFormMode, vElicitationId, vElicitationUrlMode, vExtRequest, vAgentResponse, vInitializeResponse, vProtocolVersion, vAgentCapabilities, vPromptCapabilities, vMcpCapabilities, vSessionCapabilities, vSessionListCapabilities, vSessionDeleteCapabilities, vSessionAdditionalDirectoriesCapabilities, vSessionResumeCapabilities, vSessionCloseCapabilities, vAgentAuthCapabilities, vLogoutCapabilities, vAuthMethod, vAuthMethodId, vAuthMethodTerminal, vAuthMethodAgent, vImplementation, vAuthenticateResponse, vLogoutResponse, vNewSessionResponse, vSessionModeState, vSessionModeId, vSessionMode, vSessionConfigOption, vSessionConfigId, vSessionConfigOptionCategory, vSessionConfigValueId, vSessionConfigSelectOptions, vSessionConfigSelectOption, vSessionConfigSelectGroup, vSessionConfigGroupId, vSessionConfigSelect, vSessionConfigBoolean, vLoadSessionResponse, vListSessionsResponse, vSessionInfo, vDeleteSessionResponse, vResumeSessionResponse, vCloseSessionResponse, vSetSessionModeResponse, vSetSessionConfigOptionResponse, vPromptResponse, vStopReason, vExtResponse, vError, vErrorCode, vAgentNotification, vSessionNotification, vSessionUpdate, vMessageId, vContentChunk, vToolCall, vPlanEntry, vPlanEntryPriority, vPlanEntryStatus, vPlan, vAvailableCommand, vAvailableCommandInput, vUnstructuredCommandInput, vAvailableCommandsUpdate, vCurrentModeUpdate, vConfigOptionUpdate, vSessionInfoUpdate, vCost, vUsageUpdate, vCompleteElicitationNotification, vExtNotification, vClientRequest, vInitializeRequest, vClientCapabilities, vFileSystemCapabilities, vClientSessionCapabilities, vSessionConfigOptionsCapabilities, vBooleanConfigOptionCapabilities, vAuthCapabilities, vElicitationCapabilities, vElicitationFormCapabilities, vElicitationUrlCapabilities, vAuthenticateRequest, vLogoutRequest, vNewSessionRequest, vMcpServer, vHttpHeader, vMcpServerHttp, vMcpServerSse, vMcpServerStdio, vLoadSessionRequest, vListSessionsRequest, vDeleteSessionRequest, vResumeSessionRequest, vCloseSessionRequest, vSetSessionModeRequest, vSetSessionConfigOptionRequest, vPromptRequest, vClientResponse, vWriteTextFileResponse, vReadTextFileResponse, vRequestPermissionResponse, vRequestPermissionOutcome, vSelectedPermissionOutcome, vCreateTerminalResponse, vTerminalOutputResponse, vTerminalExitStatus, vReleaseTerminalResponse, vWaitForTerminalExitResponse, vKillTerminalResponse, vCreateElicitationResponse, vElicitationContentValue, vElicitationAcceptAction, vClientNotification, vCancelNotification, vCancelRequestNotification } from "./validators.js";
 
-export function isAgentRequest(value) { return vAgentRequest(value); }
+export function isAgentRequest(value) { try { return vAgentRequest(value); } catch { return false; } }
 export function validateAgentRequest(value) { return validateWith(vAgentRequest, value); }
 export function assertAgentRequest(value) { return assertWith(vAgentRequest, "AgentRequest", value); }
-export function isRequestId(value) { return vRequestId(value); }
+export function isRequestId(value) { try { return vRequestId(value); } catch { return false; } }
 export function validateRequestId(value) { return validateWith(vRequestId, value); }
 export function assertRequestId(value) { return assertWith(vRequestId, "RequestId", value); }
-export function isWriteTextFileRequest(value) { return vWriteTextFileRequest(value); }
+export function isWriteTextFileRequest(value) { try { return vWriteTextFileRequest(value); } catch { return false; } }
 export function validateWriteTextFileRequest(value) { return validateWith(vWriteTextFileRequest, value); }
 export function assertWriteTextFileRequest(value) { return assertWith(vWriteTextFileRequest, "WriteTextFileRequest", value); }
-export function isSessionId(value) { return vSessionId(value); }
+export function isSessionId(value) { try { return vSessionId(value); } catch { return false; } }
 export function validateSessionId(value) { return validateWith(vSessionId, value); }
 export function assertSessionId(value) { return assertWith(vSessionId, "SessionId", value); }
-export function isReadTextFileRequest(value) { return vReadTextFileRequest(value); }
+export function isReadTextFileRequest(value) { try { return vReadTextFileRequest(value); } catch { return false; } }
 export function validateReadTextFileRequest(value) { return validateWith(vReadTextFileRequest, value); }
 export function assertReadTextFileRequest(value) { return assertWith(vReadTextFileRequest, "ReadTextFileRequest", value); }
-export function isRequestPermissionRequest(value) { return vRequestPermissionRequest(value); }
+export function isRequestPermissionRequest(value) { try { return vRequestPermissionRequest(value); } catch { return false; } }
 export function validateRequestPermissionRequest(value) { return validateWith(vRequestPermissionRequest, value); }
 export function assertRequestPermissionRequest(value) { return assertWith(vRequestPermissionRequest, "RequestPermissionRequest", value); }
-export function isToolCallUpdate(value) { return vToolCallUpdate(value); }
+export function isToolCallUpdate(value) { try { return vToolCallUpdate(value); } catch { return false; } }
 export function validateToolCallUpdate(value) { return validateWith(vToolCallUpdate, value); }
 export function assertToolCallUpdate(value) { return assertWith(vToolCallUpdate, "ToolCallUpdate", value); }
-export function isToolCallId(value) { return vToolCallId(value); }
+export function isToolCallId(value) { try { return vToolCallId(value); } catch { return false; } }
 export function validateToolCallId(value) { return validateWith(vToolCallId, value); }
 export function assertToolCallId(value) { return assertWith(vToolCallId, "ToolCallId", value); }
-export function isToolKind(value) { return vToolKind(value); }
+export function isToolKind(value) { try { return vToolKind(value); } catch { return false; } }
 export function validateToolKind(value) { return validateWith(vToolKind, value); }
 export function assertToolKind(value) { return assertWith(vToolKind, "ToolKind", value); }
-export function isToolCallStatus(value) { return vToolCallStatus(value); }
+export function isToolCallStatus(value) { try { return vToolCallStatus(value); } catch { return false; } }
 export function validateToolCallStatus(value) { return validateWith(vToolCallStatus, value); }
 export function assertToolCallStatus(value) { return assertWith(vToolCallStatus, "ToolCallStatus", value); }
-export function isToolCallContent(value) { return vToolCallContent(value); }
+export function isToolCallContent(value) { try { return vToolCallContent(value); } catch { return false; } }
 export function validateToolCallContent(value) { return validateWith(vToolCallContent, value); }
 export function assertToolCallContent(value) { return assertWith(vToolCallContent, "ToolCallContent", value); }
-export function isContentBlock(value) { return vContentBlock(value); }
+export function isContentBlock(value) { try { return vContentBlock(value); } catch { return false; } }
 export function validateContentBlock(value) { return validateWith(vContentBlock, value); }
 export function assertContentBlock(value) { return assertWith(vContentBlock, "ContentBlock", value); }
-export function isAnnotations(value) { return vAnnotations(value); }
+export function isAnnotations(value) { try { return vAnnotations(value); } catch { return false; } }
 export function validateAnnotations(value) { return validateWith(vAnnotations, value); }
 export function assertAnnotations(value) { return assertWith(vAnnotations, "Annotations", value); }
-export function isRole(value) { return vRole(value); }
+export function isRole(value) { try { return vRole(value); } catch { return false; } }
 export function validateRole(value) { return validateWith(vRole, value); }
 export function assertRole(value) { return assertWith(vRole, "Role", value); }
-export function isTextContent(value) { return vTextContent(value); }
+export function isTextContent(value) { try { return vTextContent(value); } catch { return false; } }
 export function validateTextContent(value) { return validateWith(vTextContent, value); }
 export function assertTextContent(value) { return assertWith(vTextContent, "TextContent", value); }
-export function isImageContent(value) { return vImageContent(value); }
+export function isImageContent(value) { try { return vImageContent(value); } catch { return false; } }
 export function validateImageContent(value) { return validateWith(vImageContent, value); }
 export function assertImageContent(value) { return assertWith(vImageContent, "ImageContent", value); }
-export function isAudioContent(value) { return vAudioContent(value); }
+export function isAudioContent(value) { try { return vAudioContent(value); } catch { return false; } }
 export function validateAudioContent(value) { return validateWith(vAudioContent, value); }
 export function assertAudioContent(value) { return assertWith(vAudioContent, "AudioContent", value); }
-export function isResourceLink(value) { return vResourceLink(value); }
+export function isResourceLink(value) { try { return vResourceLink(value); } catch { return false; } }
 export function validateResourceLink(value) { return validateWith(vResourceLink, value); }
 export function assertResourceLink(value) { return assertWith(vResourceLink, "ResourceLink", value); }
-export function isEmbeddedResourceResource(value) { return vEmbeddedResourceResource(value); }
+export function isEmbeddedResourceResource(value) { try { return vEmbeddedResourceResource(value); } catch { return false; } }
 export function validateEmbeddedResourceResource(value) { return validateWith(vEmbeddedResourceResource, value); }
 export function assertEmbeddedResourceResource(value) { return assertWith(vEmbeddedResourceResource, "EmbeddedResourceResource", value); }
-export function isTextResourceContents(value) { return vTextResourceContents(value); }
+export function isTextResourceContents(value) { try { return vTextResourceContents(value); } catch { return false; } }
 export function validateTextResourceContents(value) { return validateWith(vTextResourceContents, value); }
 export function assertTextResourceContents(value) { return assertWith(vTextResourceContents, "TextResourceContents", value); }
-export function isBlobResourceContents(value) { return vBlobResourceContents(value); }
+export function isBlobResourceContents(value) { try { return vBlobResourceContents(value); } catch { return false; } }
 export function validateBlobResourceContents(value) { return validateWith(vBlobResourceContents, value); }
 export function assertBlobResourceContents(value) { return assertWith(vBlobResourceContents, "BlobResourceContents", value); }
-export function isEmbeddedResource(value) { return vEmbeddedResource(value); }
+export function isEmbeddedResource(value) { try { return vEmbeddedResource(value); } catch { return false; } }
 export function validateEmbeddedResource(value) { return validateWith(vEmbeddedResource, value); }
 export function assertEmbeddedResource(value) { return assertWith(vEmbeddedResource, "EmbeddedResource", value); }
-export function isContent(value) { return vContent(value); }
+export function isContent(value) { try { return vContent(value); } catch { return false; } }
 export function validateContent(value) { return validateWith(vContent, value); }
 export function assertContent(value) { return assertWith(vContent, "Content", value); }
-export function isDiff(value) { return vDiff(value); }
+export function isDiff(value) { try { return vDiff(value); } catch { return false; } }
 export function validateDiff(value) { return validateWith(vDiff, value); }
 export function assertDiff(value) { return assertWith(vDiff, "Diff", value); }
-export function isTerminalId(value) { return vTerminalId(value); }
+export function isTerminalId(value) { try { return vTerminalId(value); } catch { return false; } }
 export function validateTerminalId(value) { return validateWith(vTerminalId, value); }
 export function assertTerminalId(value) { return assertWith(vTerminalId, "TerminalId", value); }
-export function isTerminal(value) { return vTerminal(value); }
+export function isTerminal(value) { try { return vTerminal(value); } catch { return false; } }
 export function validateTerminal(value) { return validateWith(vTerminal, value); }
 export function assertTerminal(value) { return assertWith(vTerminal, "Terminal", value); }
-export function isToolCallLocation(value) { return vToolCallLocation(value); }
+export function isToolCallLocation(value) { try { return vToolCallLocation(value); } catch { return false; } }
 export function validateToolCallLocation(value) { return validateWith(vToolCallLocation, value); }
 export function assertToolCallLocation(value) { return assertWith(vToolCallLocation, "ToolCallLocation", value); }
-export function isPermissionOption(value) { return vPermissionOption(value); }
+export function isPermissionOption(value) { try { return vPermissionOption(value); } catch { return false; } }
 export function validatePermissionOption(value) { return validateWith(vPermissionOption, value); }
 export function assertPermissionOption(value) { return assertWith(vPermissionOption, "PermissionOption", value); }
-export function isPermissionOptionId(value) { return vPermissionOptionId(value); }
+export function isPermissionOptionId(value) { try { return vPermissionOptionId(value); } catch { return false; } }
 export function validatePermissionOptionId(value) { return validateWith(vPermissionOptionId, value); }
 export function assertPermissionOptionId(value) { return assertWith(vPermissionOptionId, "PermissionOptionId", value); }
-export function isPermissionOptionKind(value) { return vPermissionOptionKind(value); }
+export function isPermissionOptionKind(value) { try { return vPermissionOptionKind(value); } catch { return false; } }
 export function validatePermissionOptionKind(value) { return validateWith(vPermissionOptionKind, value); }
 export function assertPermissionOptionKind(value) { return assertWith(vPermissionOptionKind, "PermissionOptionKind", value); }
-export function isCreateTerminalRequest(value) { return vCreateTerminalRequest(value); }
+export function isCreateTerminalRequest(value) { try { return vCreateTerminalRequest(value); } catch { return false; } }
 export function validateCreateTerminalRequest(value) { return validateWith(vCreateTerminalRequest, value); }
 export function assertCreateTerminalRequest(value) { return assertWith(vCreateTerminalRequest, "CreateTerminalRequest", value); }
-export function isEnvVariable(value) { return vEnvVariable(value); }
+export function isEnvVariable(value) { try { return vEnvVariable(value); } catch { return false; } }
 export function validateEnvVariable(value) { return validateWith(vEnvVariable, value); }
 export function assertEnvVariable(value) { return assertWith(vEnvVariable, "EnvVariable", value); }
-export function isTerminalOutputRequest(value) { return vTerminalOutputRequest(value); }
+export function isTerminalOutputRequest(value) { try { return vTerminalOutputRequest(value); } catch { return false; } }
 export function validateTerminalOutputRequest(value) { return validateWith(vTerminalOutputRequest, value); }
 export function assertTerminalOutputRequest(value) { return assertWith(vTerminalOutputRequest, "TerminalOutputRequest", value); }
-export function isReleaseTerminalRequest(value) { return vReleaseTerminalRequest(value); }
+export function isReleaseTerminalRequest(value) { try { return vReleaseTerminalRequest(value); } catch { return false; } }
 export function validateReleaseTerminalRequest(value) { return validateWith(vReleaseTerminalRequest, value); }
 export function assertReleaseTerminalRequest(value) { return assertWith(vReleaseTerminalRequest, "ReleaseTerminalRequest", value); }
-export function isWaitForTerminalExitRequest(value) { return vWaitForTerminalExitRequest(value); }
+export function isWaitForTerminalExitRequest(value) { try { return vWaitForTerminalExitRequest(value); } catch { return false; } }
 export function validateWaitForTerminalExitRequest(value) { return validateWith(vWaitForTerminalExitRequest, value); }
 export function assertWaitForTerminalExitRequest(value) { return assertWith(vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", value); }
-export function isKillTerminalRequest(value) { return vKillTerminalRequest(value); }
+export function isKillTerminalRequest(value) { try { return vKillTerminalRequest(value); } catch { return false; } }
 export function validateKillTerminalRequest(value) { return validateWith(vKillTerminalRequest, value); }
 export function assertKillTerminalRequest(value) { return assertWith(vKillTerminalRequest, "KillTerminalRequest", value); }
-export function isCreateElicitationRequest(value) { return vCreateElicitationRequest(value); }
+export function isCreateElicitationRequest(value) { try { return vCreateElicitationRequest(value); } catch { return false; } }
 export function validateCreateElicitationRequest(value) { return validateWith(vCreateElicitationRequest, value); }
 export function assertCreateElicitationRequest(value) { return assertWith(vCreateElicitationRequest, "CreateElicitationRequest", value); }
-export function isElicitationSessionScope(value) { return vElicitationSessionScope(value); }
+export function isElicitationSessionScope(value) { try { return vElicitationSessionScope(value); } catch { return false; } }
 export function validateElicitationSessionScope(value) { return validateWith(vElicitationSessionScope, value); }
 export function assertElicitationSessionScope(value) { return assertWith(vElicitationSessionScope, "ElicitationSessionScope", value); }
-export function isElicitationRequestScope(value) { return vElicitationRequestScope(value); }
+export function isElicitationRequestScope(value) { try { return vElicitationRequestScope(value); } catch { return false; } }
 export function validateElicitationRequestScope(value) { return validateWith(vElicitationRequestScope, value); }
 export function assertElicitationRequestScope(value) { return assertWith(vElicitationRequestScope, "ElicitationRequestScope", value); }
-export function isElicitationSchema(value) { return vElicitationSchema(value); }
+export function isElicitationSchema(value) { try { return vElicitationSchema(value); } catch { return false; } }
 export function validateElicitationSchema(value) { return validateWith(vElicitationSchema, value); }
 export function assertElicitationSchema(value) { return assertWith(vElicitationSchema, "ElicitationSchema", value); }
-export function isElicitationSchemaType(value) { return vElicitationSchemaType(value); }
+export function isElicitationSchemaType(value) { try { return vElicitationSchemaType(value); } catch { return false; } }
 export function validateElicitationSchemaType(value) { return validateWith(vElicitationSchemaType, value); }
 export function assertElicitationSchemaType(value) { return assertWith(vElicitationSchemaType, "ElicitationSchemaType", value); }
-export function isElicitationPropertySchema(value) { return vElicitationPropertySchema(value); }
+export function isElicitationPropertySchema(value) { try { return vElicitationPropertySchema(value); } catch { return false; } }
 export function validateElicitationPropertySchema(value) { return validateWith(vElicitationPropertySchema, value); }
 export function assertElicitationPropertySchema(value) { return assertWith(vElicitationPropertySchema, "ElicitationPropertySchema", value); }
-export function isStringFormat(value) { return vStringFormat(value); }
+export function isStringFormat(value) { try { return vStringFormat(value); } catch { return false; } }
 export function validateStringFormat(value) { return validateWith(vStringFormat, value); }
 export function assertStringFormat(value) { return assertWith(vStringFormat, "StringFormat", value); }
-export function isEnumOption(value) { return vEnumOption(value); }
+export function isEnumOption(value) { try { return vEnumOption(value); } catch { return false; } }
 export function validateEnumOption(value) { return validateWith(vEnumOption, value); }
 export function assertEnumOption(value) { return assertWith(vEnumOption, "EnumOption", value); }
-export function isStringPropertySchema(value) { return vStringPropertySchema(value); }
+export function isStringPropertySchema(value) { try { return vStringPropertySchema(value); } catch { return false; } }
 export function validateStringPropertySchema(value) { return validateWith(vStringPropertySchema, value); }
 export function assertStringPropertySchema(value) { return assertWith(vStringPropertySchema, "StringPropertySchema", value); }
-export function isNumberPropertySchema(value) { return vNumberPropertySchema(value); }
+export function isNumberPropertySchema(value) { try { return vNumberPropertySchema(value); } catch { return false; } }
 export function validateNumberPropertySchema(value) { return validateWith(vNumberPropertySchema, value); }
 export function assertNumberPropertySchema(value) { return assertWith(vNumberPropertySchema, "NumberPropertySchema", value); }
-export function isIntegerPropertySchema(value) { return vIntegerPropertySchema(value); }
+export function isIntegerPropertySchema(value) { try { return vIntegerPropertySchema(value); } catch { return false; } }
 export function validateIntegerPropertySchema(value) { return validateWith(vIntegerPropertySchema, value); }
 export function assertIntegerPropertySchema(value) { return assertWith(vIntegerPropertySchema, "IntegerPropertySchema", value); }
-export function isBooleanPropertySchema(value) { return vBooleanPropertySchema(value); }
+export function isBooleanPropertySchema(value) { try { return vBooleanPropertySchema(value); } catch { return false; } }
 export function validateBooleanPropertySchema(value) { return validateWith(vBooleanPropertySchema, value); }
 export function assertBooleanPropertySchema(value) { return assertWith(vBooleanPropertySchema, "BooleanPropertySchema", value); }
-export function isMultiSelectItems(value) { return vMultiSelectItems(value); }
+export function isMultiSelectItems(value) { try { return vMultiSelectItems(value); } catch { return false; } }
 export function validateMultiSelectItems(value) { return validateWith(vMultiSelectItems, value); }
 export function assertMultiSelectItems(value) { return assertWith(vMultiSelectItems, "MultiSelectItems", value); }
-export function isStringMultiSelectItems(value) { return vStringMultiSelectItems(value); }
+export function isStringMultiSelectItems(value) { try { return vStringMultiSelectItems(value); } catch { return false; } }
 export function validateStringMultiSelectItems(value) { return validateWith(vStringMultiSelectItems, value); }
 export function assertStringMultiSelectItems(value) { return assertWith(vStringMultiSelectItems, "StringMultiSelectItems", value); }
-export function isTitledMultiSelectItems(value) { return vTitledMultiSelectItems(value); }
+export function isTitledMultiSelectItems(value) { try { return vTitledMultiSelectItems(value); } catch { return false; } }
 export function validateTitledMultiSelectItems(value) { return validateWith(vTitledMultiSelectItems, value); }
 export function assertTitledMultiSelectItems(value) { return assertWith(vTitledMultiSelectItems, "TitledMultiSelectItems", value); }
-export function isMultiSelectPropertySchema(value) { return vMultiSelectPropertySchema(value); }
+export function isMultiSelectPropertySchema(value) { try { return vMultiSelectPropertySchema(value); } catch { return false; } }
 export function validateMultiSelectPropertySchema(value) { return validateWith(vMultiSelectPropertySchema, value); }
 export function assertMultiSelectPropertySchema(value) { return assertWith(vMultiSelectPropertySchema, "MultiSelectPropertySchema", value); }
-export function isElicitationFormMode(value) { return vElicitationFormMode(value); }
+export function isElicitationFormMode(value) { try { return vElicitationFormMode(value); } catch { return false; } }
 export function validateElicitationFormMode(value) { return validateWith(vElicitationFormMode, value); }
 export function assertElicitationFormMode(value) { return assertWith(vElicitationFormMode, "ElicitationFormMode", value); }
-export function isElicitationId(value) { return vElicitationId(value); }
+export function isElicitationId(value) { try { return vElicitationId(value); } catch { return false; } }
 export function validateElicitationId(value) { return validateWith(vElicitationId, value); }
 export function assertElicitationId(value) { return assertWith(vElicitationId, "ElicitationId", value); }
-export function isElicitationUrlMode(value) { return vElicitationUrlMode(value); }
+export function isElicitationUrlMode(value) { try { return vElicitationUrlMode(value); } catch { return false; } }
 export function validateElicitationUrlMode(value) { return validateWith(vElicitationUrlMode, value); }
 export function assertElicitationUrlMode(value) { return assertWith(vElicitationUrlMode, "ElicitationUrlMode", value); }
-export function isExtRequest(value) { return vExtRequest(value); }
+export function isExtRequest(value) { try { return vExtRequest(value); } catch { return false; } }
 export function validateExtRequest(value) { return validateWith(vExtRequest, value); }
 export function assertExtRequest(value) { return assertWith(vExtRequest, "ExtRequest", value); }
-export function isAgentResponse(value) { return vAgentResponse(value); }
+export function isAgentResponse(value) { try { return vAgentResponse(value); } catch { return false; } }
 export function validateAgentResponse(value) { return validateWith(vAgentResponse, value); }
 export function assertAgentResponse(value) { return assertWith(vAgentResponse, "AgentResponse", value); }
-export function isInitializeResponse(value) { return vInitializeResponse(value); }
+export function isInitializeResponse(value) { try { return vInitializeResponse(value); } catch { return false; } }
 export function validateInitializeResponse(value) { return validateWith(vInitializeResponse, value); }
 export function assertInitializeResponse(value) { return assertWith(vInitializeResponse, "InitializeResponse", value); }
-export function isProtocolVersion(value) { return vProtocolVersion(value); }
+export function isProtocolVersion(value) { try { return vProtocolVersion(value); } catch { return false; } }
 export function validateProtocolVersion(value) { return validateWith(vProtocolVersion, value); }
 export function assertProtocolVersion(value) { return assertWith(vProtocolVersion, "ProtocolVersion", value); }
-export function isAgentCapabilities(value) { return vAgentCapabilities(value); }
+export function isAgentCapabilities(value) { try { return vAgentCapabilities(value); } catch { return false; } }
 export function validateAgentCapabilities(value) { return validateWith(vAgentCapabilities, value); }
 export function assertAgentCapabilities(value) { return assertWith(vAgentCapabilities, "AgentCapabilities", value); }
-export function isPromptCapabilities(value) { return vPromptCapabilities(value); }
+export function isPromptCapabilities(value) { try { return vPromptCapabilities(value); } catch { return false; } }
 export function validatePromptCapabilities(value) { return validateWith(vPromptCapabilities, value); }
 export function assertPromptCapabilities(value) { return assertWith(vPromptCapabilities, "PromptCapabilities", value); }
-export function isMcpCapabilities(value) { return vMcpCapabilities(value); }
+export function isMcpCapabilities(value) { try { return vMcpCapabilities(value); } catch { return false; } }
 export function validateMcpCapabilities(value) { return validateWith(vMcpCapabilities, value); }
 export function assertMcpCapabilities(value) { return assertWith(vMcpCapabilities, "McpCapabilities", value); }
-export function isSessionCapabilities(value) { return vSessionCapabilities(value); }
+export function isSessionCapabilities(value) { try { return vSessionCapabilities(value); } catch { return false; } }
 export function validateSessionCapabilities(value) { return validateWith(vSessionCapabilities, value); }
 export function assertSessionCapabilities(value) { return assertWith(vSessionCapabilities, "SessionCapabilities", value); }
-export function isSessionListCapabilities(value) { return vSessionListCapabilities(value); }
+export function isSessionListCapabilities(value) { try { return vSessionListCapabilities(value); } catch { return false; } }
 export function validateSessionListCapabilities(value) { return validateWith(vSessionListCapabilities, value); }
 export function assertSessionListCapabilities(value) { return assertWith(vSessionListCapabilities, "SessionListCapabilities", value); }
-export function isSessionDeleteCapabilities(value) { return vSessionDeleteCapabilities(value); }
+export function isSessionDeleteCapabilities(value) { try { return vSessionDeleteCapabilities(value); } catch { return false; } }
 export function validateSessionDeleteCapabilities(value) { return validateWith(vSessionDeleteCapabilities, value); }
 export function assertSessionDeleteCapabilities(value) { return assertWith(vSessionDeleteCapabilities, "SessionDeleteCapabilities", value); }
-export function isSessionAdditionalDirectoriesCapabilities(value) { return vSessionAdditionalDirectoriesCapabilities(value); }
+export function isSessionAdditionalDirectoriesCapabilities(value) { try { return vSessionAdditionalDirectoriesCapabilities(value); } catch { return false; } }
 export function validateSessionAdditionalDirectoriesCapabilities(value) { return validateWith(vSessionAdditionalDirectoriesCapabilities, value); }
 export function assertSessionAdditionalDirectoriesCapabilities(value) { return assertWith(vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", value); }
-export function isSessionResumeCapabilities(value) { return vSessionResumeCapabilities(value); }
+export function isSessionResumeCapabilities(value) { try { return vSessionResumeCapabilities(value); } catch { return false; } }
 export function validateSessionResumeCapabilities(value) { return validateWith(vSessionResumeCapabilities, value); }
 export function assertSessionResumeCapabilities(value) { return assertWith(vSessionResumeCapabilities, "SessionResumeCapabilities", value); }
-export function isSessionCloseCapabilities(value) { return vSessionCloseCapabilities(value); }
+export function isSessionCloseCapabilities(value) { try { return vSessionCloseCapabilities(value); } catch { return false; } }
 export function validateSessionCloseCapabilities(value) { return validateWith(vSessionCloseCapabilities, value); }
 export function assertSessionCloseCapabilities(value) { return assertWith(vSessionCloseCapabilities, "SessionCloseCapabilities", value); }
-export function isAgentAuthCapabilities(value) { return vAgentAuthCapabilities(value); }
+export function isAgentAuthCapabilities(value) { try { return vAgentAuthCapabilities(value); } catch { return false; } }
 export function validateAgentAuthCapabilities(value) { return validateWith(vAgentAuthCapabilities, value); }
 export function assertAgentAuthCapabilities(value) { return assertWith(vAgentAuthCapabilities, "AgentAuthCapabilities", value); }
-export function isLogoutCapabilities(value) { return vLogoutCapabilities(value); }
+export function isLogoutCapabilities(value) { try { return vLogoutCapabilities(value); } catch { return false; } }
 export function validateLogoutCapabilities(value) { return validateWith(vLogoutCapabilities, value); }
 export function assertLogoutCapabilities(value) { return assertWith(vLogoutCapabilities, "LogoutCapabilities", value); }
-export function isAuthMethod(value) { return vAuthMethod(value); }
+export function isAuthMethod(value) { try { return vAuthMethod(value); } catch { return false; } }
 export function validateAuthMethod(value) { return validateWith(vAuthMethod, value); }
 export function assertAuthMethod(value) { return assertWith(vAuthMethod, "AuthMethod", value); }
-export function isAuthMethodId(value) { return vAuthMethodId(value); }
+export function isAuthMethodId(value) { try { return vAuthMethodId(value); } catch { return false; } }
 export function validateAuthMethodId(value) { return validateWith(vAuthMethodId, value); }
 export function assertAuthMethodId(value) { return assertWith(vAuthMethodId, "AuthMethodId", value); }
-export function isAuthMethodTerminal(value) { return vAuthMethodTerminal(value); }
+export function isAuthMethodTerminal(value) { try { return vAuthMethodTerminal(value); } catch { return false; } }
 export function validateAuthMethodTerminal(value) { return validateWith(vAuthMethodTerminal, value); }
 export function assertAuthMethodTerminal(value) { return assertWith(vAuthMethodTerminal, "AuthMethodTerminal", value); }
-export function isAuthMethodAgent(value) { return vAuthMethodAgent(value); }
+export function isAuthMethodAgent(value) { try { return vAuthMethodAgent(value); } catch { return false; } }
 export function validateAuthMethodAgent(value) { return validateWith(vAuthMethodAgent, value); }
 export function assertAuthMethodAgent(value) { return assertWith(vAuthMethodAgent, "AuthMethodAgent", value); }
-export function isImplementation(value) { return vImplementation(value); }
+export function isImplementation(value) { try { return vImplementation(value); } catch { return false; } }
 export function validateImplementation(value) { return validateWith(vImplementation, value); }
 export function assertImplementation(value) { return assertWith(vImplementation, "Implementation", value); }
-export function isAuthenticateResponse(value) { return vAuthenticateResponse(value); }
+export function isAuthenticateResponse(value) { try { return vAuthenticateResponse(value); } catch { return false; } }
 export function validateAuthenticateResponse(value) { return validateWith(vAuthenticateResponse, value); }
 export function assertAuthenticateResponse(value) { return assertWith(vAuthenticateResponse, "AuthenticateResponse", value); }
-export function isLogoutResponse(value) { return vLogoutResponse(value); }
+export function isLogoutResponse(value) { try { return vLogoutResponse(value); } catch { return false; } }
 export function validateLogoutResponse(value) { return validateWith(vLogoutResponse, value); }
 export function assertLogoutResponse(value) { return assertWith(vLogoutResponse, "LogoutResponse", value); }
-export function isNewSessionResponse(value) { return vNewSessionResponse(value); }
+export function isNewSessionResponse(value) { try { return vNewSessionResponse(value); } catch { return false; } }
 export function validateNewSessionResponse(value) { return validateWith(vNewSessionResponse, value); }
 export function assertNewSessionResponse(value) { return assertWith(vNewSessionResponse, "NewSessionResponse", value); }
-export function isSessionModeState(value) { return vSessionModeState(value); }
+export function isSessionModeState(value) { try { return vSessionModeState(value); } catch { return false; } }
 export function validateSessionModeState(value) { return validateWith(vSessionModeState, value); }
 export function assertSessionModeState(value) { return assertWith(vSessionModeState, "SessionModeState", value); }
-export function isSessionModeId(value) { return vSessionModeId(value); }
+export function isSessionModeId(value) { try { return vSessionModeId(value); } catch { return false; } }
 export function validateSessionModeId(value) { return validateWith(vSessionModeId, value); }
 export function assertSessionModeId(value) { return assertWith(vSessionModeId, "SessionModeId", value); }
-export function isSessionMode(value) { return vSessionMode(value); }
+export function isSessionMode(value) { try { return vSessionMode(value); } catch { return false; } }
 export function validateSessionMode(value) { return validateWith(vSessionMode, value); }
 export function assertSessionMode(value) { return assertWith(vSessionMode, "SessionMode", value); }
-export function isSessionConfigOption(value) { return vSessionConfigOption(value); }
+export function isSessionConfigOption(value) { try { return vSessionConfigOption(value); } catch { return false; } }
 export function validateSessionConfigOption(value) { return validateWith(vSessionConfigOption, value); }
 export function assertSessionConfigOption(value) { return assertWith(vSessionConfigOption, "SessionConfigOption", value); }
-export function isSessionConfigId(value) { return vSessionConfigId(value); }
+export function isSessionConfigId(value) { try { return vSessionConfigId(value); } catch { return false; } }
 export function validateSessionConfigId(value) { return validateWith(vSessionConfigId, value); }
 export function assertSessionConfigId(value) { return assertWith(vSessionConfigId, "SessionConfigId", value); }
-export function isSessionConfigOptionCategory(value) { return vSessionConfigOptionCategory(value); }
+export function isSessionConfigOptionCategory(value) { try { return vSessionConfigOptionCategory(value); } catch { return false; } }
 export function validateSessionConfigOptionCategory(value) { return validateWith(vSessionConfigOptionCategory, value); }
 export function assertSessionConfigOptionCategory(value) { return assertWith(vSessionConfigOptionCategory, "SessionConfigOptionCategory", value); }
-export function isSessionConfigValueId(value) { return vSessionConfigValueId(value); }
+export function isSessionConfigValueId(value) { try { return vSessionConfigValueId(value); } catch { return false; } }
 export function validateSessionConfigValueId(value) { return validateWith(vSessionConfigValueId, value); }
 export function assertSessionConfigValueId(value) { return assertWith(vSessionConfigValueId, "SessionConfigValueId", value); }
-export function isSessionConfigSelectOptions(value) { return vSessionConfigSelectOptions(value); }
+export function isSessionConfigSelectOptions(value) { try { return vSessionConfigSelectOptions(value); } catch { return false; } }
 export function validateSessionConfigSelectOptions(value) { return validateWith(vSessionConfigSelectOptions, value); }
 export function assertSessionConfigSelectOptions(value) { return assertWith(vSessionConfigSelectOptions, "SessionConfigSelectOptions", value); }
-export function isSessionConfigSelectOption(value) { return vSessionConfigSelectOption(value); }
+export function isSessionConfigSelectOption(value) { try { return vSessionConfigSelectOption(value); } catch { return false; } }
 export function validateSessionConfigSelectOption(value) { return validateWith(vSessionConfigSelectOption, value); }
 export function assertSessionConfigSelectOption(value) { return assertWith(vSessionConfigSelectOption, "SessionConfigSelectOption", value); }
-export function isSessionConfigSelectGroup(value) { return vSessionConfigSelectGroup(value); }
+export function isSessionConfigSelectGroup(value) { try { return vSessionConfigSelectGroup(value); } catch { return false; } }
 export function validateSessionConfigSelectGroup(value) { return validateWith(vSessionConfigSelectGroup, value); }
 export function assertSessionConfigSelectGroup(value) { return assertWith(vSessionConfigSelectGroup, "SessionConfigSelectGroup", value); }
-export function isSessionConfigGroupId(value) { return vSessionConfigGroupId(value); }
+export function isSessionConfigGroupId(value) { try { return vSessionConfigGroupId(value); } catch { return false; } }
 export function validateSessionConfigGroupId(value) { return validateWith(vSessionConfigGroupId, value); }
 export function assertSessionConfigGroupId(value) { return assertWith(vSessionConfigGroupId, "SessionConfigGroupId", value); }
-export function isSessionConfigSelect(value) { return vSessionConfigSelect(value); }
+export function isSessionConfigSelect(value) { try { return vSessionConfigSelect(value); } catch { return false; } }
 export function validateSessionConfigSelect(value) { return validateWith(vSessionConfigSelect, value); }
 export function assertSessionConfigSelect(value) { return assertWith(vSessionConfigSelect, "SessionConfigSelect", value); }
-export function isSessionConfigBoolean(value) { return vSessionConfigBoolean(value); }
+export function isSessionConfigBoolean(value) { try { return vSessionConfigBoolean(value); } catch { return false; } }
 export function validateSessionConfigBoolean(value) { return validateWith(vSessionConfigBoolean, value); }
 export function assertSessionConfigBoolean(value) { return assertWith(vSessionConfigBoolean, "SessionConfigBoolean", value); }
-export function isLoadSessionResponse(value) { return vLoadSessionResponse(value); }
+export function isLoadSessionResponse(value) { try { return vLoadSessionResponse(value); } catch { return false; } }
 export function validateLoadSessionResponse(value) { return validateWith(vLoadSessionResponse, value); }
 export function assertLoadSessionResponse(value) { return assertWith(vLoadSessionResponse, "LoadSessionResponse", value); }
-export function isListSessionsResponse(value) { return vListSessionsResponse(value); }
+export function isListSessionsResponse(value) { try { return vListSessionsResponse(value); } catch { return false; } }
 export function validateListSessionsResponse(value) { return validateWith(vListSessionsResponse, value); }
 export function assertListSessionsResponse(value) { return assertWith(vListSessionsResponse, "ListSessionsResponse", value); }
-export function isSessionInfo(value) { return vSessionInfo(value); }
+export function isSessionInfo(value) { try { return vSessionInfo(value); } catch { return false; } }
 export function validateSessionInfo(value) { return validateWith(vSessionInfo, value); }
 export function assertSessionInfo(value) { return assertWith(vSessionInfo, "SessionInfo", value); }
-export function isDeleteSessionResponse(value) { return vDeleteSessionResponse(value); }
+export function isDeleteSessionResponse(value) { try { return vDeleteSessionResponse(value); } catch { return false; } }
 export function validateDeleteSessionResponse(value) { return validateWith(vDeleteSessionResponse, value); }
 export function assertDeleteSessionResponse(value) { return assertWith(vDeleteSessionResponse, "DeleteSessionResponse", value); }
-export function isResumeSessionResponse(value) { return vResumeSessionResponse(value); }
+export function isResumeSessionResponse(value) { try { return vResumeSessionResponse(value); } catch { return false; } }
 export function validateResumeSessionResponse(value) { return validateWith(vResumeSessionResponse, value); }
 export function assertResumeSessionResponse(value) { return assertWith(vResumeSessionResponse, "ResumeSessionResponse", value); }
-export function isCloseSessionResponse(value) { return vCloseSessionResponse(value); }
+export function isCloseSessionResponse(value) { try { return vCloseSessionResponse(value); } catch { return false; } }
 export function validateCloseSessionResponse(value) { return validateWith(vCloseSessionResponse, value); }
 export function assertCloseSessionResponse(value) { return assertWith(vCloseSessionResponse, "CloseSessionResponse", value); }
-export function isSetSessionModeResponse(value) { return vSetSessionModeResponse(value); }
+export function isSetSessionModeResponse(value) { try { return vSetSessionModeResponse(value); } catch { return false; } }
 export function validateSetSessionModeResponse(value) { return validateWith(vSetSessionModeResponse, value); }
 export function assertSetSessionModeResponse(value) { return assertWith(vSetSessionModeResponse, "SetSessionModeResponse", value); }
-export function isSetSessionConfigOptionResponse(value) { return vSetSessionConfigOptionResponse(value); }
+export function isSetSessionConfigOptionResponse(value) { try { return vSetSessionConfigOptionResponse(value); } catch { return false; } }
 export function validateSetSessionConfigOptionResponse(value) { return validateWith(vSetSessionConfigOptionResponse, value); }
 export function assertSetSessionConfigOptionResponse(value) { return assertWith(vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", value); }
-export function isPromptResponse(value) { return vPromptResponse(value); }
+export function isPromptResponse(value) { try { return vPromptResponse(value); } catch { return false; } }
 export function validatePromptResponse(value) { return validateWith(vPromptResponse, value); }
 export function assertPromptResponse(value) { return assertWith(vPromptResponse, "PromptResponse", value); }
-export function isStopReason(value) { return vStopReason(value); }
+export function isStopReason(value) { try { return vStopReason(value); } catch { return false; } }
 export function validateStopReason(value) { return validateWith(vStopReason, value); }
 export function assertStopReason(value) { return assertWith(vStopReason, "StopReason", value); }
-export function isExtResponse(value) { return vExtResponse(value); }
+export function isExtResponse(value) { try { return vExtResponse(value); } catch { return false; } }
 export function validateExtResponse(value) { return validateWith(vExtResponse, value); }
 export function assertExtResponse(value) { return assertWith(vExtResponse, "ExtResponse", value); }
-export function isError(value) { return vError(value); }
+export function isError(value) { try { return vError(value); } catch { return false; } }
 export function validateError(value) { return validateWith(vError, value); }
 export function assertError(value) { return assertWith(vError, "Error", value); }
-export function isErrorCode(value) { return vErrorCode(value); }
+export function isErrorCode(value) { try { return vErrorCode(value); } catch { return false; } }
 export function validateErrorCode(value) { return validateWith(vErrorCode, value); }
 export function assertErrorCode(value) { return assertWith(vErrorCode, "ErrorCode", value); }
-export function isAgentNotification(value) { return vAgentNotification(value); }
+export function isAgentNotification(value) { try { return vAgentNotification(value); } catch { return false; } }
 export function validateAgentNotification(value) { return validateWith(vAgentNotification, value); }
 export function assertAgentNotification(value) { return assertWith(vAgentNotification, "AgentNotification", value); }
-export function isSessionNotification(value) { return vSessionNotification(value); }
+export function isSessionNotification(value) { try { return vSessionNotification(value); } catch { return false; } }
 export function validateSessionNotification(value) { return validateWith(vSessionNotification, value); }
 export function assertSessionNotification(value) { return assertWith(vSessionNotification, "SessionNotification", value); }
-export function isSessionUpdate(value) { return vSessionUpdate(value); }
+export function isSessionUpdate(value) { try { return vSessionUpdate(value); } catch { return false; } }
 export function validateSessionUpdate(value) { return validateWith(vSessionUpdate, value); }
 export function assertSessionUpdate(value) { return assertWith(vSessionUpdate, "SessionUpdate", value); }
-export function isMessageId(value) { return vMessageId(value); }
+export function isMessageId(value) { try { return vMessageId(value); } catch { return false; } }
 export function validateMessageId(value) { return validateWith(vMessageId, value); }
 export function assertMessageId(value) { return assertWith(vMessageId, "MessageId", value); }
-export function isContentChunk(value) { return vContentChunk(value); }
+export function isContentChunk(value) { try { return vContentChunk(value); } catch { return false; } }
 export function validateContentChunk(value) { return validateWith(vContentChunk, value); }
 export function assertContentChunk(value) { return assertWith(vContentChunk, "ContentChunk", value); }
-export function isToolCall(value) { return vToolCall(value); }
+export function isToolCall(value) { try { return vToolCall(value); } catch { return false; } }
 export function validateToolCall(value) { return validateWith(vToolCall, value); }
 export function assertToolCall(value) { return assertWith(vToolCall, "ToolCall", value); }
-export function isPlanEntry(value) { return vPlanEntry(value); }
+export function isPlanEntry(value) { try { return vPlanEntry(value); } catch { return false; } }
 export function validatePlanEntry(value) { return validateWith(vPlanEntry, value); }
 export function assertPlanEntry(value) { return assertWith(vPlanEntry, "PlanEntry", value); }
-export function isPlanEntryPriority(value) { return vPlanEntryPriority(value); }
+export function isPlanEntryPriority(value) { try { return vPlanEntryPriority(value); } catch { return false; } }
 export function validatePlanEntryPriority(value) { return validateWith(vPlanEntryPriority, value); }
 export function assertPlanEntryPriority(value) { return assertWith(vPlanEntryPriority, "PlanEntryPriority", value); }
-export function isPlanEntryStatus(value) { return vPlanEntryStatus(value); }
+export function isPlanEntryStatus(value) { try { return vPlanEntryStatus(value); } catch { return false; } }
 export function validatePlanEntryStatus(value) { return validateWith(vPlanEntryStatus, value); }
 export function assertPlanEntryStatus(value) { return assertWith(vPlanEntryStatus, "PlanEntryStatus", value); }
-export function isPlan(value) { return vPlan(value); }
+export function isPlan(value) { try { return vPlan(value); } catch { return false; } }
 export function validatePlan(value) { return validateWith(vPlan, value); }
 export function assertPlan(value) { return assertWith(vPlan, "Plan", value); }
-export function isAvailableCommand(value) { return vAvailableCommand(value); }
+export function isAvailableCommand(value) { try { return vAvailableCommand(value); } catch { return false; } }
 export function validateAvailableCommand(value) { return validateWith(vAvailableCommand, value); }
 export function assertAvailableCommand(value) { return assertWith(vAvailableCommand, "AvailableCommand", value); }
-export function isAvailableCommandInput(value) { return vAvailableCommandInput(value); }
+export function isAvailableCommandInput(value) { try { return vAvailableCommandInput(value); } catch { return false; } }
 export function validateAvailableCommandInput(value) { return validateWith(vAvailableCommandInput, value); }
 export function assertAvailableCommandInput(value) { return assertWith(vAvailableCommandInput, "AvailableCommandInput", value); }
-export function isUnstructuredCommandInput(value) { return vUnstructuredCommandInput(value); }
+export function isUnstructuredCommandInput(value) { try { return vUnstructuredCommandInput(value); } catch { return false; } }
 export function validateUnstructuredCommandInput(value) { return validateWith(vUnstructuredCommandInput, value); }
 export function assertUnstructuredCommandInput(value) { return assertWith(vUnstructuredCommandInput, "UnstructuredCommandInput", value); }
-export function isAvailableCommandsUpdate(value) { return vAvailableCommandsUpdate(value); }
+export function isAvailableCommandsUpdate(value) { try { return vAvailableCommandsUpdate(value); } catch { return false; } }
 export function validateAvailableCommandsUpdate(value) { return validateWith(vAvailableCommandsUpdate, value); }
 export function assertAvailableCommandsUpdate(value) { return assertWith(vAvailableCommandsUpdate, "AvailableCommandsUpdate", value); }
-export function isCurrentModeUpdate(value) { return vCurrentModeUpdate(value); }
+export function isCurrentModeUpdate(value) { try { return vCurrentModeUpdate(value); } catch { return false; } }
 export function validateCurrentModeUpdate(value) { return validateWith(vCurrentModeUpdate, value); }
 export function assertCurrentModeUpdate(value) { return assertWith(vCurrentModeUpdate, "CurrentModeUpdate", value); }
-export function isConfigOptionUpdate(value) { return vConfigOptionUpdate(value); }
+export function isConfigOptionUpdate(value) { try { return vConfigOptionUpdate(value); } catch { return false; } }
 export function validateConfigOptionUpdate(value) { return validateWith(vConfigOptionUpdate, value); }
 export function assertConfigOptionUpdate(value) { return assertWith(vConfigOptionUpdate, "ConfigOptionUpdate", value); }
-export function isSessionInfoUpdate(value) { return vSessionInfoUpdate(value); }
+export function isSessionInfoUpdate(value) { try { return vSessionInfoUpdate(value); } catch { return false; } }
 export function validateSessionInfoUpdate(value) { return validateWith(vSessionInfoUpdate, value); }
 export function assertSessionInfoUpdate(value) { return assertWith(vSessionInfoUpdate, "SessionInfoUpdate", value); }
-export function isCost(value) { return vCost(value); }
+export function isCost(value) { try { return vCost(value); } catch { return false; } }
 export function validateCost(value) { return validateWith(vCost, value); }
 export function assertCost(value) { return assertWith(vCost, "Cost", value); }
-export function isUsageUpdate(value) { return vUsageUpdate(value); }
+export function isUsageUpdate(value) { try { return vUsageUpdate(value); } catch { return false; } }
 export function validateUsageUpdate(value) { return validateWith(vUsageUpdate, value); }
 export function assertUsageUpdate(value) { return assertWith(vUsageUpdate, "UsageUpdate", value); }
-export function isCompleteElicitationNotification(value) { return vCompleteElicitationNotification(value); }
+export function isCompleteElicitationNotification(value) { try { return vCompleteElicitationNotification(value); } catch { return false; } }
 export function validateCompleteElicitationNotification(value) { return validateWith(vCompleteElicitationNotification, value); }
 export function assertCompleteElicitationNotification(value) { return assertWith(vCompleteElicitationNotification, "CompleteElicitationNotification", value); }
-export function isExtNotification(value) { return vExtNotification(value); }
+export function isExtNotification(value) { try { return vExtNotification(value); } catch { return false; } }
 export function validateExtNotification(value) { return validateWith(vExtNotification, value); }
 export function assertExtNotification(value) { return assertWith(vExtNotification, "ExtNotification", value); }
-export function isClientRequest(value) { return vClientRequest(value); }
+export function isClientRequest(value) { try { return vClientRequest(value); } catch { return false; } }
 export function validateClientRequest(value) { return validateWith(vClientRequest, value); }
 export function assertClientRequest(value) { return assertWith(vClientRequest, "ClientRequest", value); }
-export function isInitializeRequest(value) { return vInitializeRequest(value); }
+export function isInitializeRequest(value) { try { return vInitializeRequest(value); } catch { return false; } }
 export function validateInitializeRequest(value) { return validateWith(vInitializeRequest, value); }
 export function assertInitializeRequest(value) { return assertWith(vInitializeRequest, "InitializeRequest", value); }
-export function isClientCapabilities(value) { return vClientCapabilities(value); }
+export function isClientCapabilities(value) { try { return vClientCapabilities(value); } catch { return false; } }
 export function validateClientCapabilities(value) { return validateWith(vClientCapabilities, value); }
 export function assertClientCapabilities(value) { return assertWith(vClientCapabilities, "ClientCapabilities", value); }
-export function isFileSystemCapabilities(value) { return vFileSystemCapabilities(value); }
+export function isFileSystemCapabilities(value) { try { return vFileSystemCapabilities(value); } catch { return false; } }
 export function validateFileSystemCapabilities(value) { return validateWith(vFileSystemCapabilities, value); }
 export function assertFileSystemCapabilities(value) { return assertWith(vFileSystemCapabilities, "FileSystemCapabilities", value); }
-export function isClientSessionCapabilities(value) { return vClientSessionCapabilities(value); }
+export function isClientSessionCapabilities(value) { try { return vClientSessionCapabilities(value); } catch { return false; } }
 export function validateClientSessionCapabilities(value) { return validateWith(vClientSessionCapabilities, value); }
 export function assertClientSessionCapabilities(value) { return assertWith(vClientSessionCapabilities, "ClientSessionCapabilities", value); }
-export function isSessionConfigOptionsCapabilities(value) { return vSessionConfigOptionsCapabilities(value); }
+export function isSessionConfigOptionsCapabilities(value) { try { return vSessionConfigOptionsCapabilities(value); } catch { return false; } }
 export function validateSessionConfigOptionsCapabilities(value) { return validateWith(vSessionConfigOptionsCapabilities, value); }
 export function assertSessionConfigOptionsCapabilities(value) { return assertWith(vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", value); }
-export function isBooleanConfigOptionCapabilities(value) { return vBooleanConfigOptionCapabilities(value); }
+export function isBooleanConfigOptionCapabilities(value) { try { return vBooleanConfigOptionCapabilities(value); } catch { return false; } }
 export function validateBooleanConfigOptionCapabilities(value) { return validateWith(vBooleanConfigOptionCapabilities, value); }
 export function assertBooleanConfigOptionCapabilities(value) { return assertWith(vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", value); }
-export function isAuthCapabilities(value) { return vAuthCapabilities(value); }
+export function isAuthCapabilities(value) { try { return vAuthCapabilities(value); } catch { return false; } }
 export function validateAuthCapabilities(value) { return validateWith(vAuthCapabilities, value); }
 export function assertAuthCapabilities(value) { return assertWith(vAuthCapabilities, "AuthCapabilities", value); }
-export function isElicitationCapabilities(value) { return vElicitationCapabilities(value); }
+export function isElicitationCapabilities(value) { try { return vElicitationCapabilities(value); } catch { return false; } }
 export function validateElicitationCapabilities(value) { return validateWith(vElicitationCapabilities, value); }
 export function assertElicitationCapabilities(value) { return assertWith(vElicitationCapabilities, "ElicitationCapabilities", value); }
-export function isElicitationFormCapabilities(value) { return vElicitationFormCapabilities(value); }
+export function isElicitationFormCapabilities(value) { try { return vElicitationFormCapabilities(value); } catch { return false; } }
 export function validateElicitationFormCapabilities(value) { return validateWith(vElicitationFormCapabilities, value); }
 export function assertElicitationFormCapabilities(value) { return assertWith(vElicitationFormCapabilities, "ElicitationFormCapabilities", value); }
-export function isElicitationUrlCapabilities(value) { return vElicitationUrlCapabilities(value); }
+export function isElicitationUrlCapabilities(value) { try { return vElicitationUrlCapabilities(value); } catch { return false; } }
 export function validateElicitationUrlCapabilities(value) { return validateWith(vElicitationUrlCapabilities, value); }
 export function assertElicitationUrlCapabilities(value) { return assertWith(vElicitationUrlCapabilities, "ElicitationUrlCapabilities", value); }
-export function isAuthenticateRequest(value) { return vAuthenticateRequest(value); }
+export function isAuthenticateRequest(value) { try { return vAuthenticateRequest(value); } catch { return false; } }
 export function validateAuthenticateRequest(value) { return validateWith(vAuthenticateRequest, value); }
 export function assertAuthenticateRequest(value) { return assertWith(vAuthenticateRequest, "AuthenticateRequest", value); }
-export function isLogoutRequest(value) { return vLogoutRequest(value); }
+export function isLogoutRequest(value) { try { return vLogoutRequest(value); } catch { return false; } }
 export function validateLogoutRequest(value) { return validateWith(vLogoutRequest, value); }
 export function assertLogoutRequest(value) { return assertWith(vLogoutRequest, "LogoutRequest", value); }
-export function isNewSessionRequest(value) { return vNewSessionRequest(value); }
+export function isNewSessionRequest(value) { try { return vNewSessionRequest(value); } catch { return false; } }
 export function validateNewSessionRequest(value) { return validateWith(vNewSessionRequest, value); }
 export function assertNewSessionRequest(value) { return assertWith(vNewSessionRequest, "NewSessionRequest", value); }
-export function isMcpServer(value) { return vMcpServer(value); }
+export function isMcpServer(value) { try { return vMcpServer(value); } catch { return false; } }
 export function validateMcpServer(value) { return validateWith(vMcpServer, value); }
 export function assertMcpServer(value) { return assertWith(vMcpServer, "McpServer", value); }
-export function isHttpHeader(value) { return vHttpHeader(value); }
+export function isHttpHeader(value) { try { return vHttpHeader(value); } catch { return false; } }
 export function validateHttpHeader(value) { return validateWith(vHttpHeader, value); }
 export function assertHttpHeader(value) { return assertWith(vHttpHeader, "HttpHeader", value); }
-export function isMcpServerHttp(value) { return vMcpServerHttp(value); }
+export function isMcpServerHttp(value) { try { return vMcpServerHttp(value); } catch { return false; } }
 export function validateMcpServerHttp(value) { return validateWith(vMcpServerHttp, value); }
 export function assertMcpServerHttp(value) { return assertWith(vMcpServerHttp, "McpServerHttp", value); }
-export function isMcpServerSse(value) { return vMcpServerSse(value); }
+export function isMcpServerSse(value) { try { return vMcpServerSse(value); } catch { return false; } }
 export function validateMcpServerSse(value) { return validateWith(vMcpServerSse, value); }
 export function assertMcpServerSse(value) { return assertWith(vMcpServerSse, "McpServerSse", value); }
-export function isMcpServerStdio(value) { return vMcpServerStdio(value); }
+export function isMcpServerStdio(value) { try { return vMcpServerStdio(value); } catch { return false; } }
 export function validateMcpServerStdio(value) { return validateWith(vMcpServerStdio, value); }
 export function assertMcpServerStdio(value) { return assertWith(vMcpServerStdio, "McpServerStdio", value); }
-export function isLoadSessionRequest(value) { return vLoadSessionRequest(value); }
+export function isLoadSessionRequest(value) { try { return vLoadSessionRequest(value); } catch { return false; } }
 export function validateLoadSessionRequest(value) { return validateWith(vLoadSessionRequest, value); }
 export function assertLoadSessionRequest(value) { return assertWith(vLoadSessionRequest, "LoadSessionRequest", value); }
-export function isListSessionsRequest(value) { return vListSessionsRequest(value); }
+export function isListSessionsRequest(value) { try { return vListSessionsRequest(value); } catch { return false; } }
 export function validateListSessionsRequest(value) { return validateWith(vListSessionsRequest, value); }
 export function assertListSessionsRequest(value) { return assertWith(vListSessionsRequest, "ListSessionsRequest", value); }
-export function isDeleteSessionRequest(value) { return vDeleteSessionRequest(value); }
+export function isDeleteSessionRequest(value) { try { return vDeleteSessionRequest(value); } catch { return false; } }
 export function validateDeleteSessionRequest(value) { return validateWith(vDeleteSessionRequest, value); }
 export function assertDeleteSessionRequest(value) { return assertWith(vDeleteSessionRequest, "DeleteSessionRequest", value); }
-export function isResumeSessionRequest(value) { return vResumeSessionRequest(value); }
+export function isResumeSessionRequest(value) { try { return vResumeSessionRequest(value); } catch { return false; } }
 export function validateResumeSessionRequest(value) { return validateWith(vResumeSessionRequest, value); }
 export function assertResumeSessionRequest(value) { return assertWith(vResumeSessionRequest, "ResumeSessionRequest", value); }
-export function isCloseSessionRequest(value) { return vCloseSessionRequest(value); }
+export function isCloseSessionRequest(value) { try { return vCloseSessionRequest(value); } catch { return false; } }
 export function validateCloseSessionRequest(value) { return validateWith(vCloseSessionRequest, value); }
 export function assertCloseSessionRequest(value) { return assertWith(vCloseSessionRequest, "CloseSessionRequest", value); }
-export function isSetSessionModeRequest(value) { return vSetSessionModeRequest(value); }
+export function isSetSessionModeRequest(value) { try { return vSetSessionModeRequest(value); } catch { return false; } }
 export function validateSetSessionModeRequest(value) { return validateWith(vSetSessionModeRequest, value); }
 export function assertSetSessionModeRequest(value) { return assertWith(vSetSessionModeRequest, "SetSessionModeRequest", value); }
-export function isSetSessionConfigOptionRequest(value) { return vSetSessionConfigOptionRequest(value); }
+export function isSetSessionConfigOptionRequest(value) { try { return vSetSessionConfigOptionRequest(value); } catch { return false; } }
 export function validateSetSessionConfigOptionRequest(value) { return validateWith(vSetSessionConfigOptionRequest, value); }
 export function assertSetSessionConfigOptionRequest(value) { return assertWith(vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", value); }
-export function isPromptRequest(value) { return vPromptRequest(value); }
+export function isPromptRequest(value) { try { return vPromptRequest(value); } catch { return false; } }
 export function validatePromptRequest(value) { return validateWith(vPromptRequest, value); }
 export function assertPromptRequest(value) { return assertWith(vPromptRequest, "PromptRequest", value); }
-export function isClientResponse(value) { return vClientResponse(value); }
+export function isClientResponse(value) { try { return vClientResponse(value); } catch { return false; } }
 export function validateClientResponse(value) { return validateWith(vClientResponse, value); }
 export function assertClientResponse(value) { return assertWith(vClientResponse, "ClientResponse", value); }
-export function isWriteTextFileResponse(value) { return vWriteTextFileResponse(value); }
+export function isWriteTextFileResponse(value) { try { return vWriteTextFileResponse(value); } catch { return false; } }
 export function validateWriteTextFileResponse(value) { return validateWith(vWriteTextFileResponse, value); }
 export function assertWriteTextFileResponse(value) { return assertWith(vWriteTextFileResponse, "WriteTextFileResponse", value); }
-export function isReadTextFileResponse(value) { return vReadTextFileResponse(value); }
+export function isReadTextFileResponse(value) { try { return vReadTextFileResponse(value); } catch { return false; } }
 export function validateReadTextFileResponse(value) { return validateWith(vReadTextFileResponse, value); }
 export function assertReadTextFileResponse(value) { return assertWith(vReadTextFileResponse, "ReadTextFileResponse", value); }
-export function isRequestPermissionResponse(value) { return vRequestPermissionResponse(value); }
+export function isRequestPermissionResponse(value) { try { return vRequestPermissionResponse(value); } catch { return false; } }
 export function validateRequestPermissionResponse(value) { return validateWith(vRequestPermissionResponse, value); }
 export function assertRequestPermissionResponse(value) { return assertWith(vRequestPermissionResponse, "RequestPermissionResponse", value); }
-export function isRequestPermissionOutcome(value) { return vRequestPermissionOutcome(value); }
+export function isRequestPermissionOutcome(value) { try { return vRequestPermissionOutcome(value); } catch { return false; } }
 export function validateRequestPermissionOutcome(value) { return validateWith(vRequestPermissionOutcome, value); }
 export function assertRequestPermissionOutcome(value) { return assertWith(vRequestPermissionOutcome, "RequestPermissionOutcome", value); }
-export function isSelectedPermissionOutcome(value) { return vSelectedPermissionOutcome(value); }
+export function isSelectedPermissionOutcome(value) { try { return vSelectedPermissionOutcome(value); } catch { return false; } }
 export function validateSelectedPermissionOutcome(value) { return validateWith(vSelectedPermissionOutcome, value); }
 export function assertSelectedPermissionOutcome(value) { return assertWith(vSelectedPermissionOutcome, "SelectedPermissionOutcome", value); }
-export function isCreateTerminalResponse(value) { return vCreateTerminalResponse(value); }
+export function isCreateTerminalResponse(value) { try { return vCreateTerminalResponse(value); } catch { return false; } }
 export function validateCreateTerminalResponse(value) { return validateWith(vCreateTerminalResponse, value); }
 export function assertCreateTerminalResponse(value) { return assertWith(vCreateTerminalResponse, "CreateTerminalResponse", value); }
-export function isTerminalOutputResponse(value) { return vTerminalOutputResponse(value); }
+export function isTerminalOutputResponse(value) { try { return vTerminalOutputResponse(value); } catch { return false; } }
 export function validateTerminalOutputResponse(value) { return validateWith(vTerminalOutputResponse, value); }
 export function assertTerminalOutputResponse(value) { return assertWith(vTerminalOutputResponse, "TerminalOutputResponse", value); }
-export function isTerminalExitStatus(value) { return vTerminalExitStatus(value); }
+export function isTerminalExitStatus(value) { try { return vTerminalExitStatus(value); } catch { return false; } }
 export function validateTerminalExitStatus(value) { return validateWith(vTerminalExitStatus, value); }
 export function assertTerminalExitStatus(value) { return assertWith(vTerminalExitStatus, "TerminalExitStatus", value); }
-export function isReleaseTerminalResponse(value) { return vReleaseTerminalResponse(value); }
+export function isReleaseTerminalResponse(value) { try { return vReleaseTerminalResponse(value); } catch { return false; } }
 export function validateReleaseTerminalResponse(value) { return validateWith(vReleaseTerminalResponse, value); }
 export function assertReleaseTerminalResponse(value) { return assertWith(vReleaseTerminalResponse, "ReleaseTerminalResponse", value); }
-export function isWaitForTerminalExitResponse(value) { return vWaitForTerminalExitResponse(value); }
+export function isWaitForTerminalExitResponse(value) { try { return vWaitForTerminalExitResponse(value); } catch { return false; } }
 export function validateWaitForTerminalExitResponse(value) { return validateWith(vWaitForTerminalExitResponse, value); }
 export function assertWaitForTerminalExitResponse(value) { return assertWith(vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", value); }
-export function isKillTerminalResponse(value) { return vKillTerminalResponse(value); }
+export function isKillTerminalResponse(value) { try { return vKillTerminalResponse(value); } catch { return false; } }
 export function validateKillTerminalResponse(value) { return validateWith(vKillTerminalResponse, value); }
 export function assertKillTerminalResponse(value) { return assertWith(vKillTerminalResponse, "KillTerminalResponse", value); }
-export function isCreateElicitationResponse(value) { return vCreateElicitationResponse(value); }
+export function isCreateElicitationResponse(value) { try { return vCreateElicitationResponse(value); } catch { return false; } }
 export function validateCreateElicitationResponse(value) { return validateWith(vCreateElicitationResponse, value); }
 export function assertCreateElicitationResponse(value) { return assertWith(vCreateElicitationResponse, "CreateElicitationResponse", value); }
-export function isElicitationContentValue(value) { return vElicitationContentValue(value); }
+export function isElicitationContentValue(value) { try { return vElicitationContentValue(value); } catch { return false; } }
 export function validateElicitationContentValue(value) { return validateWith(vElicitationContentValue, value); }
 export function assertElicitationContentValue(value) { return assertWith(vElicitationContentValue, "ElicitationContentValue", value); }
-export function isElicitationAcceptAction(value) { return vElicitationAcceptAction(value); }
+export function isElicitationAcceptAction(value) { try { return vElicitationAcceptAction(value); } catch { return false; } }
 export function validateElicitationAcceptAction(value) { return validateWith(vElicitationAcceptAction, value); }
 export function assertElicitationAcceptAction(value) { return assertWith(vElicitationAcceptAction, "ElicitationAcceptAction", value); }
-export function isClientNotification(value) { return vClientNotification(value); }
+export function isClientNotification(value) { try { return vClientNotification(value); } catch { return false; } }
 export function validateClientNotification(value) { return validateWith(vClientNotification, value); }
 export function assertClientNotification(value) { return assertWith(vClientNotification, "ClientNotification", value); }
-export function isCancelNotification(value) { return vCancelNotification(value); }
+export function isCancelNotification(value) { try { return vCancelNotification(value); } catch { return false; } }
 export function validateCancelNotification(value) { return validateWith(vCancelNotification, value); }
 export function assertCancelNotification(value) { return assertWith(vCancelNotification, "CancelNotification", value); }
-export function isCancelRequestNotification(value) { return vCancelRequestNotification(value); }
+export function isCancelRequestNotification(value) { try { return vCancelRequestNotification(value); } catch { return false; } }
 export function validateCancelRequestNotification(value) { return validateWith(vCancelRequestNotification, value); }
 export function assertCancelRequestNotification(value) { return assertWith(vCancelRequestNotification, "CancelRequestNotification", value); }

@@ -3,6 +3,7 @@ import { formats as __formats } from "../runtime/formats.js";
 
 export const vAgentRequest = validate53;
 const schema20 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/WriteTextFileRequest"}]},{"allOf":[{"$ref":"#/$defs/ReadTextFileRequest"}]},{"allOf":[{"$ref":"#/$defs/RequestPermissionRequest"}]},{"allOf":[{"$ref":"#/$defs/CreateTerminalRequest"}]},{"allOf":[{"$ref":"#/$defs/TerminalOutputRequest"}]},{"allOf":[{"$ref":"#/$defs/ReleaseTerminalRequest"}]},{"allOf":[{"$ref":"#/$defs/WaitForTerminalExitRequest"}]},{"allOf":[{"$ref":"#/$defs/KillTerminalRequest"}]},{"allOf":[{"$ref":"#/$defs/CreateElicitationRequest"}]},{"allOf":[{"$ref":"#/$defs/ExtRequest"}]}]},{"type":"null"}]}},"required":["id","method"]};
+const func0 = Object.prototype.hasOwnProperty;
 const schema21 = {"anyOf":[{"type":"null"},{"type":"integer","format":"int64"},{"type":"string"}]};
 const formats0 = __formats.int64;
 
@@ -135,12 +136,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))) || ((data.content === undefined) && (missing0 = "content"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -152,7 +153,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(typeof data.path !== "string"){
 validate56.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -164,7 +165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs5 = errors;
 if(typeof data.content !== "string"){
 validate56.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -176,7 +177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -219,12 +220,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
 validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -236,7 +237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(typeof data.path !== "string"){
 validate60.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -248,7 +249,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data2 = data.line;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -275,7 +276,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.limit !== undefined){
+if(data.limit !== undefined && func0.call(data, "limit")){
 let data3 = data.limit;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -302,7 +303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -994,7 +995,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -1024,7 +1025,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1037,7 +1038,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -1050,7 +1051,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -1090,12 +1091,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1156,7 +1157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
 validate75.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1168,7 +1169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -1209,12 +1210,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1275,7 +1276,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs6 = errors;
 if(typeof data.data !== "string"){
 validate81.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1287,7 +1288,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
 validate81.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1299,7 +1300,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 let data3 = data.uri;
 const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -1312,7 +1313,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -1355,12 +1356,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1421,7 +1422,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs6 = errors;
 if(typeof data.data !== "string"){
 validate84.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1433,7 +1434,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
 validate84.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1445,7 +1446,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1487,12 +1488,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1553,7 +1554,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs6 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -1566,7 +1567,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs8 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1579,7 +1580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
 validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1591,7 +1592,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data4 = data.size;
 const _errs12 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -1612,7 +1613,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data5 = data.title;
 const _errs14 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -1625,7 +1626,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs16 = errors;
 if(typeof data.uri !== "string"){
 validate87.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1637,7 +1638,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs18 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -1685,12 +1686,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data0 = data.mimeType;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -1703,7 +1704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
 validate93.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1715,7 +1716,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate93.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1727,7 +1728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1769,12 +1770,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 const _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate95.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1786,7 +1787,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -1799,7 +1800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate95.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1811,7 +1812,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1924,12 +1925,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.resource === undefined) && (missing0 = "resource")){
+if(((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")){
 validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1990,7 +1991,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 const _errs6 = errors;
 if(!(validate92(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
@@ -2002,7 +2003,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -2052,12 +2053,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2090,12 +2091,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2132,12 +2133,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2173,12 +2174,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2218,12 +2219,12 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2284,12 +2285,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -2301,7 +2302,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -2341,12 +2342,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.path === undefined) && (missing0 = "path")) || ((data.newText === undefined) && (missing0 = "newText"))){
+if((((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
 validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
 validate101.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2358,7 +2359,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oldText !== undefined){
+if(data.oldText !== undefined && func0.call(data, "oldText")){
 let data1 = data.oldText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -2371,7 +2372,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newText !== undefined){
+if(data.newText !== undefined && func0.call(data, "newText")){
 const _errs5 = errors;
 if(typeof data.newText !== "string"){
 validate101.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2383,7 +2384,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -2446,12 +2447,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -2463,7 +2464,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -2512,12 +2513,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate72.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2549,12 +2550,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate72.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2590,12 +2591,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate72.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2656,12 +2657,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
 validate108.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2673,7 +2674,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
 const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
@@ -2700,7 +2701,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -2740,12 +2741,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate66(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
@@ -2757,7 +2758,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -2811,7 +2812,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -2865,7 +2866,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data3 = data.title;
 const _errs13 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -2878,7 +2879,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data4 = data.content;
 const _errs15 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -2908,7 +2909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data6 = data.locations;
 const _errs18 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -2938,7 +2939,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs21 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -3169,12 +3170,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
+if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
 validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate112(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
@@ -3186,7 +3187,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate111.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -3198,7 +3199,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate114(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
@@ -3210,7 +3211,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -3251,12 +3252,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.toolCall === undefined) && (missing0 = "toolCall"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3268,7 +3269,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCall !== undefined){
+if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 const _errs3 = errors;
 if(!(validate65(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
@@ -3280,7 +3281,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -3310,7 +3311,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -3353,12 +3354,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate120.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -3370,7 +3371,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate120.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -3382,7 +3383,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3423,12 +3424,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.command === undefined) && (missing0 = "command"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))){
 validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3440,7 +3441,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(typeof data.command !== "string"){
 validate118.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -3452,7 +3453,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -3482,7 +3483,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -3512,7 +3513,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data6 = data.cwd;
 const _errs12 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -3525,7 +3526,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputByteLimit !== undefined){
+if(data.outputByteLimit !== undefined && func0.call(data, "outputByteLimit")){
 let data7 = data.outputByteLimit;
 const _errs14 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
@@ -3552,7 +3553,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs16 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -3597,12 +3598,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3614,7 +3615,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -3626,7 +3627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3667,12 +3668,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3684,7 +3685,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -3696,7 +3697,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3737,12 +3738,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate131.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3754,7 +3755,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -3766,7 +3767,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3807,12 +3808,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3824,7 +3825,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -3836,7 +3837,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3879,12 +3880,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3896,7 +3897,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data1 = data.toolCallId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -3977,12 +3978,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
@@ -4252,12 +4253,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.const !== undefined){
+if(data.const !== undefined && func0.call(data, "const")){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
 validate155.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -4269,7 +4270,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate155.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -4281,7 +4282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -4294,7 +4295,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -4334,7 +4335,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -4347,7 +4348,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4360,7 +4361,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data2 = data.minLength;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -4387,7 +4388,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -4414,7 +4415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pattern !== undefined){
+if(data.pattern !== undefined && func0.call(data, "pattern")){
 let data4 = data.pattern;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -4427,7 +4428,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 let data5 = data.format;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -4481,7 +4482,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data6 = data.default;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -4494,7 +4495,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data7 = data.enum;
 const _errs18 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -4524,7 +4525,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 let data9 = data.oneOf;
 const _errs22 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
@@ -4554,7 +4555,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data11 = data._meta;
 const _errs25 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
@@ -4600,7 +4601,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -4613,7 +4614,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4626,7 +4627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
@@ -4639,7 +4640,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -4652,7 +4653,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
@@ -4665,7 +4666,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -4707,7 +4708,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -4720,7 +4721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4733,7 +4734,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -4754,7 +4755,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -4775,7 +4776,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -4796,7 +4797,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -4838,7 +4839,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -4851,7 +4852,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4864,7 +4865,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
 const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
@@ -4877,7 +4878,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -4920,12 +4921,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.enum === undefined) && (missing0 = "enum")){
+if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
 validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -4955,7 +4956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -4995,12 +4996,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.anyOf === undefined) && (missing0 = "anyOf")){
+if(((data.anyOf === undefined) || (!(func0.call(data, "anyOf")))) && (missing0 = "anyOf")){
 validate168.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.anyOf !== undefined){
+if(data.anyOf !== undefined && func0.call(data, "anyOf")){
 let data0 = data.anyOf;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -5030,7 +5031,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -5076,7 +5077,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5087,7 +5088,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5140,7 +5141,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -5151,7 +5152,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -5239,7 +5240,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -5250,7 +5251,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -5339,12 +5340,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.items === undefined) && (missing0 = "items")){
+if(((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")){
 validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -5357,7 +5358,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -5370,7 +5371,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data2 = data.minItems;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -5397,7 +5398,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data3 = data.maxItems;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -5424,7 +5425,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 const _errs9 = errors;
 if(!(validate165(data.items, {instancePath:instancePath+"/items",parentData:data,parentDataProperty:"items",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
@@ -5436,7 +5437,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data5 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -5466,7 +5467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -5517,7 +5518,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5528,7 +5529,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5588,7 +5589,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5599,7 +5600,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5657,7 +5658,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -5668,7 +5669,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5726,7 +5727,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -5737,7 +5738,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5793,7 +5794,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -5804,7 +5805,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5864,7 +5865,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -5875,7 +5876,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -5921,7 +5922,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -5932,7 +5933,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -5980,7 +5981,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -5991,7 +5992,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -6039,7 +6040,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -6050,7 +6051,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -6098,7 +6099,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -6109,7 +6110,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -6199,7 +6200,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -6210,7 +6211,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6284,7 +6285,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs1 = errors;
 if(!(validate149(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
@@ -6296,7 +6297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -6309,12 +6310,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.properties !== undefined){
+if(data.properties !== undefined && func0.call(data, "properties")){
 let data2 = data.properties;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
+for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(!(validate151(data2[key0], {instancePath:instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
@@ -6337,7 +6338,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 let data4 = data.required;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -6367,7 +6368,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data6 = data.description;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -6380,7 +6381,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -6472,7 +6473,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestedSchema === undefined) && (missing0 = "requestedSchema")){
+if(((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema")){
 validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -6481,7 +6482,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.requestedSchema = true;
 }
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 if(!(validate148(data.requestedSchema, {instancePath:instancePath+"/requestedSchema",parentData:data,parentDataProperty:"requestedSchema",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
@@ -6586,7 +6587,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -6596,7 +6597,7 @@ props0 = props0 || {};
 props0.elicitationId = true;
 props0.url = true;
 }
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs6 = errors;
 if(!(validate179(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -6608,7 +6609,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs8 = errors;
 if(errors === _errs8){
 if(errors === _errs8){
@@ -6661,7 +6662,7 @@ var props0 = validate140.evaluated.props;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.mode === undefined) && (missing0 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6676,7 +6677,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/0/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -6725,7 +6726,7 @@ var props1 = validate176.evaluated.props;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.mode === undefined) && (missing1 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing1 = "mode")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -6740,7 +6741,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/1/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -6798,7 +6799,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.mode === undefined) && (missing2 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -6809,7 +6810,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -6855,7 +6856,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.mode === undefined) && (missing3 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing3 = "mode")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -6866,7 +6867,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -7004,7 +7005,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.mode === undefined) && (missing4 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing4 = "mode")){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -7019,7 +7020,7 @@ if(props3 !== true){
 props3 = props3 || {};
 props3.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
 const err20 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/2/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -7077,7 +7078,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.message === undefined) && (missing5 = "message")){
+if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing5 = "message")){
 validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -7087,7 +7088,7 @@ props0 = props0 || {};
 props0.message = true;
 props0._meta = true;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs33 = errors;
 if(typeof data.message !== "string"){
 validate139.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7099,7 +7100,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs35 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -7147,12 +7148,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -7164,7 +7165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate53.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7176,7 +7177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -7526,12 +7527,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))) || ((data.content === undefined) && (missing0 = "content"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -7543,7 +7544,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(typeof data.path !== "string"){
 validate188.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7555,7 +7556,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs5 = errors;
 if(typeof data.content !== "string"){
 validate188.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7567,7 +7568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -7630,12 +7631,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
 validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -7647,7 +7648,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(typeof data.path !== "string"){
 validate191.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7659,7 +7660,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data2 = data.line;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -7686,7 +7687,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.limit !== undefined){
+if(data.limit !== undefined && func0.call(data, "limit")){
 let data3 = data.limit;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -7713,7 +7714,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -7756,12 +7757,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.toolCall === undefined) && (missing0 = "toolCall"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -7773,7 +7774,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCall !== undefined){
+if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 const _errs3 = errors;
 if(!(validate65(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
@@ -7785,7 +7786,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -7815,7 +7816,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -7857,12 +7858,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate66(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
@@ -7874,7 +7875,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -7928,7 +7929,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -7982,7 +7983,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data3 = data.title;
 const _errs13 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -7995,7 +7996,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data4 = data.content;
 const _errs15 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -8025,7 +8026,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data6 = data.locations;
 const _errs18 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -8055,7 +8056,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs21 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -8653,12 +8654,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate206.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate206.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -8690,12 +8691,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate206.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate206.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -8731,12 +8732,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate206.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate206.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -8807,12 +8808,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate210.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate210.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -8845,12 +8846,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate210.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate210.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -8887,12 +8888,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate210.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate210.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -8928,12 +8929,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 validate210.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 validate210.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -8973,12 +8974,12 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 validate210.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 validate210.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9039,7 +9040,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -9069,7 +9070,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -9082,7 +9083,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -9095,7 +9096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -9237,12 +9238,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -9303,7 +9304,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
 validate219.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9315,7 +9316,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -9356,12 +9357,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -9422,7 +9423,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs6 = errors;
 if(typeof data.data !== "string"){
 validate221.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9434,7 +9435,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
 validate221.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9446,7 +9447,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 let data3 = data.uri;
 const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -9459,7 +9460,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -9502,12 +9503,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -9568,7 +9569,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs6 = errors;
 if(typeof data.data !== "string"){
 validate223.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9580,7 +9581,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
 validate223.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9592,7 +9593,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -9634,12 +9635,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -9700,7 +9701,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs6 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -9713,7 +9714,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs8 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -9726,7 +9727,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
 validate225.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9738,7 +9739,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data4 = data.size;
 const _errs12 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -9759,7 +9760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data5 = data.title;
 const _errs14 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -9772,7 +9773,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs16 = errors;
 if(typeof data.uri !== "string"){
 validate225.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9784,7 +9785,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs18 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -9903,12 +9904,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data0 = data.mimeType;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -9921,7 +9922,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
 validate230.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9933,7 +9934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate230.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9945,7 +9946,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -9987,12 +9988,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 const _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate231.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10004,7 +10005,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -10017,7 +10018,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate231.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10029,7 +10030,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -10071,12 +10072,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.resource === undefined) && (missing0 = "resource")){
+if(((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")){
 validate232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -10137,7 +10138,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 const _errs6 = errors;
 if(!(validate92(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
@@ -10149,7 +10150,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -10190,12 +10191,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -10207,7 +10208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -10247,12 +10248,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.path === undefined) && (missing0 = "path")) || ((data.newText === undefined) && (missing0 = "newText"))){
+if((((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
 validate237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
 validate237.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10264,7 +10265,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oldText !== undefined){
+if(data.oldText !== undefined && func0.call(data, "oldText")){
 let data1 = data.oldText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -10277,7 +10278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newText !== undefined){
+if(data.newText !== undefined && func0.call(data, "newText")){
 const _errs5 = errors;
 if(typeof data.newText !== "string"){
 validate237.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10289,7 +10290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -10352,12 +10353,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -10369,7 +10370,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -10409,12 +10410,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
 validate241.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10426,7 +10427,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
 const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
@@ -10453,7 +10454,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -10494,12 +10495,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
+if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
 validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate112(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
@@ -10511,7 +10512,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate242.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10523,7 +10524,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate114(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
@@ -10535,7 +10536,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -10763,12 +10764,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.command === undefined) && (missing0 = "command"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))){
 validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -10780,7 +10781,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(typeof data.command !== "string"){
 validate247.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10792,7 +10793,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -10822,7 +10823,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -10852,7 +10853,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data6 = data.cwd;
 const _errs12 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -10865,7 +10866,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputByteLimit !== undefined){
+if(data.outputByteLimit !== undefined && func0.call(data, "outputByteLimit")){
 let data7 = data.outputByteLimit;
 const _errs14 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
@@ -10892,7 +10893,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs16 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -10937,12 +10938,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate250.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10954,7 +10955,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate250.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10966,7 +10967,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11007,12 +11008,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11024,7 +11025,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -11036,7 +11037,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11077,12 +11078,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate254.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11094,7 +11095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -11106,7 +11107,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11147,12 +11148,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11164,7 +11165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -11176,7 +11177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11217,12 +11218,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate260.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11234,7 +11235,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -11246,7 +11247,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11297,7 +11298,7 @@ var props0 = validate140.evaluated.props;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.mode === undefined) && (missing0 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11312,7 +11313,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/0/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11361,7 +11362,7 @@ var props1 = validate176.evaluated.props;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.mode === undefined) && (missing1 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing1 = "mode")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -11376,7 +11377,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/1/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11434,7 +11435,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.mode === undefined) && (missing2 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -11445,7 +11446,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -11491,7 +11492,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.mode === undefined) && (missing3 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing3 = "mode")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -11502,7 +11503,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -11640,7 +11641,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.mode === undefined) && (missing4 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing4 = "mode")){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -11655,7 +11656,7 @@ if(props3 !== true){
 props3 = props3 || {};
 props3.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
 const err20 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/2/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -11713,7 +11714,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.message === undefined) && (missing5 = "message")){
+if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing5 = "message")){
 validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -11723,7 +11724,7 @@ props0 = props0 || {};
 props0.message = true;
 props0._meta = true;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs33 = errors;
 if(typeof data.message !== "string"){
 validate263.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -11735,7 +11736,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs35 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -11776,12 +11777,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11793,7 +11794,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data1 = data.toolCallId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -11874,12 +11875,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
@@ -11911,7 +11912,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs1 = errors;
 if(!(validate149(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
@@ -11923,7 +11924,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -11936,12 +11937,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.properties !== undefined){
+if(data.properties !== undefined && func0.call(data, "properties")){
 let data2 = data.properties;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
+for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(!(validate151(data2[key0], {instancePath:instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
@@ -11964,7 +11965,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 let data4 = data.required;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -11994,7 +11995,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data6 = data.description;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -12007,7 +12008,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -12126,7 +12127,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -12137,7 +12138,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12197,7 +12198,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -12208,7 +12209,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12266,7 +12267,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -12277,7 +12278,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12335,7 +12336,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -12346,7 +12347,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12402,7 +12403,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -12413,7 +12414,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12473,7 +12474,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -12484,7 +12485,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -12530,7 +12531,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -12541,7 +12542,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -12589,7 +12590,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -12600,7 +12601,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -12648,7 +12649,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -12659,7 +12660,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -12707,7 +12708,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -12718,7 +12719,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -12808,7 +12809,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -12819,7 +12820,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -13060,12 +13061,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.const !== undefined){
+if(data.const !== undefined && func0.call(data, "const")){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
 validate284.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13077,7 +13078,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate284.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13089,7 +13090,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -13102,7 +13103,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -13143,7 +13144,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -13156,7 +13157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -13169,7 +13170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data2 = data.minLength;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -13196,7 +13197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -13223,7 +13224,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pattern !== undefined){
+if(data.pattern !== undefined && func0.call(data, "pattern")){
 let data4 = data.pattern;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -13236,7 +13237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 let data5 = data.format;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -13290,7 +13291,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data6 = data.default;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -13303,7 +13304,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data7 = data.enum;
 const _errs18 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -13333,7 +13334,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 let data9 = data.oneOf;
 const _errs22 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
@@ -13363,7 +13364,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data11 = data._meta;
 const _errs25 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
@@ -13409,7 +13410,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -13422,7 +13423,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -13435,7 +13436,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
@@ -13448,7 +13449,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -13461,7 +13462,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
@@ -13474,7 +13475,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -13516,7 +13517,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -13529,7 +13530,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -13542,7 +13543,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -13563,7 +13564,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -13584,7 +13585,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -13605,7 +13606,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -13647,7 +13648,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -13660,7 +13661,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -13673,7 +13674,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
 const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
@@ -13686,7 +13687,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -13734,7 +13735,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -13745,7 +13746,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -13798,7 +13799,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -13809,7 +13810,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -13897,7 +13898,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -13908,7 +13909,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -13998,12 +13999,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.enum === undefined) && (missing0 = "enum")){
+if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
 validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -14033,7 +14034,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -14073,12 +14074,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.anyOf === undefined) && (missing0 = "anyOf")){
+if(((data.anyOf === undefined) || (!(func0.call(data, "anyOf")))) && (missing0 = "anyOf")){
 validate295.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.anyOf !== undefined){
+if(data.anyOf !== undefined && func0.call(data, "anyOf")){
 let data0 = data.anyOf;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -14108,7 +14109,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -14148,12 +14149,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.items === undefined) && (missing0 = "items")){
+if(((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")){
 validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -14166,7 +14167,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -14179,7 +14180,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data2 = data.minItems;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -14206,7 +14207,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data3 = data.maxItems;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -14233,7 +14234,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 const _errs9 = errors;
 if(!(validate165(data.items, {instancePath:instancePath+"/items",parentData:data,parentDataProperty:"items",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
@@ -14245,7 +14246,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data5 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -14275,7 +14276,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -14370,7 +14371,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestedSchema === undefined) && (missing0 = "requestedSchema")){
+if(((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema")){
 validate299.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -14379,7 +14380,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.requestedSchema = true;
 }
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 if(!(validate148(data.requestedSchema, {instancePath:instancePath+"/requestedSchema",parentData:data,parentDataProperty:"requestedSchema",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
@@ -14484,7 +14485,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -14494,7 +14495,7 @@ props0 = props0 || {};
 props0.elicitationId = true;
 props0.url = true;
 }
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs6 = errors;
 if(!(validate179(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -14506,7 +14507,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs8 = errors;
 if(errors === _errs8){
 if(errors === _errs8){
@@ -14603,7 +14604,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.image !== undefined){
+if(data.image !== undefined && func0.call(data, "image")){
 const _errs1 = errors;
 if(typeof data.image !== "boolean"){
 validate315.errors = [{instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -14615,7 +14616,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.audio !== undefined){
+if(data.audio !== undefined && func0.call(data, "audio")){
 const _errs3 = errors;
 if(typeof data.audio !== "boolean"){
 validate315.errors = [{instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -14627,7 +14628,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.embeddedContext !== undefined){
+if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
 const _errs5 = errors;
 if(typeof data.embeddedContext !== "boolean"){
 validate315.errors = [{instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -14639,7 +14640,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -14679,7 +14680,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.http !== undefined){
+if(data.http !== undefined && func0.call(data, "http")){
 const _errs1 = errors;
 if(typeof data.http !== "boolean"){
 validate317.errors = [{instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -14691,7 +14692,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sse !== undefined){
+if(data.sse !== undefined && func0.call(data, "sse")){
 const _errs3 = errors;
 if(typeof data.sse !== "boolean"){
 validate317.errors = [{instancePath:instancePath+"/sse",schemaPath:"#/properties/sse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -14703,7 +14704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -14743,7 +14744,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate320.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema138.properties._meta.type},message:"must be object,null"}];
@@ -14775,7 +14776,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate322.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema139.properties._meta.type},message:"must be object,null"}];
@@ -14807,7 +14808,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate324.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema140.properties._meta.type},message:"must be object,null"}];
@@ -14839,7 +14840,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate326.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema141.properties._meta.type},message:"must be object,null"}];
@@ -14871,7 +14872,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate328.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema142.properties._meta.type},message:"must be object,null"}];
@@ -14902,7 +14903,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.list !== undefined){
+if(data.list !== undefined && func0.call(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -14960,7 +14961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data1 = data.delete;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -15018,7 +15019,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -15076,7 +15077,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resume !== undefined){
+if(data.resume !== undefined && func0.call(data, "resume")){
 let data3 = data.resume;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -15134,7 +15135,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.close !== undefined){
+if(data.close !== undefined && func0.call(data, "close")){
 let data4 = data.close;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -15192,7 +15193,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -15235,7 +15236,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate332.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema144.properties._meta.type},message:"must be object,null"}];
@@ -15266,7 +15267,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.logout !== undefined){
+if(data.logout !== undefined && func0.call(data, "logout")){
 let data0 = data.logout;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -15324,7 +15325,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -15361,7 +15362,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.loadSession !== undefined){
+if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
 validate314.errors = [{instancePath:instancePath+"/loadSession",schemaPath:"#/properties/loadSession/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -15373,7 +15374,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.promptCapabilities !== undefined){
+if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
 const _errs3 = errors;
 if(!(validate315(data.promptCapabilities, {instancePath:instancePath+"/promptCapabilities",parentData:data,parentDataProperty:"promptCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
@@ -15385,7 +15386,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpCapabilities !== undefined){
+if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
 const _errs5 = errors;
 if(!(validate317(data.mcpCapabilities, {instancePath:instancePath+"/mcpCapabilities",parentData:data,parentDataProperty:"mcpCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
@@ -15397,7 +15398,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionCapabilities !== undefined){
+if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
 const _errs7 = errors;
 if(!(validate319(data.sessionCapabilities, {instancePath:instancePath+"/sessionCapabilities",parentData:data,parentDataProperty:"sessionCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
@@ -15409,7 +15410,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs9 = errors;
 if(!(validate331(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
@@ -15421,7 +15422,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -15486,12 +15487,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate337.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate338(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
@@ -15503,7 +15504,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate337.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -15515,7 +15516,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -15528,7 +15529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -15558,12 +15559,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
+for(const key0 of Object.keys(data5)){
 const _errs14 = errors;
 if(typeof data5[key0] !== "string"){
 validate337.errors = [{instancePath:instancePath+"/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -15586,7 +15587,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs16 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -15630,12 +15631,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate338(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
@@ -15647,7 +15648,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate341.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -15659,7 +15660,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -15672,7 +15673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -15720,7 +15721,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -15731,7 +15732,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -15839,12 +15840,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate345.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate345.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -15856,7 +15857,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -15869,7 +15870,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
 validate345.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -15881,7 +15882,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -15922,12 +15923,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 validate311.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate312(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
@@ -15939,7 +15940,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentCapabilities !== undefined){
+if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
 const _errs3 = errors;
 if(!(validate314(data.agentCapabilities, {instancePath:instancePath+"/agentCapabilities",parentData:data,parentDataProperty:"agentCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
@@ -15951,7 +15952,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data2 = data.authMethods;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -15981,7 +15982,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentInfo !== undefined){
+if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
 let data4 = data.agentInfo;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -16042,7 +16043,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -16084,7 +16085,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate348.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema150.properties._meta.type},message:"must be object,null"}];
@@ -16116,7 +16117,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate350.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema151.properties._meta.type},message:"must be object,null"}];
@@ -16172,12 +16173,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate355(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
@@ -16189,7 +16190,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate357.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -16201,7 +16202,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -16214,7 +16215,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -16255,12 +16256,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentModeId === undefined) && (missing0 = "currentModeId")) || ((data.availableModes === undefined) && (missing0 = "availableModes"))){
+if((((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")) || (((data.availableModes === undefined) || (!(func0.call(data, "availableModes")))) && (missing0 = "availableModes"))){
 validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
 const _errs1 = errors;
 if(!(validate355(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
@@ -16272,7 +16273,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.availableModes !== undefined){
+if(data.availableModes !== undefined && func0.call(data, "availableModes")){
 let data1 = data.availableModes;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -16302,7 +16303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -16535,12 +16536,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(!(validate367(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
@@ -16552,7 +16553,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate370.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -16564,7 +16565,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -16577,7 +16578,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -16640,12 +16641,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.group === undefined) || (!(func0.call(data, "group")))) && (missing0 = "group")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate373.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.group !== undefined){
+if(data.group !== undefined && func0.call(data, "group")){
 const _errs1 = errors;
 if(!(validate374(data.group, {instancePath:instancePath+"/group",parentData:data,parentDataProperty:"group",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
@@ -16657,7 +16658,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate373.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -16669,7 +16670,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -16699,7 +16700,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -16850,12 +16851,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+if((((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate366.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 const _errs1 = errors;
 if(!(validate367(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
@@ -16867,7 +16868,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 const _errs3 = errors;
 if(!(validate369(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
@@ -16906,12 +16907,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
+if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
 validate380.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 if(typeof data.currentValue !== "boolean"){
 validate380.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
@@ -16943,12 +16944,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate361.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs2 = errors;
 if(!(validate362(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
@@ -16960,7 +16961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
 validate361.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -16972,7 +16973,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -16985,7 +16986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.category !== undefined){
+if(data.category !== undefined && func0.call(data, "category")){
 let data3 = data.category;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -17039,7 +17040,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -17063,12 +17064,12 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate361.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 validate361.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -17105,12 +17106,12 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate361.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 validate361.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -17175,12 +17176,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate352.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -17192,7 +17193,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data1 = data.modes;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -17252,7 +17253,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -17282,7 +17283,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -17323,7 +17324,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data0 = data.modes;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -17383,7 +17384,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -17413,7 +17414,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -17454,12 +17455,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate389.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -17471,7 +17472,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate389.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -17483,7 +17484,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -17513,7 +17514,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -17526,7 +17527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -17539,7 +17540,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -17582,12 +17583,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessions === undefined) && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 validate388.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessions !== undefined){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -17617,7 +17618,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -17630,7 +17631,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -17670,7 +17671,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate393.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema169.properties._meta.type},message:"must be object,null"}];
@@ -17702,7 +17703,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data0 = data.modes;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -17762,7 +17763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -17792,7 +17793,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -17831,7 +17832,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate399.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema171.properties._meta.type},message:"must be object,null"}];
@@ -17863,7 +17864,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate401.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema172.properties._meta.type},message:"must be object,null"}];
@@ -17896,12 +17897,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate403.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -17931,7 +17932,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -18168,12 +18169,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.stopReason === undefined) && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 validate406.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs1 = errors;
 if(!(validate407(data.stopReason, {instancePath:instancePath+"/stopReason",parentData:data,parentDataProperty:"stopReason",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
@@ -18185,7 +18186,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -18599,12 +18600,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate413.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 const _errs1 = errors;
 if(!(validate414(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
@@ -18616,7 +18617,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
 validate413.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18657,7 +18658,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.result === undefined) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -18668,7 +18669,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -18680,7 +18681,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -18912,7 +18913,7 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.id === undefined) && (missing1 = "id")) || ((data.error === undefined) && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -18923,7 +18924,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs35 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -18935,7 +18936,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs37 = errors;
 if(!(validate413(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
@@ -19013,12 +19014,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 validate417.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate312(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
@@ -19030,7 +19031,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentCapabilities !== undefined){
+if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
 const _errs3 = errors;
 if(!(validate314(data.agentCapabilities, {instancePath:instancePath+"/agentCapabilities",parentData:data,parentDataProperty:"agentCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
@@ -19042,7 +19043,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data2 = data.authMethods;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -19072,7 +19073,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentInfo !== undefined){
+if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
 let data4 = data.agentInfo;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -19133,7 +19134,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -19216,7 +19217,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.loadSession !== undefined){
+if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
 validate423.errors = [{instancePath:instancePath+"/loadSession",schemaPath:"#/properties/loadSession/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -19228,7 +19229,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.promptCapabilities !== undefined){
+if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
 const _errs3 = errors;
 if(!(validate315(data.promptCapabilities, {instancePath:instancePath+"/promptCapabilities",parentData:data,parentDataProperty:"promptCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
@@ -19240,7 +19241,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpCapabilities !== undefined){
+if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
 const _errs5 = errors;
 if(!(validate317(data.mcpCapabilities, {instancePath:instancePath+"/mcpCapabilities",parentData:data,parentDataProperty:"mcpCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
@@ -19252,7 +19253,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionCapabilities !== undefined){
+if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
 const _errs7 = errors;
 if(!(validate319(data.sessionCapabilities, {instancePath:instancePath+"/sessionCapabilities",parentData:data,parentDataProperty:"sessionCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
@@ -19264,7 +19265,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs9 = errors;
 if(!(validate331(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
@@ -19276,7 +19277,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -19318,7 +19319,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.image !== undefined){
+if(data.image !== undefined && func0.call(data, "image")){
 const _errs1 = errors;
 if(typeof data.image !== "boolean"){
 validate428.errors = [{instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -19330,7 +19331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.audio !== undefined){
+if(data.audio !== undefined && func0.call(data, "audio")){
 const _errs3 = errors;
 if(typeof data.audio !== "boolean"){
 validate428.errors = [{instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -19342,7 +19343,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.embeddedContext !== undefined){
+if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
 const _errs5 = errors;
 if(typeof data.embeddedContext !== "boolean"){
 validate428.errors = [{instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -19354,7 +19355,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -19394,7 +19395,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.http !== undefined){
+if(data.http !== undefined && func0.call(data, "http")){
 const _errs1 = errors;
 if(typeof data.http !== "boolean"){
 validate429.errors = [{instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -19406,7 +19407,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sse !== undefined){
+if(data.sse !== undefined && func0.call(data, "sse")){
 const _errs3 = errors;
 if(typeof data.sse !== "boolean"){
 validate429.errors = [{instancePath:instancePath+"/sse",schemaPath:"#/properties/sse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -19418,7 +19419,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -19457,7 +19458,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.list !== undefined){
+if(data.list !== undefined && func0.call(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -19515,7 +19516,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data1 = data.delete;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -19573,7 +19574,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -19631,7 +19632,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resume !== undefined){
+if(data.resume !== undefined && func0.call(data, "resume")){
 let data3 = data.resume;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -19689,7 +19690,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.close !== undefined){
+if(data.close !== undefined && func0.call(data, "close")){
 let data4 = data.close;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -19747,7 +19748,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -19789,7 +19790,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate436.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema138.properties._meta.type},message:"must be object,null"}];
@@ -19821,7 +19822,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate437.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema139.properties._meta.type},message:"must be object,null"}];
@@ -19853,7 +19854,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate438.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema140.properties._meta.type},message:"must be object,null"}];
@@ -19885,7 +19886,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate439.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema141.properties._meta.type},message:"must be object,null"}];
@@ -19917,7 +19918,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate440.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema142.properties._meta.type},message:"must be object,null"}];
@@ -19949,7 +19950,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.logout !== undefined){
+if(data.logout !== undefined && func0.call(data, "logout")){
 let data0 = data.logout;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -20007,7 +20008,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -20045,7 +20046,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate443.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema144.properties._meta.type},message:"must be object,null"}];
@@ -20085,7 +20086,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -20096,7 +20097,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -20225,12 +20226,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate448.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate338(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
@@ -20242,7 +20243,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate448.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20254,7 +20255,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -20267,7 +20268,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -20297,12 +20298,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
+for(const key0 of Object.keys(data5)){
 const _errs14 = errors;
 if(typeof data5[key0] !== "string"){
 validate448.errors = [{instancePath:instancePath+"/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20325,7 +20326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs16 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -20369,12 +20370,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate450.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate338(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
@@ -20386,7 +20387,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate450.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20398,7 +20399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -20411,7 +20412,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20453,12 +20454,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate452.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate452.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20470,7 +20471,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -20483,7 +20484,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
 validate452.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20495,7 +20496,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20536,7 +20537,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate453.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema150.properties._meta.type},message:"must be object,null"}];
@@ -20568,7 +20569,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate454.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema151.properties._meta.type},message:"must be object,null"}];
@@ -20601,12 +20602,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate455.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -20618,7 +20619,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data1 = data.modes;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -20678,7 +20679,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -20708,7 +20709,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -20750,12 +20751,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentModeId === undefined) && (missing0 = "currentModeId")) || ((data.availableModes === undefined) && (missing0 = "availableModes"))){
+if((((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")) || (((data.availableModes === undefined) || (!(func0.call(data, "availableModes")))) && (missing0 = "availableModes"))){
 validate459.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
 const _errs1 = errors;
 if(!(validate355(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
@@ -20767,7 +20768,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.availableModes !== undefined){
+if(data.availableModes !== undefined && func0.call(data, "availableModes")){
 let data1 = data.availableModes;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -20797,7 +20798,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20859,12 +20860,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate463.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate355(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
@@ -20876,7 +20877,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate463.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20888,7 +20889,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -20901,7 +20902,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20943,12 +20944,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate465.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs2 = errors;
 if(!(validate362(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
@@ -20960,7 +20961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
 validate465.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20972,7 +20973,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -20985,7 +20986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.category !== undefined){
+if(data.category !== undefined && func0.call(data, "category")){
 let data3 = data.category;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -21039,7 +21040,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -21063,12 +21064,12 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate465.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 validate465.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -21105,12 +21106,12 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate465.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 validate465.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -21476,12 +21477,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate476.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(!(validate367(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
@@ -21493,7 +21494,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate476.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -21505,7 +21506,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -21518,7 +21519,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -21560,12 +21561,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.group === undefined) || (!(func0.call(data, "group")))) && (missing0 = "group")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate478.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.group !== undefined){
+if(data.group !== undefined && func0.call(data, "group")){
 const _errs1 = errors;
 if(!(validate374(data.group, {instancePath:instancePath+"/group",parentData:data,parentDataProperty:"group",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
@@ -21577,7 +21578,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate478.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -21589,7 +21590,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -21619,7 +21620,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -21682,12 +21683,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+if((((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate482.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 const _errs1 = errors;
 if(!(validate367(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
@@ -21699,7 +21700,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 const _errs3 = errors;
 if(!(validate369(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
@@ -21738,12 +21739,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
+if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
 validate485.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 if(typeof data.currentValue !== "boolean"){
 validate485.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
@@ -21775,7 +21776,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data0 = data.modes;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -21835,7 +21836,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -21865,7 +21866,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -21905,12 +21906,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessions === undefined) && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 validate489.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessions !== undefined){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -21940,7 +21941,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -21953,7 +21954,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -21994,12 +21995,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -22011,7 +22012,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate491.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22023,7 +22024,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -22053,7 +22054,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -22066,7 +22067,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -22079,7 +22080,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -22122,7 +22123,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate493.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema169.properties._meta.type},message:"must be object,null"}];
@@ -22154,7 +22155,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data0 = data.modes;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -22214,7 +22215,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -22244,7 +22245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -22283,7 +22284,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate497.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema171.properties._meta.type},message:"must be object,null"}];
@@ -22315,7 +22316,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate498.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema172.properties._meta.type},message:"must be object,null"}];
@@ -22348,12 +22349,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate499.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -22383,7 +22384,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -22423,12 +22424,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.stopReason === undefined) && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 validate501.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs1 = errors;
 if(!(validate407(data.stopReason, {instancePath:instancePath+"/stopReason",parentData:data,parentDataProperty:"stopReason",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
@@ -22440,7 +22441,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -22685,12 +22686,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate505.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 const _errs1 = errors;
 if(!(validate414(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
@@ -22702,7 +22703,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
 validate505.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23131,12 +23132,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate512.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -23148,7 +23149,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 let data1 = data.messageId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -23202,7 +23203,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -23243,12 +23244,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate519.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate66(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
@@ -23260,7 +23261,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate519.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23272,7 +23273,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate68(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
@@ -23284,7 +23285,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs7 = errors;
 if(!(validate70(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -23296,7 +23297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data4 = data.content;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -23326,7 +23327,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data6 = data.locations;
 const _errs12 = errors;
 if(errors === _errs12){
@@ -23356,7 +23357,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs15 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -23668,12 +23669,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate528.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate528.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23685,7 +23686,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 const _errs3 = errors;
 if(!(validate529(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
@@ -23697,7 +23698,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(!(validate531(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
@@ -23709,7 +23710,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -23750,12 +23751,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.entries === undefined) && (missing0 = "entries")){
+if(((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries")){
 validate527.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data0 = data.entries;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -23785,7 +23786,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -23828,12 +23829,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.hint === undefined) && (missing0 = "hint")){
+if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
 validate538.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.hint !== undefined){
+if(data.hint !== undefined && func0.call(data, "hint")){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
 validate538.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23845,7 +23846,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -23938,12 +23939,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))){
 validate536.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate536.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23955,7 +23956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
 validate536.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23967,7 +23968,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 let data2 = data.input;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -24021,7 +24022,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -24062,12 +24063,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
+if(((data.availableCommands === undefined) || (!(func0.call(data, "availableCommands")))) && (missing0 = "availableCommands")){
 validate535.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.availableCommands !== undefined){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data0 = data.availableCommands;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -24097,7 +24098,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -24137,12 +24138,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentModeId === undefined) && (missing0 = "currentModeId")){
+if(((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")){
 validate543.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
 const _errs1 = errors;
 if(!(validate355(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
@@ -24154,7 +24155,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -24194,12 +24195,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate546.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -24229,7 +24230,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -24268,7 +24269,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -24281,7 +24282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -24294,7 +24295,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -24335,12 +24336,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
 validate552.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -24355,7 +24356,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 const _errs3 = errors;
 if(typeof data.currency !== "string"){
 validate552.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24367,7 +24368,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -24407,12 +24408,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
+if((((data.used === undefined) || (!(func0.call(data, "used")))) && (missing0 = "used")) || (((data.size === undefined) || (!(func0.call(data, "size")))) && (missing0 = "size"))){
 validate551.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.used !== undefined){
+if(data.used !== undefined && func0.call(data, "used")){
 let data0 = data.used;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -24439,7 +24440,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data1 = data.size;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -24466,7 +24467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cost !== undefined){
+if(data.cost !== undefined && func0.call(data, "cost")){
 let data2 = data.cost;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -24526,7 +24527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -24577,12 +24578,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/0/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24615,12 +24616,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.sessionUpdate === undefined) && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/1/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24655,12 +24656,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.sessionUpdate === undefined) && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/2/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24695,12 +24696,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.sessionUpdate === undefined) && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/3/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24741,12 +24742,12 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.sessionUpdate === undefined) && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/4/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24787,12 +24788,12 @@ errors = vErrors.length;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.sessionUpdate === undefined) && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/5/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24826,12 +24827,12 @@ errors = vErrors.length;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.sessionUpdate === undefined) && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/6/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/6/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24865,12 +24866,12 @@ errors = vErrors.length;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.sessionUpdate === undefined) && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/7/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/7/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24904,12 +24905,12 @@ errors = vErrors.length;
 if(errors === _errs42){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.sessionUpdate === undefined) && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/8/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/8/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24943,12 +24944,12 @@ errors = vErrors.length;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.sessionUpdate === undefined) && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/9/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/9/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24983,12 +24984,12 @@ errors = vErrors.length;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.sessionUpdate === undefined) && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 validate511.errors = [{instancePath,schemaPath:"#/oneOf/10/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 validate511.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/10/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25050,12 +25051,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 validate509.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -25067,7 +25068,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs3 = errors;
 if(!(validate511(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
@@ -25079,7 +25080,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -25120,12 +25121,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
 validate557.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs1 = errors;
 if(!(validate179(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -25137,7 +25138,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -25184,12 +25185,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate508.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate508.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25201,7 +25202,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -25335,12 +25336,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 validate562.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -25352,7 +25353,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs3 = errors;
 if(!(validate511(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate511.errors : vErrors.concat(validate511.errors);
@@ -25364,7 +25365,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -25415,12 +25416,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/0/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25453,12 +25454,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.sessionUpdate === undefined) && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/1/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25493,12 +25494,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.sessionUpdate === undefined) && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/2/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25533,12 +25534,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.sessionUpdate === undefined) && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/3/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25579,12 +25580,12 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.sessionUpdate === undefined) && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/4/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25625,12 +25626,12 @@ errors = vErrors.length;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.sessionUpdate === undefined) && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/5/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25664,12 +25665,12 @@ errors = vErrors.length;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.sessionUpdate === undefined) && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/6/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/6/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25703,12 +25704,12 @@ errors = vErrors.length;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.sessionUpdate === undefined) && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/7/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/7/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25742,12 +25743,12 @@ errors = vErrors.length;
 if(errors === _errs42){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.sessionUpdate === undefined) && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/8/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/8/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25781,12 +25782,12 @@ errors = vErrors.length;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.sessionUpdate === undefined) && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/9/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/9/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25821,12 +25822,12 @@ errors = vErrors.length;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.sessionUpdate === undefined) && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 validate565.errors = [{instancePath,schemaPath:"#/oneOf/10/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 validate565.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/10/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25910,12 +25911,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate578.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -25927,7 +25928,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 let data1 = data.messageId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -25981,7 +25982,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -26022,12 +26023,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate581.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate66(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
@@ -26039,7 +26040,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate581.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26051,7 +26052,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate68(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
@@ -26063,7 +26064,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs7 = errors;
 if(!(validate70(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -26075,7 +26076,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data4 = data.content;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -26105,7 +26106,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data6 = data.locations;
 const _errs12 = errors;
 if(errors === _errs12){
@@ -26135,7 +26136,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs15 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -26180,12 +26181,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate587.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate587.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26197,7 +26198,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 const _errs3 = errors;
 if(!(validate529(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
@@ -26209,7 +26210,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(!(validate531(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
@@ -26221,7 +26222,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -26529,12 +26530,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.entries === undefined) && (missing0 = "entries")){
+if(((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries")){
 validate592.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data0 = data.entries;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -26564,7 +26565,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -26604,12 +26605,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))){
 validate594.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate594.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26621,7 +26622,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
 validate594.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26633,7 +26634,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 let data2 = data.input;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -26687,7 +26688,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -26784,12 +26785,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.hint === undefined) && (missing0 = "hint")){
+if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
 validate598.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.hint !== undefined){
+if(data.hint !== undefined && func0.call(data, "hint")){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
 validate598.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26801,7 +26802,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -26841,12 +26842,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
+if(((data.availableCommands === undefined) || (!(func0.call(data, "availableCommands")))) && (missing0 = "availableCommands")){
 validate599.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.availableCommands !== undefined){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data0 = data.availableCommands;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -26876,7 +26877,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -26916,12 +26917,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentModeId === undefined) && (missing0 = "currentModeId")){
+if(((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")){
 validate601.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
 const _errs1 = errors;
 if(!(validate355(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
@@ -26933,7 +26934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -26973,12 +26974,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate603.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -27008,7 +27009,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27047,7 +27048,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -27060,7 +27061,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -27073,7 +27074,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27113,12 +27114,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
 validate606.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -27133,7 +27134,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 const _errs3 = errors;
 if(typeof data.currency !== "string"){
 validate606.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27145,7 +27146,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27186,12 +27187,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
+if((((data.used === undefined) || (!(func0.call(data, "used")))) && (missing0 = "used")) || (((data.size === undefined) || (!(func0.call(data, "size")))) && (missing0 = "size"))){
 validate607.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.used !== undefined){
+if(data.used !== undefined && func0.call(data, "used")){
 let data0 = data.used;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -27218,7 +27219,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data1 = data.size;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -27245,7 +27246,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cost !== undefined){
+if(data.cost !== undefined && func0.call(data, "cost")){
 let data2 = data.cost;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -27305,7 +27306,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -27347,12 +27348,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
 validate609.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs1 = errors;
 if(!(validate179(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -27364,7 +27365,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -27415,7 +27416,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.readTextFile !== undefined){
+if(data.readTextFile !== undefined && func0.call(data, "readTextFile")){
 const _errs1 = errors;
 if(typeof data.readTextFile !== "boolean"){
 validate617.errors = [{instancePath:instancePath+"/readTextFile",schemaPath:"#/properties/readTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -27427,7 +27428,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.writeTextFile !== undefined){
+if(data.writeTextFile !== undefined && func0.call(data, "writeTextFile")){
 const _errs3 = errors;
 if(typeof data.writeTextFile !== "boolean"){
 validate617.errors = [{instancePath:instancePath+"/writeTextFile",schemaPath:"#/properties/writeTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -27439,7 +27440,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27480,7 +27481,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate621.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema273.properties._meta.type},message:"must be object,null"}];
@@ -27511,7 +27512,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.boolean !== undefined){
+if(data.boolean !== undefined && func0.call(data, "boolean")){
 let data0 = data.boolean;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -27569,7 +27570,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -27606,7 +27607,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -27665,7 +27666,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -27703,7 +27704,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs1 = errors;
 if(typeof data.terminal !== "boolean"){
 validate625.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -27715,7 +27716,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -27754,7 +27755,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate628.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema276.properties._meta.type},message:"must be object,null"}];
@@ -27786,7 +27787,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate630.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema277.properties._meta.type},message:"must be object,null"}];
@@ -27817,7 +27818,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.form !== undefined){
+if(data.form !== undefined && func0.call(data, "form")){
 let data0 = data.form;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -27875,7 +27876,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data1 = data.url;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -27933,7 +27934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27971,7 +27972,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.fs !== undefined){
+if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
 if(!(validate617(data.fs, {instancePath:instancePath+"/fs",parentData:data,parentDataProperty:"fs",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate617.errors : vErrors.concat(validate617.errors);
@@ -27983,7 +27984,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
 validate616.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -27995,7 +27996,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.session !== undefined){
+if(data.session !== undefined && func0.call(data, "session")){
 let data2 = data.session;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -28054,7 +28055,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs10 = errors;
 if(!(validate625(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate625.errors : vErrors.concat(validate625.errors);
@@ -28066,7 +28067,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data4 = data.elicitation;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -28126,7 +28127,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -28168,12 +28169,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 validate614.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate312(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
@@ -28185,7 +28186,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientCapabilities !== undefined){
+if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
 const _errs3 = errors;
 if(!(validate616(data.clientCapabilities, {instancePath:instancePath+"/clientCapabilities",parentData:data,parentDataProperty:"clientCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate616.errors : vErrors.concat(validate616.errors);
@@ -28197,7 +28198,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientInfo !== undefined){
+if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
 let data2 = data.clientInfo;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -28258,7 +28259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -28300,12 +28301,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.methodId === undefined) && (missing0 = "methodId")){
+if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
 validate636.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate338(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
@@ -28317,7 +28318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -28356,7 +28357,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate639.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema279.properties._meta.type},message:"must be object,null"}];
@@ -28392,12 +28393,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate644.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate644.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28409,7 +28410,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate644.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28421,7 +28422,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -28461,12 +28462,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) || (((data.headers === undefined) || (!(func0.call(data, "headers")))) && (missing0 = "headers"))){
 validate643.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate643.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28478,7 +28479,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(typeof data.url !== "string"){
 validate643.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28490,7 +28491,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -28520,7 +28521,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -28562,12 +28563,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) || (((data.headers === undefined) || (!(func0.call(data, "headers")))) && (missing0 = "headers"))){
 validate647.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate647.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28579,7 +28580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(typeof data.url !== "string"){
 validate647.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28591,7 +28592,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -28621,7 +28622,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -28663,12 +28664,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))) || ((data.args === undefined) && (missing0 = "args"))) || ((data.env === undefined) && (missing0 = "env"))){
+if((((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))) || (((data.args === undefined) || (!(func0.call(data, "args")))) && (missing0 = "args"))) || (((data.env === undefined) || (!(func0.call(data, "env")))) && (missing0 = "env"))){
 validate650.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate650.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28680,7 +28681,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(typeof data.command !== "string"){
 validate650.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28692,7 +28693,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -28722,7 +28723,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -28752,7 +28753,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -28801,7 +28802,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -28812,7 +28813,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -28866,7 +28867,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -28877,7 +28878,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -28985,12 +28986,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.cwd === undefined) && (missing0 = "cwd")) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 validate641.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 validate641.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -29002,7 +29003,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -29032,7 +29033,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -29062,7 +29063,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -29104,12 +29105,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.mcpServers === undefined) && (missing0 = "mcpServers")) || ((data.cwd === undefined) && (missing0 = "cwd"))) || ((data.sessionId === undefined) && (missing0 = "sessionId"))){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 validate655.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data0 = data.mcpServers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -29139,7 +29140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
 validate655.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -29151,7 +29152,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -29181,7 +29182,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29193,7 +29194,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -29235,7 +29236,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -29248,7 +29249,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -29261,7 +29262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -29301,12 +29302,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate661.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29318,7 +29319,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -29358,12 +29359,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate664.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29375,7 +29376,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate664.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -29387,7 +29388,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -29417,7 +29418,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -29447,7 +29448,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -29490,12 +29491,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate668.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29507,7 +29508,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -29547,12 +29548,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.modeId === undefined) && (missing0 = "modeId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.modeId === undefined) || (!(func0.call(data, "modeId")))) && (missing0 = "modeId"))){
 validate671.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29564,7 +29565,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modeId !== undefined){
+if(data.modeId !== undefined && func0.call(data, "modeId")){
 const _errs3 = errors;
 if(!(validate355(data.modeId, {instancePath:instancePath+"/modeId",parentData:data,parentDataProperty:"modeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
@@ -29576,7 +29577,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -29620,7 +29621,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -29631,7 +29632,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs4 = errors;
 if(typeof data.value !== "boolean"){
 const err1 = {instancePath:instancePath+"/value",schemaPath:"#/anyOf/0/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -29649,7 +29650,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -29702,7 +29703,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.value === undefined) && (missing1 = "value")){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing1 = "value")){
 const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err5];
@@ -29713,7 +29714,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 if(!(validate367(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
@@ -29766,7 +29767,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if(((data.sessionId === undefined) && (missing2 = "sessionId")) || ((data.configId === undefined) && (missing2 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing2 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing2 = "configId"))){
 validate675.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
@@ -29777,7 +29778,7 @@ props0.sessionId = true;
 props0.configId = true;
 props0._meta = true;
 }
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs12 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29789,7 +29790,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs14 = errors;
 if(!(validate362(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
@@ -29801,7 +29802,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs16 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -29843,12 +29844,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 validate680.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29860,7 +29861,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data1 = data.prompt;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -29890,7 +29891,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -29930,12 +29931,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate612.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -29947,7 +29948,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate612.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -29959,7 +29960,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -30252,12 +30253,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 validate685.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate312(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
@@ -30269,7 +30270,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientCapabilities !== undefined){
+if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
 const _errs3 = errors;
 if(!(validate616(data.clientCapabilities, {instancePath:instancePath+"/clientCapabilities",parentData:data,parentDataProperty:"clientCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate616.errors : vErrors.concat(validate616.errors);
@@ -30281,7 +30282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientInfo !== undefined){
+if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
 let data2 = data.clientInfo;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -30342,7 +30343,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -30383,7 +30384,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.fs !== undefined){
+if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
 if(!(validate617(data.fs, {instancePath:instancePath+"/fs",parentData:data,parentDataProperty:"fs",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate617.errors : vErrors.concat(validate617.errors);
@@ -30395,7 +30396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
 validate689.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -30407,7 +30408,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.session !== undefined){
+if(data.session !== undefined && func0.call(data, "session")){
 let data2 = data.session;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -30466,7 +30467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs10 = errors;
 if(!(validate625(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate625.errors : vErrors.concat(validate625.errors);
@@ -30478,7 +30479,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data4 = data.elicitation;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -30538,7 +30539,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -30580,7 +30581,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.readTextFile !== undefined){
+if(data.readTextFile !== undefined && func0.call(data, "readTextFile")){
 const _errs1 = errors;
 if(typeof data.readTextFile !== "boolean"){
 validate694.errors = [{instancePath:instancePath+"/readTextFile",schemaPath:"#/properties/readTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -30592,7 +30593,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.writeTextFile !== undefined){
+if(data.writeTextFile !== undefined && func0.call(data, "writeTextFile")){
 const _errs3 = errors;
 if(typeof data.writeTextFile !== "boolean"){
 validate694.errors = [{instancePath:instancePath+"/writeTextFile",schemaPath:"#/properties/writeTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -30604,7 +30605,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -30643,7 +30644,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -30702,7 +30703,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -30740,7 +30741,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.boolean !== undefined){
+if(data.boolean !== undefined && func0.call(data, "boolean")){
 let data0 = data.boolean;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -30798,7 +30799,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -30836,7 +30837,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate699.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema273.properties._meta.type},message:"must be object,null"}];
@@ -30868,7 +30869,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs1 = errors;
 if(typeof data.terminal !== "boolean"){
 validate700.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -30880,7 +30881,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -30918,7 +30919,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.form !== undefined){
+if(data.form !== undefined && func0.call(data, "form")){
 let data0 = data.form;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -30976,7 +30977,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data1 = data.url;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -31034,7 +31035,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -31073,7 +31074,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate704.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema276.properties._meta.type},message:"must be object,null"}];
@@ -31105,7 +31106,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate705.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema277.properties._meta.type},message:"must be object,null"}];
@@ -31138,12 +31139,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.methodId === undefined) && (missing0 = "methodId")){
+if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
 validate706.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate338(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
@@ -31155,7 +31156,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -31194,7 +31195,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate708.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema279.properties._meta.type},message:"must be object,null"}];
@@ -31227,12 +31228,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.cwd === undefined) && (missing0 = "cwd")) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 validate709.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 validate709.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31244,7 +31245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -31274,7 +31275,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -31304,7 +31305,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -31353,7 +31354,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -31364,7 +31365,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -31418,7 +31419,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -31429,7 +31430,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -31538,12 +31539,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate715.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate715.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31555,7 +31556,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate715.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31567,7 +31568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -31608,12 +31609,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) || (((data.headers === undefined) || (!(func0.call(data, "headers")))) && (missing0 = "headers"))){
 validate716.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate716.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31625,7 +31626,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(typeof data.url !== "string"){
 validate716.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31637,7 +31638,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -31667,7 +31668,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -31709,12 +31710,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) || (((data.headers === undefined) || (!(func0.call(data, "headers")))) && (missing0 = "headers"))){
 validate718.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate718.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31726,7 +31727,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(typeof data.url !== "string"){
 validate718.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31738,7 +31739,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -31768,7 +31769,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -31810,12 +31811,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))) || ((data.args === undefined) && (missing0 = "args"))) || ((data.env === undefined) && (missing0 = "env"))){
+if((((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))) || (((data.args === undefined) || (!(func0.call(data, "args")))) && (missing0 = "args"))) || (((data.env === undefined) || (!(func0.call(data, "env")))) && (missing0 = "env"))){
 validate720.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate720.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31827,7 +31828,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(typeof data.command !== "string"){
 validate720.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31839,7 +31840,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -31869,7 +31870,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -31899,7 +31900,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -31942,12 +31943,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.mcpServers === undefined) && (missing0 = "mcpServers")) || ((data.cwd === undefined) && (missing0 = "cwd"))) || ((data.sessionId === undefined) && (missing0 = "sessionId"))){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 validate722.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data0 = data.mcpServers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -31977,7 +31978,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
 validate722.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31989,7 +31990,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -32019,7 +32020,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -32031,7 +32032,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -32073,7 +32074,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -32086,7 +32087,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -32099,7 +32100,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -32139,12 +32140,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate726.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -32156,7 +32157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -32196,12 +32197,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate728.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -32213,7 +32214,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate728.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -32225,7 +32226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -32255,7 +32256,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -32285,7 +32286,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -32328,12 +32329,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate731.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -32345,7 +32346,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -32385,12 +32386,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.modeId === undefined) && (missing0 = "modeId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.modeId === undefined) || (!(func0.call(data, "modeId")))) && (missing0 = "modeId"))){
 validate733.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -32402,7 +32403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modeId !== undefined){
+if(data.modeId !== undefined && func0.call(data, "modeId")){
 const _errs3 = errors;
 if(!(validate355(data.modeId, {instancePath:instancePath+"/modeId",parentData:data,parentDataProperty:"modeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
@@ -32414,7 +32415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -32458,7 +32459,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -32469,7 +32470,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs4 = errors;
 if(typeof data.value !== "boolean"){
 const err1 = {instancePath:instancePath+"/value",schemaPath:"#/anyOf/0/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -32487,7 +32488,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -32540,7 +32541,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.value === undefined) && (missing1 = "value")){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing1 = "value")){
 const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err5];
@@ -32551,7 +32552,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 if(!(validate367(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
@@ -32604,7 +32605,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if(((data.sessionId === undefined) && (missing2 = "sessionId")) || ((data.configId === undefined) && (missing2 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing2 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing2 = "configId"))){
 validate736.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
@@ -32615,7 +32616,7 @@ props0.sessionId = true;
 props0.configId = true;
 props0._meta = true;
 }
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs12 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -32627,7 +32628,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs14 = errors;
 if(!(validate362(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
@@ -32639,7 +32640,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs16 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -32681,12 +32682,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 validate740.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -32698,7 +32699,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data1 = data.prompt;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -32728,7 +32729,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -32770,7 +32771,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate745.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema321.properties._meta.type},message:"must be object,null"}];
@@ -32803,12 +32804,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate747.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate747.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -32820,7 +32821,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -32862,12 +32863,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.optionId === undefined) && (missing0 = "optionId")){
+if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
 validate751.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate112(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
@@ -32879,7 +32880,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -32924,12 +32925,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate750.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
 validate750.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/oneOf/0/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -32959,12 +32960,12 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.outcome === undefined) && (missing1 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing1 = "outcome")){
 validate750.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data1 = data.outcome;
 if(typeof data1 !== "string"){
 validate750.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/oneOf/1/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33024,12 +33025,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate749.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 const _errs1 = errors;
 if(!(validate750(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate750.errors : vErrors.concat(validate750.errors);
@@ -33041,7 +33042,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -33081,12 +33082,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate756.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -33098,7 +33099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -33138,7 +33139,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -33165,7 +33166,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -33178,7 +33179,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33217,12 +33218,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.output === undefined) && (missing0 = "output")) || ((data.truncated === undefined) && (missing0 = "truncated"))){
+if((((data.output === undefined) || (!(func0.call(data, "output")))) && (missing0 = "output")) || (((data.truncated === undefined) || (!(func0.call(data, "truncated")))) && (missing0 = "truncated"))){
 validate759.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.output !== undefined){
+if(data.output !== undefined && func0.call(data, "output")){
 const _errs1 = errors;
 if(typeof data.output !== "string"){
 validate759.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33234,7 +33235,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.truncated !== undefined){
+if(data.truncated !== undefined && func0.call(data, "truncated")){
 const _errs3 = errors;
 if(typeof data.truncated !== "boolean"){
 validate759.errors = [{instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -33246,7 +33247,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.exitStatus !== undefined){
+if(data.exitStatus !== undefined && func0.call(data, "exitStatus")){
 let data2 = data.exitStatus;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -33306,7 +33307,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -33347,7 +33348,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate763.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema329.properties._meta.type},message:"must be object,null"}];
@@ -33379,7 +33380,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -33406,7 +33407,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -33419,7 +33420,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33458,7 +33459,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate767.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema331.properties._meta.type},message:"must be object,null"}];
@@ -33641,7 +33642,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data0 = data.content;
 const _errs1 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
@@ -33650,7 +33651,7 @@ return false;
 }
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key0 in data0){
+for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
 if(!(validate771(data0[key0], {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate771.errors : vErrors.concat(validate771.errors);
@@ -33696,7 +33697,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -33707,7 +33708,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -33754,7 +33755,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.action === undefined) && (missing1 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing1 = "action")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -33765,7 +33766,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -33813,7 +33814,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.action === undefined) && (missing2 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -33824,7 +33825,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -33877,7 +33878,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.action === undefined) && (missing3 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -33888,7 +33889,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -33934,7 +33935,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.action === undefined) && (missing4 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing4 = "action")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -33945,7 +33946,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -33993,7 +33994,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing5 = "action")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -34004,7 +34005,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data5 = data.action;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -34094,7 +34095,7 @@ vErrors = null;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.action === undefined) && (missing6 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing6 = "action")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -34105,7 +34106,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
 const err27 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -34166,7 +34167,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
 }
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 validate769.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema332.properties._meta.type},message:"must be object,null"}];
@@ -34202,7 +34203,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.result === undefined) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -34213,7 +34214,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -34225,7 +34226,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -34419,7 +34420,7 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.id === undefined) && (missing1 = "id")) || ((data.error === undefined) && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -34430,7 +34431,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs29 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -34442,7 +34443,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs31 = errors;
 if(!(validate413(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
@@ -34519,7 +34520,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate778.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema321.properties._meta.type},message:"must be object,null"}];
@@ -34552,12 +34553,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate779.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate779.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34569,7 +34570,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -34609,12 +34610,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate780.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 const _errs1 = errors;
 if(!(validate750(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate750.errors : vErrors.concat(validate750.errors);
@@ -34626,7 +34627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -34672,12 +34673,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate782.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
 validate782.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/oneOf/0/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34707,12 +34708,12 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.outcome === undefined) && (missing1 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing1 = "outcome")){
 validate782.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data1 = data.outcome;
 if(typeof data1 !== "string"){
 validate782.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/oneOf/1/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34773,12 +34774,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.optionId === undefined) && (missing0 = "optionId")){
+if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
 validate784.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate112(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
@@ -34790,7 +34791,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -34830,12 +34831,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate786.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -34847,7 +34848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -34887,12 +34888,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.output === undefined) && (missing0 = "output")) || ((data.truncated === undefined) && (missing0 = "truncated"))){
+if((((data.output === undefined) || (!(func0.call(data, "output")))) && (missing0 = "output")) || (((data.truncated === undefined) || (!(func0.call(data, "truncated")))) && (missing0 = "truncated"))){
 validate788.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.output !== undefined){
+if(data.output !== undefined && func0.call(data, "output")){
 const _errs1 = errors;
 if(typeof data.output !== "string"){
 validate788.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34904,7 +34905,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.truncated !== undefined){
+if(data.truncated !== undefined && func0.call(data, "truncated")){
 const _errs3 = errors;
 if(typeof data.truncated !== "boolean"){
 validate788.errors = [{instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -34916,7 +34917,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.exitStatus !== undefined){
+if(data.exitStatus !== undefined && func0.call(data, "exitStatus")){
 let data2 = data.exitStatus;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -34976,7 +34977,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -35017,7 +35018,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -35044,7 +35045,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -35057,7 +35058,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -35096,7 +35097,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate791.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema329.properties._meta.type},message:"must be object,null"}];
@@ -35128,7 +35129,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -35155,7 +35156,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -35168,7 +35169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -35207,7 +35208,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate793.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema331.properties._meta.type},message:"must be object,null"}];
@@ -35247,7 +35248,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -35258,7 +35259,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35305,7 +35306,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.action === undefined) && (missing1 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing1 = "action")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -35316,7 +35317,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35364,7 +35365,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.action === undefined) && (missing2 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -35375,7 +35376,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35428,7 +35429,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.action === undefined) && (missing3 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -35439,7 +35440,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -35485,7 +35486,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.action === undefined) && (missing4 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing4 = "action")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -35496,7 +35497,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -35544,7 +35545,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing5 = "action")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -35555,7 +35556,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data5 = data.action;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -35645,7 +35646,7 @@ vErrors = null;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.action === undefined) && (missing6 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing6 = "action")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -35656,7 +35657,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
 const err27 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -35717,7 +35718,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
 }
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 validate794.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema332.properties._meta.type},message:"must be object,null"}];
@@ -35900,7 +35901,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data0 = data.content;
 const _errs1 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
@@ -35909,7 +35910,7 @@ return false;
 }
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key0 in data0){
+for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
 if(!(validate771(data0[key0], {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate771.errors : vErrors.concat(validate771.errors);
@@ -35951,12 +35952,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate800.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -35968,7 +35969,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -36007,12 +36008,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate799.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate799.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36024,7 +36025,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -36143,12 +36144,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate804.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -36160,7 +36161,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -36201,12 +36202,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate806.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 const _errs1 = errors;
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -36218,7 +36219,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){

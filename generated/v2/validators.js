@@ -3,6 +3,7 @@ import { formats as __formats } from "../runtime/formats.js";
 
 export const vAgentRequest = validate53;
 const schema20 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/RequestPermissionRequest"}]},{"allOf":[{"$ref":"#/$defs/CreateElicitationRequest"}]},{"allOf":[{"$ref":"#/$defs/ExtRequest"}]}]},{"type":"null"}]}},"required":["id","method"]};
+const func0 = Object.prototype.hasOwnProperty;
 const schema21 = {"anyOf":[{"type":"null"},{"type":"integer","format":"int64"},{"type":"string"}]};
 const formats0 = __formats.int64;
 
@@ -719,7 +720,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -749,7 +750,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -762,7 +763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -789,7 +790,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -829,12 +830,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
 validate71.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -846,7 +847,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data1 = data.annotations;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -907,7 +908,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -969,12 +970,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate77.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -986,7 +987,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(!(validate78(data.mimeType, {instancePath:instancePath+"/mimeType",parentData:data,parentDataProperty:"mimeType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
@@ -998,7 +999,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 let data2 = data.uri;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1011,7 +1012,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data3 = data.annotations;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -1072,7 +1073,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -1115,12 +1116,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate82.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1132,7 +1133,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(!(validate78(data.mimeType, {instancePath:instancePath+"/mimeType",parentData:data,parentDataProperty:"mimeType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
@@ -1144,7 +1145,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data2 = data.annotations;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -1205,7 +1206,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1349,12 +1350,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.src === undefined) && (missing0 = "src")){
+if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
 validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.src !== undefined){
+if(data.src !== undefined && func0.call(data, "src")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -1370,7 +1371,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -1424,7 +1425,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined){
+if(data.sizes !== undefined && func0.call(data, "sizes")){
 let data2 = data.sizes;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -1454,7 +1455,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined){
+if(data.theme !== undefined && func0.call(data, "theme")){
 let data4 = data.theme;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -1536,12 +1537,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate86.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1553,7 +1554,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -1569,7 +1570,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1582,7 +1583,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data3 = data.description;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -1595,7 +1596,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 let data4 = data.icons;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -1625,7 +1626,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data6 = data.mimeType;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -1679,7 +1680,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs17 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
@@ -1700,7 +1701,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data8 = data.annotations;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -1761,7 +1762,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs24 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -1810,12 +1811,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
 validate97.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1827,7 +1828,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -1843,7 +1844,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -1897,7 +1898,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1939,12 +1940,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 const _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate100.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1956,7 +1957,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -1972,7 +1973,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2026,7 +2027,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -2139,12 +2140,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.resource === undefined) && (missing0 = "resource")){
+if(((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")){
 validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 const _errs1 = errors;
 if(!(validate96(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
@@ -2156,7 +2157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data1 = data.annotations;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -2217,7 +2218,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -2264,7 +2265,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -2275,7 +2276,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2328,7 +2329,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -2339,7 +2340,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2396,7 +2397,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -2407,7 +2408,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2463,7 +2464,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -2474,7 +2475,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2535,7 +2536,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -2546,7 +2547,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2602,7 +2603,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -2613,7 +2614,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -2659,7 +2660,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -2670,7 +2671,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -2718,7 +2719,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -2729,7 +2730,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -2777,7 +2778,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -2788,7 +2789,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -2836,7 +2837,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -2847,7 +2848,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -2937,7 +2938,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -2948,7 +2949,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -3023,12 +3024,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -3040,7 +3041,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -3103,12 +3104,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
@@ -3141,12 +3142,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.oldPath === undefined) && (missing0 = "oldPath")) || ((data.path === undefined) && (missing0 = "path"))){
+if((((data.oldPath === undefined) || (!(func0.call(data, "oldPath")))) && (missing0 = "oldPath")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
 validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.oldPath !== undefined){
+if(data.oldPath !== undefined && func0.call(data, "oldPath")){
 const _errs1 = errors;
 if(!(validate111(data.oldPath, {instancePath:instancePath+"/oldPath",parentData:data,parentDataProperty:"oldPath",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -3158,7 +3159,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -3350,7 +3351,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.operation === undefined) && (missing0 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3361,7 +3362,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data0 = data.operation;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/0/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3412,7 +3413,7 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.operation === undefined) && (missing1 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing1 = "operation")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -3423,7 +3424,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data1 = data.operation;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/1/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3476,7 +3477,7 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.operation === undefined) && (missing2 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing2 = "operation")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -3487,7 +3488,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data2 = data.operation;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/2/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3540,7 +3541,7 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.operation === undefined) && (missing3 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing3 = "operation")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -3551,7 +3552,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data3 = data.operation;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/3/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3605,7 +3606,7 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.operation === undefined) && (missing4 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing4 = "operation")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -3616,7 +3617,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data4 = data.operation;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/4/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3671,7 +3672,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.operation === undefined) && (missing5 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing5 = "operation")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -3682,7 +3683,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data5 = data.operation;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -3728,7 +3729,7 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.operation === undefined) && (missing6 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing6 = "operation")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -3739,7 +3740,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data6 = data.operation;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -3787,7 +3788,7 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.operation === undefined) && (missing7 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing7 = "operation")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -3798,7 +3799,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data7 = data.operation;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -3846,7 +3847,7 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.operation === undefined) && (missing8 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing8 = "operation")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -3857,7 +3858,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data8 = data.operation;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -3905,7 +3906,7 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.operation === undefined) && (missing9 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing9 = "operation")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -3916,7 +3917,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data9 = data.operation;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -4006,7 +4007,7 @@ vErrors = null;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.operation === undefined) && (missing10 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing10 = "operation")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -4017,7 +4018,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 if(typeof data.operation !== "string"){
 const err43 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/5/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -4080,7 +4081,7 @@ props0.fileType = true;
 props0.mimeType = true;
 props0._meta = true;
 }
-if(data.fileType !== undefined){
+if(data.fileType !== undefined && func0.call(data, "fileType")){
 let data11 = data.fileType;
 const _errs55 = errors;
 const _errs56 = errors;
@@ -4134,7 +4135,7 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data12 = data.mimeType;
 const _errs60 = errors;
 const _errs61 = errors;
@@ -4188,7 +4189,7 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data13 = data._meta;
 const _errs65 = errors;
 if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
@@ -4307,12 +4308,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.format === undefined) && (missing0 = "format")) || ((data.text === undefined) && (missing0 = "text"))){
+if((((data.format === undefined) || (!(func0.call(data, "format")))) && (missing0 = "format")) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 const _errs1 = errors;
 if(!(validate126(data.format, {instancePath:instancePath+"/format",parentData:data,parentDataProperty:"format",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
@@ -4324,7 +4325,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
 validate125.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -4362,12 +4363,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.changes === undefined) && (missing0 = "changes")){
+if(((data.changes === undefined) || (!(func0.call(data, "changes")))) && (missing0 = "changes")){
 validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.changes !== undefined){
+if(data.changes !== undefined && func0.call(data, "changes")){
 let data0 = data.changes;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -4397,7 +4398,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.patch !== undefined){
+if(data.patch !== undefined && func0.call(data, "patch")){
 let data2 = data.patch;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -4456,7 +4457,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -4518,12 +4519,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -4535,7 +4536,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -4581,7 +4582,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4592,7 +4593,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -4644,7 +4645,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -4655,7 +4656,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -4710,7 +4711,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -4721,7 +4722,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -4776,7 +4777,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -4787,7 +4788,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -4833,7 +4834,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -4844,7 +4845,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -4892,7 +4893,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -4903,7 +4904,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -4993,7 +4994,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -5004,7 +5005,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err27 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -5081,12 +5082,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -5098,7 +5099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
 const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
@@ -5125,7 +5126,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -5165,12 +5166,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate62(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
@@ -5182,7 +5183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -5195,7 +5196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data2 = data.kind;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5249,7 +5250,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data3 = data.status;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -5303,7 +5304,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data4 = data.content;
 const _errs15 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -5333,7 +5334,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data6 = data.locations;
 const _errs18 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -5363,7 +5364,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs21 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -5407,12 +5408,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCall === undefined) && (missing0 = "toolCall")){
+if(((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall")){
 validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCall !== undefined){
+if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 if(!(validate61(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
@@ -5445,12 +5446,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.command === undefined) && (missing0 = "command")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs1 = errors;
 if(typeof data.command !== "string"){
 validate140.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -5462,7 +5463,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -5474,7 +5475,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data2 = data.toolCallId;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5528,7 +5529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 let data3 = data.terminalId;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -5582,7 +5583,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs15 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -5631,7 +5632,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5642,7 +5643,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5693,7 +5694,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5704,7 +5705,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5762,7 +5763,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -5773,7 +5774,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -5819,7 +5820,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -5830,7 +5831,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -5920,7 +5921,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -5931,7 +5932,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6175,12 +6176,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
+if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
 validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate147(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
@@ -6192,7 +6193,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate146.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6204,7 +6205,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate149(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
@@ -6216,7 +6217,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -6257,12 +6258,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -6274,7 +6275,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate56.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6286,7 +6287,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -6299,7 +6300,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.subject !== undefined){
+if(data.subject !== undefined && func0.call(data, "subject")){
 let data3 = data.subject;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -6353,7 +6354,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data4 = data.options;
 const _errs12 = errors;
 if(errors === _errs12){
@@ -6389,7 +6390,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs15 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -6435,12 +6436,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -6452,7 +6453,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data1 = data.toolCallId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -6533,12 +6534,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
@@ -6790,12 +6791,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.const !== undefined){
+if(data.const !== undefined && func0.call(data, "const")){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
 validate169.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6807,7 +6808,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate169.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6819,7 +6820,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -6832,7 +6833,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -6872,7 +6873,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -6885,7 +6886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -6898,7 +6899,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data2 = data.minLength;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -6925,7 +6926,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -6952,7 +6953,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pattern !== undefined){
+if(data.pattern !== undefined && func0.call(data, "pattern")){
 let data4 = data.pattern;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -6965,7 +6966,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 let data5 = data.format;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -7019,7 +7020,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data6 = data.default;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -7032,7 +7033,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data7 = data.enum;
 const _errs18 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -7068,7 +7069,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 let data9 = data.oneOf;
 const _errs22 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
@@ -7104,7 +7105,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data11 = data._meta;
 const _errs25 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
@@ -7150,7 +7151,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -7163,7 +7164,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -7176,7 +7177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
@@ -7189,7 +7190,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -7202,7 +7203,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
@@ -7215,7 +7216,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -7257,7 +7258,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -7270,7 +7271,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -7283,7 +7284,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -7304,7 +7305,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -7325,7 +7326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -7346,7 +7347,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -7388,7 +7389,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -7401,7 +7402,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -7414,7 +7415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
 const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
@@ -7427,7 +7428,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -7471,12 +7472,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.enum === undefined) && (missing0 = "enum")){
+if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
 validate180.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -7512,7 +7513,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -7552,12 +7553,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.anyOf === undefined) && (missing0 = "anyOf")){
+if(((data.anyOf === undefined) || (!(func0.call(data, "anyOf")))) && (missing0 = "anyOf")){
 validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.anyOf !== undefined){
+if(data.anyOf !== undefined && func0.call(data, "anyOf")){
 let data0 = data.anyOf;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -7593,7 +7594,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -7639,7 +7640,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -7650,7 +7651,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -7703,7 +7704,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -7714,7 +7715,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -7802,7 +7803,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -7813,7 +7814,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -7902,12 +7903,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.items === undefined) && (missing0 = "items")){
+if(((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")){
 validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -7920,7 +7921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -7933,7 +7934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data2 = data.minItems;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -7960,7 +7961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data3 = data.maxItems;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -7987,7 +7988,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 const _errs9 = errors;
 if(!(validate179(data.items, {instancePath:instancePath+"/items",parentData:data,parentDataProperty:"items",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -7999,7 +8000,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data5 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -8029,7 +8030,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -8080,7 +8081,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -8091,7 +8092,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8151,7 +8152,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -8162,7 +8163,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8220,7 +8221,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -8231,7 +8232,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8289,7 +8290,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -8300,7 +8301,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8356,7 +8357,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -8367,7 +8368,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8427,7 +8428,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -8438,7 +8439,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -8484,7 +8485,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -8495,7 +8496,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -8543,7 +8544,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -8554,7 +8555,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -8602,7 +8603,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -8613,7 +8614,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -8661,7 +8662,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -8672,7 +8673,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -8762,7 +8763,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -8773,7 +8774,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -8847,7 +8848,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs1 = errors;
 if(!(validate163(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
@@ -8859,7 +8860,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -8872,12 +8873,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.properties !== undefined){
+if(data.properties !== undefined && func0.call(data, "properties")){
 let data2 = data.properties;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
+for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(!(validate165(data2[key0], {instancePath:instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
@@ -8900,7 +8901,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 let data4 = data.required;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -8930,7 +8931,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data6 = data.description;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -8943,7 +8944,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -9035,7 +9036,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestedSchema === undefined) && (missing0 = "requestedSchema")){
+if(((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema")){
 validate154.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -9044,7 +9045,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.requestedSchema = true;
 }
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 if(!(validate162(data.requestedSchema, {instancePath:instancePath+"/requestedSchema",parentData:data,parentDataProperty:"requestedSchema",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
@@ -9149,7 +9150,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -9159,7 +9160,7 @@ props0 = props0 || {};
 props0.elicitationId = true;
 props0.url = true;
 }
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs6 = errors;
 if(!(validate193(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
@@ -9171,7 +9172,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs8 = errors;
 if(errors === _errs8){
 if(errors === _errs8){
@@ -9224,7 +9225,7 @@ var props0 = validate154.evaluated.props;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.mode === undefined) && (missing0 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -9239,7 +9240,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/0/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -9288,7 +9289,7 @@ var props1 = validate190.evaluated.props;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.mode === undefined) && (missing1 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing1 = "mode")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -9303,7 +9304,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/1/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -9361,7 +9362,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.mode === undefined) && (missing2 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -9372,7 +9373,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -9418,7 +9419,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.mode === undefined) && (missing3 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing3 = "mode")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -9429,7 +9430,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -9567,7 +9568,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.mode === undefined) && (missing4 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing4 = "mode")){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -9582,7 +9583,7 @@ if(props3 !== true){
 props3 = props3 || {};
 props3.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
 const err20 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/2/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -9640,7 +9641,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.message === undefined) && (missing5 = "message")){
+if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing5 = "message")){
 validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -9650,7 +9651,7 @@ props0 = props0 || {};
 props0.message = true;
 props0._meta = true;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs33 = errors;
 if(typeof data.message !== "string"){
 validate153.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9662,7 +9663,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs35 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -9710,12 +9711,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -9727,7 +9728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate53.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9739,7 +9740,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -9979,12 +9980,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate202.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -9996,7 +9997,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate202.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10008,7 +10009,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -10021,7 +10022,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.subject !== undefined){
+if(data.subject !== undefined && func0.call(data, "subject")){
 let data3 = data.subject;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -10075,7 +10076,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data4 = data.options;
 const _errs12 = errors;
 if(errors === _errs12){
@@ -10111,7 +10112,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs15 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -10183,7 +10184,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10194,7 +10195,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -10245,7 +10246,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -10256,7 +10257,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -10314,7 +10315,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -10325,7 +10326,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -10371,7 +10372,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -10382,7 +10383,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -10472,7 +10473,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -10483,7 +10484,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -10559,12 +10560,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 validate210.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate62(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
@@ -10576,7 +10577,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -10589,7 +10590,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data2 = data.kind;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -10643,7 +10644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data3 = data.status;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -10697,7 +10698,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data4 = data.content;
 const _errs15 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -10727,7 +10728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data6 = data.locations;
 const _errs18 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -10757,7 +10758,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs21 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -11285,7 +11286,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11296,7 +11297,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11348,7 +11349,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -11359,7 +11360,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11414,7 +11415,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -11425,7 +11426,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11480,7 +11481,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -11491,7 +11492,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -11537,7 +11538,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -11548,7 +11549,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -11596,7 +11597,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -11607,7 +11608,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -11697,7 +11698,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -11708,7 +11709,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err27 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -11791,7 +11792,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11802,7 +11803,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11855,7 +11856,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -11866,7 +11867,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11923,7 +11924,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -11934,7 +11935,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11990,7 +11991,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -12001,7 +12002,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12062,7 +12063,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -12073,7 +12074,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12129,7 +12130,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -12140,7 +12141,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -12186,7 +12187,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -12197,7 +12198,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -12245,7 +12246,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -12256,7 +12257,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -12304,7 +12305,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -12315,7 +12316,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -12363,7 +12364,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -12374,7 +12375,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -12464,7 +12465,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -12475,7 +12476,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -12550,7 +12551,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -12580,7 +12581,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -12593,7 +12594,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -12620,7 +12621,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -12762,12 +12763,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
 validate232.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -12779,7 +12780,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data1 = data.annotations;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -12840,7 +12841,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -12902,12 +12903,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate235.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -12919,7 +12920,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(!(validate78(data.mimeType, {instancePath:instancePath+"/mimeType",parentData:data,parentDataProperty:"mimeType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
@@ -12931,7 +12932,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 let data2 = data.uri;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -12944,7 +12945,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data3 = data.annotations;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -13005,7 +13006,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -13048,12 +13049,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate238.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13065,7 +13066,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(!(validate78(data.mimeType, {instancePath:instancePath+"/mimeType",parentData:data,parentDataProperty:"mimeType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
@@ -13077,7 +13078,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data2 = data.annotations;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -13138,7 +13139,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -13180,12 +13181,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.src === undefined) && (missing0 = "src")){
+if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
 validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.src !== undefined){
+if(data.src !== undefined && func0.call(data, "src")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -13201,7 +13202,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -13255,7 +13256,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined){
+if(data.sizes !== undefined && func0.call(data, "sizes")){
 let data2 = data.sizes;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -13285,7 +13286,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined){
+if(data.theme !== undefined && func0.call(data, "theme")){
 let data4 = data.theme;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -13469,12 +13470,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate245.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate245.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13486,7 +13487,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -13502,7 +13503,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -13515,7 +13516,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data3 = data.description;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -13528,7 +13529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 let data4 = data.icons;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -13558,7 +13559,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data6 = data.mimeType;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -13612,7 +13613,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs17 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
@@ -13633,7 +13634,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data8 = data.annotations;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -13694,7 +13695,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs24 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -13814,12 +13815,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
 validate252.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13831,7 +13832,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -13847,7 +13848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -13901,7 +13902,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -13943,12 +13944,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate254.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 const _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate254.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13960,7 +13961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -13976,7 +13977,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -14030,7 +14031,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -14072,12 +14073,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.resource === undefined) && (missing0 = "resource")){
+if(((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")){
 validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 const _errs1 = errors;
 if(!(validate96(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
@@ -14089,7 +14090,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data1 = data.annotations;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -14150,7 +14151,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -14191,12 +14192,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -14208,7 +14209,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -14255,7 +14256,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.operation === undefined) && (missing0 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14266,7 +14267,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data0 = data.operation;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/0/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14317,7 +14318,7 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.operation === undefined) && (missing1 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing1 = "operation")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -14328,7 +14329,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data1 = data.operation;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/1/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14381,7 +14382,7 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.operation === undefined) && (missing2 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing2 = "operation")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -14392,7 +14393,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data2 = data.operation;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/2/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14445,7 +14446,7 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.operation === undefined) && (missing3 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing3 = "operation")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -14456,7 +14457,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data3 = data.operation;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/3/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14510,7 +14511,7 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.operation === undefined) && (missing4 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing4 = "operation")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -14521,7 +14522,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data4 = data.operation;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/4/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14576,7 +14577,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.operation === undefined) && (missing5 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing5 = "operation")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -14587,7 +14588,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data5 = data.operation;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -14633,7 +14634,7 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.operation === undefined) && (missing6 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing6 = "operation")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -14644,7 +14645,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data6 = data.operation;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -14692,7 +14693,7 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.operation === undefined) && (missing7 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing7 = "operation")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -14703,7 +14704,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data7 = data.operation;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -14751,7 +14752,7 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.operation === undefined) && (missing8 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing8 = "operation")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -14762,7 +14763,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data8 = data.operation;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -14810,7 +14811,7 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.operation === undefined) && (missing9 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing9 = "operation")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -14821,7 +14822,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data9 = data.operation;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -14911,7 +14912,7 @@ vErrors = null;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.operation === undefined) && (missing10 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing10 = "operation")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -14922,7 +14923,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 if(typeof data.operation !== "string"){
 const err43 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/5/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -14985,7 +14986,7 @@ props0.fileType = true;
 props0.mimeType = true;
 props0._meta = true;
 }
-if(data.fileType !== undefined){
+if(data.fileType !== undefined && func0.call(data, "fileType")){
 let data11 = data.fileType;
 const _errs55 = errors;
 const _errs56 = errors;
@@ -15039,7 +15040,7 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data12 = data.mimeType;
 const _errs60 = errors;
 const _errs61 = errors;
@@ -15093,7 +15094,7 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data13 = data._meta;
 const _errs65 = errors;
 if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
@@ -15302,12 +15303,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
@@ -15340,12 +15341,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.oldPath === undefined) && (missing0 = "oldPath")) || ((data.path === undefined) && (missing0 = "path"))){
+if((((data.oldPath === undefined) || (!(func0.call(data, "oldPath")))) && (missing0 = "oldPath")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
 validate273.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.oldPath !== undefined){
+if(data.oldPath !== undefined && func0.call(data, "oldPath")){
 const _errs1 = errors;
 if(!(validate111(data.oldPath, {instancePath:instancePath+"/oldPath",parentData:data,parentDataProperty:"oldPath",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -15357,7 +15358,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -15396,12 +15397,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.format === undefined) && (missing0 = "format")) || ((data.text === undefined) && (missing0 = "text"))){
+if((((data.format === undefined) || (!(func0.call(data, "format")))) && (missing0 = "format")) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 const _errs1 = errors;
 if(!(validate126(data.format, {instancePath:instancePath+"/format",parentData:data,parentDataProperty:"format",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
@@ -15413,7 +15414,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
 validate276.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -15530,12 +15531,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.changes === undefined) && (missing0 = "changes")){
+if(((data.changes === undefined) || (!(func0.call(data, "changes")))) && (missing0 = "changes")){
 validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.changes !== undefined){
+if(data.changes !== undefined && func0.call(data, "changes")){
 let data0 = data.changes;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -15565,7 +15566,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.patch !== undefined){
+if(data.patch !== undefined && func0.call(data, "patch")){
 let data2 = data.patch;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -15624,7 +15625,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -15686,12 +15687,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -15703,7 +15704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -15743,12 +15744,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -15760,7 +15761,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
 const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
@@ -15787,7 +15788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -15828,12 +15829,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCall === undefined) && (missing0 = "toolCall")){
+if(((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall")){
 validate287.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCall !== undefined){
+if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 if(!(validate61(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
@@ -15866,12 +15867,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.command === undefined) && (missing0 = "command")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs1 = errors;
 if(typeof data.command !== "string"){
 validate289.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -15883,7 +15884,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -15895,7 +15896,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data2 = data.toolCallId;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -15949,7 +15950,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 let data3 = data.terminalId;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -16003,7 +16004,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs15 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -16046,12 +16047,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
+if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
 validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate147(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
@@ -16063,7 +16064,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate293.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -16075,7 +16076,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate149(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
@@ -16087,7 +16088,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -16307,7 +16308,7 @@ var props0 = validate154.evaluated.props;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.mode === undefined) && (missing0 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16322,7 +16323,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/0/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -16371,7 +16372,7 @@ var props1 = validate190.evaluated.props;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.mode === undefined) && (missing1 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing1 = "mode")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -16386,7 +16387,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/1/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -16444,7 +16445,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.mode === undefined) && (missing2 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -16455,7 +16456,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -16501,7 +16502,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.mode === undefined) && (missing3 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing3 = "mode")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -16512,7 +16513,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -16650,7 +16651,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.mode === undefined) && (missing4 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing4 = "mode")){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -16665,7 +16666,7 @@ if(props3 !== true){
 props3 = props3 || {};
 props3.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
 const err20 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/2/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -16723,7 +16724,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.message === undefined) && (missing5 = "message")){
+if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing5 = "message")){
 validate298.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -16733,7 +16734,7 @@ props0 = props0 || {};
 props0.message = true;
 props0._meta = true;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs33 = errors;
 if(typeof data.message !== "string"){
 validate298.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -16745,7 +16746,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs35 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -16786,12 +16787,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -16803,7 +16804,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data1 = data.toolCallId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -16884,12 +16885,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
@@ -16921,7 +16922,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs1 = errors;
 if(!(validate163(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
@@ -16933,7 +16934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -16946,12 +16947,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.properties !== undefined){
+if(data.properties !== undefined && func0.call(data, "properties")){
 let data2 = data.properties;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
+for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(!(validate165(data2[key0], {instancePath:instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
@@ -16974,7 +16975,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 let data4 = data.required;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -17004,7 +17005,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data6 = data.description;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -17017,7 +17018,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -17136,7 +17137,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -17147,7 +17148,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17207,7 +17208,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -17218,7 +17219,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17276,7 +17277,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -17287,7 +17288,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17345,7 +17346,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -17356,7 +17357,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17412,7 +17413,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -17423,7 +17424,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17483,7 +17484,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -17494,7 +17495,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -17540,7 +17541,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -17551,7 +17552,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -17599,7 +17600,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -17610,7 +17611,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -17658,7 +17659,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -17669,7 +17670,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -17717,7 +17718,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -17728,7 +17729,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -17818,7 +17819,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -17829,7 +17830,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -18052,12 +18053,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.const !== undefined){
+if(data.const !== undefined && func0.call(data, "const")){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
 validate319.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18069,7 +18070,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate319.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18081,7 +18082,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -18094,7 +18095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -18135,7 +18136,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -18148,7 +18149,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18161,7 +18162,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data2 = data.minLength;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -18188,7 +18189,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -18215,7 +18216,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pattern !== undefined){
+if(data.pattern !== undefined && func0.call(data, "pattern")){
 let data4 = data.pattern;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -18228,7 +18229,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 let data5 = data.format;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -18282,7 +18283,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data6 = data.default;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -18295,7 +18296,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data7 = data.enum;
 const _errs18 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -18331,7 +18332,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 let data9 = data.oneOf;
 const _errs22 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
@@ -18367,7 +18368,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data11 = data._meta;
 const _errs25 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
@@ -18413,7 +18414,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -18426,7 +18427,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18439,7 +18440,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
@@ -18452,7 +18453,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -18465,7 +18466,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
@@ -18478,7 +18479,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -18520,7 +18521,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -18533,7 +18534,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18546,7 +18547,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -18567,7 +18568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -18588,7 +18589,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -18609,7 +18610,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -18651,7 +18652,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -18664,7 +18665,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18677,7 +18678,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
 const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
@@ -18690,7 +18691,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -18738,7 +18739,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -18749,7 +18750,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -18802,7 +18803,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -18813,7 +18814,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -18901,7 +18902,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -18912,7 +18913,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -19002,12 +19003,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.enum === undefined) && (missing0 = "enum")){
+if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
 validate329.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -19043,7 +19044,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -19083,12 +19084,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.anyOf === undefined) && (missing0 = "anyOf")){
+if(((data.anyOf === undefined) || (!(func0.call(data, "anyOf")))) && (missing0 = "anyOf")){
 validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.anyOf !== undefined){
+if(data.anyOf !== undefined && func0.call(data, "anyOf")){
 let data0 = data.anyOf;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -19124,7 +19125,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -19164,12 +19165,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.items === undefined) && (missing0 = "items")){
+if(((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")){
 validate332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -19182,7 +19183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -19195,7 +19196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data2 = data.minItems;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -19222,7 +19223,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data3 = data.maxItems;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -19249,7 +19250,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 const _errs9 = errors;
 if(!(validate179(data.items, {instancePath:instancePath+"/items",parentData:data,parentDataProperty:"items",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -19261,7 +19262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data5 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -19291,7 +19292,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -19386,7 +19387,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestedSchema === undefined) && (missing0 = "requestedSchema")){
+if(((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema")){
 validate334.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -19395,7 +19396,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.requestedSchema = true;
 }
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 if(!(validate162(data.requestedSchema, {instancePath:instancePath+"/requestedSchema",parentData:data,parentDataProperty:"requestedSchema",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
@@ -19500,7 +19501,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -19510,7 +19511,7 @@ props0 = props0 || {};
 props0.elicitationId = true;
 props0.url = true;
 }
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs6 = errors;
 if(!(validate193(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
@@ -19522,7 +19523,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs8 = errors;
 if(errors === _errs8){
 if(errors === _errs8){
@@ -19619,12 +19620,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate349.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -19636,7 +19637,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -19649,7 +19650,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
 validate349.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -19661,7 +19662,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -19705,7 +19706,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate354.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema148.properties._meta.type},message:"must be object,null"}];
@@ -19737,7 +19738,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate356.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema149.properties._meta.type},message:"must be object,null"}];
@@ -19769,7 +19770,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate358.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema150.properties._meta.type},message:"must be object,null"}];
@@ -19800,7 +19801,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.image !== undefined){
+if(data.image !== undefined && func0.call(data, "image")){
 let data0 = data.image;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -19858,7 +19859,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.audio !== undefined){
+if(data.audio !== undefined && func0.call(data, "audio")){
 let data1 = data.audio;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -19916,7 +19917,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.embeddedContext !== undefined){
+if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
 let data2 = data.embeddedContext;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -19974,7 +19975,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20015,7 +20016,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate362.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema152.properties._meta.type},message:"must be object,null"}];
@@ -20047,7 +20048,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate364.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema153.properties._meta.type},message:"must be object,null"}];
@@ -20078,7 +20079,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stdio !== undefined){
+if(data.stdio !== undefined && func0.call(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -20136,7 +20137,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.http !== undefined){
+if(data.http !== undefined && func0.call(data, "http")){
 let data1 = data.http;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -20194,7 +20195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -20233,7 +20234,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate367.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema154.properties._meta.type},message:"must be object,null"}];
@@ -20265,7 +20266,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate369.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema155.properties._meta.type},message:"must be object,null"}];
@@ -20296,7 +20297,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -20357,7 +20358,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcp !== undefined){
+if(data.mcp !== undefined && func0.call(data, "mcp")){
 let data1 = data.mcp;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -20417,7 +20418,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data2 = data.delete;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -20475,7 +20476,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -20533,7 +20534,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs21 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -20574,7 +20575,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate372.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema156.properties._meta.type},message:"must be object,null"}];
@@ -20605,7 +20606,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.session !== undefined){
+if(data.session !== undefined && func0.call(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -20667,7 +20668,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data1 = data.auth;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -20725,7 +20726,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -20788,12 +20789,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate379.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate379.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20805,7 +20806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate379.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20817,7 +20818,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -20857,12 +20858,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.methodId === undefined) && (missing0 = "methodId")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate376.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate377(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
@@ -20874,7 +20875,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate376.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20886,7 +20887,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -20899,7 +20900,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -20929,7 +20930,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -20959,7 +20960,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs14 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -21003,12 +21004,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.methodId === undefined) && (missing0 = "methodId")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate382.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate377(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
@@ -21020,7 +21021,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate382.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -21032,7 +21033,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -21045,7 +21046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -21093,7 +21094,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -21104,7 +21105,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -21160,7 +21161,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -21171,7 +21172,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -21228,7 +21229,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -21239,7 +21240,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -21285,7 +21286,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -21296,7 +21297,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -21386,7 +21387,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((((data.type === undefined) && (missing4 = "type")) || ((data.methodId === undefined) && (missing4 = "methodId"))) || ((data.name === undefined) && (missing4 = "name"))){
+if(((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing4 = "methodId"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing4 = "name"))){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -21397,7 +21398,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs25 = errors;
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -21415,7 +21416,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs27 = errors;
 if(!(validate377(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
@@ -21427,7 +21428,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs29 = errors;
 if(typeof data.name !== "string"){
 const err20 = {instancePath:instancePath+"/name",schemaPath:"#/anyOf/2/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -21445,7 +21446,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data7 = data.description;
 const _errs31 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
@@ -21464,7 +21465,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs33 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -21549,12 +21550,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.info === undefined) && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate347(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
@@ -21566,7 +21567,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate349(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
@@ -21578,7 +21579,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate351(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
@@ -21590,7 +21591,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data3 = data.authMethods;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -21620,7 +21621,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -21662,7 +21663,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate388.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema162.properties._meta.type},message:"must be object,null"}];
@@ -21694,7 +21695,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate390.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema163.properties._meta.type},message:"must be object,null"}];
@@ -21752,12 +21753,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate399.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(!(validate396(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
@@ -21769,7 +21770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate399.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -21781,7 +21782,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -21794,7 +21795,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -21857,12 +21858,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.groupId === undefined) && (missing0 = "groupId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.groupId === undefined) || (!(func0.call(data, "groupId")))) && (missing0 = "groupId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate402.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.groupId !== undefined){
+if(data.groupId !== undefined && func0.call(data, "groupId")){
 const _errs1 = errors;
 if(!(validate403(data.groupId, {instancePath:instancePath+"/groupId",parentData:data,parentDataProperty:"groupId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
@@ -21874,7 +21875,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate402.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -21886,7 +21887,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -21916,7 +21917,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -22067,12 +22068,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+if((((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate395.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 const _errs1 = errors;
 if(!(validate396(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
@@ -22084,7 +22085,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 const _errs3 = errors;
 if(!(validate398(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
@@ -22123,12 +22124,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
+if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
 validate409.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 if(typeof data.currentValue !== "boolean"){
 validate409.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
@@ -22335,7 +22336,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -22346,7 +22347,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -22398,7 +22399,7 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -22409,7 +22410,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -22463,7 +22464,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -22474,7 +22475,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -22520,7 +22521,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -22531,7 +22532,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -22621,7 +22622,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -22632,7 +22633,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -22690,7 +22691,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if(((data.configId === undefined) && (missing5 = "configId")) || ((data.name === undefined) && (missing5 = "name"))){
+if((((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing5 = "configId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing5 = "name"))){
 validate394.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -22703,7 +22704,7 @@ props0.description = true;
 props0.category = true;
 props0._meta = true;
 }
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs28 = errors;
 if(!(validate411(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
@@ -22715,7 +22716,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs30 = errors;
 if(typeof data.name !== "string"){
 validate394.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22727,7 +22728,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data7 = data.description;
 const _errs32 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
@@ -22740,7 +22741,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.category !== undefined){
+if(data.category !== undefined && func0.call(data, "category")){
 let data8 = data.category;
 const _errs34 = errors;
 const _errs35 = errors;
@@ -22794,7 +22795,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs39 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -22837,12 +22838,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate392.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -22854,7 +22855,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -22884,7 +22885,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -22926,12 +22927,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate418.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -22943,7 +22944,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -22955,7 +22956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -22985,7 +22986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -22998,7 +22999,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 const _errs10 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -23011,7 +23012,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -23075,12 +23076,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessions === undefined) && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 validate417.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessions !== undefined){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -23110,7 +23111,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -23164,7 +23165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -23204,7 +23205,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate426.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema178.properties._meta.type},message:"must be object,null"}];
@@ -23236,7 +23237,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -23266,7 +23267,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -23304,7 +23305,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate431.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema180.properties._meta.type},message:"must be object,null"}];
@@ -23337,12 +23338,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate433.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -23372,7 +23373,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -23411,7 +23412,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate436.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema182.properties._meta.type},message:"must be object,null"}];
@@ -23818,12 +23819,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate441.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 const _errs1 = errors;
 if(!(validate442(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate442.errors : vErrors.concat(validate442.errors);
@@ -23835,7 +23836,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
 validate441.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23876,7 +23877,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.result === undefined) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -23887,7 +23888,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -23899,7 +23900,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -24100,7 +24101,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.id === undefined) && (missing1 = "id")) || ((data.error === undefined) && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -24111,7 +24112,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs31 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -24123,7 +24124,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs33 = errors;
 if(!(validate441(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
@@ -24201,12 +24202,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.info === undefined) && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 validate445.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate347(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
@@ -24218,7 +24219,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate349(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
@@ -24230,7 +24231,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate351(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
@@ -24242,7 +24243,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data3 = data.authMethods;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -24272,7 +24273,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -24356,12 +24357,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate451.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate451.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24373,7 +24374,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -24386,7 +24387,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
 validate451.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24398,7 +24399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -24439,7 +24440,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.session !== undefined){
+if(data.session !== undefined && func0.call(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -24501,7 +24502,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data1 = data.auth;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -24559,7 +24560,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -24598,7 +24599,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -24659,7 +24660,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcp !== undefined){
+if(data.mcp !== undefined && func0.call(data, "mcp")){
 let data1 = data.mcp;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -24719,7 +24720,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data2 = data.delete;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -24777,7 +24778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -24835,7 +24836,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs21 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -24876,7 +24877,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.image !== undefined){
+if(data.image !== undefined && func0.call(data, "image")){
 let data0 = data.image;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -24934,7 +24935,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.audio !== undefined){
+if(data.audio !== undefined && func0.call(data, "audio")){
 let data1 = data.audio;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -24992,7 +24993,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.embeddedContext !== undefined){
+if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
 let data2 = data.embeddedContext;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -25050,7 +25051,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -25090,7 +25091,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate464.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema148.properties._meta.type},message:"must be object,null"}];
@@ -25122,7 +25123,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate465.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema149.properties._meta.type},message:"must be object,null"}];
@@ -25154,7 +25155,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate466.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema150.properties._meta.type},message:"must be object,null"}];
@@ -25186,7 +25187,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stdio !== undefined){
+if(data.stdio !== undefined && func0.call(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -25244,7 +25245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.http !== undefined){
+if(data.http !== undefined && func0.call(data, "http")){
 let data1 = data.http;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -25302,7 +25303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -25341,7 +25342,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate470.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema152.properties._meta.type},message:"must be object,null"}];
@@ -25373,7 +25374,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate471.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema153.properties._meta.type},message:"must be object,null"}];
@@ -25405,7 +25406,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate472.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema154.properties._meta.type},message:"must be object,null"}];
@@ -25437,7 +25438,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate473.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema155.properties._meta.type},message:"must be object,null"}];
@@ -25469,7 +25470,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate474.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema156.properties._meta.type},message:"must be object,null"}];
@@ -25509,7 +25510,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -25520,7 +25521,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -25576,7 +25577,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -25587,7 +25588,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -25644,7 +25645,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -25655,7 +25656,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -25701,7 +25702,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -25712,7 +25713,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -25802,7 +25803,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((((data.type === undefined) && (missing4 = "type")) || ((data.methodId === undefined) && (missing4 = "methodId"))) || ((data.name === undefined) && (missing4 = "name"))){
+if(((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing4 = "methodId"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing4 = "name"))){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -25813,7 +25814,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs25 = errors;
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -25831,7 +25832,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs27 = errors;
 if(!(validate377(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
@@ -25843,7 +25844,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs29 = errors;
 if(typeof data.name !== "string"){
 const err20 = {instancePath:instancePath+"/name",schemaPath:"#/anyOf/2/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -25861,7 +25862,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data7 = data.description;
 const _errs31 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
@@ -25880,7 +25881,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs33 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -25987,12 +25988,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate480.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate480.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26004,7 +26005,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate480.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26016,7 +26017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -26057,12 +26058,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.methodId === undefined) && (missing0 = "methodId")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate481.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate377(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
@@ -26074,7 +26075,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate481.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26086,7 +26087,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -26099,7 +26100,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -26129,7 +26130,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -26159,7 +26160,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs14 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -26203,12 +26204,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.methodId === undefined) && (missing0 = "methodId")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate484.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate377(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
@@ -26220,7 +26221,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate484.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26232,7 +26233,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -26245,7 +26246,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -26286,7 +26287,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate486.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema162.properties._meta.type},message:"must be object,null"}];
@@ -26318,7 +26319,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate487.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema163.properties._meta.type},message:"must be object,null"}];
@@ -26351,12 +26352,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate488.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -26368,7 +26369,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -26398,7 +26399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -26446,7 +26447,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -26457,7 +26458,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -26509,7 +26510,7 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -26520,7 +26521,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -26574,7 +26575,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -26585,7 +26586,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -26631,7 +26632,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -26642,7 +26643,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -26732,7 +26733,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -26743,7 +26744,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -26801,7 +26802,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if(((data.configId === undefined) && (missing5 = "configId")) || ((data.name === undefined) && (missing5 = "name"))){
+if((((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing5 = "configId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing5 = "name"))){
 validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -26814,7 +26815,7 @@ props0.description = true;
 props0.category = true;
 props0._meta = true;
 }
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs28 = errors;
 if(!(validate411(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
@@ -26826,7 +26827,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs30 = errors;
 if(typeof data.name !== "string"){
 validate491.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -26838,7 +26839,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data7 = data.description;
 const _errs32 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
@@ -26851,7 +26852,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.category !== undefined){
+if(data.category !== undefined && func0.call(data, "category")){
 let data8 = data.category;
 const _errs34 = errors;
 const _errs35 = errors;
@@ -26905,7 +26906,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs39 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -27249,12 +27250,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate502.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(!(validate396(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
@@ -27266,7 +27267,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate502.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27278,7 +27279,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -27291,7 +27292,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -27333,12 +27334,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.groupId === undefined) && (missing0 = "groupId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.groupId === undefined) || (!(func0.call(data, "groupId")))) && (missing0 = "groupId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate504.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.groupId !== undefined){
+if(data.groupId !== undefined && func0.call(data, "groupId")){
 const _errs1 = errors;
 if(!(validate403(data.groupId, {instancePath:instancePath+"/groupId",parentData:data,parentDataProperty:"groupId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
@@ -27350,7 +27351,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate504.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27362,7 +27363,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -27392,7 +27393,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -27455,12 +27456,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+if((((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate508.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 const _errs1 = errors;
 if(!(validate396(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
@@ -27472,7 +27473,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 const _errs3 = errors;
 if(!(validate398(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
@@ -27511,12 +27512,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
+if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
 validate511.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 if(typeof data.currentValue !== "boolean"){
 validate511.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
@@ -27549,12 +27550,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessions === undefined) && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 validate512.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessions !== undefined){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -27584,7 +27585,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -27638,7 +27639,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -27679,12 +27680,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate515.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -27696,7 +27697,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -27708,7 +27709,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -27738,7 +27739,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -27751,7 +27752,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 const _errs10 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -27764,7 +27765,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -27828,7 +27829,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate520.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema178.properties._meta.type},message:"must be object,null"}];
@@ -27860,7 +27861,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -27890,7 +27891,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27928,7 +27929,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate523.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema180.properties._meta.type},message:"must be object,null"}];
@@ -27961,12 +27962,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate524.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -27996,7 +27997,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -28035,7 +28036,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate526.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema182.properties._meta.type},message:"must be object,null"}];
@@ -28076,12 +28077,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate528.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 const _errs1 = errors;
 if(!(validate442(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate442.errors : vErrors.concat(validate442.errors);
@@ -28093,7 +28094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
 validate528.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28522,12 +28523,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.messageId === undefined) && (missing0 = "messageId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate535.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate536(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
@@ -28539,7 +28540,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -28551,7 +28552,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -28592,12 +28593,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate540.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate536(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
@@ -28609,7 +28610,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -28639,7 +28640,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -28680,12 +28681,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate545.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate536(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
@@ -28697,7 +28698,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -28727,7 +28728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -28768,12 +28769,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate550.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate536(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
@@ -28785,7 +28786,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -28815,7 +28816,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -28856,7 +28857,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate555.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema239.properties._meta.type},message:"must be object,null"}];
@@ -29058,7 +29059,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -29112,7 +29113,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -29150,7 +29151,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate561.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema242.properties._meta.type},message:"must be object,null"}];
@@ -29189,7 +29190,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.state === undefined) && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -29200,7 +29201,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/0/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -29251,7 +29252,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.state === undefined) && (missing1 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -29262,7 +29263,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/1/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -29316,7 +29317,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.state === undefined) && (missing2 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -29327,7 +29328,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/2/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -29381,7 +29382,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.state === undefined) && (missing3 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -29392,7 +29393,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -29438,7 +29439,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.state === undefined) && (missing4 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -29449,7 +29450,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -29497,7 +29498,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.state === undefined) && (missing5 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -29508,7 +29509,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -29598,7 +29599,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.state === undefined) && (missing6 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -29609,7 +29610,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 if(typeof data.state !== "string"){
 const err27 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/3/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -29685,12 +29686,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate564.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate62(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
@@ -29702,7 +29703,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate68(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
@@ -29714,7 +29715,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -29756,12 +29757,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.data === undefined) && (missing0 = "data")){
+if(((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")){
 validate572.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate572.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -29773,7 +29774,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -29812,7 +29813,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -29839,7 +29840,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -29852,7 +29853,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -29891,12 +29892,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate569.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -29908,7 +29909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 let data1 = data.command;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -29921,7 +29922,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data2 = data.cwd;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -29975,7 +29976,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.output !== undefined){
+if(data.output !== undefined && func0.call(data, "output")){
 let data3 = data.output;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -30034,7 +30035,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.exitStatus !== undefined){
+if(data.exitStatus !== undefined && func0.call(data, "exitStatus")){
 let data4 = data.exitStatus;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -30094,7 +30095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs20 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -30138,12 +30139,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.terminalId === undefined) && (missing0 = "terminalId")) || ((data.data === undefined) && (missing0 = "data"))){
+if((((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))){
 validate577.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -30155,7 +30156,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs3 = errors;
 if(typeof data.data !== "string"){
 validate577.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -30167,7 +30168,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -30503,12 +30504,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate585.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate585.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -30520,7 +30521,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 const _errs3 = errors;
 if(!(validate586(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate586.errors : vErrors.concat(validate586.errors);
@@ -30532,7 +30533,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(!(validate588(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
@@ -30544,7 +30545,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -30585,12 +30586,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.entries === undefined) && (missing0 = "entries"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
 validate582.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate583(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate583.errors : vErrors.concat(validate583.errors);
@@ -30602,7 +30603,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data1 = data.entries;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -30632,7 +30633,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -30679,7 +30680,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -30690,7 +30691,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -30744,7 +30745,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -30755,7 +30756,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -30801,7 +30802,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -30812,7 +30813,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -30860,7 +30861,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -30871,7 +30872,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -30961,7 +30962,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if(((data.type === undefined) && (missing4 = "type")) || ((data.planId === undefined) && (missing4 = "planId"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing4 = "planId"))){
 const err18 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -30972,7 +30973,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs24 = errors;
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -30990,7 +30991,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs26 = errors;
 if(!(validate583(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate583.errors : vErrors.concat(validate583.errors);
@@ -31065,12 +31066,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.plan === undefined) && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 validate580.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.plan !== undefined){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate581(data.plan, {instancePath:instancePath+"/plan",parentData:data,parentDataProperty:"plan",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate581.errors : vErrors.concat(validate581.errors);
@@ -31082,7 +31083,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -31125,12 +31126,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.hint === undefined) && (missing0 = "hint")){
+if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
 validate598.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.hint !== undefined){
+if(data.hint !== undefined && func0.call(data, "hint")){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
 validate598.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31142,7 +31143,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -31188,7 +31189,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -31199,7 +31200,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -31252,7 +31253,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -31263,7 +31264,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -31351,7 +31352,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -31362,7 +31363,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -31437,12 +31438,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))){
 validate596.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate596.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31454,7 +31455,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
 validate596.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31466,7 +31467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 let data2 = data.input;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -31520,7 +31521,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -31561,12 +31562,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
+if(((data.availableCommands === undefined) || (!(func0.call(data, "availableCommands")))) && (missing0 = "availableCommands")){
 validate595.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.availableCommands !== undefined){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data0 = data.availableCommands;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -31596,7 +31597,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -31636,12 +31637,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate603.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -31671,7 +31672,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -31710,7 +31711,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -31723,7 +31724,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -31736,7 +31737,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -31778,12 +31779,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
 validate609.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -31798,7 +31799,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 let data1 = data.currency;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -31819,7 +31820,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -31859,12 +31860,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
+if((((data.used === undefined) || (!(func0.call(data, "used")))) && (missing0 = "used")) || (((data.size === undefined) || (!(func0.call(data, "size")))) && (missing0 = "size"))){
 validate608.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.used !== undefined){
+if(data.used !== undefined && func0.call(data, "used")){
 let data0 = data.used;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -31891,7 +31892,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data1 = data.size;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -31918,7 +31919,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cost !== undefined){
+if(data.cost !== undefined && func0.call(data, "cost")){
 let data2 = data.cost;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -31978,7 +31979,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -32026,7 +32027,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -32037,7 +32038,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/0/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32090,7 +32091,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.sessionUpdate === undefined) && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -32101,7 +32102,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/1/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32156,7 +32157,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.sessionUpdate === undefined) && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -32167,7 +32168,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/2/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32222,7 +32223,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.sessionUpdate === undefined) && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -32233,7 +32234,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/3/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32288,7 +32289,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.sessionUpdate === undefined) && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -32299,7 +32300,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/4/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32354,7 +32355,7 @@ errors = vErrors.length;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.sessionUpdate === undefined) && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 const err20 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
 if(vErrors === null){
 vErrors = [err20];
@@ -32365,7 +32366,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 const err21 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/5/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32423,7 +32424,7 @@ var props1 = validate554.evaluated.props;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.sessionUpdate === undefined) && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 const err24 = {instancePath,schemaPath:"#/anyOf/6/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err24];
@@ -32438,7 +32439,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.sessionUpdate = true;
 }
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 const err25 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/6/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32495,7 +32496,7 @@ errors = vErrors.length;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.sessionUpdate === undefined) && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 const err28 = {instancePath,schemaPath:"#/anyOf/7/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err28];
@@ -32506,7 +32507,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 const err29 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/7/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32561,7 +32562,7 @@ errors = vErrors.length;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.sessionUpdate === undefined) && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 const err32 = {instancePath,schemaPath:"#/anyOf/8/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err32];
@@ -32572,7 +32573,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 const err33 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/8/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32633,7 +32634,7 @@ errors = vErrors.length;
 if(errors === _errs46){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.sessionUpdate === undefined) && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 const err36 = {instancePath,schemaPath:"#/anyOf/9/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"};
 if(vErrors === null){
 vErrors = [err36];
@@ -32644,7 +32645,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 const err37 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/9/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32702,7 +32703,7 @@ errors = vErrors.length;
 if(errors === _errs51){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.sessionUpdate === undefined) && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 const err40 = {instancePath,schemaPath:"#/anyOf/10/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err40];
@@ -32713,7 +32714,7 @@ vErrors.push(err40);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 const err41 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/10/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32768,7 +32769,7 @@ errors = vErrors.length;
 if(errors === _errs56){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
-if((data.sessionUpdate === undefined) && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 const err44 = {instancePath,schemaPath:"#/anyOf/11/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"};
 if(vErrors === null){
 vErrors = [err44];
@@ -32779,7 +32780,7 @@ vErrors.push(err44);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 const err45 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/11/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32833,7 +32834,7 @@ errors = vErrors.length;
 if(errors === _errs61){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
-if((data.sessionUpdate === undefined) && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 const err48 = {instancePath,schemaPath:"#/anyOf/12/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"};
 if(vErrors === null){
 vErrors = [err48];
@@ -32844,7 +32845,7 @@ vErrors.push(err48);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 const err49 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/12/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32898,7 +32899,7 @@ errors = vErrors.length;
 if(errors === _errs66){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
-if((data.sessionUpdate === undefined) && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 const err52 = {instancePath,schemaPath:"#/anyOf/13/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"};
 if(vErrors === null){
 vErrors = [err52];
@@ -32909,7 +32910,7 @@ vErrors.push(err52);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 const err53 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/13/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32963,7 +32964,7 @@ errors = vErrors.length;
 if(errors === _errs71){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
-if((data.sessionUpdate === undefined) && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 const err56 = {instancePath,schemaPath:"#/anyOf/14/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"};
 if(vErrors === null){
 vErrors = [err56];
@@ -32974,7 +32975,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 const err57 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/14/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -33029,7 +33030,7 @@ errors = vErrors.length;
 if(errors === _errs76){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
-if((data.sessionUpdate === undefined) && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 const err60 = {instancePath,schemaPath:"#/anyOf/15/required",keyword:"required",params:{missingProperty: missing15},message:"must have required property '"+missing15+"'"};
 if(vErrors === null){
 vErrors = [err60];
@@ -33040,7 +33041,7 @@ vErrors.push(err60);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 const err61 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/15/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -33097,7 +33098,7 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
-if((data.sessionUpdate === undefined) && (missing16 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 const err64 = {};
 if(vErrors === null){
 vErrors = [err64];
@@ -33108,7 +33109,7 @@ vErrors.push(err64);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 const err65 = {};
@@ -33154,7 +33155,7 @@ const _errs90 = errors;
 if(errors === _errs90){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
-if((data.sessionUpdate === undefined) && (missing17 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 const err68 = {};
 if(vErrors === null){
 vErrors = [err68];
@@ -33165,7 +33166,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 const err69 = {};
@@ -33213,7 +33214,7 @@ const _errs94 = errors;
 if(errors === _errs94){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
-if((data.sessionUpdate === undefined) && (missing18 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 const err72 = {};
 if(vErrors === null){
 vErrors = [err72];
@@ -33224,7 +33225,7 @@ vErrors.push(err72);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 const err73 = {};
@@ -33272,7 +33273,7 @@ const _errs98 = errors;
 if(errors === _errs98){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
-if((data.sessionUpdate === undefined) && (missing19 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
 const err76 = {};
 if(vErrors === null){
 vErrors = [err76];
@@ -33283,7 +33284,7 @@ vErrors.push(err76);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data19 = data.sessionUpdate;
 if(typeof data19 !== "string"){
 const err77 = {};
@@ -33331,7 +33332,7 @@ const _errs102 = errors;
 if(errors === _errs102){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
-if((data.sessionUpdate === undefined) && (missing20 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
 const err80 = {};
 if(vErrors === null){
 vErrors = [err80];
@@ -33342,7 +33343,7 @@ vErrors.push(err80);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data20 = data.sessionUpdate;
 if(typeof data20 !== "string"){
 const err81 = {};
@@ -33390,7 +33391,7 @@ const _errs106 = errors;
 if(errors === _errs106){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
-if((data.sessionUpdate === undefined) && (missing21 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
 const err84 = {};
 if(vErrors === null){
 vErrors = [err84];
@@ -33401,7 +33402,7 @@ vErrors.push(err84);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data21 = data.sessionUpdate;
 if(typeof data21 !== "string"){
 const err85 = {};
@@ -33449,7 +33450,7 @@ const _errs110 = errors;
 if(errors === _errs110){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
-if((data.sessionUpdate === undefined) && (missing22 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
 const err88 = {};
 if(vErrors === null){
 vErrors = [err88];
@@ -33460,7 +33461,7 @@ vErrors.push(err88);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data22 = data.sessionUpdate;
 if(typeof data22 !== "string"){
 const err89 = {};
@@ -33508,7 +33509,7 @@ const _errs114 = errors;
 if(errors === _errs114){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
-if((data.sessionUpdate === undefined) && (missing23 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
 const err92 = {};
 if(vErrors === null){
 vErrors = [err92];
@@ -33519,7 +33520,7 @@ vErrors.push(err92);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data23 = data.sessionUpdate;
 if(typeof data23 !== "string"){
 const err93 = {};
@@ -33567,7 +33568,7 @@ const _errs118 = errors;
 if(errors === _errs118){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing24;
-if((data.sessionUpdate === undefined) && (missing24 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
 const err96 = {};
 if(vErrors === null){
 vErrors = [err96];
@@ -33578,7 +33579,7 @@ vErrors.push(err96);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data24 = data.sessionUpdate;
 if(typeof data24 !== "string"){
 const err97 = {};
@@ -33626,7 +33627,7 @@ const _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
-if((data.sessionUpdate === undefined) && (missing25 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
 const err100 = {};
 if(vErrors === null){
 vErrors = [err100];
@@ -33637,7 +33638,7 @@ vErrors.push(err100);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data25 = data.sessionUpdate;
 if(typeof data25 !== "string"){
 const err101 = {};
@@ -33685,7 +33686,7 @@ const _errs126 = errors;
 if(errors === _errs126){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing26;
-if((data.sessionUpdate === undefined) && (missing26 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
 const err104 = {};
 if(vErrors === null){
 vErrors = [err104];
@@ -33696,7 +33697,7 @@ vErrors.push(err104);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data26 = data.sessionUpdate;
 if(typeof data26 !== "string"){
 const err105 = {};
@@ -33744,7 +33745,7 @@ const _errs130 = errors;
 if(errors === _errs130){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
-if((data.sessionUpdate === undefined) && (missing27 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
 const err108 = {};
 if(vErrors === null){
 vErrors = [err108];
@@ -33755,7 +33756,7 @@ vErrors.push(err108);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data27 = data.sessionUpdate;
 if(typeof data27 !== "string"){
 const err109 = {};
@@ -33803,7 +33804,7 @@ const _errs134 = errors;
 if(errors === _errs134){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing28;
-if((data.sessionUpdate === undefined) && (missing28 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
 const err112 = {};
 if(vErrors === null){
 vErrors = [err112];
@@ -33814,7 +33815,7 @@ vErrors.push(err112);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data28 = data.sessionUpdate;
 if(typeof data28 !== "string"){
 const err113 = {};
@@ -33862,7 +33863,7 @@ const _errs138 = errors;
 if(errors === _errs138){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
-if((data.sessionUpdate === undefined) && (missing29 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
 const err116 = {};
 if(vErrors === null){
 vErrors = [err116];
@@ -33873,7 +33874,7 @@ vErrors.push(err116);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data29 = data.sessionUpdate;
 if(typeof data29 !== "string"){
 const err117 = {};
@@ -33921,7 +33922,7 @@ const _errs142 = errors;
 if(errors === _errs142){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing30;
-if((data.sessionUpdate === undefined) && (missing30 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
 const err120 = {};
 if(vErrors === null){
 vErrors = [err120];
@@ -33932,7 +33933,7 @@ vErrors.push(err120);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data30 = data.sessionUpdate;
 if(typeof data30 !== "string"){
 const err121 = {};
@@ -33980,7 +33981,7 @@ const _errs146 = errors;
 if(errors === _errs146){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
-if((data.sessionUpdate === undefined) && (missing31 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
 const err124 = {};
 if(vErrors === null){
 vErrors = [err124];
@@ -33991,7 +33992,7 @@ vErrors.push(err124);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data31 = data.sessionUpdate;
 if(typeof data31 !== "string"){
 const err125 = {};
@@ -34081,7 +34082,7 @@ vErrors = null;
 if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing32;
-if((data.sessionUpdate === undefined) && (missing32 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
 const err130 = {instancePath,schemaPath:"#/anyOf/16/required",keyword:"required",params:{missingProperty: missing32},message:"must have required property '"+missing32+"'"};
 if(vErrors === null){
 vErrors = [err130];
@@ -34092,7 +34093,7 @@ vErrors.push(err130);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
 const err131 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/16/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -34167,12 +34168,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 validate532.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -34184,7 +34185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs3 = errors;
 if(!(validate534(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate534.errors : vErrors.concat(validate534.errors);
@@ -34196,7 +34197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -34237,12 +34238,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
 validate614.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs1 = errors;
 if(!(validate193(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
@@ -34254,7 +34255,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -34301,12 +34302,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate531.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate531.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34318,7 +34319,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -34452,12 +34453,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 validate619.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -34469,7 +34470,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs3 = errors;
 if(!(validate534(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate534.errors : vErrors.concat(validate534.errors);
@@ -34481,7 +34482,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -34529,7 +34530,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -34540,7 +34541,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/0/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34593,7 +34594,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.sessionUpdate === undefined) && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -34604,7 +34605,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/1/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34659,7 +34660,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.sessionUpdate === undefined) && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -34670,7 +34671,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/2/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34725,7 +34726,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.sessionUpdate === undefined) && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -34736,7 +34737,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/3/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34791,7 +34792,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.sessionUpdate === undefined) && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -34802,7 +34803,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/4/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34857,7 +34858,7 @@ errors = vErrors.length;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.sessionUpdate === undefined) && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 const err20 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
 if(vErrors === null){
 vErrors = [err20];
@@ -34868,7 +34869,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 const err21 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/5/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34926,7 +34927,7 @@ var props1 = validate554.evaluated.props;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.sessionUpdate === undefined) && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 const err24 = {instancePath,schemaPath:"#/anyOf/6/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err24];
@@ -34941,7 +34942,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.sessionUpdate = true;
 }
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 const err25 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/6/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34998,7 +34999,7 @@ errors = vErrors.length;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.sessionUpdate === undefined) && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 const err28 = {instancePath,schemaPath:"#/anyOf/7/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err28];
@@ -35009,7 +35010,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 const err29 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/7/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35064,7 +35065,7 @@ errors = vErrors.length;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.sessionUpdate === undefined) && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 const err32 = {instancePath,schemaPath:"#/anyOf/8/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err32];
@@ -35075,7 +35076,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 const err33 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/8/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35136,7 +35137,7 @@ errors = vErrors.length;
 if(errors === _errs46){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.sessionUpdate === undefined) && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 const err36 = {instancePath,schemaPath:"#/anyOf/9/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"};
 if(vErrors === null){
 vErrors = [err36];
@@ -35147,7 +35148,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 const err37 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/9/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35205,7 +35206,7 @@ errors = vErrors.length;
 if(errors === _errs51){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.sessionUpdate === undefined) && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 const err40 = {instancePath,schemaPath:"#/anyOf/10/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err40];
@@ -35216,7 +35217,7 @@ vErrors.push(err40);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 const err41 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/10/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35271,7 +35272,7 @@ errors = vErrors.length;
 if(errors === _errs56){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
-if((data.sessionUpdate === undefined) && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 const err44 = {instancePath,schemaPath:"#/anyOf/11/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"};
 if(vErrors === null){
 vErrors = [err44];
@@ -35282,7 +35283,7 @@ vErrors.push(err44);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 const err45 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/11/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35336,7 +35337,7 @@ errors = vErrors.length;
 if(errors === _errs61){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
-if((data.sessionUpdate === undefined) && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 const err48 = {instancePath,schemaPath:"#/anyOf/12/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"};
 if(vErrors === null){
 vErrors = [err48];
@@ -35347,7 +35348,7 @@ vErrors.push(err48);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 const err49 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/12/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35401,7 +35402,7 @@ errors = vErrors.length;
 if(errors === _errs66){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
-if((data.sessionUpdate === undefined) && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 const err52 = {instancePath,schemaPath:"#/anyOf/13/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"};
 if(vErrors === null){
 vErrors = [err52];
@@ -35412,7 +35413,7 @@ vErrors.push(err52);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 const err53 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/13/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35466,7 +35467,7 @@ errors = vErrors.length;
 if(errors === _errs71){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
-if((data.sessionUpdate === undefined) && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 const err56 = {instancePath,schemaPath:"#/anyOf/14/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"};
 if(vErrors === null){
 vErrors = [err56];
@@ -35477,7 +35478,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 const err57 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/14/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35532,7 +35533,7 @@ errors = vErrors.length;
 if(errors === _errs76){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
-if((data.sessionUpdate === undefined) && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 const err60 = {instancePath,schemaPath:"#/anyOf/15/required",keyword:"required",params:{missingProperty: missing15},message:"must have required property '"+missing15+"'"};
 if(vErrors === null){
 vErrors = [err60];
@@ -35543,7 +35544,7 @@ vErrors.push(err60);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 const err61 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/15/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35600,7 +35601,7 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
-if((data.sessionUpdate === undefined) && (missing16 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 const err64 = {};
 if(vErrors === null){
 vErrors = [err64];
@@ -35611,7 +35612,7 @@ vErrors.push(err64);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 const err65 = {};
@@ -35657,7 +35658,7 @@ const _errs90 = errors;
 if(errors === _errs90){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
-if((data.sessionUpdate === undefined) && (missing17 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 const err68 = {};
 if(vErrors === null){
 vErrors = [err68];
@@ -35668,7 +35669,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 const err69 = {};
@@ -35716,7 +35717,7 @@ const _errs94 = errors;
 if(errors === _errs94){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
-if((data.sessionUpdate === undefined) && (missing18 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 const err72 = {};
 if(vErrors === null){
 vErrors = [err72];
@@ -35727,7 +35728,7 @@ vErrors.push(err72);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 const err73 = {};
@@ -35775,7 +35776,7 @@ const _errs98 = errors;
 if(errors === _errs98){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
-if((data.sessionUpdate === undefined) && (missing19 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
 const err76 = {};
 if(vErrors === null){
 vErrors = [err76];
@@ -35786,7 +35787,7 @@ vErrors.push(err76);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data19 = data.sessionUpdate;
 if(typeof data19 !== "string"){
 const err77 = {};
@@ -35834,7 +35835,7 @@ const _errs102 = errors;
 if(errors === _errs102){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
-if((data.sessionUpdate === undefined) && (missing20 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
 const err80 = {};
 if(vErrors === null){
 vErrors = [err80];
@@ -35845,7 +35846,7 @@ vErrors.push(err80);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data20 = data.sessionUpdate;
 if(typeof data20 !== "string"){
 const err81 = {};
@@ -35893,7 +35894,7 @@ const _errs106 = errors;
 if(errors === _errs106){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
-if((data.sessionUpdate === undefined) && (missing21 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
 const err84 = {};
 if(vErrors === null){
 vErrors = [err84];
@@ -35904,7 +35905,7 @@ vErrors.push(err84);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data21 = data.sessionUpdate;
 if(typeof data21 !== "string"){
 const err85 = {};
@@ -35952,7 +35953,7 @@ const _errs110 = errors;
 if(errors === _errs110){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
-if((data.sessionUpdate === undefined) && (missing22 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
 const err88 = {};
 if(vErrors === null){
 vErrors = [err88];
@@ -35963,7 +35964,7 @@ vErrors.push(err88);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data22 = data.sessionUpdate;
 if(typeof data22 !== "string"){
 const err89 = {};
@@ -36011,7 +36012,7 @@ const _errs114 = errors;
 if(errors === _errs114){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
-if((data.sessionUpdate === undefined) && (missing23 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
 const err92 = {};
 if(vErrors === null){
 vErrors = [err92];
@@ -36022,7 +36023,7 @@ vErrors.push(err92);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data23 = data.sessionUpdate;
 if(typeof data23 !== "string"){
 const err93 = {};
@@ -36070,7 +36071,7 @@ const _errs118 = errors;
 if(errors === _errs118){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing24;
-if((data.sessionUpdate === undefined) && (missing24 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
 const err96 = {};
 if(vErrors === null){
 vErrors = [err96];
@@ -36081,7 +36082,7 @@ vErrors.push(err96);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data24 = data.sessionUpdate;
 if(typeof data24 !== "string"){
 const err97 = {};
@@ -36129,7 +36130,7 @@ const _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
-if((data.sessionUpdate === undefined) && (missing25 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
 const err100 = {};
 if(vErrors === null){
 vErrors = [err100];
@@ -36140,7 +36141,7 @@ vErrors.push(err100);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data25 = data.sessionUpdate;
 if(typeof data25 !== "string"){
 const err101 = {};
@@ -36188,7 +36189,7 @@ const _errs126 = errors;
 if(errors === _errs126){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing26;
-if((data.sessionUpdate === undefined) && (missing26 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
 const err104 = {};
 if(vErrors === null){
 vErrors = [err104];
@@ -36199,7 +36200,7 @@ vErrors.push(err104);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data26 = data.sessionUpdate;
 if(typeof data26 !== "string"){
 const err105 = {};
@@ -36247,7 +36248,7 @@ const _errs130 = errors;
 if(errors === _errs130){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
-if((data.sessionUpdate === undefined) && (missing27 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
 const err108 = {};
 if(vErrors === null){
 vErrors = [err108];
@@ -36258,7 +36259,7 @@ vErrors.push(err108);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data27 = data.sessionUpdate;
 if(typeof data27 !== "string"){
 const err109 = {};
@@ -36306,7 +36307,7 @@ const _errs134 = errors;
 if(errors === _errs134){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing28;
-if((data.sessionUpdate === undefined) && (missing28 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
 const err112 = {};
 if(vErrors === null){
 vErrors = [err112];
@@ -36317,7 +36318,7 @@ vErrors.push(err112);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data28 = data.sessionUpdate;
 if(typeof data28 !== "string"){
 const err113 = {};
@@ -36365,7 +36366,7 @@ const _errs138 = errors;
 if(errors === _errs138){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
-if((data.sessionUpdate === undefined) && (missing29 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
 const err116 = {};
 if(vErrors === null){
 vErrors = [err116];
@@ -36376,7 +36377,7 @@ vErrors.push(err116);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data29 = data.sessionUpdate;
 if(typeof data29 !== "string"){
 const err117 = {};
@@ -36424,7 +36425,7 @@ const _errs142 = errors;
 if(errors === _errs142){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing30;
-if((data.sessionUpdate === undefined) && (missing30 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
 const err120 = {};
 if(vErrors === null){
 vErrors = [err120];
@@ -36435,7 +36436,7 @@ vErrors.push(err120);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data30 = data.sessionUpdate;
 if(typeof data30 !== "string"){
 const err121 = {};
@@ -36483,7 +36484,7 @@ const _errs146 = errors;
 if(errors === _errs146){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
-if((data.sessionUpdate === undefined) && (missing31 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
 const err124 = {};
 if(vErrors === null){
 vErrors = [err124];
@@ -36494,7 +36495,7 @@ vErrors.push(err124);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data31 = data.sessionUpdate;
 if(typeof data31 !== "string"){
 const err125 = {};
@@ -36584,7 +36585,7 @@ vErrors = null;
 if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing32;
-if((data.sessionUpdate === undefined) && (missing32 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
 const err130 = {instancePath,schemaPath:"#/anyOf/16/required",keyword:"required",params:{missingProperty: missing32},message:"must have required property '"+missing32+"'"};
 if(vErrors === null){
 vErrors = [err130];
@@ -36595,7 +36596,7 @@ vErrors.push(err130);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
 const err131 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/16/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -36692,12 +36693,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.messageId === undefined) && (missing0 = "messageId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate640.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate536(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
@@ -36709,7 +36710,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -36721,7 +36722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -36762,12 +36763,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate643.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate536(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
@@ -36779,7 +36780,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -36809,7 +36810,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -36850,12 +36851,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate646.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate536(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
@@ -36867,7 +36868,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -36897,7 +36898,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -36938,12 +36939,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate649.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate536(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
@@ -36955,7 +36956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -36985,7 +36986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -37025,7 +37026,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate652.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema239.properties._meta.type},message:"must be object,null"}];
@@ -37227,7 +37228,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -37281,7 +37282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -37319,7 +37320,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate656.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema242.properties._meta.type},message:"must be object,null"}];
@@ -37359,7 +37360,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.state === undefined) && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -37370,7 +37371,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/0/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -37421,7 +37422,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.state === undefined) && (missing1 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -37432,7 +37433,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/1/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -37486,7 +37487,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.state === undefined) && (missing2 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -37497,7 +37498,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/2/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -37551,7 +37552,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.state === undefined) && (missing3 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -37562,7 +37563,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -37608,7 +37609,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.state === undefined) && (missing4 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -37619,7 +37620,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -37667,7 +37668,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.state === undefined) && (missing5 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -37678,7 +37679,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -37768,7 +37769,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.state === undefined) && (missing6 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -37779,7 +37780,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 if(typeof data.state !== "string"){
 const err27 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/3/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -37855,12 +37856,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate661.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate62(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
@@ -37872,7 +37873,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate68(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
@@ -37884,7 +37885,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -37925,12 +37926,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.data === undefined) && (missing0 = "data")){
+if(((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")){
 validate664.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate664.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37942,7 +37943,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -37981,7 +37982,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -38008,7 +38009,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -38021,7 +38022,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -38061,12 +38062,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate666.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -38078,7 +38079,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 let data1 = data.command;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -38091,7 +38092,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data2 = data.cwd;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -38145,7 +38146,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.output !== undefined){
+if(data.output !== undefined && func0.call(data, "output")){
 let data3 = data.output;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -38204,7 +38205,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.exitStatus !== undefined){
+if(data.exitStatus !== undefined && func0.call(data, "exitStatus")){
 let data4 = data.exitStatus;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -38264,7 +38265,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs20 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -38308,12 +38309,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.terminalId === undefined) && (missing0 = "terminalId")) || ((data.data === undefined) && (missing0 = "data"))){
+if((((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))){
 validate671.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -38325,7 +38326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs3 = errors;
 if(typeof data.data !== "string"){
 validate671.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -38337,7 +38338,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -38385,7 +38386,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -38396,7 +38397,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -38450,7 +38451,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -38461,7 +38462,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -38507,7 +38508,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -38518,7 +38519,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -38566,7 +38567,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -38577,7 +38578,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -38667,7 +38668,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if(((data.type === undefined) && (missing4 = "type")) || ((data.planId === undefined) && (missing4 = "planId"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing4 = "planId"))){
 const err18 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -38678,7 +38679,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs24 = errors;
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -38696,7 +38697,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs26 = errors;
 if(!(validate583(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate583.errors : vErrors.concat(validate583.errors);
@@ -38793,12 +38794,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate677.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate677.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -38810,7 +38811,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 const _errs3 = errors;
 if(!(validate586(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate586.errors : vErrors.concat(validate586.errors);
@@ -38822,7 +38823,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(!(validate588(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
@@ -38834,7 +38835,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -39147,12 +39148,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.entries === undefined) && (missing0 = "entries"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
 validate682.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate583(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate583.errors : vErrors.concat(validate583.errors);
@@ -39164,7 +39165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data1 = data.entries;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -39194,7 +39195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -39235,12 +39236,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.plan === undefined) && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 validate685.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.plan !== undefined){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate581(data.plan, {instancePath:instancePath+"/plan",parentData:data,parentDataProperty:"plan",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate581.errors : vErrors.concat(validate581.errors);
@@ -39252,7 +39253,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -39292,12 +39293,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))){
 validate687.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate687.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -39309,7 +39310,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
 validate687.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -39321,7 +39322,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 let data2 = data.input;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -39375,7 +39376,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -39424,7 +39425,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -39435,7 +39436,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -39488,7 +39489,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -39499,7 +39500,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -39587,7 +39588,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -39598,7 +39599,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -39674,12 +39675,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.hint === undefined) && (missing0 = "hint")){
+if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
 validate691.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.hint !== undefined){
+if(data.hint !== undefined && func0.call(data, "hint")){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
 validate691.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -39691,7 +39692,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -39731,12 +39732,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
+if(((data.availableCommands === undefined) || (!(func0.call(data, "availableCommands")))) && (missing0 = "availableCommands")){
 validate692.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.availableCommands !== undefined){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data0 = data.availableCommands;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -39766,7 +39767,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -39806,12 +39807,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate694.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -39841,7 +39842,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -39880,7 +39881,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -39893,7 +39894,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -39906,7 +39907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -39946,12 +39947,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
 validate697.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -39966,7 +39967,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 let data1 = data.currency;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -39987,7 +39988,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -40028,12 +40029,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
+if((((data.used === undefined) || (!(func0.call(data, "used")))) && (missing0 = "used")) || (((data.size === undefined) || (!(func0.call(data, "size")))) && (missing0 = "size"))){
 validate698.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.used !== undefined){
+if(data.used !== undefined && func0.call(data, "used")){
 let data0 = data.used;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -40060,7 +40061,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data1 = data.size;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -40087,7 +40088,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cost !== undefined){
+if(data.cost !== undefined && func0.call(data, "cost")){
 let data2 = data.cost;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -40147,7 +40148,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -40189,12 +40190,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
 validate700.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs1 = errors;
 if(!(validate193(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
@@ -40206,7 +40207,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -40258,7 +40259,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate710.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema303.properties._meta.type},message:"must be object,null"}];
@@ -40289,7 +40290,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 let data0 = data.terminal;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -40347,7 +40348,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -40386,7 +40387,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate714.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema305.properties._meta.type},message:"must be object,null"}];
@@ -40418,7 +40419,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate716.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema306.properties._meta.type},message:"must be object,null"}];
@@ -40449,7 +40450,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.form !== undefined){
+if(data.form !== undefined && func0.call(data, "form")){
 let data0 = data.form;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -40507,7 +40508,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data1 = data.url;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -40565,7 +40566,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -40603,7 +40604,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data0 = data.auth;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -40662,7 +40663,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data1 = data.elicitation;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -40722,7 +40723,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -40761,12 +40762,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.info === undefined) && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 validate705.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate347(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
@@ -40778,7 +40779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate349(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
@@ -40790,7 +40791,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate708(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate708.errors : vErrors.concat(validate708.errors);
@@ -40802,7 +40803,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -40844,12 +40845,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.methodId === undefined) && (missing0 = "methodId")){
+if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
 validate721.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate377(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
@@ -40861,7 +40862,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -40900,7 +40901,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate724.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema308.properties._meta.type},message:"must be object,null"}];
@@ -40936,12 +40937,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate731.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate731.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40953,7 +40954,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate731.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40965,7 +40966,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -41005,12 +41006,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate730.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate730.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41022,7 +41023,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -41038,7 +41039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -41068,7 +41069,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -41110,12 +41111,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))){
 validate734.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate734.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41127,7 +41128,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(!(validate111(data.command, {instancePath:instancePath+"/command",parentData:data,parentDataProperty:"command",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -41139,7 +41140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -41169,7 +41170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -41199,7 +41200,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -41248,7 +41249,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -41259,7 +41260,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -41313,7 +41314,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -41324,7 +41325,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -41382,7 +41383,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -41393,7 +41394,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -41439,7 +41440,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -41450,7 +41451,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -41540,7 +41541,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -41551,7 +41552,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -41626,12 +41627,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.cwd === undefined) && (missing0 = "cwd")){
+if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
 validate726.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -41643,7 +41644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -41673,7 +41674,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -41703,7 +41704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs9 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -41744,7 +41745,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -41798,7 +41799,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -41852,7 +41853,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -41892,12 +41893,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate744.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -41909,7 +41910,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -41950,7 +41951,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate753.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema318.properties._meta.type},message:"must be object,null"}];
@@ -41989,7 +41990,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -42000,7 +42001,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42052,7 +42053,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -42063,7 +42064,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -42151,7 +42152,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -42162,7 +42163,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs16 = errors;
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42180,7 +42181,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs18 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -42262,12 +42263,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate747.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42279,7 +42280,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -42291,7 +42292,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -42321,7 +42322,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs8 = errors;
 if(errors === _errs8){
@@ -42351,7 +42352,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replayFrom !== undefined){
+if(data.replayFrom !== undefined && func0.call(data, "replayFrom")){
 let data6 = data.replayFrom;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -42405,7 +42406,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs16 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -42449,12 +42450,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate757.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42466,7 +42467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -42509,7 +42510,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -42520,7 +42521,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs4 = errors;
 if(!(validate396(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
@@ -42532,7 +42533,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -42585,7 +42586,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.type === undefined) && (missing1 = "type")) || ((data.value === undefined) && (missing1 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing1 = "value"))){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -42596,7 +42597,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs10 = errors;
 if(typeof data.value !== "boolean"){
 const err5 = {instancePath:instancePath+"/value",schemaPath:"#/anyOf/1/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -42614,7 +42615,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -42674,7 +42675,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
@@ -42685,7 +42686,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err10 = {};
@@ -42731,7 +42732,7 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
@@ -42742,7 +42743,7 @@ vErrors.push(err13);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err14 = {};
@@ -42832,7 +42833,7 @@ vErrors = null;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if(((data.type === undefined) && (missing4 = "type")) || ((data.value === undefined) && (missing4 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing4 = "value"))){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -42843,7 +42844,7 @@ vErrors.push(err19);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err20 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -42901,7 +42902,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if(((data.sessionId === undefined) && (missing5 = "sessionId")) || ((data.configId === undefined) && (missing5 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing5 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing5 = "configId"))){
 validate760.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -42912,7 +42913,7 @@ props0.sessionId = true;
 props0.configId = true;
 props0._meta = true;
 }
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs30 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42924,7 +42925,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs32 = errors;
 if(!(validate411(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
@@ -42936,7 +42937,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs34 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -42978,12 +42979,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 validate765.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42995,7 +42996,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data1 = data.prompt;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -43025,7 +43026,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -43065,12 +43066,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate703.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -43082,7 +43083,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate703.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43094,7 +43095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -43356,12 +43357,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.info === undefined) && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 validate770.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate347(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
@@ -43373,7 +43374,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate349(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
@@ -43385,7 +43386,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate708(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate708.errors : vErrors.concat(validate708.errors);
@@ -43397,7 +43398,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -43438,7 +43439,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data0 = data.auth;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -43497,7 +43498,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data1 = data.elicitation;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -43557,7 +43558,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -43596,7 +43597,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 let data0 = data.terminal;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -43654,7 +43655,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -43692,7 +43693,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate779.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema303.properties._meta.type},message:"must be object,null"}];
@@ -43724,7 +43725,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.form !== undefined){
+if(data.form !== undefined && func0.call(data, "form")){
 let data0 = data.form;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -43782,7 +43783,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data1 = data.url;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -43840,7 +43841,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -43879,7 +43880,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate783.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema305.properties._meta.type},message:"must be object,null"}];
@@ -43911,7 +43912,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate784.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema306.properties._meta.type},message:"must be object,null"}];
@@ -43944,12 +43945,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.methodId === undefined) && (missing0 = "methodId")){
+if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
 validate785.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate377(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
@@ -43961,7 +43962,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -44000,7 +44001,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate787.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema308.properties._meta.type},message:"must be object,null"}];
@@ -44033,12 +44034,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.cwd === undefined) && (missing0 = "cwd")){
+if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
 validate788.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -44050,7 +44051,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -44080,7 +44081,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -44110,7 +44111,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs9 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -44159,7 +44160,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -44170,7 +44171,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -44224,7 +44225,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -44235,7 +44236,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -44293,7 +44294,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -44304,7 +44305,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -44350,7 +44351,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -44361,7 +44362,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -44451,7 +44452,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -44462,7 +44463,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -44538,12 +44539,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate795.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate795.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -44555,7 +44556,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate795.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -44567,7 +44568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -44608,12 +44609,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate796.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate796.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -44625,7 +44626,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -44641,7 +44642,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -44671,7 +44672,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -44713,12 +44714,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))){
 validate798.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate798.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -44730,7 +44731,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(!(validate111(data.command, {instancePath:instancePath+"/command",parentData:data,parentDataProperty:"command",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -44742,7 +44743,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -44772,7 +44773,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -44802,7 +44803,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -44844,7 +44845,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -44898,7 +44899,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -44952,7 +44953,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -44992,12 +44993,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate804.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -45009,7 +45010,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -45049,12 +45050,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate806.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -45066,7 +45067,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -45078,7 +45079,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -45108,7 +45109,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs8 = errors;
 if(errors === _errs8){
@@ -45138,7 +45139,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replayFrom !== undefined){
+if(data.replayFrom !== undefined && func0.call(data, "replayFrom")){
 let data6 = data.replayFrom;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -45192,7 +45193,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs16 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -45243,7 +45244,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -45254,7 +45255,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -45306,7 +45307,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -45317,7 +45318,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -45405,7 +45406,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -45416,7 +45417,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs16 = errors;
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -45434,7 +45435,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs18 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -45516,7 +45517,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate814.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema318.properties._meta.type},message:"must be object,null"}];
@@ -45549,12 +45550,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate815.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -45566,7 +45567,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -45609,7 +45610,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -45620,7 +45621,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs4 = errors;
 if(!(validate396(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
@@ -45632,7 +45633,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -45685,7 +45686,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.type === undefined) && (missing1 = "type")) || ((data.value === undefined) && (missing1 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing1 = "value"))){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -45696,7 +45697,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs10 = errors;
 if(typeof data.value !== "boolean"){
 const err5 = {instancePath:instancePath+"/value",schemaPath:"#/anyOf/1/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -45714,7 +45715,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -45774,7 +45775,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
@@ -45785,7 +45786,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err10 = {};
@@ -45831,7 +45832,7 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
@@ -45842,7 +45843,7 @@ vErrors.push(err13);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err14 = {};
@@ -45932,7 +45933,7 @@ vErrors = null;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if(((data.type === undefined) && (missing4 = "type")) || ((data.value === undefined) && (missing4 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing4 = "value"))){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -45943,7 +45944,7 @@ vErrors.push(err19);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err20 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -46001,7 +46002,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if(((data.sessionId === undefined) && (missing5 = "sessionId")) || ((data.configId === undefined) && (missing5 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing5 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing5 = "configId"))){
 validate817.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -46012,7 +46013,7 @@ props0.sessionId = true;
 props0.configId = true;
 props0._meta = true;
 }
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs30 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -46024,7 +46025,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs32 = errors;
 if(!(validate411(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
@@ -46036,7 +46037,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs34 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -46078,12 +46079,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 validate821.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -46095,7 +46096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data1 = data.prompt;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -46125,7 +46126,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -46170,12 +46171,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.optionId === undefined) && (missing0 = "optionId")){
+if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
 validate828.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate147(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
@@ -46187,7 +46188,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -46229,7 +46230,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -46240,7 +46241,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/0/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46290,7 +46291,7 @@ errors = vErrors.length;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.outcome === undefined) && (missing1 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing1 = "outcome")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -46301,7 +46302,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data1 = data.outcome;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/1/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46356,7 +46357,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.outcome === undefined) && (missing2 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing2 = "outcome")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -46367,7 +46368,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data2 = data.outcome;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -46413,7 +46414,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.outcome === undefined) && (missing3 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing3 = "outcome")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -46424,7 +46425,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data3 = data.outcome;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -46514,7 +46515,7 @@ vErrors = null;
 if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.outcome === undefined) && (missing4 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing4 = "outcome")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -46525,7 +46526,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 if(typeof data.outcome !== "string"){
 const err19 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/2/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -46600,12 +46601,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate826.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 const _errs1 = errors;
 if(!(validate827(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
@@ -46617,7 +46618,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -46807,7 +46808,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data0 = data.content;
 const _errs1 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
@@ -46816,7 +46817,7 @@ return false;
 }
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key0 in data0){
+for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
 if(!(validate835(data0[key0], {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate835.errors : vErrors.concat(validate835.errors);
@@ -46862,7 +46863,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -46873,7 +46874,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46920,7 +46921,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.action === undefined) && (missing1 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing1 = "action")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -46931,7 +46932,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46979,7 +46980,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.action === undefined) && (missing2 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -46990,7 +46991,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -47043,7 +47044,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.action === undefined) && (missing3 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -47054,7 +47055,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -47100,7 +47101,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.action === undefined) && (missing4 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing4 = "action")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -47111,7 +47112,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -47159,7 +47160,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing5 = "action")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -47170,7 +47171,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data5 = data.action;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -47260,7 +47261,7 @@ vErrors = null;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.action === undefined) && (missing6 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing6 = "action")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -47271,7 +47272,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
 const err27 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -47332,7 +47333,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
 }
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 validate833.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema348.properties._meta.type},message:"must be object,null"}];
@@ -47368,7 +47369,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.result === undefined) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -47379,7 +47380,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -47391,7 +47392,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -47487,7 +47488,7 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.id === undefined) && (missing1 = "id")) || ((data.error === undefined) && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -47498,7 +47499,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs15 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -47510,7 +47511,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs17 = errors;
 if(!(validate441(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
@@ -47588,12 +47589,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate842.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 const _errs1 = errors;
 if(!(validate827(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
@@ -47605,7 +47606,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -47648,7 +47649,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -47659,7 +47660,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/0/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -47709,7 +47710,7 @@ errors = vErrors.length;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.outcome === undefined) && (missing1 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing1 = "outcome")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -47720,7 +47721,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data1 = data.outcome;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/1/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -47775,7 +47776,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.outcome === undefined) && (missing2 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing2 = "outcome")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -47786,7 +47787,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data2 = data.outcome;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -47832,7 +47833,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.outcome === undefined) && (missing3 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing3 = "outcome")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -47843,7 +47844,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data3 = data.outcome;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -47933,7 +47934,7 @@ vErrors = null;
 if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.outcome === undefined) && (missing4 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing4 = "outcome")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -47944,7 +47945,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 if(typeof data.outcome !== "string"){
 const err19 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/2/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -48020,12 +48021,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.optionId === undefined) && (missing0 = "optionId")){
+if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
 validate846.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate147(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
@@ -48037,7 +48038,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -48084,7 +48085,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -48095,7 +48096,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -48142,7 +48143,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.action === undefined) && (missing1 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing1 = "action")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -48153,7 +48154,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -48201,7 +48202,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.action === undefined) && (missing2 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -48212,7 +48213,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -48265,7 +48266,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.action === undefined) && (missing3 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -48276,7 +48277,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -48322,7 +48323,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.action === undefined) && (missing4 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing4 = "action")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -48333,7 +48334,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -48381,7 +48382,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing5 = "action")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -48392,7 +48393,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data5 = data.action;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -48482,7 +48483,7 @@ vErrors = null;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.action === undefined) && (missing6 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing6 = "action")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -48493,7 +48494,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
 const err27 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -48554,7 +48555,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
 }
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 validate848.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema348.properties._meta.type},message:"must be object,null"}];
@@ -48737,7 +48738,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data0 = data.content;
 const _errs1 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
@@ -48746,7 +48747,7 @@ return false;
 }
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key0 in data0){
+for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
 if(!(validate835(data0[key0], {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate835.errors : vErrors.concat(validate835.errors);
@@ -48788,12 +48789,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate854.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -48805,7 +48806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -48844,12 +48845,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate853.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate853.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -48861,7 +48862,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -48980,12 +48981,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate858.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -48997,7 +48998,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -49039,12 +49040,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate861.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 const _errs1 = errors;
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -49056,7 +49057,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -49095,12 +49096,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate860.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate860.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49112,7 +49113,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -49224,12 +49225,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate864.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 const _errs1 = errors;
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -49241,7 +49242,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){

@@ -4,6 +4,7 @@ import { formats as __formats } from "../../runtime/formats.js";
 
 export const vAgentRequest = validate53;
 const schema20 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/WriteTextFileRequest"}]},{"allOf":[{"$ref":"#/$defs/ReadTextFileRequest"}]},{"allOf":[{"$ref":"#/$defs/RequestPermissionRequest"}]},{"allOf":[{"$ref":"#/$defs/CreateTerminalRequest"}]},{"allOf":[{"$ref":"#/$defs/TerminalOutputRequest"}]},{"allOf":[{"$ref":"#/$defs/ReleaseTerminalRequest"}]},{"allOf":[{"$ref":"#/$defs/WaitForTerminalExitRequest"}]},{"allOf":[{"$ref":"#/$defs/KillTerminalRequest"}]},{"allOf":[{"$ref":"#/$defs/CreateElicitationRequest"}]},{"allOf":[{"$ref":"#/$defs/ConnectMcpRequest"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpRequest"}]},{"allOf":[{"$ref":"#/$defs/DisconnectMcpRequest"}]},{"allOf":[{"$ref":"#/$defs/ExtRequest"}]}]},{"type":"null"}]}},"required":["id","method"]};
+const func0 = Object.prototype.hasOwnProperty;
 const schema21 = {"anyOf":[{"type":"null"},{"type":"integer","format":"int64"},{"type":"string"}]};
 const formats0 = __formats.int64;
 
@@ -136,12 +137,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))) || ((data.content === undefined) && (missing0 = "content"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -153,7 +154,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(typeof data.path !== "string"){
 validate56.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -165,7 +166,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs5 = errors;
 if(typeof data.content !== "string"){
 validate56.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -177,7 +178,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -220,12 +221,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
 validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -237,7 +238,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(typeof data.path !== "string"){
 validate60.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -249,7 +250,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data2 = data.line;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -276,7 +277,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.limit !== undefined){
+if(data.limit !== undefined && func0.call(data, "limit")){
 let data3 = data.limit;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -303,7 +304,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -995,7 +996,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -1025,7 +1026,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1038,7 +1039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -1051,7 +1052,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -1091,12 +1092,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1157,7 +1158,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
 validate75.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1169,7 +1170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -1210,12 +1211,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1276,7 +1277,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs6 = errors;
 if(typeof data.data !== "string"){
 validate81.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1288,7 +1289,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
 validate81.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1300,7 +1301,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 let data3 = data.uri;
 const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -1313,7 +1314,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -1356,12 +1357,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1422,7 +1423,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs6 = errors;
 if(typeof data.data !== "string"){
 validate84.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1434,7 +1435,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
 validate84.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1446,7 +1447,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1488,12 +1489,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1554,7 +1555,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs6 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -1567,7 +1568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs8 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1580,7 +1581,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
 validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1592,7 +1593,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data4 = data.size;
 const _errs12 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -1613,7 +1614,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data5 = data.title;
 const _errs14 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -1626,7 +1627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs16 = errors;
 if(typeof data.uri !== "string"){
 validate87.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1638,7 +1639,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs18 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -1686,12 +1687,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data0 = data.mimeType;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -1704,7 +1705,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
 validate93.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1716,7 +1717,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate93.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1728,7 +1729,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1770,12 +1771,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 const _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate95.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1787,7 +1788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -1800,7 +1801,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate95.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1812,7 +1813,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1925,12 +1926,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.resource === undefined) && (missing0 = "resource")){
+if(((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")){
 validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1991,7 +1992,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 const _errs6 = errors;
 if(!(validate92(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
@@ -2003,7 +2004,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -2053,12 +2054,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2091,12 +2092,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2133,12 +2134,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2174,12 +2175,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2219,12 +2220,12 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 validate74.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2285,12 +2286,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -2302,7 +2303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -2342,12 +2343,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.path === undefined) && (missing0 = "path")) || ((data.newText === undefined) && (missing0 = "newText"))){
+if((((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
 validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
 validate101.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2359,7 +2360,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oldText !== undefined){
+if(data.oldText !== undefined && func0.call(data, "oldText")){
 let data1 = data.oldText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -2372,7 +2373,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newText !== undefined){
+if(data.newText !== undefined && func0.call(data, "newText")){
 const _errs5 = errors;
 if(typeof data.newText !== "string"){
 validate101.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2384,7 +2385,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -2447,12 +2448,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -2464,7 +2465,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -2513,12 +2514,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate72.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2550,12 +2551,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate72.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2591,12 +2592,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate72.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2657,12 +2658,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
 validate108.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -2674,7 +2675,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
 const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
@@ -2701,7 +2702,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -2741,12 +2742,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate66(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
@@ -2758,7 +2759,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -2812,7 +2813,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -2866,7 +2867,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data3 = data.title;
 const _errs13 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -2879,7 +2880,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data4 = data.name;
 const _errs15 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -2892,7 +2893,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs17 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -2922,7 +2923,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data7 = data.locations;
 const _errs20 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -2952,7 +2953,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs23 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -3184,12 +3185,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
+if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
 validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate112(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
@@ -3201,7 +3202,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate111.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -3213,7 +3214,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate114(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
@@ -3225,7 +3226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -3266,12 +3267,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.toolCall === undefined) && (missing0 = "toolCall"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3283,7 +3284,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCall !== undefined){
+if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 const _errs3 = errors;
 if(!(validate65(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
@@ -3295,7 +3296,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -3325,7 +3326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -3368,12 +3369,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate120.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -3385,7 +3386,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate120.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -3397,7 +3398,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3438,12 +3439,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.command === undefined) && (missing0 = "command"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))){
 validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3455,7 +3456,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(typeof data.command !== "string"){
 validate118.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -3467,7 +3468,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -3497,7 +3498,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -3527,7 +3528,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data6 = data.cwd;
 const _errs12 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -3540,7 +3541,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputByteLimit !== undefined){
+if(data.outputByteLimit !== undefined && func0.call(data, "outputByteLimit")){
 let data7 = data.outputByteLimit;
 const _errs14 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
@@ -3567,7 +3568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs16 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -3612,12 +3613,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3629,7 +3630,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -3641,7 +3642,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3682,12 +3683,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3699,7 +3700,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -3711,7 +3712,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3752,12 +3753,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate131.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3769,7 +3770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -3781,7 +3782,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3822,12 +3823,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3839,7 +3840,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -3851,7 +3852,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -3894,12 +3895,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -3911,7 +3912,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data1 = data.toolCallId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -3992,12 +3993,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
@@ -4267,12 +4268,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.const !== undefined){
+if(data.const !== undefined && func0.call(data, "const")){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
 validate155.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -4284,7 +4285,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate155.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -4296,7 +4297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -4309,7 +4310,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -4349,7 +4350,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -4362,7 +4363,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4375,7 +4376,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data2 = data.minLength;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -4402,7 +4403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -4429,7 +4430,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pattern !== undefined){
+if(data.pattern !== undefined && func0.call(data, "pattern")){
 let data4 = data.pattern;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -4442,7 +4443,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 let data5 = data.format;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -4496,7 +4497,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data6 = data.default;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -4509,7 +4510,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data7 = data.enum;
 const _errs18 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -4539,7 +4540,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 let data9 = data.oneOf;
 const _errs22 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
@@ -4569,7 +4570,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data11 = data._meta;
 const _errs25 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
@@ -4615,7 +4616,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -4628,7 +4629,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4641,7 +4642,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
@@ -4654,7 +4655,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -4667,7 +4668,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
@@ -4680,7 +4681,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -4722,7 +4723,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -4735,7 +4736,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4748,7 +4749,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -4769,7 +4770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -4790,7 +4791,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -4811,7 +4812,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -4853,7 +4854,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -4866,7 +4867,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4879,7 +4880,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
 const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
@@ -4892,7 +4893,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -4935,12 +4936,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.enum === undefined) && (missing0 = "enum")){
+if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
 validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -4970,7 +4971,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -5010,12 +5011,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.anyOf === undefined) && (missing0 = "anyOf")){
+if(((data.anyOf === undefined) || (!(func0.call(data, "anyOf")))) && (missing0 = "anyOf")){
 validate168.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.anyOf !== undefined){
+if(data.anyOf !== undefined && func0.call(data, "anyOf")){
 let data0 = data.anyOf;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -5045,7 +5046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -5091,7 +5092,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5102,7 +5103,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5155,7 +5156,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -5166,7 +5167,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -5254,7 +5255,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -5265,7 +5266,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -5354,12 +5355,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.items === undefined) && (missing0 = "items")){
+if(((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")){
 validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -5372,7 +5373,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -5385,7 +5386,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data2 = data.minItems;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -5412,7 +5413,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data3 = data.maxItems;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -5439,7 +5440,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 const _errs9 = errors;
 if(!(validate165(data.items, {instancePath:instancePath+"/items",parentData:data,parentDataProperty:"items",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
@@ -5451,7 +5452,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data5 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -5481,7 +5482,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -5532,7 +5533,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5543,7 +5544,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5603,7 +5604,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5614,7 +5615,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5672,7 +5673,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -5683,7 +5684,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5741,7 +5742,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -5752,7 +5753,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5808,7 +5809,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -5819,7 +5820,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5879,7 +5880,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -5890,7 +5891,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -5936,7 +5937,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -5947,7 +5948,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -5995,7 +5996,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -6006,7 +6007,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -6054,7 +6055,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -6065,7 +6066,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -6113,7 +6114,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -6124,7 +6125,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -6214,7 +6215,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -6225,7 +6226,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6299,7 +6300,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs1 = errors;
 if(!(validate149(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
@@ -6311,7 +6312,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -6324,12 +6325,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.properties !== undefined){
+if(data.properties !== undefined && func0.call(data, "properties")){
 let data2 = data.properties;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
+for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(!(validate151(data2[key0], {instancePath:instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
@@ -6352,7 +6353,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 let data4 = data.required;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -6382,7 +6383,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data6 = data.description;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -6395,7 +6396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -6487,7 +6488,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestedSchema === undefined) && (missing0 = "requestedSchema")){
+if(((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema")){
 validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -6496,7 +6497,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.requestedSchema = true;
 }
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 if(!(validate148(data.requestedSchema, {instancePath:instancePath+"/requestedSchema",parentData:data,parentDataProperty:"requestedSchema",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
@@ -6601,7 +6602,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -6611,7 +6612,7 @@ props0 = props0 || {};
 props0.elicitationId = true;
 props0.url = true;
 }
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs6 = errors;
 if(!(validate179(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -6623,7 +6624,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs8 = errors;
 if(errors === _errs8){
 if(errors === _errs8){
@@ -6676,7 +6677,7 @@ var props0 = validate140.evaluated.props;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.mode === undefined) && (missing0 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6691,7 +6692,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/0/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -6740,7 +6741,7 @@ var props1 = validate176.evaluated.props;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.mode === undefined) && (missing1 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing1 = "mode")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -6755,7 +6756,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/1/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -6813,7 +6814,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.mode === undefined) && (missing2 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -6824,7 +6825,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -6870,7 +6871,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.mode === undefined) && (missing3 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing3 = "mode")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -6881,7 +6882,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -7019,7 +7020,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.mode === undefined) && (missing4 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing4 = "mode")){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -7034,7 +7035,7 @@ if(props3 !== true){
 props3 = props3 || {};
 props3.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
 const err20 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/2/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -7092,7 +7093,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.message === undefined) && (missing5 = "message")){
+if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing5 = "message")){
 validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -7102,7 +7103,7 @@ props0 = props0 || {};
 props0.message = true;
 props0._meta = true;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs33 = errors;
 if(typeof data.message !== "string"){
 validate139.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7114,7 +7115,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs35 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -7176,12 +7177,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.serverId === undefined) && (missing0 = "serverId")){
+if(((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")){
 validate185.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.serverId !== undefined){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs1 = errors;
 if(!(validate186(data.serverId, {instancePath:instancePath+"/serverId",parentData:data,parentDataProperty:"serverId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
@@ -7193,7 +7194,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -7254,12 +7255,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) && (missing0 = "connectionId")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate190(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
@@ -7271,7 +7272,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate189.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7283,7 +7284,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -7296,7 +7297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -7338,12 +7339,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.connectionId === undefined) && (missing0 = "connectionId")){
+if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
 validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate190(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
@@ -7355,7 +7356,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -7402,12 +7403,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -7419,7 +7420,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate53.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7431,7 +7432,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -7825,12 +7826,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))) || ((data.content === undefined) && (missing0 = "content"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate199.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -7842,7 +7843,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(typeof data.path !== "string"){
 validate199.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7854,7 +7855,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs5 = errors;
 if(typeof data.content !== "string"){
 validate199.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7866,7 +7867,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -7929,12 +7930,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
 validate202.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -7946,7 +7947,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(typeof data.path !== "string"){
 validate202.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -7958,7 +7959,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data2 = data.line;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -7985,7 +7986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.limit !== undefined){
+if(data.limit !== undefined && func0.call(data, "limit")){
 let data3 = data.limit;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -8012,7 +8013,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -8055,12 +8056,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.toolCall === undefined) && (missing0 = "toolCall"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -8072,7 +8073,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCall !== undefined){
+if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 const _errs3 = errors;
 if(!(validate65(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
@@ -8084,7 +8085,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -8114,7 +8115,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -8156,12 +8157,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 validate208.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate66(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
@@ -8173,7 +8174,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -8227,7 +8228,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -8281,7 +8282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data3 = data.title;
 const _errs13 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -8294,7 +8295,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data4 = data.name;
 const _errs15 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -8307,7 +8308,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs17 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -8337,7 +8338,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data7 = data.locations;
 const _errs20 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -8367,7 +8368,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs23 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -8966,12 +8967,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate217.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate217.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9003,12 +9004,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate217.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate217.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9044,12 +9045,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate217.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate217.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9120,12 +9121,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate221.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate221.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9158,12 +9159,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate221.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate221.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9200,12 +9201,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate221.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate221.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9241,12 +9242,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 validate221.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 validate221.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9286,12 +9287,12 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 validate221.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 validate221.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9352,7 +9353,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -9382,7 +9383,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -9395,7 +9396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -9408,7 +9409,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -9550,12 +9551,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -9616,7 +9617,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
 validate230.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9628,7 +9629,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -9669,12 +9670,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -9735,7 +9736,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs6 = errors;
 if(typeof data.data !== "string"){
 validate232.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9747,7 +9748,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
 validate232.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9759,7 +9760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 let data3 = data.uri;
 const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -9772,7 +9773,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -9815,12 +9816,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -9881,7 +9882,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs6 = errors;
 if(typeof data.data !== "string"){
 validate234.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9893,7 +9894,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
 validate234.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9905,7 +9906,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -9947,12 +9948,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate236.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -10013,7 +10014,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs6 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -10026,7 +10027,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs8 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -10039,7 +10040,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs10 = errors;
 if(typeof data.name !== "string"){
 validate236.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10051,7 +10052,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data4 = data.size;
 const _errs12 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -10072,7 +10073,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data5 = data.title;
 const _errs14 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -10085,7 +10086,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs16 = errors;
 if(typeof data.uri !== "string"){
 validate236.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10097,7 +10098,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs18 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -10216,12 +10217,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data0 = data.mimeType;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -10234,7 +10235,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
 validate241.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10246,7 +10247,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate241.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10258,7 +10259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -10300,12 +10301,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 const _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate242.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10317,7 +10318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -10330,7 +10331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate242.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10342,7 +10343,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -10384,12 +10385,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.resource === undefined) && (missing0 = "resource")){
+if(((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")){
 validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data0 = data.annotations;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -10450,7 +10451,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 const _errs6 = errors;
 if(!(validate92(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
@@ -10462,7 +10463,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -10503,12 +10504,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -10520,7 +10521,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -10560,12 +10561,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.path === undefined) && (missing0 = "path")) || ((data.newText === undefined) && (missing0 = "newText"))){
+if((((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
 validate248.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
 validate248.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10577,7 +10578,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oldText !== undefined){
+if(data.oldText !== undefined && func0.call(data, "oldText")){
 let data1 = data.oldText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -10590,7 +10591,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newText !== undefined){
+if(data.newText !== undefined && func0.call(data, "newText")){
 const _errs5 = errors;
 if(typeof data.newText !== "string"){
 validate248.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10602,7 +10603,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -10665,12 +10666,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -10682,7 +10683,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -10722,12 +10723,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
 validate252.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10739,7 +10740,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
 const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
@@ -10766,7 +10767,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -10807,12 +10808,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
+if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
 validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate112(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
@@ -10824,7 +10825,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate253.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10836,7 +10837,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate114(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
@@ -10848,7 +10849,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -11076,12 +11077,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.command === undefined) && (missing0 = "command"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))){
 validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11093,7 +11094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(typeof data.command !== "string"){
 validate258.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -11105,7 +11106,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -11135,7 +11136,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -11165,7 +11166,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data6 = data.cwd;
 const _errs12 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -11178,7 +11179,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputByteLimit !== undefined){
+if(data.outputByteLimit !== undefined && func0.call(data, "outputByteLimit")){
 let data7 = data.outputByteLimit;
 const _errs14 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
@@ -11205,7 +11206,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs16 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -11250,12 +11251,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate261.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -11267,7 +11268,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate261.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -11279,7 +11280,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11320,12 +11321,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11337,7 +11338,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -11349,7 +11350,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11390,12 +11391,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11407,7 +11408,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -11419,7 +11420,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11460,12 +11461,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11477,7 +11478,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -11489,7 +11490,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11530,12 +11531,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
 validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -11547,7 +11548,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs3 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -11559,7 +11560,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -11610,7 +11611,7 @@ var props0 = validate140.evaluated.props;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.mode === undefined) && (missing0 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11625,7 +11626,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/0/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11674,7 +11675,7 @@ var props1 = validate176.evaluated.props;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.mode === undefined) && (missing1 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing1 = "mode")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -11689,7 +11690,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/1/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11747,7 +11748,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.mode === undefined) && (missing2 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -11758,7 +11759,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -11804,7 +11805,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.mode === undefined) && (missing3 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing3 = "mode")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -11815,7 +11816,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -11953,7 +11954,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.mode === undefined) && (missing4 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing4 = "mode")){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -11968,7 +11969,7 @@ if(props3 !== true){
 props3 = props3 || {};
 props3.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
 const err20 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/2/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -12026,7 +12027,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.message === undefined) && (missing5 = "message")){
+if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing5 = "message")){
 validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -12036,7 +12037,7 @@ props0 = props0 || {};
 props0.message = true;
 props0._meta = true;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs33 = errors;
 if(typeof data.message !== "string"){
 validate274.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -12048,7 +12049,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs35 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -12089,12 +12090,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -12106,7 +12107,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data1 = data.toolCallId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -12187,12 +12188,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
@@ -12224,7 +12225,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs1 = errors;
 if(!(validate149(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
@@ -12236,7 +12237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -12249,12 +12250,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.properties !== undefined){
+if(data.properties !== undefined && func0.call(data, "properties")){
 let data2 = data.properties;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
+for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(!(validate151(data2[key0], {instancePath:instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
@@ -12277,7 +12278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 let data4 = data.required;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -12307,7 +12308,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data6 = data.description;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -12320,7 +12321,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -12439,7 +12440,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -12450,7 +12451,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12510,7 +12511,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -12521,7 +12522,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12579,7 +12580,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -12590,7 +12591,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12648,7 +12649,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -12659,7 +12660,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12715,7 +12716,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -12726,7 +12727,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12786,7 +12787,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -12797,7 +12798,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -12843,7 +12844,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -12854,7 +12855,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -12902,7 +12903,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -12913,7 +12914,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -12961,7 +12962,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -12972,7 +12973,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -13020,7 +13021,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -13031,7 +13032,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -13121,7 +13122,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -13132,7 +13133,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -13373,12 +13374,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate295.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.const !== undefined){
+if(data.const !== undefined && func0.call(data, "const")){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
 validate295.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13390,7 +13391,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate295.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13402,7 +13403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -13415,7 +13416,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -13456,7 +13457,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -13469,7 +13470,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -13482,7 +13483,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data2 = data.minLength;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -13509,7 +13510,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -13536,7 +13537,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pattern !== undefined){
+if(data.pattern !== undefined && func0.call(data, "pattern")){
 let data4 = data.pattern;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -13549,7 +13550,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 let data5 = data.format;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -13603,7 +13604,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data6 = data.default;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -13616,7 +13617,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data7 = data.enum;
 const _errs18 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -13646,7 +13647,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 let data9 = data.oneOf;
 const _errs22 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
@@ -13676,7 +13677,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data11 = data._meta;
 const _errs25 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
@@ -13722,7 +13723,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -13735,7 +13736,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -13748,7 +13749,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
@@ -13761,7 +13762,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -13774,7 +13775,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
@@ -13787,7 +13788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -13829,7 +13830,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -13842,7 +13843,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -13855,7 +13856,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -13876,7 +13877,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -13897,7 +13898,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -13918,7 +13919,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -13960,7 +13961,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -13973,7 +13974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -13986,7 +13987,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
 const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
@@ -13999,7 +14000,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -14047,7 +14048,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14058,7 +14059,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14111,7 +14112,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -14122,7 +14123,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -14210,7 +14211,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -14221,7 +14222,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -14311,12 +14312,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.enum === undefined) && (missing0 = "enum")){
+if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
 validate305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -14346,7 +14347,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -14386,12 +14387,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.anyOf === undefined) && (missing0 = "anyOf")){
+if(((data.anyOf === undefined) || (!(func0.call(data, "anyOf")))) && (missing0 = "anyOf")){
 validate306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.anyOf !== undefined){
+if(data.anyOf !== undefined && func0.call(data, "anyOf")){
 let data0 = data.anyOf;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -14421,7 +14422,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -14461,12 +14462,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.items === undefined) && (missing0 = "items")){
+if(((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")){
 validate308.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -14479,7 +14480,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -14492,7 +14493,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data2 = data.minItems;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -14519,7 +14520,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data3 = data.maxItems;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -14546,7 +14547,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 const _errs9 = errors;
 if(!(validate165(data.items, {instancePath:instancePath+"/items",parentData:data,parentDataProperty:"items",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
@@ -14558,7 +14559,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data5 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -14588,7 +14589,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -14683,7 +14684,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestedSchema === undefined) && (missing0 = "requestedSchema")){
+if(((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema")){
 validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -14692,7 +14693,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.requestedSchema = true;
 }
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 if(!(validate148(data.requestedSchema, {instancePath:instancePath+"/requestedSchema",parentData:data,parentDataProperty:"requestedSchema",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
@@ -14797,7 +14798,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -14807,7 +14808,7 @@ props0 = props0 || {};
 props0.elicitationId = true;
 props0.url = true;
 }
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs6 = errors;
 if(!(validate179(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -14819,7 +14820,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs8 = errors;
 if(errors === _errs8){
 if(errors === _errs8){
@@ -14863,12 +14864,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.serverId === undefined) && (missing0 = "serverId")){
+if(((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")){
 validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.serverId !== undefined){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs1 = errors;
 if(!(validate186(data.serverId, {instancePath:instancePath+"/serverId",parentData:data,parentDataProperty:"serverId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
@@ -14880,7 +14881,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -14941,12 +14942,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) && (missing0 = "connectionId")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate322.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate190(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
@@ -14958,7 +14959,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate322.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -14970,7 +14971,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -14983,7 +14984,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -15046,12 +15047,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.connectionId === undefined) && (missing0 = "connectionId")){
+if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
 validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate190(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
@@ -15063,7 +15064,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -15156,7 +15157,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.image !== undefined){
+if(data.image !== undefined && func0.call(data, "image")){
 const _errs1 = errors;
 if(typeof data.image !== "boolean"){
 validate334.errors = [{instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -15168,7 +15169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.audio !== undefined){
+if(data.audio !== undefined && func0.call(data, "audio")){
 const _errs3 = errors;
 if(typeof data.audio !== "boolean"){
 validate334.errors = [{instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -15180,7 +15181,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.embeddedContext !== undefined){
+if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
 const _errs5 = errors;
 if(typeof data.embeddedContext !== "boolean"){
 validate334.errors = [{instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -15192,7 +15193,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -15232,7 +15233,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.http !== undefined){
+if(data.http !== undefined && func0.call(data, "http")){
 const _errs1 = errors;
 if(typeof data.http !== "boolean"){
 validate336.errors = [{instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -15244,7 +15245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sse !== undefined){
+if(data.sse !== undefined && func0.call(data, "sse")){
 const _errs3 = errors;
 if(typeof data.sse !== "boolean"){
 validate336.errors = [{instancePath:instancePath+"/sse",schemaPath:"#/properties/sse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -15256,7 +15257,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.acp !== undefined){
+if(data.acp !== undefined && func0.call(data, "acp")){
 const _errs5 = errors;
 if(typeof data.acp !== "boolean"){
 validate336.errors = [{instancePath:instancePath+"/acp",schemaPath:"#/properties/acp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -15268,7 +15269,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -15309,7 +15310,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate339.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema148.properties._meta.type},message:"must be object,null"}];
@@ -15341,7 +15342,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate341.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema149.properties._meta.type},message:"must be object,null"}];
@@ -15373,7 +15374,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate343.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema150.properties._meta.type},message:"must be object,null"}];
@@ -15405,7 +15406,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate345.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema151.properties._meta.type},message:"must be object,null"}];
@@ -15437,7 +15438,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate347.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema152.properties._meta.type},message:"must be object,null"}];
@@ -15469,7 +15470,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate349.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema153.properties._meta.type},message:"must be object,null"}];
@@ -15500,7 +15501,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.list !== undefined){
+if(data.list !== undefined && func0.call(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -15558,7 +15559,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data1 = data.delete;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -15616,7 +15617,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -15674,7 +15675,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fork !== undefined){
+if(data.fork !== undefined && func0.call(data, "fork")){
 let data3 = data.fork;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -15732,7 +15733,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resume !== undefined){
+if(data.resume !== undefined && func0.call(data, "resume")){
 let data4 = data.resume;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -15790,7 +15791,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.close !== undefined){
+if(data.close !== undefined && func0.call(data, "close")){
 let data5 = data.close;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -15848,7 +15849,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs31 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -15892,7 +15893,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate353.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema155.properties._meta.type},message:"must be object,null"}];
@@ -15923,7 +15924,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.logout !== undefined){
+if(data.logout !== undefined && func0.call(data, "logout")){
 let data0 = data.logout;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -15981,7 +15982,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -16019,7 +16020,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate356.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema156.properties._meta.type},message:"must be object,null"}];
@@ -16054,7 +16055,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate361.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema160.properties._meta.type},message:"must be object,null"}];
@@ -16188,12 +16189,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.syncKind === undefined) && (missing0 = "syncKind")){
+if(((data.syncKind === undefined) || (!(func0.call(data, "syncKind")))) && (missing0 = "syncKind")){
 validate363.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.syncKind !== undefined){
+if(data.syncKind !== undefined && func0.call(data, "syncKind")){
 const _errs1 = errors;
 if(!(validate364(data.syncKind, {instancePath:instancePath+"/syncKind",parentData:data,parentDataProperty:"syncKind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
@@ -16205,7 +16206,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -16244,7 +16245,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate367.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema163.properties._meta.type},message:"must be object,null"}];
@@ -16276,7 +16277,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate369.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema164.properties._meta.type},message:"must be object,null"}];
@@ -16308,7 +16309,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate371.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema165.properties._meta.type},message:"must be object,null"}];
@@ -16339,7 +16340,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.didOpen !== undefined){
+if(data.didOpen !== undefined && func0.call(data, "didOpen")){
 let data0 = data.didOpen;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -16397,7 +16398,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didChange !== undefined){
+if(data.didChange !== undefined && func0.call(data, "didChange")){
 let data1 = data.didChange;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -16456,7 +16457,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didClose !== undefined){
+if(data.didClose !== undefined && func0.call(data, "didClose")){
 let data2 = data.didClose;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -16514,7 +16515,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didSave !== undefined){
+if(data.didSave !== undefined && func0.call(data, "didSave")){
 let data3 = data.didSave;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -16572,7 +16573,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didFocus !== undefined){
+if(data.didFocus !== undefined && func0.call(data, "didFocus")){
 let data4 = data.didFocus;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -16630,7 +16631,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -16671,7 +16672,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document !== undefined){
+if(data.document !== undefined && func0.call(data, "document")){
 let data0 = data.document;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -16734,7 +16735,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -16773,7 +16774,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -16800,7 +16801,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -16838,7 +16839,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate378.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema168.properties._meta.type},message:"must be object,null"}];
@@ -16870,7 +16871,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -16897,7 +16898,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -16935,7 +16936,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -16962,7 +16963,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -17000,7 +17001,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate384.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema171.properties._meta.type},message:"must be object,null"}];
@@ -17032,7 +17033,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate386.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema172.properties._meta.type},message:"must be object,null"}];
@@ -17063,7 +17064,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined){
+if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -17122,7 +17123,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.relatedSnippets !== undefined){
+if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
 let data1 = data.relatedSnippets;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -17180,7 +17181,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.editHistory !== undefined){
+if(data.editHistory !== undefined && func0.call(data, "editHistory")){
 let data2 = data.editHistory;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -17239,7 +17240,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.userActions !== undefined){
+if(data.userActions !== undefined && func0.call(data, "userActions")){
 let data3 = data.userActions;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -17298,7 +17299,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openFiles !== undefined){
+if(data.openFiles !== undefined && func0.call(data, "openFiles")){
 let data4 = data.openFiles;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -17356,7 +17357,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diagnostics !== undefined){
+if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
 let data5 = data.diagnostics;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -17414,7 +17415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs31 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -17456,7 +17457,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.events !== undefined){
+if(data.events !== undefined && func0.call(data, "events")){
 let data0 = data.events;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -17515,7 +17516,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 let data1 = data.context;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -17579,7 +17580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -17750,7 +17751,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.loadSession !== undefined){
+if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
 validate333.errors = [{instancePath:instancePath+"/loadSession",schemaPath:"#/properties/loadSession/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -17762,7 +17763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.promptCapabilities !== undefined){
+if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
 const _errs3 = errors;
 if(!(validate334(data.promptCapabilities, {instancePath:instancePath+"/promptCapabilities",parentData:data,parentDataProperty:"promptCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
@@ -17774,7 +17775,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpCapabilities !== undefined){
+if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
 const _errs5 = errors;
 if(!(validate336(data.mcpCapabilities, {instancePath:instancePath+"/mcpCapabilities",parentData:data,parentDataProperty:"mcpCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
@@ -17786,7 +17787,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionCapabilities !== undefined){
+if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
 const _errs7 = errors;
 if(!(validate338(data.sessionCapabilities, {instancePath:instancePath+"/sessionCapabilities",parentData:data,parentDataProperty:"sessionCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
@@ -17798,7 +17799,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs9 = errors;
 if(!(validate352(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
@@ -17810,7 +17811,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.providers !== undefined){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data5 = data.providers;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -17868,7 +17869,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined){
+if(data.nes !== undefined && func0.call(data, "nes")){
 let data6 = data.nes;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -17928,7 +17929,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncoding !== undefined){
+if(data.positionEncoding !== undefined && func0.call(data, "positionEncoding")){
 let data7 = data.positionEncoding;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -17982,7 +17983,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs26 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -18050,12 +18051,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate394.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate395(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
@@ -18067,7 +18068,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate394.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18079,7 +18080,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -18092,7 +18093,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -18122,12 +18123,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
+for(const key0 of Object.keys(data5)){
 const _errs14 = errors;
 if(typeof data5[key0] !== "string"){
 validate394.errors = [{instancePath:instancePath+"/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18150,7 +18151,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs16 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -18194,12 +18195,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate398.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate395(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
@@ -18211,7 +18212,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate398.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18223,7 +18224,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -18236,7 +18237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -18284,7 +18285,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -18295,7 +18296,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -18403,12 +18404,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate402.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate402.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18420,7 +18421,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18433,7 +18434,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
 validate402.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18445,7 +18446,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -18486,12 +18487,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate331(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
@@ -18503,7 +18504,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentCapabilities !== undefined){
+if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
 const _errs3 = errors;
 if(!(validate333(data.agentCapabilities, {instancePath:instancePath+"/agentCapabilities",parentData:data,parentDataProperty:"agentCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
@@ -18515,7 +18516,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data2 = data.authMethods;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -18545,7 +18546,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentInfo !== undefined){
+if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
 let data4 = data.agentInfo;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -18606,7 +18607,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -18648,7 +18649,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate405.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema179.properties._meta.type},message:"must be object,null"}];
@@ -18874,12 +18875,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.apiType === undefined) && (missing0 = "apiType")) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 validate413.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.apiType !== undefined){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs1 = errors;
 if(!(validate411(data.apiType, {instancePath:instancePath+"/apiType",parentData:data,parentDataProperty:"apiType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
@@ -18891,7 +18892,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baseUrl !== undefined){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs3 = errors;
 if(typeof data.baseUrl !== "string"){
 validate413.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18903,7 +18904,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -18943,12 +18944,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.providerId === undefined) && (missing0 = "providerId")) || ((data.supported === undefined) && (missing0 = "supported"))) || ((data.required === undefined) && (missing0 = "required"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
 validate408.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate409(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
@@ -18960,7 +18961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported !== undefined){
+if(data.supported !== undefined && func0.call(data, "supported")){
 let data1 = data.supported;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -18990,7 +18991,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 const _errs6 = errors;
 if(typeof data.required !== "boolean"){
 validate408.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -19002,7 +19003,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.current !== undefined){
+if(data.current !== undefined && func0.call(data, "current")){
 let data4 = data.current;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -19062,7 +19063,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -19104,12 +19105,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.providers === undefined) && (missing0 = "providers")){
+if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
 validate407.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providers !== undefined){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data0 = data.providers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -19139,7 +19140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -19178,7 +19179,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate418.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema185.properties._meta.type},message:"must be object,null"}];
@@ -19210,7 +19211,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate420.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema186.properties._meta.type},message:"must be object,null"}];
@@ -19242,7 +19243,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate422.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema187.properties._meta.type},message:"must be object,null"}];
@@ -19298,12 +19299,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate429.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate427(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
@@ -19315,7 +19316,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate429.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -19327,7 +19328,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -19340,7 +19341,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -19381,12 +19382,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentModeId === undefined) && (missing0 = "currentModeId")) || ((data.availableModes === undefined) && (missing0 = "availableModes"))){
+if((((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")) || (((data.availableModes === undefined) || (!(func0.call(data, "availableModes")))) && (missing0 = "availableModes"))){
 validate426.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
 const _errs1 = errors;
 if(!(validate427(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
@@ -19398,7 +19399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.availableModes !== undefined){
+if(data.availableModes !== undefined && func0.call(data, "availableModes")){
 let data1 = data.availableModes;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -19428,7 +19429,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -19661,12 +19662,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate442.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(!(validate439(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
@@ -19678,7 +19679,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate442.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -19690,7 +19691,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -19703,7 +19704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -19766,12 +19767,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.group === undefined) || (!(func0.call(data, "group")))) && (missing0 = "group")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate445.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.group !== undefined){
+if(data.group !== undefined && func0.call(data, "group")){
 const _errs1 = errors;
 if(!(validate446(data.group, {instancePath:instancePath+"/group",parentData:data,parentDataProperty:"group",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate446.errors : vErrors.concat(validate446.errors);
@@ -19783,7 +19784,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate445.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -19795,7 +19796,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -19825,7 +19826,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -19976,12 +19977,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+if((((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate438.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 const _errs1 = errors;
 if(!(validate439(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
@@ -19993,7 +19994,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 const _errs3 = errors;
 if(!(validate441(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
@@ -20032,12 +20033,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
+if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
 validate452.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 if(typeof data.currentValue !== "boolean"){
 validate452.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
@@ -20069,12 +20070,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate433.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs2 = errors;
 if(!(validate434(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
@@ -20086,7 +20087,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
 validate433.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20098,7 +20099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -20111,7 +20112,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.category !== undefined){
+if(data.category !== undefined && func0.call(data, "category")){
 let data3 = data.category;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -20165,7 +20166,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -20189,12 +20190,12 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate433.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 validate433.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20231,12 +20232,12 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate433.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 validate433.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20301,12 +20302,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate424.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -20318,7 +20319,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data1 = data.modes;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -20378,7 +20379,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -20408,7 +20409,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -20449,7 +20450,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data0 = data.modes;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -20509,7 +20510,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -20539,7 +20540,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20580,12 +20581,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate461.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -20597,7 +20598,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate461.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20609,7 +20610,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -20639,7 +20640,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -20652,7 +20653,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -20665,7 +20666,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -20708,12 +20709,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessions === undefined) && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 validate460.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessions !== undefined){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -20743,7 +20744,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -20756,7 +20757,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20796,7 +20797,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate465.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema205.properties._meta.type},message:"must be object,null"}];
@@ -20829,12 +20830,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate467.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -20846,7 +20847,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data1 = data.modes;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -20906,7 +20907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -20936,7 +20937,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -20977,7 +20978,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data0 = data.modes;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -21037,7 +21038,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -21067,7 +21068,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -21106,7 +21107,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate476.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema208.properties._meta.type},message:"must be object,null"}];
@@ -21138,7 +21139,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate478.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema209.properties._meta.type},message:"must be object,null"}];
@@ -21171,12 +21172,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate480.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -21206,7 +21207,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -21444,12 +21445,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.totalTokens === undefined) && (missing0 = "totalTokens")) || ((data.inputTokens === undefined) && (missing0 = "inputTokens"))) || ((data.outputTokens === undefined) && (missing0 = "outputTokens"))){
+if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
 validate486.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.totalTokens !== undefined){
+if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -21476,7 +21477,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputTokens !== undefined){
+if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -21503,7 +21504,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputTokens !== undefined){
+if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -21530,7 +21531,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.thoughtTokens !== undefined){
+if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -21557,7 +21558,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cachedReadTokens !== undefined){
+if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -21584,7 +21585,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cachedWriteTokens !== undefined){
+if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 const _errs11 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
@@ -21611,7 +21612,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -21655,12 +21656,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.stopReason === undefined) && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 validate483.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs1 = errors;
 if(!(validate484(data.stopReason, {instancePath:instancePath+"/stopReason",parentData:data,parentDataProperty:"stopReason",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
@@ -21672,7 +21673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.usage !== undefined){
+if(data.usage !== undefined && func0.call(data, "usage")){
 let data1 = data.usage;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -21736,7 +21737,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -21777,12 +21778,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate489.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -21794,7 +21795,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -21860,12 +21861,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.line === undefined) && (missing0 = "line")) || ((data.character === undefined) && (missing0 = "character"))){
+if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
 validate499.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data0 = data.line;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -21892,7 +21893,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.character !== undefined){
+if(data.character !== undefined && func0.call(data, "character")){
 let data1 = data.character;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -21919,7 +21920,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -21959,12 +21960,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.start === undefined) && (missing0 = "start")) || ((data.end === undefined) && (missing0 = "end"))){
+if((((data.start === undefined) || (!(func0.call(data, "start")))) && (missing0 = "start")) || (((data.end === undefined) || (!(func0.call(data, "end")))) && (missing0 = "end"))){
 validate498.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.start !== undefined){
+if(data.start !== undefined && func0.call(data, "start")){
 const _errs1 = errors;
 if(!(validate499(data.start, {instancePath:instancePath+"/start",parentData:data,parentDataProperty:"start",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -21976,7 +21977,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.end !== undefined){
+if(data.end !== undefined && func0.call(data, "end")){
 const _errs3 = errors;
 if(!(validate499(data.end, {instancePath:instancePath+"/end",parentData:data,parentDataProperty:"end",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -21988,7 +21989,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -22028,12 +22029,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.range === undefined) && (missing0 = "range")) || ((data.newText === undefined) && (missing0 = "newText"))){
+if((((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
 validate497.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 const _errs1 = errors;
 if(!(validate498(data.range, {instancePath:instancePath+"/range",parentData:data,parentDataProperty:"range",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
@@ -22045,7 +22046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newText !== undefined){
+if(data.newText !== undefined && func0.call(data, "newText")){
 const _errs3 = errors;
 if(typeof data.newText !== "string"){
 validate497.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22057,7 +22058,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -22097,12 +22098,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.edits === undefined) && (missing0 = "edits"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.edits === undefined) || (!(func0.call(data, "edits")))) && (missing0 = "edits"))){
 validate494.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -22114,7 +22115,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate494.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22126,7 +22127,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.edits !== undefined){
+if(data.edits !== undefined && func0.call(data, "edits")){
 let data2 = data.edits;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -22156,7 +22157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursorPosition !== undefined){
+if(data.cursorPosition !== undefined && func0.call(data, "cursorPosition")){
 let data4 = data.cursorPosition;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -22216,7 +22217,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -22259,12 +22260,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))){
 validate506.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -22276,7 +22277,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate506.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22288,7 +22289,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -22300,7 +22301,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -22342,12 +22343,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.newName === undefined) && (missing0 = "newName"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.newName === undefined) || (!(func0.call(data, "newName")))) && (missing0 = "newName"))){
 validate510.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -22359,7 +22360,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate510.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22371,7 +22372,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -22383,7 +22384,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newName !== undefined){
+if(data.newName !== undefined && func0.call(data, "newName")){
 const _errs7 = errors;
 if(typeof data.newName !== "string"){
 validate510.errors = [{instancePath:instancePath+"/newName",schemaPath:"#/properties/newName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22395,7 +22396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -22438,12 +22439,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.search === undefined) && (missing0 = "search"))) || ((data.replace === undefined) && (missing0 = "replace"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.search === undefined) || (!(func0.call(data, "search")))) && (missing0 = "search"))) || (((data.replace === undefined) || (!(func0.call(data, "replace")))) && (missing0 = "replace"))){
 validate514.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -22455,7 +22456,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate514.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22467,7 +22468,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.search !== undefined){
+if(data.search !== undefined && func0.call(data, "search")){
 const _errs5 = errors;
 if(typeof data.search !== "string"){
 validate514.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22479,7 +22480,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replace !== undefined){
+if(data.replace !== undefined && func0.call(data, "replace")){
 const _errs7 = errors;
 if(typeof data.replace !== "string"){
 validate514.errors = [{instancePath:instancePath+"/replace",schemaPath:"#/properties/replace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22491,7 +22492,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isRegex !== undefined){
+if(data.isRegex !== undefined && func0.call(data, "isRegex")){
 let data4 = data.isRegex;
 const _errs9 = errors;
 if((typeof data4 !== "boolean") && (data4 !== null)){
@@ -22504,7 +22505,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -22557,12 +22558,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.kind === undefined) && (missing0 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
 validate493.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data0 = data.kind;
 if(typeof data0 !== "string"){
 validate493.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22597,12 +22598,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.kind === undefined) && (missing1 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing1 = "kind")){
 validate493.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
 validate493.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22638,12 +22639,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.kind === undefined) && (missing2 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing2 = "kind")){
 validate493.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
 validate493.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22680,12 +22681,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.kind === undefined) && (missing3 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing3 = "kind")){
 validate493.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data3 = data.kind;
 if(typeof data3 !== "string"){
 validate493.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -22749,12 +22750,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.suggestions === undefined) && (missing0 = "suggestions")){
+if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
 validate492.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestions !== undefined){
+if(data.suggestions !== undefined && func0.call(data, "suggestions")){
 let data0 = data.suggestions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -22784,7 +22785,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -22823,7 +22824,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate519.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema225.properties._meta.type},message:"must be object,null"}];
@@ -23238,12 +23239,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate526.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 const _errs1 = errors;
 if(!(validate527(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
@@ -23255,7 +23256,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
 validate526.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23296,7 +23297,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.result === undefined) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -23307,7 +23308,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -23319,7 +23320,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -23656,7 +23657,7 @@ const _errs49 = errors;
 if(errors === _errs49){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.id === undefined) && (missing1 = "id")) || ((data.error === undefined) && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -23667,7 +23668,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs51 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -23679,7 +23680,7 @@ else {
 var valid25 = true;
 }
 if(valid25){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs53 = errors;
 if(!(validate526(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -23757,12 +23758,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 validate530.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate331(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
@@ -23774,7 +23775,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentCapabilities !== undefined){
+if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
 const _errs3 = errors;
 if(!(validate333(data.agentCapabilities, {instancePath:instancePath+"/agentCapabilities",parentData:data,parentDataProperty:"agentCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
@@ -23786,7 +23787,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data2 = data.authMethods;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -23816,7 +23817,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentInfo !== undefined){
+if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
 let data4 = data.agentInfo;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -23877,7 +23878,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -23960,7 +23961,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.loadSession !== undefined){
+if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
 validate536.errors = [{instancePath:instancePath+"/loadSession",schemaPath:"#/properties/loadSession/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -23972,7 +23973,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.promptCapabilities !== undefined){
+if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
 const _errs3 = errors;
 if(!(validate334(data.promptCapabilities, {instancePath:instancePath+"/promptCapabilities",parentData:data,parentDataProperty:"promptCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
@@ -23984,7 +23985,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpCapabilities !== undefined){
+if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
 const _errs5 = errors;
 if(!(validate336(data.mcpCapabilities, {instancePath:instancePath+"/mcpCapabilities",parentData:data,parentDataProperty:"mcpCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
@@ -23996,7 +23997,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionCapabilities !== undefined){
+if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
 const _errs7 = errors;
 if(!(validate338(data.sessionCapabilities, {instancePath:instancePath+"/sessionCapabilities",parentData:data,parentDataProperty:"sessionCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
@@ -24008,7 +24009,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs9 = errors;
 if(!(validate352(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
@@ -24020,7 +24021,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.providers !== undefined){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data5 = data.providers;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -24078,7 +24079,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined){
+if(data.nes !== undefined && func0.call(data, "nes")){
 let data6 = data.nes;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -24138,7 +24139,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncoding !== undefined){
+if(data.positionEncoding !== undefined && func0.call(data, "positionEncoding")){
 let data7 = data.positionEncoding;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -24192,7 +24193,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs26 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -24237,7 +24238,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.image !== undefined){
+if(data.image !== undefined && func0.call(data, "image")){
 const _errs1 = errors;
 if(typeof data.image !== "boolean"){
 validate544.errors = [{instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -24249,7 +24250,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.audio !== undefined){
+if(data.audio !== undefined && func0.call(data, "audio")){
 const _errs3 = errors;
 if(typeof data.audio !== "boolean"){
 validate544.errors = [{instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -24261,7 +24262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.embeddedContext !== undefined){
+if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
 const _errs5 = errors;
 if(typeof data.embeddedContext !== "boolean"){
 validate544.errors = [{instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -24273,7 +24274,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -24313,7 +24314,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.http !== undefined){
+if(data.http !== undefined && func0.call(data, "http")){
 const _errs1 = errors;
 if(typeof data.http !== "boolean"){
 validate545.errors = [{instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -24325,7 +24326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sse !== undefined){
+if(data.sse !== undefined && func0.call(data, "sse")){
 const _errs3 = errors;
 if(typeof data.sse !== "boolean"){
 validate545.errors = [{instancePath:instancePath+"/sse",schemaPath:"#/properties/sse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -24337,7 +24338,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.acp !== undefined){
+if(data.acp !== undefined && func0.call(data, "acp")){
 const _errs5 = errors;
 if(typeof data.acp !== "boolean"){
 validate545.errors = [{instancePath:instancePath+"/acp",schemaPath:"#/properties/acp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -24349,7 +24350,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -24389,7 +24390,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.list !== undefined){
+if(data.list !== undefined && func0.call(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -24447,7 +24448,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data1 = data.delete;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -24505,7 +24506,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -24563,7 +24564,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fork !== undefined){
+if(data.fork !== undefined && func0.call(data, "fork")){
 let data3 = data.fork;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -24621,7 +24622,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resume !== undefined){
+if(data.resume !== undefined && func0.call(data, "resume")){
 let data4 = data.resume;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -24679,7 +24680,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.close !== undefined){
+if(data.close !== undefined && func0.call(data, "close")){
 let data5 = data.close;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -24737,7 +24738,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs31 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -24780,7 +24781,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate553.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema148.properties._meta.type},message:"must be object,null"}];
@@ -24812,7 +24813,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate554.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema149.properties._meta.type},message:"must be object,null"}];
@@ -24844,7 +24845,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate555.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema150.properties._meta.type},message:"must be object,null"}];
@@ -24876,7 +24877,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate556.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema151.properties._meta.type},message:"must be object,null"}];
@@ -24908,7 +24909,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate557.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema152.properties._meta.type},message:"must be object,null"}];
@@ -24940,7 +24941,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate558.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema153.properties._meta.type},message:"must be object,null"}];
@@ -24972,7 +24973,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.logout !== undefined){
+if(data.logout !== undefined && func0.call(data, "logout")){
 let data0 = data.logout;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -25030,7 +25031,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -25068,7 +25069,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate561.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema155.properties._meta.type},message:"must be object,null"}];
@@ -25100,7 +25101,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate562.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema156.properties._meta.type},message:"must be object,null"}];
@@ -25132,7 +25133,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.events !== undefined){
+if(data.events !== undefined && func0.call(data, "events")){
 let data0 = data.events;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -25191,7 +25192,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 let data1 = data.context;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -25255,7 +25256,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -25294,7 +25295,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document !== undefined){
+if(data.document !== undefined && func0.call(data, "document")){
 let data0 = data.document;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -25357,7 +25358,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -25395,7 +25396,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.didOpen !== undefined){
+if(data.didOpen !== undefined && func0.call(data, "didOpen")){
 let data0 = data.didOpen;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -25453,7 +25454,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didChange !== undefined){
+if(data.didChange !== undefined && func0.call(data, "didChange")){
 let data1 = data.didChange;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -25512,7 +25513,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didClose !== undefined){
+if(data.didClose !== undefined && func0.call(data, "didClose")){
 let data2 = data.didClose;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -25570,7 +25571,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didSave !== undefined){
+if(data.didSave !== undefined && func0.call(data, "didSave")){
 let data3 = data.didSave;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -25628,7 +25629,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didFocus !== undefined){
+if(data.didFocus !== undefined && func0.call(data, "didFocus")){
 let data4 = data.didFocus;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -25686,7 +25687,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -25728,7 +25729,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate574.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema160.properties._meta.type},message:"must be object,null"}];
@@ -25761,12 +25762,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.syncKind === undefined) && (missing0 = "syncKind")){
+if(((data.syncKind === undefined) || (!(func0.call(data, "syncKind")))) && (missing0 = "syncKind")){
 validate575.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.syncKind !== undefined){
+if(data.syncKind !== undefined && func0.call(data, "syncKind")){
 const _errs1 = errors;
 if(!(validate364(data.syncKind, {instancePath:instancePath+"/syncKind",parentData:data,parentDataProperty:"syncKind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
@@ -25778,7 +25779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -25918,7 +25919,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate578.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema163.properties._meta.type},message:"must be object,null"}];
@@ -25950,7 +25951,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate579.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema164.properties._meta.type},message:"must be object,null"}];
@@ -25982,7 +25983,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate580.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema165.properties._meta.type},message:"must be object,null"}];
@@ -26014,7 +26015,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined){
+if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -26073,7 +26074,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.relatedSnippets !== undefined){
+if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
 let data1 = data.relatedSnippets;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -26131,7 +26132,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.editHistory !== undefined){
+if(data.editHistory !== undefined && func0.call(data, "editHistory")){
 let data2 = data.editHistory;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -26190,7 +26191,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.userActions !== undefined){
+if(data.userActions !== undefined && func0.call(data, "userActions")){
 let data3 = data.userActions;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -26249,7 +26250,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openFiles !== undefined){
+if(data.openFiles !== undefined && func0.call(data, "openFiles")){
 let data4 = data.openFiles;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -26307,7 +26308,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diagnostics !== undefined){
+if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
 let data5 = data.diagnostics;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -26365,7 +26366,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs31 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -26408,7 +26409,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -26435,7 +26436,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -26473,7 +26474,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate589.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema168.properties._meta.type},message:"must be object,null"}];
@@ -26505,7 +26506,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -26532,7 +26533,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -26570,7 +26571,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -26597,7 +26598,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -26635,7 +26636,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate592.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema171.properties._meta.type},message:"must be object,null"}];
@@ -26667,7 +26668,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate593.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema172.properties._meta.type},message:"must be object,null"}];
@@ -26840,7 +26841,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -26851,7 +26852,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -26980,12 +26981,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate599.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate395(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
@@ -26997,7 +26998,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate599.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27009,7 +27010,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -27022,7 +27023,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -27052,12 +27053,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
+for(const key0 of Object.keys(data5)){
 const _errs14 = errors;
 if(typeof data5[key0] !== "string"){
 validate599.errors = [{instancePath:instancePath+"/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27080,7 +27081,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs16 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -27124,12 +27125,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate601.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate395(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
@@ -27141,7 +27142,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate601.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27153,7 +27154,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -27166,7 +27167,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -27208,12 +27209,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate603.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate603.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27225,7 +27226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -27238,7 +27239,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
 validate603.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27250,7 +27251,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -27291,7 +27292,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate604.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema179.properties._meta.type},message:"must be object,null"}];
@@ -27324,12 +27325,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.providers === undefined) && (missing0 = "providers")){
+if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
 validate605.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providers !== undefined){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data0 = data.providers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -27359,7 +27360,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27399,12 +27400,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.providerId === undefined) && (missing0 = "providerId")) || ((data.supported === undefined) && (missing0 = "supported"))) || ((data.required === undefined) && (missing0 = "required"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
 validate607.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate409(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
@@ -27416,7 +27417,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported !== undefined){
+if(data.supported !== undefined && func0.call(data, "supported")){
 let data1 = data.supported;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -27446,7 +27447,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 const _errs6 = errors;
 if(typeof data.required !== "boolean"){
 validate607.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -27458,7 +27459,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.current !== undefined){
+if(data.current !== undefined && func0.call(data, "current")){
 let data4 = data.current;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -27518,7 +27519,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -27752,12 +27753,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.apiType === undefined) && (missing0 = "apiType")) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 validate613.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.apiType !== undefined){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs1 = errors;
 if(!(validate411(data.apiType, {instancePath:instancePath+"/apiType",parentData:data,parentDataProperty:"apiType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
@@ -27769,7 +27770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baseUrl !== undefined){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs3 = errors;
 if(typeof data.baseUrl !== "string"){
 validate613.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27781,7 +27782,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27821,7 +27822,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate615.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema185.properties._meta.type},message:"must be object,null"}];
@@ -27853,7 +27854,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate616.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema186.properties._meta.type},message:"must be object,null"}];
@@ -27885,7 +27886,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate617.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema187.properties._meta.type},message:"must be object,null"}];
@@ -27918,12 +27919,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate618.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -27935,7 +27936,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data1 = data.modes;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -27995,7 +27996,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -28025,7 +28026,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -28067,12 +28068,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentModeId === undefined) && (missing0 = "currentModeId")) || ((data.availableModes === undefined) && (missing0 = "availableModes"))){
+if((((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")) || (((data.availableModes === undefined) || (!(func0.call(data, "availableModes")))) && (missing0 = "availableModes"))){
 validate622.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
 const _errs1 = errors;
 if(!(validate427(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
@@ -28084,7 +28085,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.availableModes !== undefined){
+if(data.availableModes !== undefined && func0.call(data, "availableModes")){
 let data1 = data.availableModes;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -28114,7 +28115,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -28176,12 +28177,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate626.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate427(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
@@ -28193,7 +28194,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate626.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28205,7 +28206,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -28218,7 +28219,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -28260,12 +28261,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate628.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs2 = errors;
 if(!(validate434(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
@@ -28277,7 +28278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
 validate628.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28289,7 +28290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -28302,7 +28303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.category !== undefined){
+if(data.category !== undefined && func0.call(data, "category")){
 let data3 = data.category;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -28356,7 +28357,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -28380,12 +28381,12 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate628.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 validate628.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28422,12 +28423,12 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate628.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 validate628.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28793,12 +28794,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate639.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(!(validate439(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
@@ -28810,7 +28811,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate639.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28822,7 +28823,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -28835,7 +28836,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -28877,12 +28878,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.group === undefined) || (!(func0.call(data, "group")))) && (missing0 = "group")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate641.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.group !== undefined){
+if(data.group !== undefined && func0.call(data, "group")){
 const _errs1 = errors;
 if(!(validate446(data.group, {instancePath:instancePath+"/group",parentData:data,parentDataProperty:"group",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate446.errors : vErrors.concat(validate446.errors);
@@ -28894,7 +28895,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate641.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28906,7 +28907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -28936,7 +28937,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -28999,12 +29000,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+if((((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate645.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 const _errs1 = errors;
 if(!(validate439(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
@@ -29016,7 +29017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 const _errs3 = errors;
 if(!(validate441(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
@@ -29055,12 +29056,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
+if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
 validate648.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 if(typeof data.currentValue !== "boolean"){
 validate648.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
@@ -29092,7 +29093,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data0 = data.modes;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -29152,7 +29153,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -29182,7 +29183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -29222,12 +29223,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessions === undefined) && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 validate652.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessions !== undefined){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -29257,7 +29258,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -29270,7 +29271,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -29311,12 +29312,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate654.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29328,7 +29329,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate654.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -29340,7 +29341,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -29370,7 +29371,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -29383,7 +29384,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -29396,7 +29397,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -29439,7 +29440,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate656.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema205.properties._meta.type},message:"must be object,null"}];
@@ -29472,12 +29473,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate657.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -29489,7 +29490,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data1 = data.modes;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -29549,7 +29550,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -29579,7 +29580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -29620,7 +29621,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data0 = data.modes;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -29680,7 +29681,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -29710,7 +29711,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -29749,7 +29750,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate664.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema208.properties._meta.type},message:"must be object,null"}];
@@ -29781,7 +29782,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate665.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema209.properties._meta.type},message:"must be object,null"}];
@@ -29814,12 +29815,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate666.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -29849,7 +29850,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -29889,12 +29890,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.stopReason === undefined) && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 validate668.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 const _errs1 = errors;
 if(!(validate484(data.stopReason, {instancePath:instancePath+"/stopReason",parentData:data,parentDataProperty:"stopReason",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
@@ -29906,7 +29907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.usage !== undefined){
+if(data.usage !== undefined && func0.call(data, "usage")){
 let data1 = data.usage;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -29970,7 +29971,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -30208,12 +30209,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.totalTokens === undefined) && (missing0 = "totalTokens")) || ((data.inputTokens === undefined) && (missing0 = "inputTokens"))) || ((data.outputTokens === undefined) && (missing0 = "outputTokens"))){
+if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
 validate672.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.totalTokens !== undefined){
+if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -30240,7 +30241,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputTokens !== undefined){
+if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -30267,7 +30268,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputTokens !== undefined){
+if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -30294,7 +30295,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.thoughtTokens !== undefined){
+if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -30321,7 +30322,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cachedReadTokens !== undefined){
+if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -30348,7 +30349,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cachedWriteTokens !== undefined){
+if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 const _errs11 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
@@ -30375,7 +30376,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -30420,12 +30421,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate673.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -30437,7 +30438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -30477,12 +30478,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.suggestions === undefined) && (missing0 = "suggestions")){
+if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
 validate675.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestions !== undefined){
+if(data.suggestions !== undefined && func0.call(data, "suggestions")){
 let data0 = data.suggestions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -30512,7 +30513,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -30562,12 +30563,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.kind === undefined) && (missing0 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
 validate677.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data0 = data.kind;
 if(typeof data0 !== "string"){
 validate677.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -30602,12 +30603,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.kind === undefined) && (missing1 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing1 = "kind")){
 validate677.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
 validate677.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -30643,12 +30644,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.kind === undefined) && (missing2 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing2 = "kind")){
 validate677.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
 validate677.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -30685,12 +30686,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.kind === undefined) && (missing3 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing3 = "kind")){
 validate677.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data3 = data.kind;
 if(typeof data3 !== "string"){
 validate677.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -30776,12 +30777,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.range === undefined) && (missing0 = "range")) || ((data.newText === undefined) && (missing0 = "newText"))){
+if((((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
 validate683.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 const _errs1 = errors;
 if(!(validate498(data.range, {instancePath:instancePath+"/range",parentData:data,parentDataProperty:"range",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
@@ -30793,7 +30794,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newText !== undefined){
+if(data.newText !== undefined && func0.call(data, "newText")){
 const _errs3 = errors;
 if(typeof data.newText !== "string"){
 validate683.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -30805,7 +30806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -30846,12 +30847,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.start === undefined) && (missing0 = "start")) || ((data.end === undefined) && (missing0 = "end"))){
+if((((data.start === undefined) || (!(func0.call(data, "start")))) && (missing0 = "start")) || (((data.end === undefined) || (!(func0.call(data, "end")))) && (missing0 = "end"))){
 validate685.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.start !== undefined){
+if(data.start !== undefined && func0.call(data, "start")){
 const _errs1 = errors;
 if(!(validate499(data.start, {instancePath:instancePath+"/start",parentData:data,parentDataProperty:"start",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -30863,7 +30864,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.end !== undefined){
+if(data.end !== undefined && func0.call(data, "end")){
 const _errs3 = errors;
 if(!(validate499(data.end, {instancePath:instancePath+"/end",parentData:data,parentDataProperty:"end",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -30875,7 +30876,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -30916,12 +30917,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.line === undefined) && (missing0 = "line")) || ((data.character === undefined) && (missing0 = "character"))){
+if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
 validate688.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data0 = data.line;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -30948,7 +30949,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.character !== undefined){
+if(data.character !== undefined && func0.call(data, "character")){
 let data1 = data.character;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -30975,7 +30976,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -31016,12 +31017,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.edits === undefined) && (missing0 = "edits"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.edits === undefined) || (!(func0.call(data, "edits")))) && (missing0 = "edits"))){
 validate689.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -31033,7 +31034,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate689.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31045,7 +31046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.edits !== undefined){
+if(data.edits !== undefined && func0.call(data, "edits")){
 let data2 = data.edits;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -31075,7 +31076,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursorPosition !== undefined){
+if(data.cursorPosition !== undefined && func0.call(data, "cursorPosition")){
 let data4 = data.cursorPosition;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -31135,7 +31136,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -31178,12 +31179,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))){
 validate693.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -31195,7 +31196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate693.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31207,7 +31208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -31219,7 +31220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -31261,12 +31262,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.newName === undefined) && (missing0 = "newName"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.newName === undefined) || (!(func0.call(data, "newName")))) && (missing0 = "newName"))){
 validate696.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -31278,7 +31279,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate696.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31290,7 +31291,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -31302,7 +31303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newName !== undefined){
+if(data.newName !== undefined && func0.call(data, "newName")){
 const _errs7 = errors;
 if(typeof data.newName !== "string"){
 validate696.errors = [{instancePath:instancePath+"/newName",schemaPath:"#/properties/newName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31314,7 +31315,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -31357,12 +31358,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.search === undefined) && (missing0 = "search"))) || ((data.replace === undefined) && (missing0 = "replace"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.search === undefined) || (!(func0.call(data, "search")))) && (missing0 = "search"))) || (((data.replace === undefined) || (!(func0.call(data, "replace")))) && (missing0 = "replace"))){
 validate699.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -31374,7 +31375,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate699.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31386,7 +31387,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.search !== undefined){
+if(data.search !== undefined && func0.call(data, "search")){
 const _errs5 = errors;
 if(typeof data.search !== "string"){
 validate699.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31398,7 +31399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replace !== undefined){
+if(data.replace !== undefined && func0.call(data, "replace")){
 const _errs7 = errors;
 if(typeof data.replace !== "string"){
 validate699.errors = [{instancePath:instancePath+"/replace",schemaPath:"#/properties/replace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31410,7 +31411,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isRegex !== undefined){
+if(data.isRegex !== undefined && func0.call(data, "isRegex")){
 let data4 = data.isRegex;
 const _errs9 = errors;
 if((typeof data4 !== "boolean") && (data4 !== null)){
@@ -31423,7 +31424,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -31466,7 +31467,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate701.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema225.properties._meta.type},message:"must be object,null"}];
@@ -31515,12 +31516,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate704.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 const _errs1 = errors;
 if(!(validate527(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
@@ -31532,7 +31533,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
 validate704.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -31961,12 +31962,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate711.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -31978,7 +31979,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 let data1 = data.messageId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -32032,7 +32033,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -32073,12 +32074,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate718.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate66(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
@@ -32090,7 +32091,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate718.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -32102,7 +32103,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data2 = data.name;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -32115,7 +32116,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs7 = errors;
 if(!(validate68(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
@@ -32127,7 +32128,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs9 = errors;
 if(!(validate70(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -32139,7 +32140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -32169,7 +32170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data7 = data.locations;
 const _errs14 = errors;
 if(errors === _errs14){
@@ -32199,7 +32200,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs17 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -32512,12 +32513,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate727.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate727.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -32529,7 +32530,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 const _errs3 = errors;
 if(!(validate728(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate728.errors : vErrors.concat(validate728.errors);
@@ -32541,7 +32542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(!(validate730(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate730.errors : vErrors.concat(validate730.errors);
@@ -32553,7 +32554,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -32594,12 +32595,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.entries === undefined) && (missing0 = "entries")){
+if(((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries")){
 validate726.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data0 = data.entries;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -32629,7 +32630,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -32692,12 +32693,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.entries === undefined) && (missing0 = "entries"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
 validate736.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate737(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
@@ -32709,7 +32710,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data1 = data.entries;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -32739,7 +32740,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -32780,12 +32781,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate741.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate737(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
@@ -32797,7 +32798,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate741.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -32809,7 +32810,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -32850,12 +32851,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate744.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate737(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
@@ -32867,7 +32868,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(typeof data.content !== "string"){
 validate744.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -32879,7 +32880,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -32929,12 +32930,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate735.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate735.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -32967,12 +32968,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate735.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate735.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33007,12 +33008,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate735.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate735.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33073,12 +33074,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.plan === undefined) && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 validate734.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.plan !== undefined){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate735(data.plan, {instancePath:instancePath+"/plan",parentData:data,parentDataProperty:"plan",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -33090,7 +33091,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -33130,12 +33131,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.planId === undefined) && (missing0 = "planId")){
+if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
 validate749.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate737(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
@@ -33147,7 +33148,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -33190,12 +33191,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.hint === undefined) && (missing0 = "hint")){
+if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
 validate755.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.hint !== undefined){
+if(data.hint !== undefined && func0.call(data, "hint")){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
 validate755.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33207,7 +33208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -33300,12 +33301,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))){
 validate753.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate753.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33317,7 +33318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
 validate753.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33329,7 +33330,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 let data2 = data.input;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -33383,7 +33384,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -33424,12 +33425,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
+if(((data.availableCommands === undefined) || (!(func0.call(data, "availableCommands")))) && (missing0 = "availableCommands")){
 validate752.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.availableCommands !== undefined){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data0 = data.availableCommands;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -33459,7 +33460,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33499,12 +33500,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentModeId === undefined) && (missing0 = "currentModeId")){
+if(((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")){
 validate760.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
 const _errs1 = errors;
 if(!(validate427(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
@@ -33516,7 +33517,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -33556,12 +33557,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate763.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -33591,7 +33592,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33630,7 +33631,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -33643,7 +33644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -33656,7 +33657,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33697,12 +33698,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
 validate769.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -33717,7 +33718,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 const _errs3 = errors;
 if(typeof data.currency !== "string"){
 validate769.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33729,7 +33730,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33769,12 +33770,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
+if((((data.used === undefined) || (!(func0.call(data, "used")))) && (missing0 = "used")) || (((data.size === undefined) || (!(func0.call(data, "size")))) && (missing0 = "size"))){
 validate768.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.used !== undefined){
+if(data.used !== undefined && func0.call(data, "used")){
 let data0 = data.used;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -33801,7 +33802,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data1 = data.size;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -33828,7 +33829,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cost !== undefined){
+if(data.cost !== undefined && func0.call(data, "cost")){
 let data2 = data.cost;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -33888,7 +33889,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -33916,6 +33917,7 @@ return errors === 0;
 validate768.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema344 = {"type":"object","properties":{"severity":{"allOf":[{"$ref":"#/$defs/NoticeSeverity"}]},"title":{"type":"string","minLength":1},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["severity","title"]};
+const func1271 = __ucs2length;
 const schema345 = {"anyOf":[{"type":"string","const":"info"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string"}]};
 
 function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -34040,7 +34042,6 @@ return errors === 0;
 }
 validate773.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const func1 = __ucs2length;
 
 function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -34055,12 +34056,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.severity === undefined) && (missing0 = "severity")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate772.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.severity !== undefined){
+if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs1 = errors;
 if(!(validate773(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
@@ -34072,12 +34073,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(func1271(data1) < 1){
 validate772.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -34093,7 +34094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -34106,7 +34107,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -34316,12 +34317,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.status === undefined) && (missing0 = "status"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate776.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.compactionId !== undefined){
+if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(!(validate777(data.compactionId, {instancePath:instancePath+"/compactionId",parentData:data,parentDataProperty:"compactionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate777.errors : vErrors.concat(validate777.errors);
@@ -34333,7 +34334,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs3 = errors;
 if(!(validate779(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate779.errors : vErrors.concat(validate779.errors);
@@ -34345,7 +34346,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.summary !== undefined){
+if(data.summary !== undefined && func0.call(data, "summary")){
 let data2 = data.summary;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -34375,7 +34376,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 let data4 = data.error;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -34388,7 +34389,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -34431,12 +34432,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate783.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.compactionId !== undefined){
+if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(!(validate777(data.compactionId, {instancePath:instancePath+"/compactionId",parentData:data,parentDataProperty:"compactionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate777.errors : vErrors.concat(validate777.errors);
@@ -34448,7 +34449,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -34460,7 +34461,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -34510,12 +34511,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/0/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34548,12 +34549,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.sessionUpdate === undefined) && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/1/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34588,12 +34589,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.sessionUpdate === undefined) && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/2/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34628,12 +34629,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.sessionUpdate === undefined) && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/3/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34675,12 +34676,12 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.sessionUpdate === undefined) && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/4/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34722,12 +34723,12 @@ errors = vErrors.length;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.sessionUpdate === undefined) && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/5/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34761,12 +34762,12 @@ errors = vErrors.length;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.sessionUpdate === undefined) && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/6/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/6/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34800,12 +34801,12 @@ errors = vErrors.length;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.sessionUpdate === undefined) && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/7/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/7/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34839,12 +34840,12 @@ errors = vErrors.length;
 if(errors === _errs42){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.sessionUpdate === undefined) && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/8/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/8/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34878,12 +34879,12 @@ errors = vErrors.length;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.sessionUpdate === undefined) && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/9/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/9/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34917,12 +34918,12 @@ errors = vErrors.length;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.sessionUpdate === undefined) && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/10/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/10/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34956,12 +34957,12 @@ errors = vErrors.length;
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
-if((data.sessionUpdate === undefined) && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/11/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/11/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34996,12 +34997,12 @@ errors = vErrors.length;
 if(errors === _errs62){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
-if((data.sessionUpdate === undefined) && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/12/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/12/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35037,12 +35038,12 @@ errors = vErrors.length;
 if(errors === _errs67){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
-if((data.sessionUpdate === undefined) && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/13/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/13/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35078,12 +35079,12 @@ errors = vErrors.length;
 if(errors === _errs72){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
-if((data.sessionUpdate === undefined) && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/14/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/14/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35120,12 +35121,12 @@ errors = vErrors.length;
 if(errors === _errs77){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
-if((data.sessionUpdate === undefined) && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 validate710.errors = [{instancePath,schemaPath:"#/oneOf/15/required",keyword:"required",params:{missingProperty: missing15},message:"must have required property '"+missing15+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 validate710.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/15/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35186,12 +35187,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 validate708.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -35203,7 +35204,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs3 = errors;
 if(!(validate710(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
@@ -35215,7 +35216,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -35256,12 +35257,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
 validate789.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs1 = errors;
 if(!(validate179(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -35273,7 +35274,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -35313,12 +35314,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) && (missing0 = "connectionId")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate792.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate190(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
@@ -35330,7 +35331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate792.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35342,7 +35343,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -35355,7 +35356,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -35404,12 +35405,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate707.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate707.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35421,7 +35422,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -35571,12 +35572,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 validate797.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -35588,7 +35589,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs3 = errors;
 if(!(validate710(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
@@ -35600,7 +35601,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -35651,12 +35652,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/0/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35689,12 +35690,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.sessionUpdate === undefined) && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/1/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35729,12 +35730,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.sessionUpdate === undefined) && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/2/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35769,12 +35770,12 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.sessionUpdate === undefined) && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/3/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35816,12 +35817,12 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.sessionUpdate === undefined) && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/4/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35863,12 +35864,12 @@ errors = vErrors.length;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.sessionUpdate === undefined) && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/5/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35902,12 +35903,12 @@ errors = vErrors.length;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.sessionUpdate === undefined) && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/6/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/6/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35941,12 +35942,12 @@ errors = vErrors.length;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.sessionUpdate === undefined) && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/7/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/7/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -35980,12 +35981,12 @@ errors = vErrors.length;
 if(errors === _errs42){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.sessionUpdate === undefined) && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/8/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/8/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36019,12 +36020,12 @@ errors = vErrors.length;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.sessionUpdate === undefined) && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/9/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/9/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36058,12 +36059,12 @@ errors = vErrors.length;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.sessionUpdate === undefined) && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/10/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/10/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36097,12 +36098,12 @@ errors = vErrors.length;
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
-if((data.sessionUpdate === undefined) && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/11/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/11/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36137,12 +36138,12 @@ errors = vErrors.length;
 if(errors === _errs62){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
-if((data.sessionUpdate === undefined) && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/12/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/12/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36178,12 +36179,12 @@ errors = vErrors.length;
 if(errors === _errs67){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
-if((data.sessionUpdate === undefined) && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/13/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/13/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36219,12 +36220,12 @@ errors = vErrors.length;
 if(errors === _errs72){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
-if((data.sessionUpdate === undefined) && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/14/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/14/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36261,12 +36262,12 @@ errors = vErrors.length;
 if(errors === _errs77){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
-if((data.sessionUpdate === undefined) && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 validate800.errors = [{instancePath,schemaPath:"#/oneOf/15/required",keyword:"required",params:{missingProperty: missing15},message:"must have required property '"+missing15+"'"}];
 return false;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 validate800.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/oneOf/15/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36349,12 +36350,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate818.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -36366,7 +36367,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 let data1 = data.messageId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -36420,7 +36421,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -36461,12 +36462,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate821.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate66(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
@@ -36478,7 +36479,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate821.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36490,7 +36491,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data2 = data.name;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -36503,7 +36504,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs7 = errors;
 if(!(validate68(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
@@ -36515,7 +36516,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs9 = errors;
 if(!(validate70(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -36527,7 +36528,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -36557,7 +36558,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data7 = data.locations;
 const _errs14 = errors;
 if(errors === _errs14){
@@ -36587,7 +36588,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs17 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -36633,12 +36634,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate827.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate827.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36650,7 +36651,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 const _errs3 = errors;
 if(!(validate728(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate728.errors : vErrors.concat(validate728.errors);
@@ -36662,7 +36663,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(!(validate730(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate730.errors : vErrors.concat(validate730.errors);
@@ -36674,7 +36675,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -36982,12 +36983,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.entries === undefined) && (missing0 = "entries")){
+if(((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries")){
 validate832.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data0 = data.entries;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -37017,7 +37018,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -37067,12 +37068,12 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate834.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 validate834.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37105,12 +37106,12 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 validate834.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 validate834.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37145,12 +37146,12 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 validate834.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 validate834.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37233,12 +37234,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.entries === undefined) && (missing0 = "entries"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
 validate839.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate737(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
@@ -37250,7 +37251,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data1 = data.entries;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -37280,7 +37281,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -37321,12 +37322,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate842.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate737(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
@@ -37338,7 +37339,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate842.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37350,7 +37351,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -37391,12 +37392,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate844.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate737(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
@@ -37408,7 +37409,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(typeof data.content !== "string"){
 validate844.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37420,7 +37421,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -37461,12 +37462,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.plan === undefined) && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 validate846.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.plan !== undefined){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate735(data.plan, {instancePath:instancePath+"/plan",parentData:data,parentDataProperty:"plan",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -37478,7 +37479,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -37518,12 +37519,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.planId === undefined) && (missing0 = "planId")){
+if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
 validate848.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate737(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
@@ -37535,7 +37536,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -37575,12 +37576,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))){
 validate850.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate850.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37592,7 +37593,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
 validate850.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37604,7 +37605,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 let data2 = data.input;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -37658,7 +37659,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -37755,12 +37756,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.hint === undefined) && (missing0 = "hint")){
+if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
 validate854.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.hint !== undefined){
+if(data.hint !== undefined && func0.call(data, "hint")){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
 validate854.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37772,7 +37773,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -37812,12 +37813,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
+if(((data.availableCommands === undefined) || (!(func0.call(data, "availableCommands")))) && (missing0 = "availableCommands")){
 validate855.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.availableCommands !== undefined){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data0 = data.availableCommands;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -37847,7 +37848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -37887,12 +37888,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentModeId === undefined) && (missing0 = "currentModeId")){
+if(((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")){
 validate857.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
 const _errs1 = errors;
 if(!(validate427(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
@@ -37904,7 +37905,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -37944,12 +37945,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate859.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -37979,7 +37980,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -38018,7 +38019,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -38031,7 +38032,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -38044,7 +38045,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -38084,12 +38085,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
 validate862.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -38104,7 +38105,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 const _errs3 = errors;
 if(typeof data.currency !== "string"){
 validate862.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -38116,7 +38117,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -38157,12 +38158,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
+if((((data.used === undefined) || (!(func0.call(data, "used")))) && (missing0 = "used")) || (((data.size === undefined) || (!(func0.call(data, "size")))) && (missing0 = "size"))){
 validate863.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.used !== undefined){
+if(data.used !== undefined && func0.call(data, "used")){
 let data0 = data.used;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -38189,7 +38190,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data1 = data.size;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -38216,7 +38217,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cost !== undefined){
+if(data.cost !== undefined && func0.call(data, "cost")){
 let data2 = data.cost;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -38276,7 +38277,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -38442,12 +38443,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.severity === undefined) && (missing0 = "severity")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate866.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.severity !== undefined){
+if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs1 = errors;
 if(!(validate773(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
@@ -38459,12 +38460,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(func1271(data1) < 1){
 validate866.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -38480,7 +38481,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -38493,7 +38494,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -38703,12 +38704,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.status === undefined) && (missing0 = "status"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate870.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.compactionId !== undefined){
+if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(!(validate777(data.compactionId, {instancePath:instancePath+"/compactionId",parentData:data,parentDataProperty:"compactionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate777.errors : vErrors.concat(validate777.errors);
@@ -38720,7 +38721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs3 = errors;
 if(!(validate779(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate779.errors : vErrors.concat(validate779.errors);
@@ -38732,7 +38733,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.summary !== undefined){
+if(data.summary !== undefined && func0.call(data, "summary")){
 let data2 = data.summary;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -38762,7 +38763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 let data4 = data.error;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -38775,7 +38776,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -38818,12 +38819,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate874.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.compactionId !== undefined){
+if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(!(validate777(data.compactionId, {instancePath:instancePath+"/compactionId",parentData:data,parentDataProperty:"compactionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate777.errors : vErrors.concat(validate777.errors);
@@ -38835,7 +38836,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate74(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
@@ -38847,7 +38848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -38888,12 +38889,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
 validate877.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs1 = errors;
 if(!(validate179(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -38905,7 +38906,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -38945,12 +38946,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) && (missing0 = "connectionId")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate879.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate190(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
@@ -38962,7 +38963,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate879.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -38974,7 +38975,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -38987,7 +38988,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -39040,7 +39041,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.readTextFile !== undefined){
+if(data.readTextFile !== undefined && func0.call(data, "readTextFile")){
 const _errs1 = errors;
 if(typeof data.readTextFile !== "boolean"){
 validate887.errors = [{instancePath:instancePath+"/readTextFile",schemaPath:"#/properties/readTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -39052,7 +39053,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.writeTextFile !== undefined){
+if(data.writeTextFile !== undefined && func0.call(data, "writeTextFile")){
 const _errs3 = errors;
 if(typeof data.writeTextFile !== "boolean"){
 validate887.errors = [{instancePath:instancePath+"/writeTextFile",schemaPath:"#/properties/writeTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -39064,7 +39065,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -39126,7 +39127,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate893.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema394.properties._meta.type},message:"must be object,null"}];
@@ -39157,7 +39158,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.boolean !== undefined){
+if(data.boolean !== undefined && func0.call(data, "boolean")){
 let data0 = data.boolean;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -39215,7 +39216,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -39252,7 +39253,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.compaction !== undefined){
+if(data.compaction !== undefined && func0.call(data, "compaction")){
 let data0 = data.compaction;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -39306,7 +39307,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -39365,7 +39366,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -39404,7 +39405,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate897.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema395.properties._meta.type},message:"must be object,null"}];
@@ -39436,7 +39437,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs1 = errors;
 if(typeof data.terminal !== "boolean"){
 validate899.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -39448,7 +39449,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -39487,7 +39488,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate902.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema398.properties._meta.type},message:"must be object,null"}];
@@ -39519,7 +39520,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate904.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema399.properties._meta.type},message:"must be object,null"}];
@@ -39550,7 +39551,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.form !== undefined){
+if(data.form !== undefined && func0.call(data, "form")){
 let data0 = data.form;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -39608,7 +39609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data1 = data.url;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -39666,7 +39667,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -39706,7 +39707,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate908.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema401.properties._meta.type},message:"must be object,null"}];
@@ -39738,7 +39739,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate910.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema402.properties._meta.type},message:"must be object,null"}];
@@ -39770,7 +39771,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate912.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema403.properties._meta.type},message:"must be object,null"}];
@@ -39801,7 +39802,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jump !== undefined){
+if(data.jump !== undefined && func0.call(data, "jump")){
 let data0 = data.jump;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -39859,7 +39860,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.rename !== undefined){
+if(data.rename !== undefined && func0.call(data, "rename")){
 let data1 = data.rename;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -39917,7 +39918,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.searchAndReplace !== undefined){
+if(data.searchAndReplace !== undefined && func0.call(data, "searchAndReplace")){
 let data2 = data.searchAndReplace;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -39975,7 +39976,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -40014,7 +40015,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.fs !== undefined){
+if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
 if(!(validate887(data.fs, {instancePath:instancePath+"/fs",parentData:data,parentDataProperty:"fs",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate887.errors : vErrors.concat(validate887.errors);
@@ -40026,7 +40027,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
 validate886.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -40038,7 +40039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.session !== undefined){
+if(data.session !== undefined && func0.call(data, "session")){
 let data2 = data.session;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -40098,7 +40099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan !== undefined){
+if(data.plan !== undefined && func0.call(data, "plan")){
 let data3 = data.plan;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -40156,7 +40157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs15 = errors;
 if(!(validate899(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate899.errors : vErrors.concat(validate899.errors);
@@ -40168,7 +40169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data5 = data.elicitation;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -40228,7 +40229,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined){
+if(data.nes !== undefined && func0.call(data, "nes")){
 let data6 = data.nes;
 const _errs22 = errors;
 const _errs23 = errors;
@@ -40289,7 +40290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncodings !== undefined){
+if(data.positionEncodings !== undefined && func0.call(data, "positionEncodings")){
 let data7 = data.positionEncodings;
 const _errs27 = errors;
 if(errors === _errs27){
@@ -40319,7 +40320,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs30 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -40364,12 +40365,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 validate884.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate331(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
@@ -40381,7 +40382,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientCapabilities !== undefined){
+if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
 const _errs3 = errors;
 if(!(validate886(data.clientCapabilities, {instancePath:instancePath+"/clientCapabilities",parentData:data,parentDataProperty:"clientCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate886.errors : vErrors.concat(validate886.errors);
@@ -40393,7 +40394,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientInfo !== undefined){
+if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
 let data2 = data.clientInfo;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -40454,7 +40455,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -40496,12 +40497,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.methodId === undefined) && (missing0 = "methodId")){
+if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
 validate919.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate395(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
@@ -40513,7 +40514,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -40552,7 +40553,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate922.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema405.properties._meta.type},message:"must be object,null"}];
@@ -40585,12 +40586,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.providerId === undefined) && (missing0 = "providerId")) || ((data.apiType === undefined) && (missing0 = "apiType"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 validate924.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate409(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
@@ -40602,7 +40603,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.apiType !== undefined){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs3 = errors;
 if(!(validate411(data.apiType, {instancePath:instancePath+"/apiType",parentData:data,parentDataProperty:"apiType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
@@ -40614,7 +40615,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baseUrl !== undefined){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs5 = errors;
 if(typeof data.baseUrl !== "string"){
 validate924.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40626,12 +40627,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key0 in data3){
+for(const key0 of Object.keys(data3)){
 const _errs10 = errors;
 if(typeof data3[key0] !== "string"){
 validate924.errors = [{instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40654,7 +40655,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs12 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -40697,12 +40698,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.providerId === undefined) && (missing0 = "providerId")){
+if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
 validate928.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate409(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
@@ -40714,7 +40715,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -40753,7 +40754,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate931.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema408.properties._meta.type},message:"must be object,null"}];
@@ -40789,12 +40790,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate936.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate936.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40806,7 +40807,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate936.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40818,7 +40819,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -40858,12 +40859,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) || (((data.headers === undefined) || (!(func0.call(data, "headers")))) && (missing0 = "headers"))){
 validate935.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate935.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40875,7 +40876,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(typeof data.url !== "string"){
 validate935.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40887,7 +40888,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -40917,7 +40918,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -40959,12 +40960,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) || (((data.headers === undefined) || (!(func0.call(data, "headers")))) && (missing0 = "headers"))){
 validate939.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate939.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40976,7 +40977,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(typeof data.url !== "string"){
 validate939.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40988,7 +40989,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -41018,7 +41019,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -41060,12 +41061,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.serverId === undefined) && (missing0 = "serverId"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
 validate942.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate942.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41077,7 +41078,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverId !== undefined){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs3 = errors;
 if(!(validate186(data.serverId, {instancePath:instancePath+"/serverId",parentData:data,parentDataProperty:"serverId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
@@ -41089,7 +41090,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -41130,12 +41131,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))) || ((data.args === undefined) && (missing0 = "args"))) || ((data.env === undefined) && (missing0 = "env"))){
+if((((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))) || (((data.args === undefined) || (!(func0.call(data, "args")))) && (missing0 = "args"))) || (((data.env === undefined) || (!(func0.call(data, "env")))) && (missing0 = "env"))){
 validate945.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate945.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41147,7 +41148,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(typeof data.command !== "string"){
 validate945.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41159,7 +41160,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -41189,7 +41190,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -41219,7 +41220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -41268,7 +41269,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -41279,7 +41280,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -41333,7 +41334,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -41344,7 +41345,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -41400,7 +41401,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -41411,7 +41412,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -41518,12 +41519,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.cwd === undefined) && (missing0 = "cwd")) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 validate933.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 validate933.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41535,7 +41536,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -41565,7 +41566,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -41595,7 +41596,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -41637,12 +41638,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.mcpServers === undefined) && (missing0 = "mcpServers")) || ((data.cwd === undefined) && (missing0 = "cwd"))) || ((data.sessionId === undefined) && (missing0 = "sessionId"))){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 validate950.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data0 = data.mcpServers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -41672,7 +41673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
 validate950.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41684,7 +41685,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -41714,7 +41715,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -41726,7 +41727,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -41768,7 +41769,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -41781,7 +41782,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -41794,7 +41795,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -41834,12 +41835,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate956.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -41851,7 +41852,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -41891,12 +41892,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate959.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -41908,7 +41909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate959.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41920,7 +41921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -41950,7 +41951,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -41980,7 +41981,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -42023,12 +42024,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate963.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42040,7 +42041,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate963.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -42052,7 +42053,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -42082,7 +42083,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -42112,7 +42113,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -42155,12 +42156,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate967.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42172,7 +42173,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -42212,12 +42213,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.modeId === undefined) && (missing0 = "modeId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.modeId === undefined) || (!(func0.call(data, "modeId")))) && (missing0 = "modeId"))){
 validate970.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42229,7 +42230,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modeId !== undefined){
+if(data.modeId !== undefined && func0.call(data, "modeId")){
 const _errs3 = errors;
 if(!(validate427(data.modeId, {instancePath:instancePath+"/modeId",parentData:data,parentDataProperty:"modeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
@@ -42241,7 +42242,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -42285,7 +42286,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -42296,7 +42297,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs4 = errors;
 if(typeof data.value !== "boolean"){
 const err1 = {instancePath:instancePath+"/value",schemaPath:"#/anyOf/0/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -42314,7 +42315,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -42367,7 +42368,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.value === undefined) && (missing1 = "value")){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing1 = "value")){
 const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err5];
@@ -42378,7 +42379,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 if(!(validate439(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
 errors = vErrors.length;
@@ -42431,7 +42432,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if(((data.sessionId === undefined) && (missing2 = "sessionId")) || ((data.configId === undefined) && (missing2 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing2 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing2 = "configId"))){
 validate974.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
@@ -42442,7 +42443,7 @@ props0.sessionId = true;
 props0.configId = true;
 props0._meta = true;
 }
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs12 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42454,7 +42455,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs14 = errors;
 if(!(validate434(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
@@ -42466,7 +42467,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs16 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -42508,12 +42509,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 validate979.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -42525,7 +42526,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data1 = data.prompt;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -42555,7 +42556,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -42597,12 +42598,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate984.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate984.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -42614,7 +42615,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate984.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -42626,7 +42627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -42667,12 +42668,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.remoteUrl === undefined) && (missing0 = "remoteUrl"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
 validate986.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate986.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -42684,7 +42685,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.owner !== undefined){
+if(data.owner !== undefined && func0.call(data, "owner")){
 const _errs3 = errors;
 if(typeof data.owner !== "string"){
 validate986.errors = [{instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -42696,7 +42697,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.remoteUrl !== undefined){
+if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
 const _errs5 = errors;
 if(typeof data.remoteUrl !== "string"){
 validate986.errors = [{instancePath:instancePath+"/remoteUrl",schemaPath:"#/properties/remoteUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -42708,7 +42709,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -42748,7 +42749,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.workspaceUri !== undefined){
+if(data.workspaceUri !== undefined && func0.call(data, "workspaceUri")){
 let data0 = data.workspaceUri;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -42761,7 +42762,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.workspaceFolders !== undefined){
+if(data.workspaceFolders !== undefined && func0.call(data, "workspaceFolders")){
 let data1 = data.workspaceFolders;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -42791,7 +42792,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.repository !== undefined){
+if(data.repository !== undefined && func0.call(data, "repository")){
 let data3 = data.repository;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -42852,7 +42853,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -43028,12 +43029,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.uri === undefined) && (missing0 = "uri")) || ((data.languageId === undefined) && (missing0 = "languageId"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate996.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate996.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43045,7 +43046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 validate996.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43057,7 +43058,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
 validate996.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43069,7 +43070,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -43112,12 +43113,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.startLine === undefined) && (missing0 = "startLine")) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate999.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.startLine !== undefined){
+if(data.startLine !== undefined && func0.call(data, "startLine")){
 let data0 = data.startLine;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -43144,7 +43145,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.endLine !== undefined){
+if(data.endLine !== undefined && func0.call(data, "endLine")){
 let data1 = data.endLine;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -43171,7 +43172,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
 validate999.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43183,7 +43184,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -43224,12 +43225,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.excerpts === undefined) && (missing0 = "excerpts"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.excerpts === undefined) || (!(func0.call(data, "excerpts")))) && (missing0 = "excerpts"))){
 validate998.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate998.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43241,7 +43242,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.excerpts !== undefined){
+if(data.excerpts !== undefined && func0.call(data, "excerpts")){
 let data1 = data.excerpts;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -43271,7 +43272,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -43312,12 +43313,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.diff === undefined) && (missing0 = "diff"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
 validate1002.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1002.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43329,7 +43330,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diff !== undefined){
+if(data.diff !== undefined && func0.call(data, "diff")){
 const _errs3 = errors;
 if(typeof data.diff !== "string"){
 validate1002.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43341,7 +43342,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -43382,12 +43383,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.action === undefined) && (missing0 = "action")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.timestampMs === undefined) && (missing0 = "timestampMs"))){
+if((((((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.timestampMs === undefined) || (!(func0.call(data, "timestampMs")))) && (missing0 = "timestampMs"))){
 validate1004.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 const _errs1 = errors;
 if(typeof data.action !== "string"){
 validate1004.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43399,7 +43400,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1004.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43411,7 +43412,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -43423,7 +43424,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.timestampMs !== undefined){
+if(data.timestampMs !== undefined && func0.call(data, "timestampMs")){
 let data3 = data.timestampMs;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
@@ -43450,7 +43451,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -43493,12 +43494,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.languageId === undefined) && (missing0 = "languageId"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))){
 validate1007.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1007.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43510,7 +43511,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 validate1007.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43522,7 +43523,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibleRange !== undefined){
+if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
 let data2 = data.visibleRange;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -43582,7 +43583,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastFocusedMs !== undefined){
+if(data.lastFocusedMs !== undefined && func0.call(data, "lastFocusedMs")){
 let data3 = data.lastFocusedMs;
 const _errs10 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -43609,7 +43610,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -43817,12 +43818,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.range === undefined) && (missing0 = "range"))) || ((data.severity === undefined) && (missing0 = "severity"))) || ((data.message === undefined) && (missing0 = "message"))){
+if((((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range"))) || (((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity"))) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate1010.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1010.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43834,7 +43835,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 const _errs3 = errors;
 if(!(validate498(data.range, {instancePath:instancePath+"/range",parentData:data,parentDataProperty:"range",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
@@ -43846,7 +43847,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.severity !== undefined){
+if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs5 = errors;
 if(!(validate1012(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1012.errors : vErrors.concat(validate1012.errors);
@@ -43858,7 +43859,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs7 = errors;
 if(typeof data.message !== "string"){
 validate1010.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -43870,7 +43871,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -43911,7 +43912,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined){
+if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -43941,7 +43942,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.relatedSnippets !== undefined){
+if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
 let data2 = data.relatedSnippets;
 const _errs4 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -43971,7 +43972,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.editHistory !== undefined){
+if(data.editHistory !== undefined && func0.call(data, "editHistory")){
 let data4 = data.editHistory;
 const _errs7 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -44001,7 +44002,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.userActions !== undefined){
+if(data.userActions !== undefined && func0.call(data, "userActions")){
 let data6 = data.userActions;
 const _errs10 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -44031,7 +44032,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openFiles !== undefined){
+if(data.openFiles !== undefined && func0.call(data, "openFiles")){
 let data8 = data.openFiles;
 const _errs13 = errors;
 if((!(Array.isArray(data8))) && (data8 !== null)){
@@ -44061,7 +44062,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diagnostics !== undefined){
+if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
 let data10 = data.diagnostics;
 const _errs16 = errors;
 if((!(Array.isArray(data10))) && (data10 !== null)){
@@ -44091,7 +44092,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data12 = data._meta;
 const _errs19 = errors;
 if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
@@ -44134,12 +44135,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.triggerKind === undefined) && (missing0 = "triggerKind"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.triggerKind === undefined) || (!(func0.call(data, "triggerKind")))) && (missing0 = "triggerKind"))){
 validate989.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -44151,7 +44152,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate989.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -44163,7 +44164,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -44184,7 +44185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs7 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -44196,7 +44197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.selection !== undefined){
+if(data.selection !== undefined && func0.call(data, "selection")){
 let data4 = data.selection;
 const _errs9 = errors;
 const _errs10 = errors;
@@ -44256,7 +44257,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.triggerKind !== undefined){
+if(data.triggerKind !== undefined && func0.call(data, "triggerKind")){
 const _errs14 = errors;
 if(!(validate993(data.triggerKind, {instancePath:instancePath+"/triggerKind",parentData:data,parentDataProperty:"triggerKind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate993.errors : vErrors.concat(validate993.errors);
@@ -44268,7 +44269,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 let data6 = data.context;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -44332,7 +44333,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs21 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -44378,12 +44379,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1017.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -44395,7 +44396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -44434,12 +44435,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate882.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -44451,7 +44452,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate882.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -44463,7 +44464,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -44883,12 +44884,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 validate1022.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate331(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
@@ -44900,7 +44901,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientCapabilities !== undefined){
+if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
 const _errs3 = errors;
 if(!(validate886(data.clientCapabilities, {instancePath:instancePath+"/clientCapabilities",parentData:data,parentDataProperty:"clientCapabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate886.errors : vErrors.concat(validate886.errors);
@@ -44912,7 +44913,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientInfo !== undefined){
+if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
 let data2 = data.clientInfo;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -44973,7 +44974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -45014,7 +45015,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.fs !== undefined){
+if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
 if(!(validate887(data.fs, {instancePath:instancePath+"/fs",parentData:data,parentDataProperty:"fs",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate887.errors : vErrors.concat(validate887.errors);
@@ -45026,7 +45027,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
 validate1026.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -45038,7 +45039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.session !== undefined){
+if(data.session !== undefined && func0.call(data, "session")){
 let data2 = data.session;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -45098,7 +45099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan !== undefined){
+if(data.plan !== undefined && func0.call(data, "plan")){
 let data3 = data.plan;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -45156,7 +45157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs15 = errors;
 if(!(validate899(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate899.errors : vErrors.concat(validate899.errors);
@@ -45168,7 +45169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data5 = data.elicitation;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -45228,7 +45229,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined){
+if(data.nes !== undefined && func0.call(data, "nes")){
 let data6 = data.nes;
 const _errs22 = errors;
 const _errs23 = errors;
@@ -45289,7 +45290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncodings !== undefined){
+if(data.positionEncodings !== undefined && func0.call(data, "positionEncodings")){
 let data7 = data.positionEncodings;
 const _errs27 = errors;
 if(errors === _errs27){
@@ -45319,7 +45320,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs30 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -45364,7 +45365,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.readTextFile !== undefined){
+if(data.readTextFile !== undefined && func0.call(data, "readTextFile")){
 const _errs1 = errors;
 if(typeof data.readTextFile !== "boolean"){
 validate1034.errors = [{instancePath:instancePath+"/readTextFile",schemaPath:"#/properties/readTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -45376,7 +45377,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.writeTextFile !== undefined){
+if(data.writeTextFile !== undefined && func0.call(data, "writeTextFile")){
 const _errs3 = errors;
 if(typeof data.writeTextFile !== "boolean"){
 validate1034.errors = [{instancePath:instancePath+"/writeTextFile",schemaPath:"#/properties/writeTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -45388,7 +45389,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -45427,7 +45428,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.compaction !== undefined){
+if(data.compaction !== undefined && func0.call(data, "compaction")){
 let data0 = data.compaction;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -45481,7 +45482,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -45540,7 +45541,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -45600,7 +45601,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.boolean !== undefined){
+if(data.boolean !== undefined && func0.call(data, "boolean")){
 let data0 = data.boolean;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -45658,7 +45659,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -45696,7 +45697,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1041.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema394.properties._meta.type},message:"must be object,null"}];
@@ -45728,7 +45729,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1042.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema395.properties._meta.type},message:"must be object,null"}];
@@ -45760,7 +45761,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs1 = errors;
 if(typeof data.terminal !== "boolean"){
 validate1043.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -45772,7 +45773,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -45810,7 +45811,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.form !== undefined){
+if(data.form !== undefined && func0.call(data, "form")){
 let data0 = data.form;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -45868,7 +45869,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data1 = data.url;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -45926,7 +45927,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -45965,7 +45966,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1047.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema398.properties._meta.type},message:"must be object,null"}];
@@ -45997,7 +45998,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1048.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema399.properties._meta.type},message:"must be object,null"}];
@@ -46029,7 +46030,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jump !== undefined){
+if(data.jump !== undefined && func0.call(data, "jump")){
 let data0 = data.jump;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -46087,7 +46088,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.rename !== undefined){
+if(data.rename !== undefined && func0.call(data, "rename")){
 let data1 = data.rename;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -46145,7 +46146,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.searchAndReplace !== undefined){
+if(data.searchAndReplace !== undefined && func0.call(data, "searchAndReplace")){
 let data2 = data.searchAndReplace;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -46203,7 +46204,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -46243,7 +46244,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1053.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema401.properties._meta.type},message:"must be object,null"}];
@@ -46275,7 +46276,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1054.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema402.properties._meta.type},message:"must be object,null"}];
@@ -46307,7 +46308,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1055.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema403.properties._meta.type},message:"must be object,null"}];
@@ -46340,12 +46341,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.methodId === undefined) && (missing0 = "methodId")){
+if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
 validate1056.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate395(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
@@ -46357,7 +46358,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -46396,7 +46397,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1058.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema405.properties._meta.type},message:"must be object,null"}];
@@ -46429,12 +46430,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.providerId === undefined) && (missing0 = "providerId")) || ((data.apiType === undefined) && (missing0 = "apiType"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 validate1059.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate409(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
@@ -46446,7 +46447,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.apiType !== undefined){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs3 = errors;
 if(!(validate411(data.apiType, {instancePath:instancePath+"/apiType",parentData:data,parentDataProperty:"apiType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
@@ -46458,7 +46459,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baseUrl !== undefined){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs5 = errors;
 if(typeof data.baseUrl !== "string"){
 validate1059.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -46470,12 +46471,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key0 in data3){
+for(const key0 of Object.keys(data3)){
 const _errs10 = errors;
 if(typeof data3[key0] !== "string"){
 validate1059.errors = [{instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -46498,7 +46499,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs12 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -46541,12 +46542,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.providerId === undefined) && (missing0 = "providerId")){
+if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
 validate1062.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate409(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate409.errors : vErrors.concat(validate409.errors);
@@ -46558,7 +46559,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -46597,7 +46598,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1064.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema408.properties._meta.type},message:"must be object,null"}];
@@ -46630,12 +46631,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.cwd === undefined) && (missing0 = "cwd")) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 validate1065.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 validate1065.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -46647,7 +46648,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -46677,7 +46678,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -46707,7 +46708,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -46756,7 +46757,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -46767,7 +46768,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46821,7 +46822,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -46832,7 +46833,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46888,7 +46889,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -46899,7 +46900,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -47007,12 +47008,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate1072.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1072.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47024,7 +47025,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate1072.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47036,7 +47037,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -47077,12 +47078,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) || (((data.headers === undefined) || (!(func0.call(data, "headers")))) && (missing0 = "headers"))){
 validate1073.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1073.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47094,7 +47095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(typeof data.url !== "string"){
 validate1073.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47106,7 +47107,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -47136,7 +47137,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -47178,12 +47179,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) || (((data.headers === undefined) || (!(func0.call(data, "headers")))) && (missing0 = "headers"))){
 validate1075.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1075.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47195,7 +47196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(typeof data.url !== "string"){
 validate1075.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47207,7 +47208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -47237,7 +47238,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -47279,12 +47280,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.serverId === undefined) && (missing0 = "serverId"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
 validate1077.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1077.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47296,7 +47297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverId !== undefined){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs3 = errors;
 if(!(validate186(data.serverId, {instancePath:instancePath+"/serverId",parentData:data,parentDataProperty:"serverId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
@@ -47308,7 +47309,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -47349,12 +47350,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))) || ((data.args === undefined) && (missing0 = "args"))) || ((data.env === undefined) && (missing0 = "env"))){
+if((((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))) || (((data.args === undefined) || (!(func0.call(data, "args")))) && (missing0 = "args"))) || (((data.env === undefined) || (!(func0.call(data, "env")))) && (missing0 = "env"))){
 validate1079.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1079.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47366,7 +47367,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(typeof data.command !== "string"){
 validate1079.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47378,7 +47379,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -47408,7 +47409,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -47438,7 +47439,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -47481,12 +47482,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.mcpServers === undefined) && (missing0 = "mcpServers")) || ((data.cwd === undefined) && (missing0 = "cwd"))) || ((data.sessionId === undefined) && (missing0 = "sessionId"))){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 validate1081.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data0 = data.mcpServers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -47516,7 +47517,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
 validate1081.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47528,7 +47529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -47558,7 +47559,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -47570,7 +47571,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -47612,7 +47613,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -47625,7 +47626,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -47638,7 +47639,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -47678,12 +47679,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1085.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -47695,7 +47696,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -47735,12 +47736,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate1087.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -47752,7 +47753,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate1087.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47764,7 +47765,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -47794,7 +47795,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -47824,7 +47825,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -47867,12 +47868,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate1090.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -47884,7 +47885,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(typeof data.cwd !== "string"){
 validate1090.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -47896,7 +47897,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -47926,7 +47927,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -47956,7 +47957,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -47999,12 +48000,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1093.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -48016,7 +48017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -48056,12 +48057,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.modeId === undefined) && (missing0 = "modeId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.modeId === undefined) || (!(func0.call(data, "modeId")))) && (missing0 = "modeId"))){
 validate1095.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -48073,7 +48074,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modeId !== undefined){
+if(data.modeId !== undefined && func0.call(data, "modeId")){
 const _errs3 = errors;
 if(!(validate427(data.modeId, {instancePath:instancePath+"/modeId",parentData:data,parentDataProperty:"modeId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
@@ -48085,7 +48086,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -48129,7 +48130,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -48140,7 +48141,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs4 = errors;
 if(typeof data.value !== "boolean"){
 const err1 = {instancePath:instancePath+"/value",schemaPath:"#/anyOf/0/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -48158,7 +48159,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -48211,7 +48212,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.value === undefined) && (missing1 = "value")){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing1 = "value")){
 const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err5];
@@ -48222,7 +48223,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 if(!(validate439(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
 errors = vErrors.length;
@@ -48275,7 +48276,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if(((data.sessionId === undefined) && (missing2 = "sessionId")) || ((data.configId === undefined) && (missing2 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing2 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing2 = "configId"))){
 validate1098.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
@@ -48286,7 +48287,7 @@ props0.sessionId = true;
 props0.configId = true;
 props0._meta = true;
 }
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs12 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -48298,7 +48299,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs14 = errors;
 if(!(validate434(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
@@ -48310,7 +48311,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs16 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -48352,12 +48353,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 validate1102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -48369,7 +48370,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data1 = data.prompt;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -48399,7 +48400,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -48439,7 +48440,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.workspaceUri !== undefined){
+if(data.workspaceUri !== undefined && func0.call(data, "workspaceUri")){
 let data0 = data.workspaceUri;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -48452,7 +48453,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.workspaceFolders !== undefined){
+if(data.workspaceFolders !== undefined && func0.call(data, "workspaceFolders")){
 let data1 = data.workspaceFolders;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -48482,7 +48483,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.repository !== undefined){
+if(data.repository !== undefined && func0.call(data, "repository")){
 let data3 = data.repository;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -48543,7 +48544,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -48584,12 +48585,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate1108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1108.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -48601,7 +48602,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate1108.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -48613,7 +48614,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -48654,12 +48655,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.remoteUrl === undefined) && (missing0 = "remoteUrl"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
 validate1109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -48671,7 +48672,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.owner !== undefined){
+if(data.owner !== undefined && func0.call(data, "owner")){
 const _errs3 = errors;
 if(typeof data.owner !== "string"){
 validate1109.errors = [{instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -48683,7 +48684,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.remoteUrl !== undefined){
+if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
 const _errs5 = errors;
 if(typeof data.remoteUrl !== "string"){
 validate1109.errors = [{instancePath:instancePath+"/remoteUrl",schemaPath:"#/properties/remoteUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -48695,7 +48696,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -48737,12 +48738,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.triggerKind === undefined) && (missing0 = "triggerKind"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.triggerKind === undefined) || (!(func0.call(data, "triggerKind")))) && (missing0 = "triggerKind"))){
 validate1110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -48754,7 +48755,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1110.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -48766,7 +48767,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -48787,7 +48788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs7 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -48799,7 +48800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.selection !== undefined){
+if(data.selection !== undefined && func0.call(data, "selection")){
 let data4 = data.selection;
 const _errs9 = errors;
 const _errs10 = errors;
@@ -48859,7 +48860,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.triggerKind !== undefined){
+if(data.triggerKind !== undefined && func0.call(data, "triggerKind")){
 const _errs14 = errors;
 if(!(validate993(data.triggerKind, {instancePath:instancePath+"/triggerKind",parentData:data,parentDataProperty:"triggerKind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate993.errors : vErrors.concat(validate993.errors);
@@ -48871,7 +48872,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 let data6 = data.context;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -48935,7 +48936,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs21 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -49113,7 +49114,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined){
+if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -49143,7 +49144,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.relatedSnippets !== undefined){
+if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
 let data2 = data.relatedSnippets;
 const _errs4 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -49173,7 +49174,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.editHistory !== undefined){
+if(data.editHistory !== undefined && func0.call(data, "editHistory")){
 let data4 = data.editHistory;
 const _errs7 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -49203,7 +49204,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.userActions !== undefined){
+if(data.userActions !== undefined && func0.call(data, "userActions")){
 let data6 = data.userActions;
 const _errs10 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -49233,7 +49234,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openFiles !== undefined){
+if(data.openFiles !== undefined && func0.call(data, "openFiles")){
 let data8 = data.openFiles;
 const _errs13 = errors;
 if((!(Array.isArray(data8))) && (data8 !== null)){
@@ -49263,7 +49264,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diagnostics !== undefined){
+if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
 let data10 = data.diagnostics;
 const _errs16 = errors;
 if((!(Array.isArray(data10))) && (data10 !== null)){
@@ -49293,7 +49294,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data12 = data._meta;
 const _errs19 = errors;
 if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
@@ -49337,12 +49338,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.uri === undefined) && (missing0 = "uri")) || ((data.languageId === undefined) && (missing0 = "languageId"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1124.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1124.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49354,7 +49355,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 validate1124.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49366,7 +49367,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
 validate1124.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49378,7 +49379,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -49420,12 +49421,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.excerpts === undefined) && (missing0 = "excerpts"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.excerpts === undefined) || (!(func0.call(data, "excerpts")))) && (missing0 = "excerpts"))){
 validate1125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1125.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49437,7 +49438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.excerpts !== undefined){
+if(data.excerpts !== undefined && func0.call(data, "excerpts")){
 let data1 = data.excerpts;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -49467,7 +49468,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -49508,12 +49509,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.startLine === undefined) && (missing0 = "startLine")) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.startLine !== undefined){
+if(data.startLine !== undefined && func0.call(data, "startLine")){
 let data0 = data.startLine;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -49540,7 +49541,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.endLine !== undefined){
+if(data.endLine !== undefined && func0.call(data, "endLine")){
 let data1 = data.endLine;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -49567,7 +49568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
 validate1127.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49579,7 +49580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -49621,12 +49622,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.diff === undefined) && (missing0 = "diff"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
 validate1128.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49638,7 +49639,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diff !== undefined){
+if(data.diff !== undefined && func0.call(data, "diff")){
 const _errs3 = errors;
 if(typeof data.diff !== "string"){
 validate1128.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49650,7 +49651,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -49691,12 +49692,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.action === undefined) && (missing0 = "action")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.timestampMs === undefined) && (missing0 = "timestampMs"))){
+if((((((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.timestampMs === undefined) || (!(func0.call(data, "timestampMs")))) && (missing0 = "timestampMs"))){
 validate1129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 const _errs1 = errors;
 if(typeof data.action !== "string"){
 validate1129.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49708,7 +49709,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1129.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49720,7 +49721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -49732,7 +49733,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.timestampMs !== undefined){
+if(data.timestampMs !== undefined && func0.call(data, "timestampMs")){
 let data3 = data.timestampMs;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
@@ -49759,7 +49760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -49802,12 +49803,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.languageId === undefined) && (missing0 = "languageId"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))){
 validate1131.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1131.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49819,7 +49820,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 validate1131.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49831,7 +49832,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibleRange !== undefined){
+if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
 let data2 = data.visibleRange;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -49891,7 +49892,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastFocusedMs !== undefined){
+if(data.lastFocusedMs !== undefined && func0.call(data, "lastFocusedMs")){
 let data3 = data.lastFocusedMs;
 const _errs10 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -49918,7 +49919,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -49961,12 +49962,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.range === undefined) && (missing0 = "range"))) || ((data.severity === undefined) && (missing0 = "severity"))) || ((data.message === undefined) && (missing0 = "message"))){
+if((((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range"))) || (((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity"))) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate1133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
 validate1133.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49978,7 +49979,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 const _errs3 = errors;
 if(!(validate498(data.range, {instancePath:instancePath+"/range",parentData:data,parentDataProperty:"range",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
@@ -49990,7 +49991,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.severity !== undefined){
+if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs5 = errors;
 if(!(validate1012(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1012.errors : vErrors.concat(validate1012.errors);
@@ -50002,7 +50003,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs7 = errors;
 if(typeof data.message !== "string"){
 validate1133.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -50014,7 +50015,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -50222,12 +50223,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1137.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -50239,7 +50240,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -50280,7 +50281,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1141.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema493.properties._meta.type},message:"must be object,null"}];
@@ -50313,12 +50314,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate1143.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate1143.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -50330,7 +50331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -50372,12 +50373,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.optionId === undefined) && (missing0 = "optionId")){
+if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
 validate1147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate112(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
@@ -50389,7 +50390,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -50434,12 +50435,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate1146.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
 validate1146.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/oneOf/0/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -50469,12 +50470,12 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.outcome === undefined) && (missing1 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing1 = "outcome")){
 validate1146.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data1 = data.outcome;
 if(typeof data1 !== "string"){
 validate1146.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/oneOf/1/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -50534,12 +50535,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate1145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 const _errs1 = errors;
 if(!(validate1146(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1146.errors : vErrors.concat(validate1146.errors);
@@ -50551,7 +50552,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -50591,12 +50592,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate1152.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -50608,7 +50609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -50648,7 +50649,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -50675,7 +50676,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -50688,7 +50689,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -50727,12 +50728,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.output === undefined) && (missing0 = "output")) || ((data.truncated === undefined) && (missing0 = "truncated"))){
+if((((data.output === undefined) || (!(func0.call(data, "output")))) && (missing0 = "output")) || (((data.truncated === undefined) || (!(func0.call(data, "truncated")))) && (missing0 = "truncated"))){
 validate1155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.output !== undefined){
+if(data.output !== undefined && func0.call(data, "output")){
 const _errs1 = errors;
 if(typeof data.output !== "string"){
 validate1155.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -50744,7 +50745,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.truncated !== undefined){
+if(data.truncated !== undefined && func0.call(data, "truncated")){
 const _errs3 = errors;
 if(typeof data.truncated !== "boolean"){
 validate1155.errors = [{instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -50756,7 +50757,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.exitStatus !== undefined){
+if(data.exitStatus !== undefined && func0.call(data, "exitStatus")){
 let data2 = data.exitStatus;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -50816,7 +50817,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -50857,7 +50858,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1159.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema501.properties._meta.type},message:"must be object,null"}];
@@ -50889,7 +50890,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -50916,7 +50917,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -50929,7 +50930,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -50968,7 +50969,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1163.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema503.properties._meta.type},message:"must be object,null"}];
@@ -51151,7 +51152,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data0 = data.content;
 const _errs1 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
@@ -51160,7 +51161,7 @@ return false;
 }
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key0 in data0){
+for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
 if(!(validate1167(data0[key0], {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1167.errors : vErrors.concat(validate1167.errors);
@@ -51206,7 +51207,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -51217,7 +51218,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -51264,7 +51265,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.action === undefined) && (missing1 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing1 = "action")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -51275,7 +51276,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -51323,7 +51324,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.action === undefined) && (missing2 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -51334,7 +51335,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -51387,7 +51388,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.action === undefined) && (missing3 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -51398,7 +51399,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -51444,7 +51445,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.action === undefined) && (missing4 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing4 = "action")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -51455,7 +51456,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -51503,7 +51504,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing5 = "action")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -51514,7 +51515,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data5 = data.action;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -51604,7 +51605,7 @@ vErrors = null;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.action === undefined) && (missing6 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing6 = "action")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -51615,7 +51616,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
 const err27 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -51676,7 +51677,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
 }
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 validate1165.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema504.properties._meta.type},message:"must be object,null"}];
@@ -51710,12 +51711,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.connectionId === undefined) && (missing0 = "connectionId")){
+if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
 validate1171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate190(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
@@ -51727,7 +51728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -51766,7 +51767,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1174.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema508.properties._meta.type},message:"must be object,null"}];
@@ -51801,7 +51802,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.result === undefined) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -51812,7 +51813,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -51824,7 +51825,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -52052,7 +52053,7 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.id === undefined) && (missing1 = "id")) || ((data.error === undefined) && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -52063,7 +52064,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs35 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -52075,7 +52076,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs37 = errors;
 if(!(validate526(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -52152,7 +52153,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1180.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema493.properties._meta.type},message:"must be object,null"}];
@@ -52185,12 +52186,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate1181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate1181.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -52202,7 +52203,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -52242,12 +52243,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate1182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 const _errs1 = errors;
 if(!(validate1146(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1146.errors : vErrors.concat(validate1146.errors);
@@ -52259,7 +52260,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -52305,12 +52306,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate1184.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
 validate1184.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/oneOf/0/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -52340,12 +52341,12 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.outcome === undefined) && (missing1 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing1 = "outcome")){
 validate1184.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data1 = data.outcome;
 if(typeof data1 !== "string"){
 validate1184.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/oneOf/1/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -52406,12 +52407,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.optionId === undefined) && (missing0 = "optionId")){
+if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
 validate1186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate112(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
@@ -52423,7 +52424,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -52463,12 +52464,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate1188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate104(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
@@ -52480,7 +52481,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -52520,12 +52521,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.output === undefined) && (missing0 = "output")) || ((data.truncated === undefined) && (missing0 = "truncated"))){
+if((((data.output === undefined) || (!(func0.call(data, "output")))) && (missing0 = "output")) || (((data.truncated === undefined) || (!(func0.call(data, "truncated")))) && (missing0 = "truncated"))){
 validate1190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.output !== undefined){
+if(data.output !== undefined && func0.call(data, "output")){
 const _errs1 = errors;
 if(typeof data.output !== "string"){
 validate1190.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -52537,7 +52538,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.truncated !== undefined){
+if(data.truncated !== undefined && func0.call(data, "truncated")){
 const _errs3 = errors;
 if(typeof data.truncated !== "boolean"){
 validate1190.errors = [{instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -52549,7 +52550,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.exitStatus !== undefined){
+if(data.exitStatus !== undefined && func0.call(data, "exitStatus")){
 let data2 = data.exitStatus;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -52609,7 +52610,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -52650,7 +52651,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -52677,7 +52678,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -52690,7 +52691,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -52729,7 +52730,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1193.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema501.properties._meta.type},message:"must be object,null"}];
@@ -52761,7 +52762,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -52788,7 +52789,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -52801,7 +52802,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -52840,7 +52841,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1195.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema503.properties._meta.type},message:"must be object,null"}];
@@ -52880,7 +52881,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -52891,7 +52892,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -52938,7 +52939,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.action === undefined) && (missing1 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing1 = "action")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -52949,7 +52950,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -52997,7 +52998,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.action === undefined) && (missing2 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -53008,7 +53009,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -53061,7 +53062,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.action === undefined) && (missing3 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -53072,7 +53073,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -53118,7 +53119,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.action === undefined) && (missing4 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing4 = "action")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -53129,7 +53130,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -53177,7 +53178,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing5 = "action")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -53188,7 +53189,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data5 = data.action;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -53278,7 +53279,7 @@ vErrors = null;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.action === undefined) && (missing6 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing6 = "action")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -53289,7 +53290,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
 const err27 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -53350,7 +53351,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
 }
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 validate1196.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema504.properties._meta.type},message:"must be object,null"}];
@@ -53533,7 +53534,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data0 = data.content;
 const _errs1 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
@@ -53542,7 +53543,7 @@ return false;
 }
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key0 in data0){
+for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
 if(!(validate1167(data0[key0], {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1167.errors : vErrors.concat(validate1167.errors);
@@ -53582,12 +53583,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.connectionId === undefined) && (missing0 = "connectionId")){
+if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
 validate1201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate190(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
@@ -53599,7 +53600,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -53638,7 +53639,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1203.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema508.properties._meta.type},message:"must be object,null"}];
@@ -53673,12 +53674,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -53690,7 +53691,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -53730,12 +53731,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.languageId === undefined) && (missing0 = "languageId"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1208.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -53747,7 +53748,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1208.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -53759,7 +53760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs5 = errors;
 if(typeof data.languageId !== "string"){
 validate1208.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -53771,7 +53772,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data3 = data.version;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
@@ -53792,7 +53793,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs9 = errors;
 if(typeof data.text !== "string"){
 validate1208.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -53804,7 +53805,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -53849,12 +53850,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate1213.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 let data0 = data.range;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -53914,7 +53915,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
 validate1213.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -53926,7 +53927,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -53966,12 +53967,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.contentChanges === undefined) && (missing0 = "contentChanges"))){
+if((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.contentChanges === undefined) || (!(func0.call(data, "contentChanges")))) && (missing0 = "contentChanges"))){
 validate1211.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -53983,7 +53984,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1211.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -53995,7 +53996,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -54016,7 +54017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contentChanges !== undefined){
+if(data.contentChanges !== undefined && func0.call(data, "contentChanges")){
 let data3 = data.contentChanges;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -54046,7 +54047,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -54089,12 +54090,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate1217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -54106,7 +54107,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1217.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54118,7 +54119,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -54159,12 +54160,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate1220.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -54176,7 +54177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1220.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54188,7 +54189,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -54229,12 +54230,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.visibleRange === undefined) && (missing0 = "visibleRange"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.visibleRange === undefined) || (!(func0.call(data, "visibleRange")))) && (missing0 = "visibleRange"))){
 validate1223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -54246,7 +54247,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1223.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54258,7 +54259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -54279,7 +54280,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs7 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -54291,7 +54292,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibleRange !== undefined){
+if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
 const _errs9 = errors;
 if(!(validate498(data.visibleRange, {instancePath:instancePath+"/visibleRange",parentData:data,parentDataProperty:"visibleRange",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
@@ -54303,7 +54304,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -54347,12 +54348,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.id === undefined) && (missing0 = "id"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
 validate1228.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -54364,7 +54365,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -54376,7 +54377,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -54582,12 +54583,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.id === undefined) && (missing0 = "id"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
 validate1232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -54599,7 +54600,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -54611,7 +54612,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined){
+if(data.reason !== undefined && func0.call(data, "reason")){
 let data2 = data.reason;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -54665,7 +54666,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -54706,12 +54707,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate1204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate1204.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54723,7 +54724,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -54972,12 +54973,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -54989,7 +54990,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -55029,12 +55030,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.languageId === undefined) && (missing0 = "languageId"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55046,7 +55047,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1242.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -55058,7 +55059,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs5 = errors;
 if(typeof data.languageId !== "string"){
 validate1242.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -55070,7 +55071,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data3 = data.version;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
@@ -55091,7 +55092,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs9 = errors;
 if(typeof data.text !== "string"){
 validate1242.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -55103,7 +55104,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -55147,12 +55148,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.contentChanges === undefined) && (missing0 = "contentChanges"))){
+if((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.contentChanges === undefined) || (!(func0.call(data, "contentChanges")))) && (missing0 = "contentChanges"))){
 validate1244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55164,7 +55165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1244.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -55176,7 +55177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -55197,7 +55198,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contentChanges !== undefined){
+if(data.contentChanges !== undefined && func0.call(data, "contentChanges")){
 let data3 = data.contentChanges;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -55227,7 +55228,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -55270,12 +55271,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate1247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 let data0 = data.range;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -55335,7 +55336,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
 validate1247.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -55347,7 +55348,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -55388,12 +55389,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate1249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55405,7 +55406,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1249.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -55417,7 +55418,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -55458,12 +55459,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate1251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55475,7 +55476,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1251.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -55487,7 +55488,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -55528,12 +55529,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.visibleRange === undefined) && (missing0 = "visibleRange"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.visibleRange === undefined) || (!(func0.call(data, "visibleRange")))) && (missing0 = "visibleRange"))){
 validate1253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55545,7 +55546,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate1253.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -55557,7 +55558,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -55578,7 +55579,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs7 = errors;
 if(!(validate499(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate499.errors : vErrors.concat(validate499.errors);
@@ -55590,7 +55591,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibleRange !== undefined){
+if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
 const _errs9 = errors;
 if(!(validate498(data.visibleRange, {instancePath:instancePath+"/visibleRange",parentData:data,parentDataProperty:"visibleRange",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate498.errors : vErrors.concat(validate498.errors);
@@ -55602,7 +55603,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -55646,12 +55647,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.id === undefined) && (missing0 = "id"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
 validate1257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55663,7 +55664,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -55675,7 +55676,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -55716,12 +55717,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.id === undefined) && (missing0 = "id"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
 validate1260.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55733,7 +55734,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate495(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
@@ -55745,7 +55746,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined){
+if(data.reason !== undefined && func0.call(data, "reason")){
 let data2 = data.reason;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -55799,7 +55800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -56007,12 +56008,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate1265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 const _errs1 = errors;
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -56024,7 +56025,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){

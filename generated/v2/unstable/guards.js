@@ -3,804 +3,804 @@
 import { assertWith, validateWith } from "../../runtime/validation.js";
 import { vAgentRequest, vRequestId, vRequestPermissionRequest, vSessionId, vRequestPermissionSubject, vToolCallUpdate, vToolCallId, vToolKind, vToolCallStatus, vToolCallContent, vContentBlock, vAnnotations, vRole, vTextContent, vMediaType, vImageContent, vAudioContent, vIcon, vIconTheme, vResourceLink, vEmbeddedResourceResource, vTextResourceContents, vBlobResourceContents, vEmbeddedResource, vContent, vDiffChange, vDiffFileType, vAbsolutePath, vDiffPathChange, vDiffPathPairChange, vDiffPatch, vDiffPatchFormat, vDiff, vTerminalId, vTerminal, vToolCallLocation, vToolCallPermissionSubject, vCommandPermissionSubject, vPermissionOption, vPermissionOptionId, vPermissionOptionKind, vCreateElicitationRequest, vElicitationSessionScope, vElicitationRequestScope, vElicitationSchema, vElicitationSchemaType, vElicitationPropertySchema, vStringFormat, vEnumOption, vStringPropertySchema, vNumberPropertySchema, vIntegerPropertySchema, vBooleanPropertySchema, vMultiSelectItems, vStringMultiSelectItems, vTitledMultiSelectItems, vMultiSelectPropertySchema, vElicitationFormMode, vElicitationId, vElicitationUrlMode, vConnectMcpRequest, vMcpServerAcpId, vMessageMcpRequest, vMcpConnectionId, vDisconnectMcpRequest, vExtRequest, vAgentResponse, vInitializeResponse, vProtocolVersion, vImplementation, vAgentCapabilities, vSessionCapabilities, vPromptCapabilities, vPromptImageCapabilities, vPromptAudioCapabilities, vPromptEmbeddedContextCapabilities, vMcpCapabilities, vMcpStdioCapabilities, vMcpHttpCapabilities, vMcpAcpCapabilities, vSessionDeleteCapabilities, vSessionAdditionalDirectoriesCapabilities, vSessionForkCapabilities, vAgentAuthCapabilities, vProvidersCapabilities, vNesCapabilities, vNesEventCapabilities, vNesDocumentEventCapabilities, vNesDocumentDidOpenCapabilities, vNesDocumentDidChangeCapabilities, vTextDocumentSyncKind, vNesDocumentDidCloseCapabilities, vNesDocumentDidSaveCapabilities, vNesDocumentDidFocusCapabilities, vNesContextCapabilities, vNesRecentFilesCapabilities, vNesRelatedSnippetsCapabilities, vNesEditHistoryCapabilities, vNesUserActionsCapabilities, vNesOpenFilesCapabilities, vNesDiagnosticsCapabilities, vPositionEncodingKind, vAuthMethod, vAuthMethodId, vEnvVariable, vAuthMethodTerminal, vAuthMethodAgent, vLoginAuthResponse, vListProvidersResponse, vProviderInfo, vProviderId, vLlmProtocol, vProviderCurrentConfig, vSetProviderResponse, vDisableProviderResponse, vLogoutAuthResponse, vNewSessionResponse, vSessionConfigOption, vSessionConfigId, vSessionConfigOptionCategory, vSessionConfigValueId, vSessionConfigSelectOptions, vSessionConfigSelectOption, vSessionConfigSelectGroup, vSessionConfigGroupId, vSessionConfigSelect, vSessionConfigBoolean, vListSessionsResponse, vSessionInfo, vSessionListCursor, vDeleteSessionResponse, vForkSessionResponse, vResumeSessionResponse, vCloseSessionResponse, vSetSessionConfigOptionResponse, vPromptResponse, vStartNesResponse, vSuggestNesResponse, vNesSuggestion, vNesSuggestionId, vNesTextEdit, vRange, vPosition, vNesEditSuggestion, vNesJumpSuggestion, vNesRenameSuggestion, vNesSearchAndReplaceSuggestion, vCloseNesResponse, vExtResponse, vMessageMcpResponse, vError, vErrorCode, vAgentNotification, vUpdateSessionNotification, vSessionUpdate, vMessageId, vContentChunk, vUserMessage, vAgentMessage, vAgentThought, vRunningStateUpdate, vStopReason, vUsage, vIdleStateUpdate, vRequiresActionStateUpdate, vStateUpdate, vToolCallContentChunk, vTerminalOutput, vTerminalExitStatus, vTerminalUpdate, vTerminalOutputChunk, vPlanUpdateContent, vPlanId, vPlanEntry, vPlanEntryPriority, vPlanEntryStatus, vPlanItems, vPlanFile, vPlanMarkdown, vPlanUpdate, vPlanRemoved, vAvailableCommand, vAvailableCommandInput, vTextCommandInput, vAvailableCommandsUpdate, vConfigOptionUpdate, vSessionInfoUpdate, vCost, vUsageUpdate, vNoticeSeverity, vNotice, vCompactionId, vCompactionStatus, vCompactionUpdate, vCompactionSummaryChunk, vCompleteElicitationNotification, vMessageMcpNotification, vExtNotification, vClientRequest, vInitializeRequest, vClientCapabilities, vAuthCapabilities, vTerminalAuthCapabilities, vElicitationCapabilities, vElicitationFormCapabilities, vElicitationUrlCapabilities, vClientNesCapabilities, vNesJumpCapabilities, vNesRenameCapabilities, vNesSearchAndReplaceCapabilities, vLoginAuthRequest, vListProvidersRequest, vSetProviderRequest, vDisableProviderRequest, vLogoutAuthRequest, vNewSessionRequest, vMcpServer, vHttpHeader, vMcpServerHttp, vMcpServerAcp, vMcpServerStdio, vListSessionsRequest, vDeleteSessionRequest, vForkSessionRequest, vResumeSessionRequest, vReplayFrom, vReplayFromStart, vCloseSessionRequest, vSetSessionConfigOptionRequest, vPromptRequest, vStartNesRequest, vWorkspaceFolder, vNesRepository, vSuggestNesRequest, vNesTriggerKind, vNesSuggestContext, vNesRecentFile, vNesRelatedSnippet, vNesExcerpt, vNesEditHistoryEntry, vNesUserAction, vNesOpenFile, vNesDiagnostic, vNesDiagnosticSeverity, vCloseNesRequest, vClientResponse, vRequestPermissionResponse, vRequestPermissionOutcome, vSelectedPermissionOutcome, vCreateElicitationResponse, vElicitationContentValue, vElicitationAcceptAction, vConnectMcpResponse, vDisconnectMcpResponse, vClientNotification, vCancelSessionNotification, vDidOpenDocumentNotification, vDidChangeDocumentNotification, vTextDocumentContentChangeEvent, vDidCloseDocumentNotification, vDidSaveDocumentNotification, vDidFocusDocumentNotification, vAcceptNesNotification, vRejectNesNotification, vNesRejectReason, vProtocolLevelNotification, vCancelRequestNotification } from "./validators.js";
 
-export function isAgentRequest(value) { return vAgentRequest(value); }
+export function isAgentRequest(value) { try { return vAgentRequest(value); } catch { return false; } }
 export function validateAgentRequest(value) { return validateWith(vAgentRequest, value); }
 export function assertAgentRequest(value) { return assertWith(vAgentRequest, "AgentRequest", value); }
-export function isRequestId(value) { return vRequestId(value); }
+export function isRequestId(value) { try { return vRequestId(value); } catch { return false; } }
 export function validateRequestId(value) { return validateWith(vRequestId, value); }
 export function assertRequestId(value) { return assertWith(vRequestId, "RequestId", value); }
-export function isRequestPermissionRequest(value) { return vRequestPermissionRequest(value); }
+export function isRequestPermissionRequest(value) { try { return vRequestPermissionRequest(value); } catch { return false; } }
 export function validateRequestPermissionRequest(value) { return validateWith(vRequestPermissionRequest, value); }
 export function assertRequestPermissionRequest(value) { return assertWith(vRequestPermissionRequest, "RequestPermissionRequest", value); }
-export function isSessionId(value) { return vSessionId(value); }
+export function isSessionId(value) { try { return vSessionId(value); } catch { return false; } }
 export function validateSessionId(value) { return validateWith(vSessionId, value); }
 export function assertSessionId(value) { return assertWith(vSessionId, "SessionId", value); }
-export function isRequestPermissionSubject(value) { return vRequestPermissionSubject(value); }
+export function isRequestPermissionSubject(value) { try { return vRequestPermissionSubject(value); } catch { return false; } }
 export function validateRequestPermissionSubject(value) { return validateWith(vRequestPermissionSubject, value); }
 export function assertRequestPermissionSubject(value) { return assertWith(vRequestPermissionSubject, "RequestPermissionSubject", value); }
-export function isToolCallUpdate(value) { return vToolCallUpdate(value); }
+export function isToolCallUpdate(value) { try { return vToolCallUpdate(value); } catch { return false; } }
 export function validateToolCallUpdate(value) { return validateWith(vToolCallUpdate, value); }
 export function assertToolCallUpdate(value) { return assertWith(vToolCallUpdate, "ToolCallUpdate", value); }
-export function isToolCallId(value) { return vToolCallId(value); }
+export function isToolCallId(value) { try { return vToolCallId(value); } catch { return false; } }
 export function validateToolCallId(value) { return validateWith(vToolCallId, value); }
 export function assertToolCallId(value) { return assertWith(vToolCallId, "ToolCallId", value); }
-export function isToolKind(value) { return vToolKind(value); }
+export function isToolKind(value) { try { return vToolKind(value); } catch { return false; } }
 export function validateToolKind(value) { return validateWith(vToolKind, value); }
 export function assertToolKind(value) { return assertWith(vToolKind, "ToolKind", value); }
-export function isToolCallStatus(value) { return vToolCallStatus(value); }
+export function isToolCallStatus(value) { try { return vToolCallStatus(value); } catch { return false; } }
 export function validateToolCallStatus(value) { return validateWith(vToolCallStatus, value); }
 export function assertToolCallStatus(value) { return assertWith(vToolCallStatus, "ToolCallStatus", value); }
-export function isToolCallContent(value) { return vToolCallContent(value); }
+export function isToolCallContent(value) { try { return vToolCallContent(value); } catch { return false; } }
 export function validateToolCallContent(value) { return validateWith(vToolCallContent, value); }
 export function assertToolCallContent(value) { return assertWith(vToolCallContent, "ToolCallContent", value); }
-export function isContentBlock(value) { return vContentBlock(value); }
+export function isContentBlock(value) { try { return vContentBlock(value); } catch { return false; } }
 export function validateContentBlock(value) { return validateWith(vContentBlock, value); }
 export function assertContentBlock(value) { return assertWith(vContentBlock, "ContentBlock", value); }
-export function isAnnotations(value) { return vAnnotations(value); }
+export function isAnnotations(value) { try { return vAnnotations(value); } catch { return false; } }
 export function validateAnnotations(value) { return validateWith(vAnnotations, value); }
 export function assertAnnotations(value) { return assertWith(vAnnotations, "Annotations", value); }
-export function isRole(value) { return vRole(value); }
+export function isRole(value) { try { return vRole(value); } catch { return false; } }
 export function validateRole(value) { return validateWith(vRole, value); }
 export function assertRole(value) { return assertWith(vRole, "Role", value); }
-export function isTextContent(value) { return vTextContent(value); }
+export function isTextContent(value) { try { return vTextContent(value); } catch { return false; } }
 export function validateTextContent(value) { return validateWith(vTextContent, value); }
 export function assertTextContent(value) { return assertWith(vTextContent, "TextContent", value); }
-export function isMediaType(value) { return vMediaType(value); }
+export function isMediaType(value) { try { return vMediaType(value); } catch { return false; } }
 export function validateMediaType(value) { return validateWith(vMediaType, value); }
 export function assertMediaType(value) { return assertWith(vMediaType, "MediaType", value); }
-export function isImageContent(value) { return vImageContent(value); }
+export function isImageContent(value) { try { return vImageContent(value); } catch { return false; } }
 export function validateImageContent(value) { return validateWith(vImageContent, value); }
 export function assertImageContent(value) { return assertWith(vImageContent, "ImageContent", value); }
-export function isAudioContent(value) { return vAudioContent(value); }
+export function isAudioContent(value) { try { return vAudioContent(value); } catch { return false; } }
 export function validateAudioContent(value) { return validateWith(vAudioContent, value); }
 export function assertAudioContent(value) { return assertWith(vAudioContent, "AudioContent", value); }
-export function isIcon(value) { return vIcon(value); }
+export function isIcon(value) { try { return vIcon(value); } catch { return false; } }
 export function validateIcon(value) { return validateWith(vIcon, value); }
 export function assertIcon(value) { return assertWith(vIcon, "Icon", value); }
-export function isIconTheme(value) { return vIconTheme(value); }
+export function isIconTheme(value) { try { return vIconTheme(value); } catch { return false; } }
 export function validateIconTheme(value) { return validateWith(vIconTheme, value); }
 export function assertIconTheme(value) { return assertWith(vIconTheme, "IconTheme", value); }
-export function isResourceLink(value) { return vResourceLink(value); }
+export function isResourceLink(value) { try { return vResourceLink(value); } catch { return false; } }
 export function validateResourceLink(value) { return validateWith(vResourceLink, value); }
 export function assertResourceLink(value) { return assertWith(vResourceLink, "ResourceLink", value); }
-export function isEmbeddedResourceResource(value) { return vEmbeddedResourceResource(value); }
+export function isEmbeddedResourceResource(value) { try { return vEmbeddedResourceResource(value); } catch { return false; } }
 export function validateEmbeddedResourceResource(value) { return validateWith(vEmbeddedResourceResource, value); }
 export function assertEmbeddedResourceResource(value) { return assertWith(vEmbeddedResourceResource, "EmbeddedResourceResource", value); }
-export function isTextResourceContents(value) { return vTextResourceContents(value); }
+export function isTextResourceContents(value) { try { return vTextResourceContents(value); } catch { return false; } }
 export function validateTextResourceContents(value) { return validateWith(vTextResourceContents, value); }
 export function assertTextResourceContents(value) { return assertWith(vTextResourceContents, "TextResourceContents", value); }
-export function isBlobResourceContents(value) { return vBlobResourceContents(value); }
+export function isBlobResourceContents(value) { try { return vBlobResourceContents(value); } catch { return false; } }
 export function validateBlobResourceContents(value) { return validateWith(vBlobResourceContents, value); }
 export function assertBlobResourceContents(value) { return assertWith(vBlobResourceContents, "BlobResourceContents", value); }
-export function isEmbeddedResource(value) { return vEmbeddedResource(value); }
+export function isEmbeddedResource(value) { try { return vEmbeddedResource(value); } catch { return false; } }
 export function validateEmbeddedResource(value) { return validateWith(vEmbeddedResource, value); }
 export function assertEmbeddedResource(value) { return assertWith(vEmbeddedResource, "EmbeddedResource", value); }
-export function isContent(value) { return vContent(value); }
+export function isContent(value) { try { return vContent(value); } catch { return false; } }
 export function validateContent(value) { return validateWith(vContent, value); }
 export function assertContent(value) { return assertWith(vContent, "Content", value); }
-export function isDiffChange(value) { return vDiffChange(value); }
+export function isDiffChange(value) { try { return vDiffChange(value); } catch { return false; } }
 export function validateDiffChange(value) { return validateWith(vDiffChange, value); }
 export function assertDiffChange(value) { return assertWith(vDiffChange, "DiffChange", value); }
-export function isDiffFileType(value) { return vDiffFileType(value); }
+export function isDiffFileType(value) { try { return vDiffFileType(value); } catch { return false; } }
 export function validateDiffFileType(value) { return validateWith(vDiffFileType, value); }
 export function assertDiffFileType(value) { return assertWith(vDiffFileType, "DiffFileType", value); }
-export function isAbsolutePath(value) { return vAbsolutePath(value); }
+export function isAbsolutePath(value) { try { return vAbsolutePath(value); } catch { return false; } }
 export function validateAbsolutePath(value) { return validateWith(vAbsolutePath, value); }
 export function assertAbsolutePath(value) { return assertWith(vAbsolutePath, "AbsolutePath", value); }
-export function isDiffPathChange(value) { return vDiffPathChange(value); }
+export function isDiffPathChange(value) { try { return vDiffPathChange(value); } catch { return false; } }
 export function validateDiffPathChange(value) { return validateWith(vDiffPathChange, value); }
 export function assertDiffPathChange(value) { return assertWith(vDiffPathChange, "DiffPathChange", value); }
-export function isDiffPathPairChange(value) { return vDiffPathPairChange(value); }
+export function isDiffPathPairChange(value) { try { return vDiffPathPairChange(value); } catch { return false; } }
 export function validateDiffPathPairChange(value) { return validateWith(vDiffPathPairChange, value); }
 export function assertDiffPathPairChange(value) { return assertWith(vDiffPathPairChange, "DiffPathPairChange", value); }
-export function isDiffPatch(value) { return vDiffPatch(value); }
+export function isDiffPatch(value) { try { return vDiffPatch(value); } catch { return false; } }
 export function validateDiffPatch(value) { return validateWith(vDiffPatch, value); }
 export function assertDiffPatch(value) { return assertWith(vDiffPatch, "DiffPatch", value); }
-export function isDiffPatchFormat(value) { return vDiffPatchFormat(value); }
+export function isDiffPatchFormat(value) { try { return vDiffPatchFormat(value); } catch { return false; } }
 export function validateDiffPatchFormat(value) { return validateWith(vDiffPatchFormat, value); }
 export function assertDiffPatchFormat(value) { return assertWith(vDiffPatchFormat, "DiffPatchFormat", value); }
-export function isDiff(value) { return vDiff(value); }
+export function isDiff(value) { try { return vDiff(value); } catch { return false; } }
 export function validateDiff(value) { return validateWith(vDiff, value); }
 export function assertDiff(value) { return assertWith(vDiff, "Diff", value); }
-export function isTerminalId(value) { return vTerminalId(value); }
+export function isTerminalId(value) { try { return vTerminalId(value); } catch { return false; } }
 export function validateTerminalId(value) { return validateWith(vTerminalId, value); }
 export function assertTerminalId(value) { return assertWith(vTerminalId, "TerminalId", value); }
-export function isTerminal(value) { return vTerminal(value); }
+export function isTerminal(value) { try { return vTerminal(value); } catch { return false; } }
 export function validateTerminal(value) { return validateWith(vTerminal, value); }
 export function assertTerminal(value) { return assertWith(vTerminal, "Terminal", value); }
-export function isToolCallLocation(value) { return vToolCallLocation(value); }
+export function isToolCallLocation(value) { try { return vToolCallLocation(value); } catch { return false; } }
 export function validateToolCallLocation(value) { return validateWith(vToolCallLocation, value); }
 export function assertToolCallLocation(value) { return assertWith(vToolCallLocation, "ToolCallLocation", value); }
-export function isToolCallPermissionSubject(value) { return vToolCallPermissionSubject(value); }
+export function isToolCallPermissionSubject(value) { try { return vToolCallPermissionSubject(value); } catch { return false; } }
 export function validateToolCallPermissionSubject(value) { return validateWith(vToolCallPermissionSubject, value); }
 export function assertToolCallPermissionSubject(value) { return assertWith(vToolCallPermissionSubject, "ToolCallPermissionSubject", value); }
-export function isCommandPermissionSubject(value) { return vCommandPermissionSubject(value); }
+export function isCommandPermissionSubject(value) { try { return vCommandPermissionSubject(value); } catch { return false; } }
 export function validateCommandPermissionSubject(value) { return validateWith(vCommandPermissionSubject, value); }
 export function assertCommandPermissionSubject(value) { return assertWith(vCommandPermissionSubject, "CommandPermissionSubject", value); }
-export function isPermissionOption(value) { return vPermissionOption(value); }
+export function isPermissionOption(value) { try { return vPermissionOption(value); } catch { return false; } }
 export function validatePermissionOption(value) { return validateWith(vPermissionOption, value); }
 export function assertPermissionOption(value) { return assertWith(vPermissionOption, "PermissionOption", value); }
-export function isPermissionOptionId(value) { return vPermissionOptionId(value); }
+export function isPermissionOptionId(value) { try { return vPermissionOptionId(value); } catch { return false; } }
 export function validatePermissionOptionId(value) { return validateWith(vPermissionOptionId, value); }
 export function assertPermissionOptionId(value) { return assertWith(vPermissionOptionId, "PermissionOptionId", value); }
-export function isPermissionOptionKind(value) { return vPermissionOptionKind(value); }
+export function isPermissionOptionKind(value) { try { return vPermissionOptionKind(value); } catch { return false; } }
 export function validatePermissionOptionKind(value) { return validateWith(vPermissionOptionKind, value); }
 export function assertPermissionOptionKind(value) { return assertWith(vPermissionOptionKind, "PermissionOptionKind", value); }
-export function isCreateElicitationRequest(value) { return vCreateElicitationRequest(value); }
+export function isCreateElicitationRequest(value) { try { return vCreateElicitationRequest(value); } catch { return false; } }
 export function validateCreateElicitationRequest(value) { return validateWith(vCreateElicitationRequest, value); }
 export function assertCreateElicitationRequest(value) { return assertWith(vCreateElicitationRequest, "CreateElicitationRequest", value); }
-export function isElicitationSessionScope(value) { return vElicitationSessionScope(value); }
+export function isElicitationSessionScope(value) { try { return vElicitationSessionScope(value); } catch { return false; } }
 export function validateElicitationSessionScope(value) { return validateWith(vElicitationSessionScope, value); }
 export function assertElicitationSessionScope(value) { return assertWith(vElicitationSessionScope, "ElicitationSessionScope", value); }
-export function isElicitationRequestScope(value) { return vElicitationRequestScope(value); }
+export function isElicitationRequestScope(value) { try { return vElicitationRequestScope(value); } catch { return false; } }
 export function validateElicitationRequestScope(value) { return validateWith(vElicitationRequestScope, value); }
 export function assertElicitationRequestScope(value) { return assertWith(vElicitationRequestScope, "ElicitationRequestScope", value); }
-export function isElicitationSchema(value) { return vElicitationSchema(value); }
+export function isElicitationSchema(value) { try { return vElicitationSchema(value); } catch { return false; } }
 export function validateElicitationSchema(value) { return validateWith(vElicitationSchema, value); }
 export function assertElicitationSchema(value) { return assertWith(vElicitationSchema, "ElicitationSchema", value); }
-export function isElicitationSchemaType(value) { return vElicitationSchemaType(value); }
+export function isElicitationSchemaType(value) { try { return vElicitationSchemaType(value); } catch { return false; } }
 export function validateElicitationSchemaType(value) { return validateWith(vElicitationSchemaType, value); }
 export function assertElicitationSchemaType(value) { return assertWith(vElicitationSchemaType, "ElicitationSchemaType", value); }
-export function isElicitationPropertySchema(value) { return vElicitationPropertySchema(value); }
+export function isElicitationPropertySchema(value) { try { return vElicitationPropertySchema(value); } catch { return false; } }
 export function validateElicitationPropertySchema(value) { return validateWith(vElicitationPropertySchema, value); }
 export function assertElicitationPropertySchema(value) { return assertWith(vElicitationPropertySchema, "ElicitationPropertySchema", value); }
-export function isStringFormat(value) { return vStringFormat(value); }
+export function isStringFormat(value) { try { return vStringFormat(value); } catch { return false; } }
 export function validateStringFormat(value) { return validateWith(vStringFormat, value); }
 export function assertStringFormat(value) { return assertWith(vStringFormat, "StringFormat", value); }
-export function isEnumOption(value) { return vEnumOption(value); }
+export function isEnumOption(value) { try { return vEnumOption(value); } catch { return false; } }
 export function validateEnumOption(value) { return validateWith(vEnumOption, value); }
 export function assertEnumOption(value) { return assertWith(vEnumOption, "EnumOption", value); }
-export function isStringPropertySchema(value) { return vStringPropertySchema(value); }
+export function isStringPropertySchema(value) { try { return vStringPropertySchema(value); } catch { return false; } }
 export function validateStringPropertySchema(value) { return validateWith(vStringPropertySchema, value); }
 export function assertStringPropertySchema(value) { return assertWith(vStringPropertySchema, "StringPropertySchema", value); }
-export function isNumberPropertySchema(value) { return vNumberPropertySchema(value); }
+export function isNumberPropertySchema(value) { try { return vNumberPropertySchema(value); } catch { return false; } }
 export function validateNumberPropertySchema(value) { return validateWith(vNumberPropertySchema, value); }
 export function assertNumberPropertySchema(value) { return assertWith(vNumberPropertySchema, "NumberPropertySchema", value); }
-export function isIntegerPropertySchema(value) { return vIntegerPropertySchema(value); }
+export function isIntegerPropertySchema(value) { try { return vIntegerPropertySchema(value); } catch { return false; } }
 export function validateIntegerPropertySchema(value) { return validateWith(vIntegerPropertySchema, value); }
 export function assertIntegerPropertySchema(value) { return assertWith(vIntegerPropertySchema, "IntegerPropertySchema", value); }
-export function isBooleanPropertySchema(value) { return vBooleanPropertySchema(value); }
+export function isBooleanPropertySchema(value) { try { return vBooleanPropertySchema(value); } catch { return false; } }
 export function validateBooleanPropertySchema(value) { return validateWith(vBooleanPropertySchema, value); }
 export function assertBooleanPropertySchema(value) { return assertWith(vBooleanPropertySchema, "BooleanPropertySchema", value); }
-export function isMultiSelectItems(value) { return vMultiSelectItems(value); }
+export function isMultiSelectItems(value) { try { return vMultiSelectItems(value); } catch { return false; } }
 export function validateMultiSelectItems(value) { return validateWith(vMultiSelectItems, value); }
 export function assertMultiSelectItems(value) { return assertWith(vMultiSelectItems, "MultiSelectItems", value); }
-export function isStringMultiSelectItems(value) { return vStringMultiSelectItems(value); }
+export function isStringMultiSelectItems(value) { try { return vStringMultiSelectItems(value); } catch { return false; } }
 export function validateStringMultiSelectItems(value) { return validateWith(vStringMultiSelectItems, value); }
 export function assertStringMultiSelectItems(value) { return assertWith(vStringMultiSelectItems, "StringMultiSelectItems", value); }
-export function isTitledMultiSelectItems(value) { return vTitledMultiSelectItems(value); }
+export function isTitledMultiSelectItems(value) { try { return vTitledMultiSelectItems(value); } catch { return false; } }
 export function validateTitledMultiSelectItems(value) { return validateWith(vTitledMultiSelectItems, value); }
 export function assertTitledMultiSelectItems(value) { return assertWith(vTitledMultiSelectItems, "TitledMultiSelectItems", value); }
-export function isMultiSelectPropertySchema(value) { return vMultiSelectPropertySchema(value); }
+export function isMultiSelectPropertySchema(value) { try { return vMultiSelectPropertySchema(value); } catch { return false; } }
 export function validateMultiSelectPropertySchema(value) { return validateWith(vMultiSelectPropertySchema, value); }
 export function assertMultiSelectPropertySchema(value) { return assertWith(vMultiSelectPropertySchema, "MultiSelectPropertySchema", value); }
-export function isElicitationFormMode(value) { return vElicitationFormMode(value); }
+export function isElicitationFormMode(value) { try { return vElicitationFormMode(value); } catch { return false; } }
 export function validateElicitationFormMode(value) { return validateWith(vElicitationFormMode, value); }
 export function assertElicitationFormMode(value) { return assertWith(vElicitationFormMode, "ElicitationFormMode", value); }
-export function isElicitationId(value) { return vElicitationId(value); }
+export function isElicitationId(value) { try { return vElicitationId(value); } catch { return false; } }
 export function validateElicitationId(value) { return validateWith(vElicitationId, value); }
 export function assertElicitationId(value) { return assertWith(vElicitationId, "ElicitationId", value); }
-export function isElicitationUrlMode(value) { return vElicitationUrlMode(value); }
+export function isElicitationUrlMode(value) { try { return vElicitationUrlMode(value); } catch { return false; } }
 export function validateElicitationUrlMode(value) { return validateWith(vElicitationUrlMode, value); }
 export function assertElicitationUrlMode(value) { return assertWith(vElicitationUrlMode, "ElicitationUrlMode", value); }
-export function isConnectMcpRequest(value) { return vConnectMcpRequest(value); }
+export function isConnectMcpRequest(value) { try { return vConnectMcpRequest(value); } catch { return false; } }
 export function validateConnectMcpRequest(value) { return validateWith(vConnectMcpRequest, value); }
 export function assertConnectMcpRequest(value) { return assertWith(vConnectMcpRequest, "ConnectMcpRequest", value); }
-export function isMcpServerAcpId(value) { return vMcpServerAcpId(value); }
+export function isMcpServerAcpId(value) { try { return vMcpServerAcpId(value); } catch { return false; } }
 export function validateMcpServerAcpId(value) { return validateWith(vMcpServerAcpId, value); }
 export function assertMcpServerAcpId(value) { return assertWith(vMcpServerAcpId, "McpServerAcpId", value); }
-export function isMessageMcpRequest(value) { return vMessageMcpRequest(value); }
+export function isMessageMcpRequest(value) { try { return vMessageMcpRequest(value); } catch { return false; } }
 export function validateMessageMcpRequest(value) { return validateWith(vMessageMcpRequest, value); }
 export function assertMessageMcpRequest(value) { return assertWith(vMessageMcpRequest, "MessageMcpRequest", value); }
-export function isMcpConnectionId(value) { return vMcpConnectionId(value); }
+export function isMcpConnectionId(value) { try { return vMcpConnectionId(value); } catch { return false; } }
 export function validateMcpConnectionId(value) { return validateWith(vMcpConnectionId, value); }
 export function assertMcpConnectionId(value) { return assertWith(vMcpConnectionId, "McpConnectionId", value); }
-export function isDisconnectMcpRequest(value) { return vDisconnectMcpRequest(value); }
+export function isDisconnectMcpRequest(value) { try { return vDisconnectMcpRequest(value); } catch { return false; } }
 export function validateDisconnectMcpRequest(value) { return validateWith(vDisconnectMcpRequest, value); }
 export function assertDisconnectMcpRequest(value) { return assertWith(vDisconnectMcpRequest, "DisconnectMcpRequest", value); }
-export function isExtRequest(value) { return vExtRequest(value); }
+export function isExtRequest(value) { try { return vExtRequest(value); } catch { return false; } }
 export function validateExtRequest(value) { return validateWith(vExtRequest, value); }
 export function assertExtRequest(value) { return assertWith(vExtRequest, "ExtRequest", value); }
-export function isAgentResponse(value) { return vAgentResponse(value); }
+export function isAgentResponse(value) { try { return vAgentResponse(value); } catch { return false; } }
 export function validateAgentResponse(value) { return validateWith(vAgentResponse, value); }
 export function assertAgentResponse(value) { return assertWith(vAgentResponse, "AgentResponse", value); }
-export function isInitializeResponse(value) { return vInitializeResponse(value); }
+export function isInitializeResponse(value) { try { return vInitializeResponse(value); } catch { return false; } }
 export function validateInitializeResponse(value) { return validateWith(vInitializeResponse, value); }
 export function assertInitializeResponse(value) { return assertWith(vInitializeResponse, "InitializeResponse", value); }
-export function isProtocolVersion(value) { return vProtocolVersion(value); }
+export function isProtocolVersion(value) { try { return vProtocolVersion(value); } catch { return false; } }
 export function validateProtocolVersion(value) { return validateWith(vProtocolVersion, value); }
 export function assertProtocolVersion(value) { return assertWith(vProtocolVersion, "ProtocolVersion", value); }
-export function isImplementation(value) { return vImplementation(value); }
+export function isImplementation(value) { try { return vImplementation(value); } catch { return false; } }
 export function validateImplementation(value) { return validateWith(vImplementation, value); }
 export function assertImplementation(value) { return assertWith(vImplementation, "Implementation", value); }
-export function isAgentCapabilities(value) { return vAgentCapabilities(value); }
+export function isAgentCapabilities(value) { try { return vAgentCapabilities(value); } catch { return false; } }
 export function validateAgentCapabilities(value) { return validateWith(vAgentCapabilities, value); }
 export function assertAgentCapabilities(value) { return assertWith(vAgentCapabilities, "AgentCapabilities", value); }
-export function isSessionCapabilities(value) { return vSessionCapabilities(value); }
+export function isSessionCapabilities(value) { try { return vSessionCapabilities(value); } catch { return false; } }
 export function validateSessionCapabilities(value) { return validateWith(vSessionCapabilities, value); }
 export function assertSessionCapabilities(value) { return assertWith(vSessionCapabilities, "SessionCapabilities", value); }
-export function isPromptCapabilities(value) { return vPromptCapabilities(value); }
+export function isPromptCapabilities(value) { try { return vPromptCapabilities(value); } catch { return false; } }
 export function validatePromptCapabilities(value) { return validateWith(vPromptCapabilities, value); }
 export function assertPromptCapabilities(value) { return assertWith(vPromptCapabilities, "PromptCapabilities", value); }
-export function isPromptImageCapabilities(value) { return vPromptImageCapabilities(value); }
+export function isPromptImageCapabilities(value) { try { return vPromptImageCapabilities(value); } catch { return false; } }
 export function validatePromptImageCapabilities(value) { return validateWith(vPromptImageCapabilities, value); }
 export function assertPromptImageCapabilities(value) { return assertWith(vPromptImageCapabilities, "PromptImageCapabilities", value); }
-export function isPromptAudioCapabilities(value) { return vPromptAudioCapabilities(value); }
+export function isPromptAudioCapabilities(value) { try { return vPromptAudioCapabilities(value); } catch { return false; } }
 export function validatePromptAudioCapabilities(value) { return validateWith(vPromptAudioCapabilities, value); }
 export function assertPromptAudioCapabilities(value) { return assertWith(vPromptAudioCapabilities, "PromptAudioCapabilities", value); }
-export function isPromptEmbeddedContextCapabilities(value) { return vPromptEmbeddedContextCapabilities(value); }
+export function isPromptEmbeddedContextCapabilities(value) { try { return vPromptEmbeddedContextCapabilities(value); } catch { return false; } }
 export function validatePromptEmbeddedContextCapabilities(value) { return validateWith(vPromptEmbeddedContextCapabilities, value); }
 export function assertPromptEmbeddedContextCapabilities(value) { return assertWith(vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", value); }
-export function isMcpCapabilities(value) { return vMcpCapabilities(value); }
+export function isMcpCapabilities(value) { try { return vMcpCapabilities(value); } catch { return false; } }
 export function validateMcpCapabilities(value) { return validateWith(vMcpCapabilities, value); }
 export function assertMcpCapabilities(value) { return assertWith(vMcpCapabilities, "McpCapabilities", value); }
-export function isMcpStdioCapabilities(value) { return vMcpStdioCapabilities(value); }
+export function isMcpStdioCapabilities(value) { try { return vMcpStdioCapabilities(value); } catch { return false; } }
 export function validateMcpStdioCapabilities(value) { return validateWith(vMcpStdioCapabilities, value); }
 export function assertMcpStdioCapabilities(value) { return assertWith(vMcpStdioCapabilities, "McpStdioCapabilities", value); }
-export function isMcpHttpCapabilities(value) { return vMcpHttpCapabilities(value); }
+export function isMcpHttpCapabilities(value) { try { return vMcpHttpCapabilities(value); } catch { return false; } }
 export function validateMcpHttpCapabilities(value) { return validateWith(vMcpHttpCapabilities, value); }
 export function assertMcpHttpCapabilities(value) { return assertWith(vMcpHttpCapabilities, "McpHttpCapabilities", value); }
-export function isMcpAcpCapabilities(value) { return vMcpAcpCapabilities(value); }
+export function isMcpAcpCapabilities(value) { try { return vMcpAcpCapabilities(value); } catch { return false; } }
 export function validateMcpAcpCapabilities(value) { return validateWith(vMcpAcpCapabilities, value); }
 export function assertMcpAcpCapabilities(value) { return assertWith(vMcpAcpCapabilities, "McpAcpCapabilities", value); }
-export function isSessionDeleteCapabilities(value) { return vSessionDeleteCapabilities(value); }
+export function isSessionDeleteCapabilities(value) { try { return vSessionDeleteCapabilities(value); } catch { return false; } }
 export function validateSessionDeleteCapabilities(value) { return validateWith(vSessionDeleteCapabilities, value); }
 export function assertSessionDeleteCapabilities(value) { return assertWith(vSessionDeleteCapabilities, "SessionDeleteCapabilities", value); }
-export function isSessionAdditionalDirectoriesCapabilities(value) { return vSessionAdditionalDirectoriesCapabilities(value); }
+export function isSessionAdditionalDirectoriesCapabilities(value) { try { return vSessionAdditionalDirectoriesCapabilities(value); } catch { return false; } }
 export function validateSessionAdditionalDirectoriesCapabilities(value) { return validateWith(vSessionAdditionalDirectoriesCapabilities, value); }
 export function assertSessionAdditionalDirectoriesCapabilities(value) { return assertWith(vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", value); }
-export function isSessionForkCapabilities(value) { return vSessionForkCapabilities(value); }
+export function isSessionForkCapabilities(value) { try { return vSessionForkCapabilities(value); } catch { return false; } }
 export function validateSessionForkCapabilities(value) { return validateWith(vSessionForkCapabilities, value); }
 export function assertSessionForkCapabilities(value) { return assertWith(vSessionForkCapabilities, "SessionForkCapabilities", value); }
-export function isAgentAuthCapabilities(value) { return vAgentAuthCapabilities(value); }
+export function isAgentAuthCapabilities(value) { try { return vAgentAuthCapabilities(value); } catch { return false; } }
 export function validateAgentAuthCapabilities(value) { return validateWith(vAgentAuthCapabilities, value); }
 export function assertAgentAuthCapabilities(value) { return assertWith(vAgentAuthCapabilities, "AgentAuthCapabilities", value); }
-export function isProvidersCapabilities(value) { return vProvidersCapabilities(value); }
+export function isProvidersCapabilities(value) { try { return vProvidersCapabilities(value); } catch { return false; } }
 export function validateProvidersCapabilities(value) { return validateWith(vProvidersCapabilities, value); }
 export function assertProvidersCapabilities(value) { return assertWith(vProvidersCapabilities, "ProvidersCapabilities", value); }
-export function isNesCapabilities(value) { return vNesCapabilities(value); }
+export function isNesCapabilities(value) { try { return vNesCapabilities(value); } catch { return false; } }
 export function validateNesCapabilities(value) { return validateWith(vNesCapabilities, value); }
 export function assertNesCapabilities(value) { return assertWith(vNesCapabilities, "NesCapabilities", value); }
-export function isNesEventCapabilities(value) { return vNesEventCapabilities(value); }
+export function isNesEventCapabilities(value) { try { return vNesEventCapabilities(value); } catch { return false; } }
 export function validateNesEventCapabilities(value) { return validateWith(vNesEventCapabilities, value); }
 export function assertNesEventCapabilities(value) { return assertWith(vNesEventCapabilities, "NesEventCapabilities", value); }
-export function isNesDocumentEventCapabilities(value) { return vNesDocumentEventCapabilities(value); }
+export function isNesDocumentEventCapabilities(value) { try { return vNesDocumentEventCapabilities(value); } catch { return false; } }
 export function validateNesDocumentEventCapabilities(value) { return validateWith(vNesDocumentEventCapabilities, value); }
 export function assertNesDocumentEventCapabilities(value) { return assertWith(vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", value); }
-export function isNesDocumentDidOpenCapabilities(value) { return vNesDocumentDidOpenCapabilities(value); }
+export function isNesDocumentDidOpenCapabilities(value) { try { return vNesDocumentDidOpenCapabilities(value); } catch { return false; } }
 export function validateNesDocumentDidOpenCapabilities(value) { return validateWith(vNesDocumentDidOpenCapabilities, value); }
 export function assertNesDocumentDidOpenCapabilities(value) { return assertWith(vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", value); }
-export function isNesDocumentDidChangeCapabilities(value) { return vNesDocumentDidChangeCapabilities(value); }
+export function isNesDocumentDidChangeCapabilities(value) { try { return vNesDocumentDidChangeCapabilities(value); } catch { return false; } }
 export function validateNesDocumentDidChangeCapabilities(value) { return validateWith(vNesDocumentDidChangeCapabilities, value); }
 export function assertNesDocumentDidChangeCapabilities(value) { return assertWith(vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", value); }
-export function isTextDocumentSyncKind(value) { return vTextDocumentSyncKind(value); }
+export function isTextDocumentSyncKind(value) { try { return vTextDocumentSyncKind(value); } catch { return false; } }
 export function validateTextDocumentSyncKind(value) { return validateWith(vTextDocumentSyncKind, value); }
 export function assertTextDocumentSyncKind(value) { return assertWith(vTextDocumentSyncKind, "TextDocumentSyncKind", value); }
-export function isNesDocumentDidCloseCapabilities(value) { return vNesDocumentDidCloseCapabilities(value); }
+export function isNesDocumentDidCloseCapabilities(value) { try { return vNesDocumentDidCloseCapabilities(value); } catch { return false; } }
 export function validateNesDocumentDidCloseCapabilities(value) { return validateWith(vNesDocumentDidCloseCapabilities, value); }
 export function assertNesDocumentDidCloseCapabilities(value) { return assertWith(vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", value); }
-export function isNesDocumentDidSaveCapabilities(value) { return vNesDocumentDidSaveCapabilities(value); }
+export function isNesDocumentDidSaveCapabilities(value) { try { return vNesDocumentDidSaveCapabilities(value); } catch { return false; } }
 export function validateNesDocumentDidSaveCapabilities(value) { return validateWith(vNesDocumentDidSaveCapabilities, value); }
 export function assertNesDocumentDidSaveCapabilities(value) { return assertWith(vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", value); }
-export function isNesDocumentDidFocusCapabilities(value) { return vNesDocumentDidFocusCapabilities(value); }
+export function isNesDocumentDidFocusCapabilities(value) { try { return vNesDocumentDidFocusCapabilities(value); } catch { return false; } }
 export function validateNesDocumentDidFocusCapabilities(value) { return validateWith(vNesDocumentDidFocusCapabilities, value); }
 export function assertNesDocumentDidFocusCapabilities(value) { return assertWith(vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", value); }
-export function isNesContextCapabilities(value) { return vNesContextCapabilities(value); }
+export function isNesContextCapabilities(value) { try { return vNesContextCapabilities(value); } catch { return false; } }
 export function validateNesContextCapabilities(value) { return validateWith(vNesContextCapabilities, value); }
 export function assertNesContextCapabilities(value) { return assertWith(vNesContextCapabilities, "NesContextCapabilities", value); }
-export function isNesRecentFilesCapabilities(value) { return vNesRecentFilesCapabilities(value); }
+export function isNesRecentFilesCapabilities(value) { try { return vNesRecentFilesCapabilities(value); } catch { return false; } }
 export function validateNesRecentFilesCapabilities(value) { return validateWith(vNesRecentFilesCapabilities, value); }
 export function assertNesRecentFilesCapabilities(value) { return assertWith(vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", value); }
-export function isNesRelatedSnippetsCapabilities(value) { return vNesRelatedSnippetsCapabilities(value); }
+export function isNesRelatedSnippetsCapabilities(value) { try { return vNesRelatedSnippetsCapabilities(value); } catch { return false; } }
 export function validateNesRelatedSnippetsCapabilities(value) { return validateWith(vNesRelatedSnippetsCapabilities, value); }
 export function assertNesRelatedSnippetsCapabilities(value) { return assertWith(vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", value); }
-export function isNesEditHistoryCapabilities(value) { return vNesEditHistoryCapabilities(value); }
+export function isNesEditHistoryCapabilities(value) { try { return vNesEditHistoryCapabilities(value); } catch { return false; } }
 export function validateNesEditHistoryCapabilities(value) { return validateWith(vNesEditHistoryCapabilities, value); }
 export function assertNesEditHistoryCapabilities(value) { return assertWith(vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", value); }
-export function isNesUserActionsCapabilities(value) { return vNesUserActionsCapabilities(value); }
+export function isNesUserActionsCapabilities(value) { try { return vNesUserActionsCapabilities(value); } catch { return false; } }
 export function validateNesUserActionsCapabilities(value) { return validateWith(vNesUserActionsCapabilities, value); }
 export function assertNesUserActionsCapabilities(value) { return assertWith(vNesUserActionsCapabilities, "NesUserActionsCapabilities", value); }
-export function isNesOpenFilesCapabilities(value) { return vNesOpenFilesCapabilities(value); }
+export function isNesOpenFilesCapabilities(value) { try { return vNesOpenFilesCapabilities(value); } catch { return false; } }
 export function validateNesOpenFilesCapabilities(value) { return validateWith(vNesOpenFilesCapabilities, value); }
 export function assertNesOpenFilesCapabilities(value) { return assertWith(vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", value); }
-export function isNesDiagnosticsCapabilities(value) { return vNesDiagnosticsCapabilities(value); }
+export function isNesDiagnosticsCapabilities(value) { try { return vNesDiagnosticsCapabilities(value); } catch { return false; } }
 export function validateNesDiagnosticsCapabilities(value) { return validateWith(vNesDiagnosticsCapabilities, value); }
 export function assertNesDiagnosticsCapabilities(value) { return assertWith(vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", value); }
-export function isPositionEncodingKind(value) { return vPositionEncodingKind(value); }
+export function isPositionEncodingKind(value) { try { return vPositionEncodingKind(value); } catch { return false; } }
 export function validatePositionEncodingKind(value) { return validateWith(vPositionEncodingKind, value); }
 export function assertPositionEncodingKind(value) { return assertWith(vPositionEncodingKind, "PositionEncodingKind", value); }
-export function isAuthMethod(value) { return vAuthMethod(value); }
+export function isAuthMethod(value) { try { return vAuthMethod(value); } catch { return false; } }
 export function validateAuthMethod(value) { return validateWith(vAuthMethod, value); }
 export function assertAuthMethod(value) { return assertWith(vAuthMethod, "AuthMethod", value); }
-export function isAuthMethodId(value) { return vAuthMethodId(value); }
+export function isAuthMethodId(value) { try { return vAuthMethodId(value); } catch { return false; } }
 export function validateAuthMethodId(value) { return validateWith(vAuthMethodId, value); }
 export function assertAuthMethodId(value) { return assertWith(vAuthMethodId, "AuthMethodId", value); }
-export function isEnvVariable(value) { return vEnvVariable(value); }
+export function isEnvVariable(value) { try { return vEnvVariable(value); } catch { return false; } }
 export function validateEnvVariable(value) { return validateWith(vEnvVariable, value); }
 export function assertEnvVariable(value) { return assertWith(vEnvVariable, "EnvVariable", value); }
-export function isAuthMethodTerminal(value) { return vAuthMethodTerminal(value); }
+export function isAuthMethodTerminal(value) { try { return vAuthMethodTerminal(value); } catch { return false; } }
 export function validateAuthMethodTerminal(value) { return validateWith(vAuthMethodTerminal, value); }
 export function assertAuthMethodTerminal(value) { return assertWith(vAuthMethodTerminal, "AuthMethodTerminal", value); }
-export function isAuthMethodAgent(value) { return vAuthMethodAgent(value); }
+export function isAuthMethodAgent(value) { try { return vAuthMethodAgent(value); } catch { return false; } }
 export function validateAuthMethodAgent(value) { return validateWith(vAuthMethodAgent, value); }
 export function assertAuthMethodAgent(value) { return assertWith(vAuthMethodAgent, "AuthMethodAgent", value); }
-export function isLoginAuthResponse(value) { return vLoginAuthResponse(value); }
+export function isLoginAuthResponse(value) { try { return vLoginAuthResponse(value); } catch { return false; } }
 export function validateLoginAuthResponse(value) { return validateWith(vLoginAuthResponse, value); }
 export function assertLoginAuthResponse(value) { return assertWith(vLoginAuthResponse, "LoginAuthResponse", value); }
-export function isListProvidersResponse(value) { return vListProvidersResponse(value); }
+export function isListProvidersResponse(value) { try { return vListProvidersResponse(value); } catch { return false; } }
 export function validateListProvidersResponse(value) { return validateWith(vListProvidersResponse, value); }
 export function assertListProvidersResponse(value) { return assertWith(vListProvidersResponse, "ListProvidersResponse", value); }
-export function isProviderInfo(value) { return vProviderInfo(value); }
+export function isProviderInfo(value) { try { return vProviderInfo(value); } catch { return false; } }
 export function validateProviderInfo(value) { return validateWith(vProviderInfo, value); }
 export function assertProviderInfo(value) { return assertWith(vProviderInfo, "ProviderInfo", value); }
-export function isProviderId(value) { return vProviderId(value); }
+export function isProviderId(value) { try { return vProviderId(value); } catch { return false; } }
 export function validateProviderId(value) { return validateWith(vProviderId, value); }
 export function assertProviderId(value) { return assertWith(vProviderId, "ProviderId", value); }
-export function isLlmProtocol(value) { return vLlmProtocol(value); }
+export function isLlmProtocol(value) { try { return vLlmProtocol(value); } catch { return false; } }
 export function validateLlmProtocol(value) { return validateWith(vLlmProtocol, value); }
 export function assertLlmProtocol(value) { return assertWith(vLlmProtocol, "LlmProtocol", value); }
-export function isProviderCurrentConfig(value) { return vProviderCurrentConfig(value); }
+export function isProviderCurrentConfig(value) { try { return vProviderCurrentConfig(value); } catch { return false; } }
 export function validateProviderCurrentConfig(value) { return validateWith(vProviderCurrentConfig, value); }
 export function assertProviderCurrentConfig(value) { return assertWith(vProviderCurrentConfig, "ProviderCurrentConfig", value); }
-export function isSetProviderResponse(value) { return vSetProviderResponse(value); }
+export function isSetProviderResponse(value) { try { return vSetProviderResponse(value); } catch { return false; } }
 export function validateSetProviderResponse(value) { return validateWith(vSetProviderResponse, value); }
 export function assertSetProviderResponse(value) { return assertWith(vSetProviderResponse, "SetProviderResponse", value); }
-export function isDisableProviderResponse(value) { return vDisableProviderResponse(value); }
+export function isDisableProviderResponse(value) { try { return vDisableProviderResponse(value); } catch { return false; } }
 export function validateDisableProviderResponse(value) { return validateWith(vDisableProviderResponse, value); }
 export function assertDisableProviderResponse(value) { return assertWith(vDisableProviderResponse, "DisableProviderResponse", value); }
-export function isLogoutAuthResponse(value) { return vLogoutAuthResponse(value); }
+export function isLogoutAuthResponse(value) { try { return vLogoutAuthResponse(value); } catch { return false; } }
 export function validateLogoutAuthResponse(value) { return validateWith(vLogoutAuthResponse, value); }
 export function assertLogoutAuthResponse(value) { return assertWith(vLogoutAuthResponse, "LogoutAuthResponse", value); }
-export function isNewSessionResponse(value) { return vNewSessionResponse(value); }
+export function isNewSessionResponse(value) { try { return vNewSessionResponse(value); } catch { return false; } }
 export function validateNewSessionResponse(value) { return validateWith(vNewSessionResponse, value); }
 export function assertNewSessionResponse(value) { return assertWith(vNewSessionResponse, "NewSessionResponse", value); }
-export function isSessionConfigOption(value) { return vSessionConfigOption(value); }
+export function isSessionConfigOption(value) { try { return vSessionConfigOption(value); } catch { return false; } }
 export function validateSessionConfigOption(value) { return validateWith(vSessionConfigOption, value); }
 export function assertSessionConfigOption(value) { return assertWith(vSessionConfigOption, "SessionConfigOption", value); }
-export function isSessionConfigId(value) { return vSessionConfigId(value); }
+export function isSessionConfigId(value) { try { return vSessionConfigId(value); } catch { return false; } }
 export function validateSessionConfigId(value) { return validateWith(vSessionConfigId, value); }
 export function assertSessionConfigId(value) { return assertWith(vSessionConfigId, "SessionConfigId", value); }
-export function isSessionConfigOptionCategory(value) { return vSessionConfigOptionCategory(value); }
+export function isSessionConfigOptionCategory(value) { try { return vSessionConfigOptionCategory(value); } catch { return false; } }
 export function validateSessionConfigOptionCategory(value) { return validateWith(vSessionConfigOptionCategory, value); }
 export function assertSessionConfigOptionCategory(value) { return assertWith(vSessionConfigOptionCategory, "SessionConfigOptionCategory", value); }
-export function isSessionConfigValueId(value) { return vSessionConfigValueId(value); }
+export function isSessionConfigValueId(value) { try { return vSessionConfigValueId(value); } catch { return false; } }
 export function validateSessionConfigValueId(value) { return validateWith(vSessionConfigValueId, value); }
 export function assertSessionConfigValueId(value) { return assertWith(vSessionConfigValueId, "SessionConfigValueId", value); }
-export function isSessionConfigSelectOptions(value) { return vSessionConfigSelectOptions(value); }
+export function isSessionConfigSelectOptions(value) { try { return vSessionConfigSelectOptions(value); } catch { return false; } }
 export function validateSessionConfigSelectOptions(value) { return validateWith(vSessionConfigSelectOptions, value); }
 export function assertSessionConfigSelectOptions(value) { return assertWith(vSessionConfigSelectOptions, "SessionConfigSelectOptions", value); }
-export function isSessionConfigSelectOption(value) { return vSessionConfigSelectOption(value); }
+export function isSessionConfigSelectOption(value) { try { return vSessionConfigSelectOption(value); } catch { return false; } }
 export function validateSessionConfigSelectOption(value) { return validateWith(vSessionConfigSelectOption, value); }
 export function assertSessionConfigSelectOption(value) { return assertWith(vSessionConfigSelectOption, "SessionConfigSelectOption", value); }
-export function isSessionConfigSelectGroup(value) { return vSessionConfigSelectGroup(value); }
+export function isSessionConfigSelectGroup(value) { try { return vSessionConfigSelectGroup(value); } catch { return false; } }
 export function validateSessionConfigSelectGroup(value) { return validateWith(vSessionConfigSelectGroup, value); }
 export function assertSessionConfigSelectGroup(value) { return assertWith(vSessionConfigSelectGroup, "SessionConfigSelectGroup", value); }
-export function isSessionConfigGroupId(value) { return vSessionConfigGroupId(value); }
+export function isSessionConfigGroupId(value) { try { return vSessionConfigGroupId(value); } catch { return false; } }
 export function validateSessionConfigGroupId(value) { return validateWith(vSessionConfigGroupId, value); }
 export function assertSessionConfigGroupId(value) { return assertWith(vSessionConfigGroupId, "SessionConfigGroupId", value); }
-export function isSessionConfigSelect(value) { return vSessionConfigSelect(value); }
+export function isSessionConfigSelect(value) { try { return vSessionConfigSelect(value); } catch { return false; } }
 export function validateSessionConfigSelect(value) { return validateWith(vSessionConfigSelect, value); }
 export function assertSessionConfigSelect(value) { return assertWith(vSessionConfigSelect, "SessionConfigSelect", value); }
-export function isSessionConfigBoolean(value) { return vSessionConfigBoolean(value); }
+export function isSessionConfigBoolean(value) { try { return vSessionConfigBoolean(value); } catch { return false; } }
 export function validateSessionConfigBoolean(value) { return validateWith(vSessionConfigBoolean, value); }
 export function assertSessionConfigBoolean(value) { return assertWith(vSessionConfigBoolean, "SessionConfigBoolean", value); }
-export function isListSessionsResponse(value) { return vListSessionsResponse(value); }
+export function isListSessionsResponse(value) { try { return vListSessionsResponse(value); } catch { return false; } }
 export function validateListSessionsResponse(value) { return validateWith(vListSessionsResponse, value); }
 export function assertListSessionsResponse(value) { return assertWith(vListSessionsResponse, "ListSessionsResponse", value); }
-export function isSessionInfo(value) { return vSessionInfo(value); }
+export function isSessionInfo(value) { try { return vSessionInfo(value); } catch { return false; } }
 export function validateSessionInfo(value) { return validateWith(vSessionInfo, value); }
 export function assertSessionInfo(value) { return assertWith(vSessionInfo, "SessionInfo", value); }
-export function isSessionListCursor(value) { return vSessionListCursor(value); }
+export function isSessionListCursor(value) { try { return vSessionListCursor(value); } catch { return false; } }
 export function validateSessionListCursor(value) { return validateWith(vSessionListCursor, value); }
 export function assertSessionListCursor(value) { return assertWith(vSessionListCursor, "SessionListCursor", value); }
-export function isDeleteSessionResponse(value) { return vDeleteSessionResponse(value); }
+export function isDeleteSessionResponse(value) { try { return vDeleteSessionResponse(value); } catch { return false; } }
 export function validateDeleteSessionResponse(value) { return validateWith(vDeleteSessionResponse, value); }
 export function assertDeleteSessionResponse(value) { return assertWith(vDeleteSessionResponse, "DeleteSessionResponse", value); }
-export function isForkSessionResponse(value) { return vForkSessionResponse(value); }
+export function isForkSessionResponse(value) { try { return vForkSessionResponse(value); } catch { return false; } }
 export function validateForkSessionResponse(value) { return validateWith(vForkSessionResponse, value); }
 export function assertForkSessionResponse(value) { return assertWith(vForkSessionResponse, "ForkSessionResponse", value); }
-export function isResumeSessionResponse(value) { return vResumeSessionResponse(value); }
+export function isResumeSessionResponse(value) { try { return vResumeSessionResponse(value); } catch { return false; } }
 export function validateResumeSessionResponse(value) { return validateWith(vResumeSessionResponse, value); }
 export function assertResumeSessionResponse(value) { return assertWith(vResumeSessionResponse, "ResumeSessionResponse", value); }
-export function isCloseSessionResponse(value) { return vCloseSessionResponse(value); }
+export function isCloseSessionResponse(value) { try { return vCloseSessionResponse(value); } catch { return false; } }
 export function validateCloseSessionResponse(value) { return validateWith(vCloseSessionResponse, value); }
 export function assertCloseSessionResponse(value) { return assertWith(vCloseSessionResponse, "CloseSessionResponse", value); }
-export function isSetSessionConfigOptionResponse(value) { return vSetSessionConfigOptionResponse(value); }
+export function isSetSessionConfigOptionResponse(value) { try { return vSetSessionConfigOptionResponse(value); } catch { return false; } }
 export function validateSetSessionConfigOptionResponse(value) { return validateWith(vSetSessionConfigOptionResponse, value); }
 export function assertSetSessionConfigOptionResponse(value) { return assertWith(vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", value); }
-export function isPromptResponse(value) { return vPromptResponse(value); }
+export function isPromptResponse(value) { try { return vPromptResponse(value); } catch { return false; } }
 export function validatePromptResponse(value) { return validateWith(vPromptResponse, value); }
 export function assertPromptResponse(value) { return assertWith(vPromptResponse, "PromptResponse", value); }
-export function isStartNesResponse(value) { return vStartNesResponse(value); }
+export function isStartNesResponse(value) { try { return vStartNesResponse(value); } catch { return false; } }
 export function validateStartNesResponse(value) { return validateWith(vStartNesResponse, value); }
 export function assertStartNesResponse(value) { return assertWith(vStartNesResponse, "StartNesResponse", value); }
-export function isSuggestNesResponse(value) { return vSuggestNesResponse(value); }
+export function isSuggestNesResponse(value) { try { return vSuggestNesResponse(value); } catch { return false; } }
 export function validateSuggestNesResponse(value) { return validateWith(vSuggestNesResponse, value); }
 export function assertSuggestNesResponse(value) { return assertWith(vSuggestNesResponse, "SuggestNesResponse", value); }
-export function isNesSuggestion(value) { return vNesSuggestion(value); }
+export function isNesSuggestion(value) { try { return vNesSuggestion(value); } catch { return false; } }
 export function validateNesSuggestion(value) { return validateWith(vNesSuggestion, value); }
 export function assertNesSuggestion(value) { return assertWith(vNesSuggestion, "NesSuggestion", value); }
-export function isNesSuggestionId(value) { return vNesSuggestionId(value); }
+export function isNesSuggestionId(value) { try { return vNesSuggestionId(value); } catch { return false; } }
 export function validateNesSuggestionId(value) { return validateWith(vNesSuggestionId, value); }
 export function assertNesSuggestionId(value) { return assertWith(vNesSuggestionId, "NesSuggestionId", value); }
-export function isNesTextEdit(value) { return vNesTextEdit(value); }
+export function isNesTextEdit(value) { try { return vNesTextEdit(value); } catch { return false; } }
 export function validateNesTextEdit(value) { return validateWith(vNesTextEdit, value); }
 export function assertNesTextEdit(value) { return assertWith(vNesTextEdit, "NesTextEdit", value); }
-export function isRange(value) { return vRange(value); }
+export function isRange(value) { try { return vRange(value); } catch { return false; } }
 export function validateRange(value) { return validateWith(vRange, value); }
 export function assertRange(value) { return assertWith(vRange, "Range", value); }
-export function isPosition(value) { return vPosition(value); }
+export function isPosition(value) { try { return vPosition(value); } catch { return false; } }
 export function validatePosition(value) { return validateWith(vPosition, value); }
 export function assertPosition(value) { return assertWith(vPosition, "Position", value); }
-export function isNesEditSuggestion(value) { return vNesEditSuggestion(value); }
+export function isNesEditSuggestion(value) { try { return vNesEditSuggestion(value); } catch { return false; } }
 export function validateNesEditSuggestion(value) { return validateWith(vNesEditSuggestion, value); }
 export function assertNesEditSuggestion(value) { return assertWith(vNesEditSuggestion, "NesEditSuggestion", value); }
-export function isNesJumpSuggestion(value) { return vNesJumpSuggestion(value); }
+export function isNesJumpSuggestion(value) { try { return vNesJumpSuggestion(value); } catch { return false; } }
 export function validateNesJumpSuggestion(value) { return validateWith(vNesJumpSuggestion, value); }
 export function assertNesJumpSuggestion(value) { return assertWith(vNesJumpSuggestion, "NesJumpSuggestion", value); }
-export function isNesRenameSuggestion(value) { return vNesRenameSuggestion(value); }
+export function isNesRenameSuggestion(value) { try { return vNesRenameSuggestion(value); } catch { return false; } }
 export function validateNesRenameSuggestion(value) { return validateWith(vNesRenameSuggestion, value); }
 export function assertNesRenameSuggestion(value) { return assertWith(vNesRenameSuggestion, "NesRenameSuggestion", value); }
-export function isNesSearchAndReplaceSuggestion(value) { return vNesSearchAndReplaceSuggestion(value); }
+export function isNesSearchAndReplaceSuggestion(value) { try { return vNesSearchAndReplaceSuggestion(value); } catch { return false; } }
 export function validateNesSearchAndReplaceSuggestion(value) { return validateWith(vNesSearchAndReplaceSuggestion, value); }
 export function assertNesSearchAndReplaceSuggestion(value) { return assertWith(vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", value); }
-export function isCloseNesResponse(value) { return vCloseNesResponse(value); }
+export function isCloseNesResponse(value) { try { return vCloseNesResponse(value); } catch { return false; } }
 export function validateCloseNesResponse(value) { return validateWith(vCloseNesResponse, value); }
 export function assertCloseNesResponse(value) { return assertWith(vCloseNesResponse, "CloseNesResponse", value); }
-export function isExtResponse(value) { return vExtResponse(value); }
+export function isExtResponse(value) { try { return vExtResponse(value); } catch { return false; } }
 export function validateExtResponse(value) { return validateWith(vExtResponse, value); }
 export function assertExtResponse(value) { return assertWith(vExtResponse, "ExtResponse", value); }
-export function isMessageMcpResponse(value) { return vMessageMcpResponse(value); }
+export function isMessageMcpResponse(value) { try { return vMessageMcpResponse(value); } catch { return false; } }
 export function validateMessageMcpResponse(value) { return validateWith(vMessageMcpResponse, value); }
 export function assertMessageMcpResponse(value) { return assertWith(vMessageMcpResponse, "MessageMcpResponse", value); }
-export function isError(value) { return vError(value); }
+export function isError(value) { try { return vError(value); } catch { return false; } }
 export function validateError(value) { return validateWith(vError, value); }
 export function assertError(value) { return assertWith(vError, "Error", value); }
-export function isErrorCode(value) { return vErrorCode(value); }
+export function isErrorCode(value) { try { return vErrorCode(value); } catch { return false; } }
 export function validateErrorCode(value) { return validateWith(vErrorCode, value); }
 export function assertErrorCode(value) { return assertWith(vErrorCode, "ErrorCode", value); }
-export function isAgentNotification(value) { return vAgentNotification(value); }
+export function isAgentNotification(value) { try { return vAgentNotification(value); } catch { return false; } }
 export function validateAgentNotification(value) { return validateWith(vAgentNotification, value); }
 export function assertAgentNotification(value) { return assertWith(vAgentNotification, "AgentNotification", value); }
-export function isUpdateSessionNotification(value) { return vUpdateSessionNotification(value); }
+export function isUpdateSessionNotification(value) { try { return vUpdateSessionNotification(value); } catch { return false; } }
 export function validateUpdateSessionNotification(value) { return validateWith(vUpdateSessionNotification, value); }
 export function assertUpdateSessionNotification(value) { return assertWith(vUpdateSessionNotification, "UpdateSessionNotification", value); }
-export function isSessionUpdate(value) { return vSessionUpdate(value); }
+export function isSessionUpdate(value) { try { return vSessionUpdate(value); } catch { return false; } }
 export function validateSessionUpdate(value) { return validateWith(vSessionUpdate, value); }
 export function assertSessionUpdate(value) { return assertWith(vSessionUpdate, "SessionUpdate", value); }
-export function isMessageId(value) { return vMessageId(value); }
+export function isMessageId(value) { try { return vMessageId(value); } catch { return false; } }
 export function validateMessageId(value) { return validateWith(vMessageId, value); }
 export function assertMessageId(value) { return assertWith(vMessageId, "MessageId", value); }
-export function isContentChunk(value) { return vContentChunk(value); }
+export function isContentChunk(value) { try { return vContentChunk(value); } catch { return false; } }
 export function validateContentChunk(value) { return validateWith(vContentChunk, value); }
 export function assertContentChunk(value) { return assertWith(vContentChunk, "ContentChunk", value); }
-export function isUserMessage(value) { return vUserMessage(value); }
+export function isUserMessage(value) { try { return vUserMessage(value); } catch { return false; } }
 export function validateUserMessage(value) { return validateWith(vUserMessage, value); }
 export function assertUserMessage(value) { return assertWith(vUserMessage, "UserMessage", value); }
-export function isAgentMessage(value) { return vAgentMessage(value); }
+export function isAgentMessage(value) { try { return vAgentMessage(value); } catch { return false; } }
 export function validateAgentMessage(value) { return validateWith(vAgentMessage, value); }
 export function assertAgentMessage(value) { return assertWith(vAgentMessage, "AgentMessage", value); }
-export function isAgentThought(value) { return vAgentThought(value); }
+export function isAgentThought(value) { try { return vAgentThought(value); } catch { return false; } }
 export function validateAgentThought(value) { return validateWith(vAgentThought, value); }
 export function assertAgentThought(value) { return assertWith(vAgentThought, "AgentThought", value); }
-export function isRunningStateUpdate(value) { return vRunningStateUpdate(value); }
+export function isRunningStateUpdate(value) { try { return vRunningStateUpdate(value); } catch { return false; } }
 export function validateRunningStateUpdate(value) { return validateWith(vRunningStateUpdate, value); }
 export function assertRunningStateUpdate(value) { return assertWith(vRunningStateUpdate, "RunningStateUpdate", value); }
-export function isStopReason(value) { return vStopReason(value); }
+export function isStopReason(value) { try { return vStopReason(value); } catch { return false; } }
 export function validateStopReason(value) { return validateWith(vStopReason, value); }
 export function assertStopReason(value) { return assertWith(vStopReason, "StopReason", value); }
-export function isUsage(value) { return vUsage(value); }
+export function isUsage(value) { try { return vUsage(value); } catch { return false; } }
 export function validateUsage(value) { return validateWith(vUsage, value); }
 export function assertUsage(value) { return assertWith(vUsage, "Usage", value); }
-export function isIdleStateUpdate(value) { return vIdleStateUpdate(value); }
+export function isIdleStateUpdate(value) { try { return vIdleStateUpdate(value); } catch { return false; } }
 export function validateIdleStateUpdate(value) { return validateWith(vIdleStateUpdate, value); }
 export function assertIdleStateUpdate(value) { return assertWith(vIdleStateUpdate, "IdleStateUpdate", value); }
-export function isRequiresActionStateUpdate(value) { return vRequiresActionStateUpdate(value); }
+export function isRequiresActionStateUpdate(value) { try { return vRequiresActionStateUpdate(value); } catch { return false; } }
 export function validateRequiresActionStateUpdate(value) { return validateWith(vRequiresActionStateUpdate, value); }
 export function assertRequiresActionStateUpdate(value) { return assertWith(vRequiresActionStateUpdate, "RequiresActionStateUpdate", value); }
-export function isStateUpdate(value) { return vStateUpdate(value); }
+export function isStateUpdate(value) { try { return vStateUpdate(value); } catch { return false; } }
 export function validateStateUpdate(value) { return validateWith(vStateUpdate, value); }
 export function assertStateUpdate(value) { return assertWith(vStateUpdate, "StateUpdate", value); }
-export function isToolCallContentChunk(value) { return vToolCallContentChunk(value); }
+export function isToolCallContentChunk(value) { try { return vToolCallContentChunk(value); } catch { return false; } }
 export function validateToolCallContentChunk(value) { return validateWith(vToolCallContentChunk, value); }
 export function assertToolCallContentChunk(value) { return assertWith(vToolCallContentChunk, "ToolCallContentChunk", value); }
-export function isTerminalOutput(value) { return vTerminalOutput(value); }
+export function isTerminalOutput(value) { try { return vTerminalOutput(value); } catch { return false; } }
 export function validateTerminalOutput(value) { return validateWith(vTerminalOutput, value); }
 export function assertTerminalOutput(value) { return assertWith(vTerminalOutput, "TerminalOutput", value); }
-export function isTerminalExitStatus(value) { return vTerminalExitStatus(value); }
+export function isTerminalExitStatus(value) { try { return vTerminalExitStatus(value); } catch { return false; } }
 export function validateTerminalExitStatus(value) { return validateWith(vTerminalExitStatus, value); }
 export function assertTerminalExitStatus(value) { return assertWith(vTerminalExitStatus, "TerminalExitStatus", value); }
-export function isTerminalUpdate(value) { return vTerminalUpdate(value); }
+export function isTerminalUpdate(value) { try { return vTerminalUpdate(value); } catch { return false; } }
 export function validateTerminalUpdate(value) { return validateWith(vTerminalUpdate, value); }
 export function assertTerminalUpdate(value) { return assertWith(vTerminalUpdate, "TerminalUpdate", value); }
-export function isTerminalOutputChunk(value) { return vTerminalOutputChunk(value); }
+export function isTerminalOutputChunk(value) { try { return vTerminalOutputChunk(value); } catch { return false; } }
 export function validateTerminalOutputChunk(value) { return validateWith(vTerminalOutputChunk, value); }
 export function assertTerminalOutputChunk(value) { return assertWith(vTerminalOutputChunk, "TerminalOutputChunk", value); }
-export function isPlanUpdateContent(value) { return vPlanUpdateContent(value); }
+export function isPlanUpdateContent(value) { try { return vPlanUpdateContent(value); } catch { return false; } }
 export function validatePlanUpdateContent(value) { return validateWith(vPlanUpdateContent, value); }
 export function assertPlanUpdateContent(value) { return assertWith(vPlanUpdateContent, "PlanUpdateContent", value); }
-export function isPlanId(value) { return vPlanId(value); }
+export function isPlanId(value) { try { return vPlanId(value); } catch { return false; } }
 export function validatePlanId(value) { return validateWith(vPlanId, value); }
 export function assertPlanId(value) { return assertWith(vPlanId, "PlanId", value); }
-export function isPlanEntry(value) { return vPlanEntry(value); }
+export function isPlanEntry(value) { try { return vPlanEntry(value); } catch { return false; } }
 export function validatePlanEntry(value) { return validateWith(vPlanEntry, value); }
 export function assertPlanEntry(value) { return assertWith(vPlanEntry, "PlanEntry", value); }
-export function isPlanEntryPriority(value) { return vPlanEntryPriority(value); }
+export function isPlanEntryPriority(value) { try { return vPlanEntryPriority(value); } catch { return false; } }
 export function validatePlanEntryPriority(value) { return validateWith(vPlanEntryPriority, value); }
 export function assertPlanEntryPriority(value) { return assertWith(vPlanEntryPriority, "PlanEntryPriority", value); }
-export function isPlanEntryStatus(value) { return vPlanEntryStatus(value); }
+export function isPlanEntryStatus(value) { try { return vPlanEntryStatus(value); } catch { return false; } }
 export function validatePlanEntryStatus(value) { return validateWith(vPlanEntryStatus, value); }
 export function assertPlanEntryStatus(value) { return assertWith(vPlanEntryStatus, "PlanEntryStatus", value); }
-export function isPlanItems(value) { return vPlanItems(value); }
+export function isPlanItems(value) { try { return vPlanItems(value); } catch { return false; } }
 export function validatePlanItems(value) { return validateWith(vPlanItems, value); }
 export function assertPlanItems(value) { return assertWith(vPlanItems, "PlanItems", value); }
-export function isPlanFile(value) { return vPlanFile(value); }
+export function isPlanFile(value) { try { return vPlanFile(value); } catch { return false; } }
 export function validatePlanFile(value) { return validateWith(vPlanFile, value); }
 export function assertPlanFile(value) { return assertWith(vPlanFile, "PlanFile", value); }
-export function isPlanMarkdown(value) { return vPlanMarkdown(value); }
+export function isPlanMarkdown(value) { try { return vPlanMarkdown(value); } catch { return false; } }
 export function validatePlanMarkdown(value) { return validateWith(vPlanMarkdown, value); }
 export function assertPlanMarkdown(value) { return assertWith(vPlanMarkdown, "PlanMarkdown", value); }
-export function isPlanUpdate(value) { return vPlanUpdate(value); }
+export function isPlanUpdate(value) { try { return vPlanUpdate(value); } catch { return false; } }
 export function validatePlanUpdate(value) { return validateWith(vPlanUpdate, value); }
 export function assertPlanUpdate(value) { return assertWith(vPlanUpdate, "PlanUpdate", value); }
-export function isPlanRemoved(value) { return vPlanRemoved(value); }
+export function isPlanRemoved(value) { try { return vPlanRemoved(value); } catch { return false; } }
 export function validatePlanRemoved(value) { return validateWith(vPlanRemoved, value); }
 export function assertPlanRemoved(value) { return assertWith(vPlanRemoved, "PlanRemoved", value); }
-export function isAvailableCommand(value) { return vAvailableCommand(value); }
+export function isAvailableCommand(value) { try { return vAvailableCommand(value); } catch { return false; } }
 export function validateAvailableCommand(value) { return validateWith(vAvailableCommand, value); }
 export function assertAvailableCommand(value) { return assertWith(vAvailableCommand, "AvailableCommand", value); }
-export function isAvailableCommandInput(value) { return vAvailableCommandInput(value); }
+export function isAvailableCommandInput(value) { try { return vAvailableCommandInput(value); } catch { return false; } }
 export function validateAvailableCommandInput(value) { return validateWith(vAvailableCommandInput, value); }
 export function assertAvailableCommandInput(value) { return assertWith(vAvailableCommandInput, "AvailableCommandInput", value); }
-export function isTextCommandInput(value) { return vTextCommandInput(value); }
+export function isTextCommandInput(value) { try { return vTextCommandInput(value); } catch { return false; } }
 export function validateTextCommandInput(value) { return validateWith(vTextCommandInput, value); }
 export function assertTextCommandInput(value) { return assertWith(vTextCommandInput, "TextCommandInput", value); }
-export function isAvailableCommandsUpdate(value) { return vAvailableCommandsUpdate(value); }
+export function isAvailableCommandsUpdate(value) { try { return vAvailableCommandsUpdate(value); } catch { return false; } }
 export function validateAvailableCommandsUpdate(value) { return validateWith(vAvailableCommandsUpdate, value); }
 export function assertAvailableCommandsUpdate(value) { return assertWith(vAvailableCommandsUpdate, "AvailableCommandsUpdate", value); }
-export function isConfigOptionUpdate(value) { return vConfigOptionUpdate(value); }
+export function isConfigOptionUpdate(value) { try { return vConfigOptionUpdate(value); } catch { return false; } }
 export function validateConfigOptionUpdate(value) { return validateWith(vConfigOptionUpdate, value); }
 export function assertConfigOptionUpdate(value) { return assertWith(vConfigOptionUpdate, "ConfigOptionUpdate", value); }
-export function isSessionInfoUpdate(value) { return vSessionInfoUpdate(value); }
+export function isSessionInfoUpdate(value) { try { return vSessionInfoUpdate(value); } catch { return false; } }
 export function validateSessionInfoUpdate(value) { return validateWith(vSessionInfoUpdate, value); }
 export function assertSessionInfoUpdate(value) { return assertWith(vSessionInfoUpdate, "SessionInfoUpdate", value); }
-export function isCost(value) { return vCost(value); }
+export function isCost(value) { try { return vCost(value); } catch { return false; } }
 export function validateCost(value) { return validateWith(vCost, value); }
 export function assertCost(value) { return assertWith(vCost, "Cost", value); }
-export function isUsageUpdate(value) { return vUsageUpdate(value); }
+export function isUsageUpdate(value) { try { return vUsageUpdate(value); } catch { return false; } }
 export function validateUsageUpdate(value) { return validateWith(vUsageUpdate, value); }
 export function assertUsageUpdate(value) { return assertWith(vUsageUpdate, "UsageUpdate", value); }
-export function isNoticeSeverity(value) { return vNoticeSeverity(value); }
+export function isNoticeSeverity(value) { try { return vNoticeSeverity(value); } catch { return false; } }
 export function validateNoticeSeverity(value) { return validateWith(vNoticeSeverity, value); }
 export function assertNoticeSeverity(value) { return assertWith(vNoticeSeverity, "NoticeSeverity", value); }
-export function isNotice(value) { return vNotice(value); }
+export function isNotice(value) { try { return vNotice(value); } catch { return false; } }
 export function validateNotice(value) { return validateWith(vNotice, value); }
 export function assertNotice(value) { return assertWith(vNotice, "Notice", value); }
-export function isCompactionId(value) { return vCompactionId(value); }
+export function isCompactionId(value) { try { return vCompactionId(value); } catch { return false; } }
 export function validateCompactionId(value) { return validateWith(vCompactionId, value); }
 export function assertCompactionId(value) { return assertWith(vCompactionId, "CompactionId", value); }
-export function isCompactionStatus(value) { return vCompactionStatus(value); }
+export function isCompactionStatus(value) { try { return vCompactionStatus(value); } catch { return false; } }
 export function validateCompactionStatus(value) { return validateWith(vCompactionStatus, value); }
 export function assertCompactionStatus(value) { return assertWith(vCompactionStatus, "CompactionStatus", value); }
-export function isCompactionUpdate(value) { return vCompactionUpdate(value); }
+export function isCompactionUpdate(value) { try { return vCompactionUpdate(value); } catch { return false; } }
 export function validateCompactionUpdate(value) { return validateWith(vCompactionUpdate, value); }
 export function assertCompactionUpdate(value) { return assertWith(vCompactionUpdate, "CompactionUpdate", value); }
-export function isCompactionSummaryChunk(value) { return vCompactionSummaryChunk(value); }
+export function isCompactionSummaryChunk(value) { try { return vCompactionSummaryChunk(value); } catch { return false; } }
 export function validateCompactionSummaryChunk(value) { return validateWith(vCompactionSummaryChunk, value); }
 export function assertCompactionSummaryChunk(value) { return assertWith(vCompactionSummaryChunk, "CompactionSummaryChunk", value); }
-export function isCompleteElicitationNotification(value) { return vCompleteElicitationNotification(value); }
+export function isCompleteElicitationNotification(value) { try { return vCompleteElicitationNotification(value); } catch { return false; } }
 export function validateCompleteElicitationNotification(value) { return validateWith(vCompleteElicitationNotification, value); }
 export function assertCompleteElicitationNotification(value) { return assertWith(vCompleteElicitationNotification, "CompleteElicitationNotification", value); }
-export function isMessageMcpNotification(value) { return vMessageMcpNotification(value); }
+export function isMessageMcpNotification(value) { try { return vMessageMcpNotification(value); } catch { return false; } }
 export function validateMessageMcpNotification(value) { return validateWith(vMessageMcpNotification, value); }
 export function assertMessageMcpNotification(value) { return assertWith(vMessageMcpNotification, "MessageMcpNotification", value); }
-export function isExtNotification(value) { return vExtNotification(value); }
+export function isExtNotification(value) { try { return vExtNotification(value); } catch { return false; } }
 export function validateExtNotification(value) { return validateWith(vExtNotification, value); }
 export function assertExtNotification(value) { return assertWith(vExtNotification, "ExtNotification", value); }
-export function isClientRequest(value) { return vClientRequest(value); }
+export function isClientRequest(value) { try { return vClientRequest(value); } catch { return false; } }
 export function validateClientRequest(value) { return validateWith(vClientRequest, value); }
 export function assertClientRequest(value) { return assertWith(vClientRequest, "ClientRequest", value); }
-export function isInitializeRequest(value) { return vInitializeRequest(value); }
+export function isInitializeRequest(value) { try { return vInitializeRequest(value); } catch { return false; } }
 export function validateInitializeRequest(value) { return validateWith(vInitializeRequest, value); }
 export function assertInitializeRequest(value) { return assertWith(vInitializeRequest, "InitializeRequest", value); }
-export function isClientCapabilities(value) { return vClientCapabilities(value); }
+export function isClientCapabilities(value) { try { return vClientCapabilities(value); } catch { return false; } }
 export function validateClientCapabilities(value) { return validateWith(vClientCapabilities, value); }
 export function assertClientCapabilities(value) { return assertWith(vClientCapabilities, "ClientCapabilities", value); }
-export function isAuthCapabilities(value) { return vAuthCapabilities(value); }
+export function isAuthCapabilities(value) { try { return vAuthCapabilities(value); } catch { return false; } }
 export function validateAuthCapabilities(value) { return validateWith(vAuthCapabilities, value); }
 export function assertAuthCapabilities(value) { return assertWith(vAuthCapabilities, "AuthCapabilities", value); }
-export function isTerminalAuthCapabilities(value) { return vTerminalAuthCapabilities(value); }
+export function isTerminalAuthCapabilities(value) { try { return vTerminalAuthCapabilities(value); } catch { return false; } }
 export function validateTerminalAuthCapabilities(value) { return validateWith(vTerminalAuthCapabilities, value); }
 export function assertTerminalAuthCapabilities(value) { return assertWith(vTerminalAuthCapabilities, "TerminalAuthCapabilities", value); }
-export function isElicitationCapabilities(value) { return vElicitationCapabilities(value); }
+export function isElicitationCapabilities(value) { try { return vElicitationCapabilities(value); } catch { return false; } }
 export function validateElicitationCapabilities(value) { return validateWith(vElicitationCapabilities, value); }
 export function assertElicitationCapabilities(value) { return assertWith(vElicitationCapabilities, "ElicitationCapabilities", value); }
-export function isElicitationFormCapabilities(value) { return vElicitationFormCapabilities(value); }
+export function isElicitationFormCapabilities(value) { try { return vElicitationFormCapabilities(value); } catch { return false; } }
 export function validateElicitationFormCapabilities(value) { return validateWith(vElicitationFormCapabilities, value); }
 export function assertElicitationFormCapabilities(value) { return assertWith(vElicitationFormCapabilities, "ElicitationFormCapabilities", value); }
-export function isElicitationUrlCapabilities(value) { return vElicitationUrlCapabilities(value); }
+export function isElicitationUrlCapabilities(value) { try { return vElicitationUrlCapabilities(value); } catch { return false; } }
 export function validateElicitationUrlCapabilities(value) { return validateWith(vElicitationUrlCapabilities, value); }
 export function assertElicitationUrlCapabilities(value) { return assertWith(vElicitationUrlCapabilities, "ElicitationUrlCapabilities", value); }
-export function isClientNesCapabilities(value) { return vClientNesCapabilities(value); }
+export function isClientNesCapabilities(value) { try { return vClientNesCapabilities(value); } catch { return false; } }
 export function validateClientNesCapabilities(value) { return validateWith(vClientNesCapabilities, value); }
 export function assertClientNesCapabilities(value) { return assertWith(vClientNesCapabilities, "ClientNesCapabilities", value); }
-export function isNesJumpCapabilities(value) { return vNesJumpCapabilities(value); }
+export function isNesJumpCapabilities(value) { try { return vNesJumpCapabilities(value); } catch { return false; } }
 export function validateNesJumpCapabilities(value) { return validateWith(vNesJumpCapabilities, value); }
 export function assertNesJumpCapabilities(value) { return assertWith(vNesJumpCapabilities, "NesJumpCapabilities", value); }
-export function isNesRenameCapabilities(value) { return vNesRenameCapabilities(value); }
+export function isNesRenameCapabilities(value) { try { return vNesRenameCapabilities(value); } catch { return false; } }
 export function validateNesRenameCapabilities(value) { return validateWith(vNesRenameCapabilities, value); }
 export function assertNesRenameCapabilities(value) { return assertWith(vNesRenameCapabilities, "NesRenameCapabilities", value); }
-export function isNesSearchAndReplaceCapabilities(value) { return vNesSearchAndReplaceCapabilities(value); }
+export function isNesSearchAndReplaceCapabilities(value) { try { return vNesSearchAndReplaceCapabilities(value); } catch { return false; } }
 export function validateNesSearchAndReplaceCapabilities(value) { return validateWith(vNesSearchAndReplaceCapabilities, value); }
 export function assertNesSearchAndReplaceCapabilities(value) { return assertWith(vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", value); }
-export function isLoginAuthRequest(value) { return vLoginAuthRequest(value); }
+export function isLoginAuthRequest(value) { try { return vLoginAuthRequest(value); } catch { return false; } }
 export function validateLoginAuthRequest(value) { return validateWith(vLoginAuthRequest, value); }
 export function assertLoginAuthRequest(value) { return assertWith(vLoginAuthRequest, "LoginAuthRequest", value); }
-export function isListProvidersRequest(value) { return vListProvidersRequest(value); }
+export function isListProvidersRequest(value) { try { return vListProvidersRequest(value); } catch { return false; } }
 export function validateListProvidersRequest(value) { return validateWith(vListProvidersRequest, value); }
 export function assertListProvidersRequest(value) { return assertWith(vListProvidersRequest, "ListProvidersRequest", value); }
-export function isSetProviderRequest(value) { return vSetProviderRequest(value); }
+export function isSetProviderRequest(value) { try { return vSetProviderRequest(value); } catch { return false; } }
 export function validateSetProviderRequest(value) { return validateWith(vSetProviderRequest, value); }
 export function assertSetProviderRequest(value) { return assertWith(vSetProviderRequest, "SetProviderRequest", value); }
-export function isDisableProviderRequest(value) { return vDisableProviderRequest(value); }
+export function isDisableProviderRequest(value) { try { return vDisableProviderRequest(value); } catch { return false; } }
 export function validateDisableProviderRequest(value) { return validateWith(vDisableProviderRequest, value); }
 export function assertDisableProviderRequest(value) { return assertWith(vDisableProviderRequest, "DisableProviderRequest", value); }
-export function isLogoutAuthRequest(value) { return vLogoutAuthRequest(value); }
+export function isLogoutAuthRequest(value) { try { return vLogoutAuthRequest(value); } catch { return false; } }
 export function validateLogoutAuthRequest(value) { return validateWith(vLogoutAuthRequest, value); }
 export function assertLogoutAuthRequest(value) { return assertWith(vLogoutAuthRequest, "LogoutAuthRequest", value); }
-export function isNewSessionRequest(value) { return vNewSessionRequest(value); }
+export function isNewSessionRequest(value) { try { return vNewSessionRequest(value); } catch { return false; } }
 export function validateNewSessionRequest(value) { return validateWith(vNewSessionRequest, value); }
 export function assertNewSessionRequest(value) { return assertWith(vNewSessionRequest, "NewSessionRequest", value); }
-export function isMcpServer(value) { return vMcpServer(value); }
+export function isMcpServer(value) { try { return vMcpServer(value); } catch { return false; } }
 export function validateMcpServer(value) { return validateWith(vMcpServer, value); }
 export function assertMcpServer(value) { return assertWith(vMcpServer, "McpServer", value); }
-export function isHttpHeader(value) { return vHttpHeader(value); }
+export function isHttpHeader(value) { try { return vHttpHeader(value); } catch { return false; } }
 export function validateHttpHeader(value) { return validateWith(vHttpHeader, value); }
 export function assertHttpHeader(value) { return assertWith(vHttpHeader, "HttpHeader", value); }
-export function isMcpServerHttp(value) { return vMcpServerHttp(value); }
+export function isMcpServerHttp(value) { try { return vMcpServerHttp(value); } catch { return false; } }
 export function validateMcpServerHttp(value) { return validateWith(vMcpServerHttp, value); }
 export function assertMcpServerHttp(value) { return assertWith(vMcpServerHttp, "McpServerHttp", value); }
-export function isMcpServerAcp(value) { return vMcpServerAcp(value); }
+export function isMcpServerAcp(value) { try { return vMcpServerAcp(value); } catch { return false; } }
 export function validateMcpServerAcp(value) { return validateWith(vMcpServerAcp, value); }
 export function assertMcpServerAcp(value) { return assertWith(vMcpServerAcp, "McpServerAcp", value); }
-export function isMcpServerStdio(value) { return vMcpServerStdio(value); }
+export function isMcpServerStdio(value) { try { return vMcpServerStdio(value); } catch { return false; } }
 export function validateMcpServerStdio(value) { return validateWith(vMcpServerStdio, value); }
 export function assertMcpServerStdio(value) { return assertWith(vMcpServerStdio, "McpServerStdio", value); }
-export function isListSessionsRequest(value) { return vListSessionsRequest(value); }
+export function isListSessionsRequest(value) { try { return vListSessionsRequest(value); } catch { return false; } }
 export function validateListSessionsRequest(value) { return validateWith(vListSessionsRequest, value); }
 export function assertListSessionsRequest(value) { return assertWith(vListSessionsRequest, "ListSessionsRequest", value); }
-export function isDeleteSessionRequest(value) { return vDeleteSessionRequest(value); }
+export function isDeleteSessionRequest(value) { try { return vDeleteSessionRequest(value); } catch { return false; } }
 export function validateDeleteSessionRequest(value) { return validateWith(vDeleteSessionRequest, value); }
 export function assertDeleteSessionRequest(value) { return assertWith(vDeleteSessionRequest, "DeleteSessionRequest", value); }
-export function isForkSessionRequest(value) { return vForkSessionRequest(value); }
+export function isForkSessionRequest(value) { try { return vForkSessionRequest(value); } catch { return false; } }
 export function validateForkSessionRequest(value) { return validateWith(vForkSessionRequest, value); }
 export function assertForkSessionRequest(value) { return assertWith(vForkSessionRequest, "ForkSessionRequest", value); }
-export function isResumeSessionRequest(value) { return vResumeSessionRequest(value); }
+export function isResumeSessionRequest(value) { try { return vResumeSessionRequest(value); } catch { return false; } }
 export function validateResumeSessionRequest(value) { return validateWith(vResumeSessionRequest, value); }
 export function assertResumeSessionRequest(value) { return assertWith(vResumeSessionRequest, "ResumeSessionRequest", value); }
-export function isReplayFrom(value) { return vReplayFrom(value); }
+export function isReplayFrom(value) { try { return vReplayFrom(value); } catch { return false; } }
 export function validateReplayFrom(value) { return validateWith(vReplayFrom, value); }
 export function assertReplayFrom(value) { return assertWith(vReplayFrom, "ReplayFrom", value); }
-export function isReplayFromStart(value) { return vReplayFromStart(value); }
+export function isReplayFromStart(value) { try { return vReplayFromStart(value); } catch { return false; } }
 export function validateReplayFromStart(value) { return validateWith(vReplayFromStart, value); }
 export function assertReplayFromStart(value) { return assertWith(vReplayFromStart, "ReplayFromStart", value); }
-export function isCloseSessionRequest(value) { return vCloseSessionRequest(value); }
+export function isCloseSessionRequest(value) { try { return vCloseSessionRequest(value); } catch { return false; } }
 export function validateCloseSessionRequest(value) { return validateWith(vCloseSessionRequest, value); }
 export function assertCloseSessionRequest(value) { return assertWith(vCloseSessionRequest, "CloseSessionRequest", value); }
-export function isSetSessionConfigOptionRequest(value) { return vSetSessionConfigOptionRequest(value); }
+export function isSetSessionConfigOptionRequest(value) { try { return vSetSessionConfigOptionRequest(value); } catch { return false; } }
 export function validateSetSessionConfigOptionRequest(value) { return validateWith(vSetSessionConfigOptionRequest, value); }
 export function assertSetSessionConfigOptionRequest(value) { return assertWith(vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", value); }
-export function isPromptRequest(value) { return vPromptRequest(value); }
+export function isPromptRequest(value) { try { return vPromptRequest(value); } catch { return false; } }
 export function validatePromptRequest(value) { return validateWith(vPromptRequest, value); }
 export function assertPromptRequest(value) { return assertWith(vPromptRequest, "PromptRequest", value); }
-export function isStartNesRequest(value) { return vStartNesRequest(value); }
+export function isStartNesRequest(value) { try { return vStartNesRequest(value); } catch { return false; } }
 export function validateStartNesRequest(value) { return validateWith(vStartNesRequest, value); }
 export function assertStartNesRequest(value) { return assertWith(vStartNesRequest, "StartNesRequest", value); }
-export function isWorkspaceFolder(value) { return vWorkspaceFolder(value); }
+export function isWorkspaceFolder(value) { try { return vWorkspaceFolder(value); } catch { return false; } }
 export function validateWorkspaceFolder(value) { return validateWith(vWorkspaceFolder, value); }
 export function assertWorkspaceFolder(value) { return assertWith(vWorkspaceFolder, "WorkspaceFolder", value); }
-export function isNesRepository(value) { return vNesRepository(value); }
+export function isNesRepository(value) { try { return vNesRepository(value); } catch { return false; } }
 export function validateNesRepository(value) { return validateWith(vNesRepository, value); }
 export function assertNesRepository(value) { return assertWith(vNesRepository, "NesRepository", value); }
-export function isSuggestNesRequest(value) { return vSuggestNesRequest(value); }
+export function isSuggestNesRequest(value) { try { return vSuggestNesRequest(value); } catch { return false; } }
 export function validateSuggestNesRequest(value) { return validateWith(vSuggestNesRequest, value); }
 export function assertSuggestNesRequest(value) { return assertWith(vSuggestNesRequest, "SuggestNesRequest", value); }
-export function isNesTriggerKind(value) { return vNesTriggerKind(value); }
+export function isNesTriggerKind(value) { try { return vNesTriggerKind(value); } catch { return false; } }
 export function validateNesTriggerKind(value) { return validateWith(vNesTriggerKind, value); }
 export function assertNesTriggerKind(value) { return assertWith(vNesTriggerKind, "NesTriggerKind", value); }
-export function isNesSuggestContext(value) { return vNesSuggestContext(value); }
+export function isNesSuggestContext(value) { try { return vNesSuggestContext(value); } catch { return false; } }
 export function validateNesSuggestContext(value) { return validateWith(vNesSuggestContext, value); }
 export function assertNesSuggestContext(value) { return assertWith(vNesSuggestContext, "NesSuggestContext", value); }
-export function isNesRecentFile(value) { return vNesRecentFile(value); }
+export function isNesRecentFile(value) { try { return vNesRecentFile(value); } catch { return false; } }
 export function validateNesRecentFile(value) { return validateWith(vNesRecentFile, value); }
 export function assertNesRecentFile(value) { return assertWith(vNesRecentFile, "NesRecentFile", value); }
-export function isNesRelatedSnippet(value) { return vNesRelatedSnippet(value); }
+export function isNesRelatedSnippet(value) { try { return vNesRelatedSnippet(value); } catch { return false; } }
 export function validateNesRelatedSnippet(value) { return validateWith(vNesRelatedSnippet, value); }
 export function assertNesRelatedSnippet(value) { return assertWith(vNesRelatedSnippet, "NesRelatedSnippet", value); }
-export function isNesExcerpt(value) { return vNesExcerpt(value); }
+export function isNesExcerpt(value) { try { return vNesExcerpt(value); } catch { return false; } }
 export function validateNesExcerpt(value) { return validateWith(vNesExcerpt, value); }
 export function assertNesExcerpt(value) { return assertWith(vNesExcerpt, "NesExcerpt", value); }
-export function isNesEditHistoryEntry(value) { return vNesEditHistoryEntry(value); }
+export function isNesEditHistoryEntry(value) { try { return vNesEditHistoryEntry(value); } catch { return false; } }
 export function validateNesEditHistoryEntry(value) { return validateWith(vNesEditHistoryEntry, value); }
 export function assertNesEditHistoryEntry(value) { return assertWith(vNesEditHistoryEntry, "NesEditHistoryEntry", value); }
-export function isNesUserAction(value) { return vNesUserAction(value); }
+export function isNesUserAction(value) { try { return vNesUserAction(value); } catch { return false; } }
 export function validateNesUserAction(value) { return validateWith(vNesUserAction, value); }
 export function assertNesUserAction(value) { return assertWith(vNesUserAction, "NesUserAction", value); }
-export function isNesOpenFile(value) { return vNesOpenFile(value); }
+export function isNesOpenFile(value) { try { return vNesOpenFile(value); } catch { return false; } }
 export function validateNesOpenFile(value) { return validateWith(vNesOpenFile, value); }
 export function assertNesOpenFile(value) { return assertWith(vNesOpenFile, "NesOpenFile", value); }
-export function isNesDiagnostic(value) { return vNesDiagnostic(value); }
+export function isNesDiagnostic(value) { try { return vNesDiagnostic(value); } catch { return false; } }
 export function validateNesDiagnostic(value) { return validateWith(vNesDiagnostic, value); }
 export function assertNesDiagnostic(value) { return assertWith(vNesDiagnostic, "NesDiagnostic", value); }
-export function isNesDiagnosticSeverity(value) { return vNesDiagnosticSeverity(value); }
+export function isNesDiagnosticSeverity(value) { try { return vNesDiagnosticSeverity(value); } catch { return false; } }
 export function validateNesDiagnosticSeverity(value) { return validateWith(vNesDiagnosticSeverity, value); }
 export function assertNesDiagnosticSeverity(value) { return assertWith(vNesDiagnosticSeverity, "NesDiagnosticSeverity", value); }
-export function isCloseNesRequest(value) { return vCloseNesRequest(value); }
+export function isCloseNesRequest(value) { try { return vCloseNesRequest(value); } catch { return false; } }
 export function validateCloseNesRequest(value) { return validateWith(vCloseNesRequest, value); }
 export function assertCloseNesRequest(value) { return assertWith(vCloseNesRequest, "CloseNesRequest", value); }
-export function isClientResponse(value) { return vClientResponse(value); }
+export function isClientResponse(value) { try { return vClientResponse(value); } catch { return false; } }
 export function validateClientResponse(value) { return validateWith(vClientResponse, value); }
 export function assertClientResponse(value) { return assertWith(vClientResponse, "ClientResponse", value); }
-export function isRequestPermissionResponse(value) { return vRequestPermissionResponse(value); }
+export function isRequestPermissionResponse(value) { try { return vRequestPermissionResponse(value); } catch { return false; } }
 export function validateRequestPermissionResponse(value) { return validateWith(vRequestPermissionResponse, value); }
 export function assertRequestPermissionResponse(value) { return assertWith(vRequestPermissionResponse, "RequestPermissionResponse", value); }
-export function isRequestPermissionOutcome(value) { return vRequestPermissionOutcome(value); }
+export function isRequestPermissionOutcome(value) { try { return vRequestPermissionOutcome(value); } catch { return false; } }
 export function validateRequestPermissionOutcome(value) { return validateWith(vRequestPermissionOutcome, value); }
 export function assertRequestPermissionOutcome(value) { return assertWith(vRequestPermissionOutcome, "RequestPermissionOutcome", value); }
-export function isSelectedPermissionOutcome(value) { return vSelectedPermissionOutcome(value); }
+export function isSelectedPermissionOutcome(value) { try { return vSelectedPermissionOutcome(value); } catch { return false; } }
 export function validateSelectedPermissionOutcome(value) { return validateWith(vSelectedPermissionOutcome, value); }
 export function assertSelectedPermissionOutcome(value) { return assertWith(vSelectedPermissionOutcome, "SelectedPermissionOutcome", value); }
-export function isCreateElicitationResponse(value) { return vCreateElicitationResponse(value); }
+export function isCreateElicitationResponse(value) { try { return vCreateElicitationResponse(value); } catch { return false; } }
 export function validateCreateElicitationResponse(value) { return validateWith(vCreateElicitationResponse, value); }
 export function assertCreateElicitationResponse(value) { return assertWith(vCreateElicitationResponse, "CreateElicitationResponse", value); }
-export function isElicitationContentValue(value) { return vElicitationContentValue(value); }
+export function isElicitationContentValue(value) { try { return vElicitationContentValue(value); } catch { return false; } }
 export function validateElicitationContentValue(value) { return validateWith(vElicitationContentValue, value); }
 export function assertElicitationContentValue(value) { return assertWith(vElicitationContentValue, "ElicitationContentValue", value); }
-export function isElicitationAcceptAction(value) { return vElicitationAcceptAction(value); }
+export function isElicitationAcceptAction(value) { try { return vElicitationAcceptAction(value); } catch { return false; } }
 export function validateElicitationAcceptAction(value) { return validateWith(vElicitationAcceptAction, value); }
 export function assertElicitationAcceptAction(value) { return assertWith(vElicitationAcceptAction, "ElicitationAcceptAction", value); }
-export function isConnectMcpResponse(value) { return vConnectMcpResponse(value); }
+export function isConnectMcpResponse(value) { try { return vConnectMcpResponse(value); } catch { return false; } }
 export function validateConnectMcpResponse(value) { return validateWith(vConnectMcpResponse, value); }
 export function assertConnectMcpResponse(value) { return assertWith(vConnectMcpResponse, "ConnectMcpResponse", value); }
-export function isDisconnectMcpResponse(value) { return vDisconnectMcpResponse(value); }
+export function isDisconnectMcpResponse(value) { try { return vDisconnectMcpResponse(value); } catch { return false; } }
 export function validateDisconnectMcpResponse(value) { return validateWith(vDisconnectMcpResponse, value); }
 export function assertDisconnectMcpResponse(value) { return assertWith(vDisconnectMcpResponse, "DisconnectMcpResponse", value); }
-export function isClientNotification(value) { return vClientNotification(value); }
+export function isClientNotification(value) { try { return vClientNotification(value); } catch { return false; } }
 export function validateClientNotification(value) { return validateWith(vClientNotification, value); }
 export function assertClientNotification(value) { return assertWith(vClientNotification, "ClientNotification", value); }
-export function isCancelSessionNotification(value) { return vCancelSessionNotification(value); }
+export function isCancelSessionNotification(value) { try { return vCancelSessionNotification(value); } catch { return false; } }
 export function validateCancelSessionNotification(value) { return validateWith(vCancelSessionNotification, value); }
 export function assertCancelSessionNotification(value) { return assertWith(vCancelSessionNotification, "CancelSessionNotification", value); }
-export function isDidOpenDocumentNotification(value) { return vDidOpenDocumentNotification(value); }
+export function isDidOpenDocumentNotification(value) { try { return vDidOpenDocumentNotification(value); } catch { return false; } }
 export function validateDidOpenDocumentNotification(value) { return validateWith(vDidOpenDocumentNotification, value); }
 export function assertDidOpenDocumentNotification(value) { return assertWith(vDidOpenDocumentNotification, "DidOpenDocumentNotification", value); }
-export function isDidChangeDocumentNotification(value) { return vDidChangeDocumentNotification(value); }
+export function isDidChangeDocumentNotification(value) { try { return vDidChangeDocumentNotification(value); } catch { return false; } }
 export function validateDidChangeDocumentNotification(value) { return validateWith(vDidChangeDocumentNotification, value); }
 export function assertDidChangeDocumentNotification(value) { return assertWith(vDidChangeDocumentNotification, "DidChangeDocumentNotification", value); }
-export function isTextDocumentContentChangeEvent(value) { return vTextDocumentContentChangeEvent(value); }
+export function isTextDocumentContentChangeEvent(value) { try { return vTextDocumentContentChangeEvent(value); } catch { return false; } }
 export function validateTextDocumentContentChangeEvent(value) { return validateWith(vTextDocumentContentChangeEvent, value); }
 export function assertTextDocumentContentChangeEvent(value) { return assertWith(vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", value); }
-export function isDidCloseDocumentNotification(value) { return vDidCloseDocumentNotification(value); }
+export function isDidCloseDocumentNotification(value) { try { return vDidCloseDocumentNotification(value); } catch { return false; } }
 export function validateDidCloseDocumentNotification(value) { return validateWith(vDidCloseDocumentNotification, value); }
 export function assertDidCloseDocumentNotification(value) { return assertWith(vDidCloseDocumentNotification, "DidCloseDocumentNotification", value); }
-export function isDidSaveDocumentNotification(value) { return vDidSaveDocumentNotification(value); }
+export function isDidSaveDocumentNotification(value) { try { return vDidSaveDocumentNotification(value); } catch { return false; } }
 export function validateDidSaveDocumentNotification(value) { return validateWith(vDidSaveDocumentNotification, value); }
 export function assertDidSaveDocumentNotification(value) { return assertWith(vDidSaveDocumentNotification, "DidSaveDocumentNotification", value); }
-export function isDidFocusDocumentNotification(value) { return vDidFocusDocumentNotification(value); }
+export function isDidFocusDocumentNotification(value) { try { return vDidFocusDocumentNotification(value); } catch { return false; } }
 export function validateDidFocusDocumentNotification(value) { return validateWith(vDidFocusDocumentNotification, value); }
 export function assertDidFocusDocumentNotification(value) { return assertWith(vDidFocusDocumentNotification, "DidFocusDocumentNotification", value); }
-export function isAcceptNesNotification(value) { return vAcceptNesNotification(value); }
+export function isAcceptNesNotification(value) { try { return vAcceptNesNotification(value); } catch { return false; } }
 export function validateAcceptNesNotification(value) { return validateWith(vAcceptNesNotification, value); }
 export function assertAcceptNesNotification(value) { return assertWith(vAcceptNesNotification, "AcceptNesNotification", value); }
-export function isRejectNesNotification(value) { return vRejectNesNotification(value); }
+export function isRejectNesNotification(value) { try { return vRejectNesNotification(value); } catch { return false; } }
 export function validateRejectNesNotification(value) { return validateWith(vRejectNesNotification, value); }
 export function assertRejectNesNotification(value) { return assertWith(vRejectNesNotification, "RejectNesNotification", value); }
-export function isNesRejectReason(value) { return vNesRejectReason(value); }
+export function isNesRejectReason(value) { try { return vNesRejectReason(value); } catch { return false; } }
 export function validateNesRejectReason(value) { return validateWith(vNesRejectReason, value); }
 export function assertNesRejectReason(value) { return assertWith(vNesRejectReason, "NesRejectReason", value); }
-export function isProtocolLevelNotification(value) { return vProtocolLevelNotification(value); }
+export function isProtocolLevelNotification(value) { try { return vProtocolLevelNotification(value); } catch { return false; } }
 export function validateProtocolLevelNotification(value) { return validateWith(vProtocolLevelNotification, value); }
 export function assertProtocolLevelNotification(value) { return assertWith(vProtocolLevelNotification, "ProtocolLevelNotification", value); }
-export function isCancelRequestNotification(value) { return vCancelRequestNotification(value); }
+export function isCancelRequestNotification(value) { try { return vCancelRequestNotification(value); } catch { return false; } }
 export function validateCancelRequestNotification(value) { return validateWith(vCancelRequestNotification, value); }
 export function assertCancelRequestNotification(value) { return assertWith(vCancelRequestNotification, "CancelRequestNotification", value); }

@@ -4,6 +4,7 @@ import { formats as __formats } from "../../runtime/formats.js";
 
 export const vAgentRequest = validate53;
 const schema20 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/RequestPermissionRequest"}]},{"allOf":[{"$ref":"#/$defs/CreateElicitationRequest"}]},{"allOf":[{"$ref":"#/$defs/ConnectMcpRequest"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpRequest"}]},{"allOf":[{"$ref":"#/$defs/DisconnectMcpRequest"}]},{"allOf":[{"$ref":"#/$defs/ExtRequest"}]}]},{"type":"null"}]}},"required":["id","method"]};
+const func0 = Object.prototype.hasOwnProperty;
 const schema21 = {"anyOf":[{"type":"null"},{"type":"integer","format":"int64"},{"type":"string"}]};
 const formats0 = __formats.int64;
 
@@ -720,7 +721,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -750,7 +751,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -763,7 +764,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -790,7 +791,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -830,12 +831,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
 validate71.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -847,7 +848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data1 = data.annotations;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -908,7 +909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -970,12 +971,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate77.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -987,7 +988,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(!(validate78(data.mimeType, {instancePath:instancePath+"/mimeType",parentData:data,parentDataProperty:"mimeType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
@@ -999,7 +1000,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 let data2 = data.uri;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1012,7 +1013,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data3 = data.annotations;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -1073,7 +1074,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -1116,12 +1117,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate82.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1133,7 +1134,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(!(validate78(data.mimeType, {instancePath:instancePath+"/mimeType",parentData:data,parentDataProperty:"mimeType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
@@ -1145,7 +1146,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data2 = data.annotations;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -1206,7 +1207,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1350,12 +1351,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.src === undefined) && (missing0 = "src")){
+if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
 validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.src !== undefined){
+if(data.src !== undefined && func0.call(data, "src")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -1371,7 +1372,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -1425,7 +1426,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined){
+if(data.sizes !== undefined && func0.call(data, "sizes")){
 let data2 = data.sizes;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -1455,7 +1456,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined){
+if(data.theme !== undefined && func0.call(data, "theme")){
 let data4 = data.theme;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -1537,12 +1538,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate86.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1554,7 +1555,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -1570,7 +1571,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1583,7 +1584,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data3 = data.description;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -1596,7 +1597,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 let data4 = data.icons;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -1626,7 +1627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data6 = data.mimeType;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -1680,7 +1681,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs17 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
@@ -1701,7 +1702,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data8 = data.annotations;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -1762,7 +1763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs24 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -1811,12 +1812,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
 validate97.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1828,7 +1829,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -1844,7 +1845,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -1898,7 +1899,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -1940,12 +1941,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 const _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate100.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1957,7 +1958,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -1973,7 +1974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2027,7 +2028,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -2140,12 +2141,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.resource === undefined) && (missing0 = "resource")){
+if(((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")){
 validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 const _errs1 = errors;
 if(!(validate96(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
@@ -2157,7 +2158,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data1 = data.annotations;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -2218,7 +2219,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -2265,7 +2266,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -2276,7 +2277,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2329,7 +2330,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -2340,7 +2341,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2397,7 +2398,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -2408,7 +2409,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2464,7 +2465,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -2475,7 +2476,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2536,7 +2537,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -2547,7 +2548,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2603,7 +2604,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -2614,7 +2615,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -2660,7 +2661,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -2671,7 +2672,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -2719,7 +2720,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -2730,7 +2731,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -2778,7 +2779,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -2789,7 +2790,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -2837,7 +2838,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -2848,7 +2849,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -2938,7 +2939,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -2949,7 +2950,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -3024,12 +3025,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -3041,7 +3042,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -3104,12 +3105,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
@@ -3142,12 +3143,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.oldPath === undefined) && (missing0 = "oldPath")) || ((data.path === undefined) && (missing0 = "path"))){
+if((((data.oldPath === undefined) || (!(func0.call(data, "oldPath")))) && (missing0 = "oldPath")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
 validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.oldPath !== undefined){
+if(data.oldPath !== undefined && func0.call(data, "oldPath")){
 const _errs1 = errors;
 if(!(validate111(data.oldPath, {instancePath:instancePath+"/oldPath",parentData:data,parentDataProperty:"oldPath",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -3159,7 +3160,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -3351,7 +3352,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.operation === undefined) && (missing0 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3362,7 +3363,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data0 = data.operation;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/0/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3413,7 +3414,7 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.operation === undefined) && (missing1 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing1 = "operation")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -3424,7 +3425,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data1 = data.operation;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/1/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3477,7 +3478,7 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.operation === undefined) && (missing2 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing2 = "operation")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -3488,7 +3489,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data2 = data.operation;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/2/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3541,7 +3542,7 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.operation === undefined) && (missing3 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing3 = "operation")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -3552,7 +3553,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data3 = data.operation;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/3/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3606,7 +3607,7 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.operation === undefined) && (missing4 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing4 = "operation")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -3617,7 +3618,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data4 = data.operation;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/4/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -3672,7 +3673,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.operation === undefined) && (missing5 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing5 = "operation")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -3683,7 +3684,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data5 = data.operation;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -3729,7 +3730,7 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.operation === undefined) && (missing6 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing6 = "operation")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -3740,7 +3741,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data6 = data.operation;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -3788,7 +3789,7 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.operation === undefined) && (missing7 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing7 = "operation")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -3799,7 +3800,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data7 = data.operation;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -3847,7 +3848,7 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.operation === undefined) && (missing8 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing8 = "operation")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -3858,7 +3859,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data8 = data.operation;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -3906,7 +3907,7 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.operation === undefined) && (missing9 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing9 = "operation")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -3917,7 +3918,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data9 = data.operation;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -4007,7 +4008,7 @@ vErrors = null;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.operation === undefined) && (missing10 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing10 = "operation")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -4018,7 +4019,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 if(typeof data.operation !== "string"){
 const err43 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/5/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -4081,7 +4082,7 @@ props0.fileType = true;
 props0.mimeType = true;
 props0._meta = true;
 }
-if(data.fileType !== undefined){
+if(data.fileType !== undefined && func0.call(data, "fileType")){
 let data11 = data.fileType;
 const _errs55 = errors;
 const _errs56 = errors;
@@ -4135,7 +4136,7 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data12 = data.mimeType;
 const _errs60 = errors;
 const _errs61 = errors;
@@ -4189,7 +4190,7 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data13 = data._meta;
 const _errs65 = errors;
 if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
@@ -4308,12 +4309,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.format === undefined) && (missing0 = "format")) || ((data.text === undefined) && (missing0 = "text"))){
+if((((data.format === undefined) || (!(func0.call(data, "format")))) && (missing0 = "format")) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 const _errs1 = errors;
 if(!(validate126(data.format, {instancePath:instancePath+"/format",parentData:data,parentDataProperty:"format",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
@@ -4325,7 +4326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
 validate125.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -4363,12 +4364,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.changes === undefined) && (missing0 = "changes")){
+if(((data.changes === undefined) || (!(func0.call(data, "changes")))) && (missing0 = "changes")){
 validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.changes !== undefined){
+if(data.changes !== undefined && func0.call(data, "changes")){
 let data0 = data.changes;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -4398,7 +4399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.patch !== undefined){
+if(data.patch !== undefined && func0.call(data, "patch")){
 let data2 = data.patch;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -4457,7 +4458,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -4519,12 +4520,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -4536,7 +4537,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -4582,7 +4583,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4593,7 +4594,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -4645,7 +4646,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -4656,7 +4657,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -4711,7 +4712,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -4722,7 +4723,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -4777,7 +4778,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -4788,7 +4789,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -4834,7 +4835,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -4845,7 +4846,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -4893,7 +4894,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -4904,7 +4905,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -4994,7 +4995,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -5005,7 +5006,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err27 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -5082,12 +5083,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -5099,7 +5100,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
 const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
@@ -5126,7 +5127,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -5166,12 +5167,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate62(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
@@ -5183,7 +5184,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data1 = data.name;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -5196,7 +5197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -5209,7 +5210,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data3 = data.kind;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -5263,7 +5264,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data4 = data.status;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -5317,7 +5318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs17 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -5347,7 +5348,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data7 = data.locations;
 const _errs20 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -5377,7 +5378,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs23 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -5422,12 +5423,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCall === undefined) && (missing0 = "toolCall")){
+if(((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall")){
 validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCall !== undefined){
+if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 if(!(validate61(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
@@ -5460,12 +5461,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.command === undefined) && (missing0 = "command")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs1 = errors;
 if(typeof data.command !== "string"){
 validate140.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -5477,7 +5478,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -5489,7 +5490,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data2 = data.toolCallId;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5543,7 +5544,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 let data3 = data.terminalId;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -5597,7 +5598,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs15 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -5646,7 +5647,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5657,7 +5658,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5708,7 +5709,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5719,7 +5720,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5777,7 +5778,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -5788,7 +5789,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -5834,7 +5835,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -5845,7 +5846,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -5935,7 +5936,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -5946,7 +5947,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -6190,12 +6191,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
+if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
 validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate147(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
@@ -6207,7 +6208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate146.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6219,7 +6220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate149(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
@@ -6231,7 +6232,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -6272,12 +6273,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -6289,7 +6290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate56.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6301,7 +6302,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -6314,7 +6315,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.subject !== undefined){
+if(data.subject !== undefined && func0.call(data, "subject")){
 let data3 = data.subject;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -6368,7 +6369,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data4 = data.options;
 const _errs12 = errors;
 if(errors === _errs12){
@@ -6404,7 +6405,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs15 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -6450,12 +6451,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -6467,7 +6468,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data1 = data.toolCallId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -6548,12 +6549,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
@@ -6805,12 +6806,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.const !== undefined){
+if(data.const !== undefined && func0.call(data, "const")){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
 validate169.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6822,7 +6823,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate169.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6834,7 +6835,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -6847,7 +6848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -6887,7 +6888,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -6900,7 +6901,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -6913,7 +6914,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data2 = data.minLength;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -6940,7 +6941,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -6967,7 +6968,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pattern !== undefined){
+if(data.pattern !== undefined && func0.call(data, "pattern")){
 let data4 = data.pattern;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -6980,7 +6981,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 let data5 = data.format;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -7034,7 +7035,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data6 = data.default;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -7047,7 +7048,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data7 = data.enum;
 const _errs18 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -7083,7 +7084,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 let data9 = data.oneOf;
 const _errs22 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
@@ -7119,7 +7120,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data11 = data._meta;
 const _errs25 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
@@ -7165,7 +7166,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -7178,7 +7179,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -7191,7 +7192,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
@@ -7204,7 +7205,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -7217,7 +7218,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
@@ -7230,7 +7231,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -7272,7 +7273,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -7285,7 +7286,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -7298,7 +7299,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -7319,7 +7320,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -7340,7 +7341,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -7361,7 +7362,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -7403,7 +7404,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -7416,7 +7417,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -7429,7 +7430,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
 const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
@@ -7442,7 +7443,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -7486,12 +7487,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.enum === undefined) && (missing0 = "enum")){
+if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
 validate180.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -7527,7 +7528,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -7567,12 +7568,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.anyOf === undefined) && (missing0 = "anyOf")){
+if(((data.anyOf === undefined) || (!(func0.call(data, "anyOf")))) && (missing0 = "anyOf")){
 validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.anyOf !== undefined){
+if(data.anyOf !== undefined && func0.call(data, "anyOf")){
 let data0 = data.anyOf;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -7608,7 +7609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -7654,7 +7655,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -7665,7 +7666,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -7718,7 +7719,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -7729,7 +7730,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -7817,7 +7818,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -7828,7 +7829,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -7917,12 +7918,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.items === undefined) && (missing0 = "items")){
+if(((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")){
 validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -7935,7 +7936,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -7948,7 +7949,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data2 = data.minItems;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -7975,7 +7976,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data3 = data.maxItems;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -8002,7 +8003,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 const _errs9 = errors;
 if(!(validate179(data.items, {instancePath:instancePath+"/items",parentData:data,parentDataProperty:"items",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -8014,7 +8015,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data5 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -8044,7 +8045,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -8095,7 +8096,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -8106,7 +8107,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8166,7 +8167,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -8177,7 +8178,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8235,7 +8236,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -8246,7 +8247,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8304,7 +8305,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -8315,7 +8316,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8371,7 +8372,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -8382,7 +8383,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8442,7 +8443,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -8453,7 +8454,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -8499,7 +8500,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -8510,7 +8511,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -8558,7 +8559,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -8569,7 +8570,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -8617,7 +8618,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -8628,7 +8629,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -8676,7 +8677,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -8687,7 +8688,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -8777,7 +8778,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -8788,7 +8789,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -8862,7 +8863,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs1 = errors;
 if(!(validate163(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
@@ -8874,7 +8875,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -8887,12 +8888,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.properties !== undefined){
+if(data.properties !== undefined && func0.call(data, "properties")){
 let data2 = data.properties;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
+for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(!(validate165(data2[key0], {instancePath:instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
@@ -8915,7 +8916,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 let data4 = data.required;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -8945,7 +8946,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data6 = data.description;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -8958,7 +8959,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -9050,7 +9051,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestedSchema === undefined) && (missing0 = "requestedSchema")){
+if(((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema")){
 validate154.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -9059,7 +9060,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.requestedSchema = true;
 }
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 if(!(validate162(data.requestedSchema, {instancePath:instancePath+"/requestedSchema",parentData:data,parentDataProperty:"requestedSchema",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
@@ -9164,7 +9165,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -9174,7 +9175,7 @@ props0 = props0 || {};
 props0.elicitationId = true;
 props0.url = true;
 }
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs6 = errors;
 if(!(validate193(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
@@ -9186,7 +9187,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs8 = errors;
 if(errors === _errs8){
 if(errors === _errs8){
@@ -9239,7 +9240,7 @@ var props0 = validate154.evaluated.props;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.mode === undefined) && (missing0 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -9254,7 +9255,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/0/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -9303,7 +9304,7 @@ var props1 = validate190.evaluated.props;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.mode === undefined) && (missing1 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing1 = "mode")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -9318,7 +9319,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/1/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -9376,7 +9377,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.mode === undefined) && (missing2 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -9387,7 +9388,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -9433,7 +9434,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.mode === undefined) && (missing3 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing3 = "mode")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -9444,7 +9445,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -9582,7 +9583,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.mode === undefined) && (missing4 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing4 = "mode")){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -9597,7 +9598,7 @@ if(props3 !== true){
 props3 = props3 || {};
 props3.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
 const err20 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/2/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -9655,7 +9656,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.message === undefined) && (missing5 = "message")){
+if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing5 = "message")){
 validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -9665,7 +9666,7 @@ props0 = props0 || {};
 props0.message = true;
 props0._meta = true;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs33 = errors;
 if(typeof data.message !== "string"){
 validate153.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9677,7 +9678,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs35 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -9739,12 +9740,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.serverId === undefined) && (missing0 = "serverId")){
+if(((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")){
 validate199.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.serverId !== undefined){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs1 = errors;
 if(!(validate200(data.serverId, {instancePath:instancePath+"/serverId",parentData:data,parentDataProperty:"serverId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
@@ -9756,7 +9757,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -9817,12 +9818,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) && (missing0 = "connectionId")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate204(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
@@ -9834,7 +9835,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate203.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9846,7 +9847,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -9859,7 +9860,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -9901,12 +9902,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.connectionId === undefined) && (missing0 = "connectionId")){
+if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
 validate207.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate204(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
@@ -9918,7 +9919,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -9965,12 +9966,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -9982,7 +9983,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate53.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9994,7 +9995,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -10278,12 +10279,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate213.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -10295,7 +10296,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate213.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10307,7 +10308,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -10320,7 +10321,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.subject !== undefined){
+if(data.subject !== undefined && func0.call(data, "subject")){
 let data3 = data.subject;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -10374,7 +10375,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data4 = data.options;
 const _errs12 = errors;
 if(errors === _errs12){
@@ -10410,7 +10411,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs15 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -10482,7 +10483,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10493,7 +10494,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -10544,7 +10545,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -10555,7 +10556,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -10613,7 +10614,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -10624,7 +10625,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -10670,7 +10671,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -10681,7 +10682,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -10771,7 +10772,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -10782,7 +10783,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -10858,12 +10859,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 validate221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate62(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
@@ -10875,7 +10876,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data1 = data.name;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -10888,7 +10889,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -10901,7 +10902,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data3 = data.kind;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -10955,7 +10956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data4 = data.status;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -11009,7 +11010,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs17 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -11039,7 +11040,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.locations !== undefined){
+if(data.locations !== undefined && func0.call(data, "locations")){
 let data7 = data.locations;
 const _errs20 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -11069,7 +11070,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs23 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -11598,7 +11599,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11609,7 +11610,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11661,7 +11662,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -11672,7 +11673,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11727,7 +11728,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -11738,7 +11739,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -11793,7 +11794,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -11804,7 +11805,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -11850,7 +11851,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -11861,7 +11862,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -11909,7 +11910,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -11920,7 +11921,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -12010,7 +12011,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -12021,7 +12022,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err27 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -12104,7 +12105,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -12115,7 +12116,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12168,7 +12169,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -12179,7 +12180,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12236,7 +12237,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -12247,7 +12248,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12303,7 +12304,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -12314,7 +12315,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12375,7 +12376,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -12386,7 +12387,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -12442,7 +12443,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -12453,7 +12454,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -12499,7 +12500,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -12510,7 +12511,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -12558,7 +12559,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -12569,7 +12570,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -12617,7 +12618,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -12628,7 +12629,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -12676,7 +12677,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -12687,7 +12688,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -12777,7 +12778,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -12788,7 +12789,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -12863,7 +12864,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -12893,7 +12894,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -12906,7 +12907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -12933,7 +12934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -13075,12 +13076,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
 validate243.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13092,7 +13093,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data1 = data.annotations;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -13153,7 +13154,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -13215,12 +13216,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate246.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13232,7 +13233,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(!(validate78(data.mimeType, {instancePath:instancePath+"/mimeType",parentData:data,parentDataProperty:"mimeType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
@@ -13244,7 +13245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 let data2 = data.uri;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -13257,7 +13258,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data3 = data.annotations;
 const _errs7 = errors;
 const _errs8 = errors;
@@ -13318,7 +13319,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -13361,12 +13362,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))){
 validate249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate249.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13378,7 +13379,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 const _errs3 = errors;
 if(!(validate78(data.mimeType, {instancePath:instancePath+"/mimeType",parentData:data,parentDataProperty:"mimeType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
@@ -13390,7 +13391,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data2 = data.annotations;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -13451,7 +13452,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -13493,12 +13494,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.src === undefined) && (missing0 = "src")){
+if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
 validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.src !== undefined){
+if(data.src !== undefined && func0.call(data, "src")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -13514,7 +13515,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -13568,7 +13569,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined){
+if(data.sizes !== undefined && func0.call(data, "sizes")){
 let data2 = data.sizes;
 const _errs8 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -13598,7 +13599,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined){
+if(data.theme !== undefined && func0.call(data, "theme")){
 let data4 = data.theme;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -13782,12 +13783,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate256.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -13799,7 +13800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -13815,7 +13816,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -13828,7 +13829,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data3 = data.description;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
@@ -13841,7 +13842,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 let data4 = data.icons;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -13871,7 +13872,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data6 = data.mimeType;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -13925,7 +13926,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data7 = data.size;
 const _errs17 = errors;
 if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
@@ -13946,7 +13947,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data8 = data.annotations;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -14007,7 +14008,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs24 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -14127,12 +14128,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
 validate263.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -14144,7 +14145,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -14160,7 +14161,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -14214,7 +14215,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -14256,12 +14257,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 const _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate265.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -14273,7 +14274,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -14289,7 +14290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data2 = data.mimeType;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -14343,7 +14344,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -14385,12 +14386,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.resource === undefined) && (missing0 = "resource")){
+if(((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")){
 validate267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 const _errs1 = errors;
 if(!(validate96(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
@@ -14402,7 +14403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 let data1 = data.annotations;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -14463,7 +14464,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -14504,12 +14505,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -14521,7 +14522,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -14568,7 +14569,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.operation === undefined) && (missing0 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14579,7 +14580,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data0 = data.operation;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/0/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14630,7 +14631,7 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.operation === undefined) && (missing1 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing1 = "operation")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -14641,7 +14642,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data1 = data.operation;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/1/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14694,7 +14695,7 @@ errors = vErrors.length;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.operation === undefined) && (missing2 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing2 = "operation")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -14705,7 +14706,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data2 = data.operation;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/2/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14758,7 +14759,7 @@ errors = vErrors.length;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.operation === undefined) && (missing3 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing3 = "operation")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -14769,7 +14770,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data3 = data.operation;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/3/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14823,7 +14824,7 @@ errors = vErrors.length;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.operation === undefined) && (missing4 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing4 = "operation")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -14834,7 +14835,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data4 = data.operation;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/4/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -14889,7 +14890,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.operation === undefined) && (missing5 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing5 = "operation")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -14900,7 +14901,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data5 = data.operation;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -14946,7 +14947,7 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.operation === undefined) && (missing6 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing6 = "operation")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -14957,7 +14958,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data6 = data.operation;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -15005,7 +15006,7 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.operation === undefined) && (missing7 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing7 = "operation")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -15016,7 +15017,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data7 = data.operation;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -15064,7 +15065,7 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.operation === undefined) && (missing8 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing8 = "operation")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -15075,7 +15076,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data8 = data.operation;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -15123,7 +15124,7 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.operation === undefined) && (missing9 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing9 = "operation")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -15134,7 +15135,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 let data9 = data.operation;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -15224,7 +15225,7 @@ vErrors = null;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.operation === undefined) && (missing10 = "operation")){
+if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing10 = "operation")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -15235,7 +15236,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.operation !== undefined){
+if(data.operation !== undefined && func0.call(data, "operation")){
 if(typeof data.operation !== "string"){
 const err43 = {instancePath:instancePath+"/operation",schemaPath:"#/anyOf/5/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -15298,7 +15299,7 @@ props0.fileType = true;
 props0.mimeType = true;
 props0._meta = true;
 }
-if(data.fileType !== undefined){
+if(data.fileType !== undefined && func0.call(data, "fileType")){
 let data11 = data.fileType;
 const _errs55 = errors;
 const _errs56 = errors;
@@ -15352,7 +15353,7 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data12 = data.mimeType;
 const _errs60 = errors;
 const _errs61 = errors;
@@ -15406,7 +15407,7 @@ else {
 var valid19 = true;
 }
 if(valid19){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data13 = data._meta;
 const _errs65 = errors;
 if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
@@ -15615,12 +15616,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
@@ -15653,12 +15654,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.oldPath === undefined) && (missing0 = "oldPath")) || ((data.path === undefined) && (missing0 = "path"))){
+if((((data.oldPath === undefined) || (!(func0.call(data, "oldPath")))) && (missing0 = "oldPath")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
 validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.oldPath !== undefined){
+if(data.oldPath !== undefined && func0.call(data, "oldPath")){
 const _errs1 = errors;
 if(!(validate111(data.oldPath, {instancePath:instancePath+"/oldPath",parentData:data,parentDataProperty:"oldPath",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -15670,7 +15671,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs3 = errors;
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -15709,12 +15710,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.format === undefined) && (missing0 = "format")) || ((data.text === undefined) && (missing0 = "text"))){
+if((((data.format === undefined) || (!(func0.call(data, "format")))) && (missing0 = "format")) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate287.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 const _errs1 = errors;
 if(!(validate126(data.format, {instancePath:instancePath+"/format",parentData:data,parentDataProperty:"format",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
@@ -15726,7 +15727,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
 validate287.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -15843,12 +15844,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.changes === undefined) && (missing0 = "changes")){
+if(((data.changes === undefined) || (!(func0.call(data, "changes")))) && (missing0 = "changes")){
 validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.changes !== undefined){
+if(data.changes !== undefined && func0.call(data, "changes")){
 let data0 = data.changes;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -15878,7 +15879,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.patch !== undefined){
+if(data.patch !== undefined && func0.call(data, "patch")){
 let data2 = data.patch;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -15937,7 +15938,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -15999,12 +16000,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -16016,7 +16017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -16056,12 +16057,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.path === undefined) && (missing0 = "path")){
+if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
 validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.path !== undefined){
+if(data.path !== undefined && func0.call(data, "path")){
 const _errs1 = errors;
 if(!(validate111(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -16073,7 +16074,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
 const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
@@ -16100,7 +16101,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -16141,12 +16142,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.toolCall === undefined) && (missing0 = "toolCall")){
+if(((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall")){
 validate298.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCall !== undefined){
+if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 if(!(validate61(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
@@ -16179,12 +16180,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.command === undefined) && (missing0 = "command")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs1 = errors;
 if(typeof data.command !== "string"){
 validate300.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -16196,7 +16197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -16208,7 +16209,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data2 = data.toolCallId;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -16262,7 +16263,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 let data3 = data.terminalId;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -16316,7 +16317,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs15 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -16359,12 +16360,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
+if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
 validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate147(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
@@ -16376,7 +16377,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate304.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -16388,7 +16389,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs5 = errors;
 if(!(validate149(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
@@ -16400,7 +16401,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -16620,7 +16621,7 @@ var props0 = validate154.evaluated.props;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.mode === undefined) && (missing0 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -16635,7 +16636,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/0/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -16684,7 +16685,7 @@ var props1 = validate190.evaluated.props;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.mode === undefined) && (missing1 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing1 = "mode")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -16699,7 +16700,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data1 = data.mode;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/1/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -16757,7 +16758,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.mode === undefined) && (missing2 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -16768,7 +16769,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -16814,7 +16815,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.mode === undefined) && (missing3 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing3 = "mode")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -16825,7 +16826,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -16963,7 +16964,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.mode === undefined) && (missing4 = "mode")){
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing4 = "mode")){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -16978,7 +16979,7 @@ if(props3 !== true){
 props3 = props3 || {};
 props3.mode = true;
 }
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
 const err20 = {instancePath:instancePath+"/mode",schemaPath:"#/anyOf/2/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -17036,7 +17037,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.message === undefined) && (missing5 = "message")){
+if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing5 = "message")){
 validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -17046,7 +17047,7 @@ props0 = props0 || {};
 props0.message = true;
 props0._meta = true;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs33 = errors;
 if(typeof data.message !== "string"){
 validate309.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -17058,7 +17059,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs35 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -17099,12 +17100,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate314.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -17116,7 +17117,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 let data1 = data.toolCallId;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -17197,12 +17198,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
@@ -17234,7 +17235,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs1 = errors;
 if(!(validate163(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
@@ -17246,7 +17247,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -17259,12 +17260,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.properties !== undefined){
+if(data.properties !== undefined && func0.call(data, "properties")){
 let data2 = data.properties;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key0 in data2){
+for(const key0 of Object.keys(data2)){
 const _errs8 = errors;
 if(!(validate165(data2[key0], {instancePath:instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
@@ -17287,7 +17288,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 let data4 = data.required;
 const _errs9 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -17317,7 +17318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data6 = data.description;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -17330,7 +17331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -17449,7 +17450,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -17460,7 +17461,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17520,7 +17521,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -17531,7 +17532,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17589,7 +17590,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -17600,7 +17601,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17658,7 +17659,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -17669,7 +17670,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17725,7 +17726,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -17736,7 +17737,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -17796,7 +17797,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -17807,7 +17808,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -17853,7 +17854,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -17864,7 +17865,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data6 = data.type;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -17912,7 +17913,7 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.type === undefined) && (missing7 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -17923,7 +17924,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -17971,7 +17972,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.type === undefined) && (missing8 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -17982,7 +17983,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data8 = data.type;
 if(typeof data8 !== "string"){
 const err33 = {};
@@ -18030,7 +18031,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.type === undefined) && (missing9 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type")){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -18041,7 +18042,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data9 = data.type;
 if(typeof data9 !== "string"){
 const err37 = {};
@@ -18131,7 +18132,7 @@ vErrors = null;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.type === undefined) && (missing10 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type")){
 const err42 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err42];
@@ -18142,7 +18143,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err43 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/5/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -18365,12 +18366,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.const !== undefined){
+if(data.const !== undefined && func0.call(data, "const")){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
 validate330.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18382,7 +18383,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
 validate330.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -18394,7 +18395,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -18407,7 +18408,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -18448,7 +18449,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -18461,7 +18462,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18474,7 +18475,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 let data2 = data.minLength;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -18501,7 +18502,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 let data3 = data.maxLength;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -18528,7 +18529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pattern !== undefined){
+if(data.pattern !== undefined && func0.call(data, "pattern")){
 let data4 = data.pattern;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -18541,7 +18542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 let data5 = data.format;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -18595,7 +18596,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data6 = data.default;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
@@ -18608,7 +18609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data7 = data.enum;
 const _errs18 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
@@ -18644,7 +18645,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 let data9 = data.oneOf;
 const _errs22 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
@@ -18680,7 +18681,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data11 = data._meta;
 const _errs25 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
@@ -18726,7 +18727,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -18739,7 +18740,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18752,7 +18753,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
@@ -18765,7 +18766,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
@@ -18778,7 +18779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
@@ -18791,7 +18792,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -18833,7 +18834,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -18846,7 +18847,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18859,7 +18860,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -18880,7 +18881,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -18901,7 +18902,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -18922,7 +18923,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -18964,7 +18965,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -18977,7 +18978,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -18990,7 +18991,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
 const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
@@ -19003,7 +19004,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -19051,7 +19052,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -19062,7 +19063,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -19115,7 +19116,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -19126,7 +19127,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -19214,7 +19215,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -19225,7 +19226,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -19315,12 +19316,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.enum === undefined) && (missing0 = "enum")){
+if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
 validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -19356,7 +19357,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -19396,12 +19397,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.anyOf === undefined) && (missing0 = "anyOf")){
+if(((data.anyOf === undefined) || (!(func0.call(data, "anyOf")))) && (missing0 = "anyOf")){
 validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.anyOf !== undefined){
+if(data.anyOf !== undefined && func0.call(data, "anyOf")){
 let data0 = data.anyOf;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -19437,7 +19438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -19477,12 +19478,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.items === undefined) && (missing0 = "items")){
+if(((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")){
 validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -19495,7 +19496,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -19508,7 +19509,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 let data2 = data.minItems;
 const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
@@ -19535,7 +19536,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 let data3 = data.maxItems;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -19562,7 +19563,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 const _errs9 = errors;
 if(!(validate179(data.items, {instancePath:instancePath+"/items",parentData:data,parentDataProperty:"items",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
@@ -19574,7 +19575,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 let data5 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -19604,7 +19605,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs15 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -19699,7 +19700,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestedSchema === undefined) && (missing0 = "requestedSchema")){
+if(((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema")){
 validate345.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -19708,7 +19709,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.requestedSchema = true;
 }
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 if(!(validate162(data.requestedSchema, {instancePath:instancePath+"/requestedSchema",parentData:data,parentDataProperty:"requestedSchema",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
@@ -19813,7 +19814,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate350.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -19823,7 +19824,7 @@ props0 = props0 || {};
 props0.elicitationId = true;
 props0.url = true;
 }
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs6 = errors;
 if(!(validate193(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
@@ -19835,7 +19836,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs8 = errors;
 if(errors === _errs8){
 if(errors === _errs8){
@@ -19879,12 +19880,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.serverId === undefined) && (missing0 = "serverId")){
+if(((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")){
 validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.serverId !== undefined){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs1 = errors;
 if(!(validate200(data.serverId, {instancePath:instancePath+"/serverId",parentData:data,parentDataProperty:"serverId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
@@ -19896,7 +19897,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -19957,12 +19958,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) && (missing0 = "connectionId")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate204(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
@@ -19974,7 +19975,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate357.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -19986,7 +19987,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -19999,7 +20000,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20062,12 +20063,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.connectionId === undefined) && (missing0 = "connectionId")){
+if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
 validate360.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate204(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
@@ -20079,7 +20080,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -20172,12 +20173,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate368.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate368.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20189,7 +20190,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -20202,7 +20203,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
 validate368.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -20214,7 +20215,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20258,7 +20259,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate373.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema158.properties._meta.type},message:"must be object,null"}];
@@ -20290,7 +20291,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate375.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema159.properties._meta.type},message:"must be object,null"}];
@@ -20322,7 +20323,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate377.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema160.properties._meta.type},message:"must be object,null"}];
@@ -20353,7 +20354,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.image !== undefined){
+if(data.image !== undefined && func0.call(data, "image")){
 let data0 = data.image;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -20411,7 +20412,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.audio !== undefined){
+if(data.audio !== undefined && func0.call(data, "audio")){
 let data1 = data.audio;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -20469,7 +20470,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.embeddedContext !== undefined){
+if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
 let data2 = data.embeddedContext;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -20527,7 +20528,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20568,7 +20569,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate381.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema162.properties._meta.type},message:"must be object,null"}];
@@ -20600,7 +20601,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate383.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema163.properties._meta.type},message:"must be object,null"}];
@@ -20632,7 +20633,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate385.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema164.properties._meta.type},message:"must be object,null"}];
@@ -20663,7 +20664,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stdio !== undefined){
+if(data.stdio !== undefined && func0.call(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -20721,7 +20722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.http !== undefined){
+if(data.http !== undefined && func0.call(data, "http")){
 let data1 = data.http;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -20779,7 +20780,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.acp !== undefined){
+if(data.acp !== undefined && func0.call(data, "acp")){
 let data2 = data.acp;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -20837,7 +20838,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -20877,7 +20878,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate388.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema165.properties._meta.type},message:"must be object,null"}];
@@ -20909,7 +20910,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate390.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema166.properties._meta.type},message:"must be object,null"}];
@@ -20941,7 +20942,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate392.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema167.properties._meta.type},message:"must be object,null"}];
@@ -20972,7 +20973,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -21033,7 +21034,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcp !== undefined){
+if(data.mcp !== undefined && func0.call(data, "mcp")){
 let data1 = data.mcp;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -21094,7 +21095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data2 = data.delete;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -21152,7 +21153,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -21210,7 +21211,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fork !== undefined){
+if(data.fork !== undefined && func0.call(data, "fork")){
 let data4 = data.fork;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -21268,7 +21269,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -21310,7 +21311,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate395.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema168.properties._meta.type},message:"must be object,null"}];
@@ -21342,7 +21343,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate397.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema169.properties._meta.type},message:"must be object,null"}];
@@ -21377,7 +21378,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate402.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema173.properties._meta.type},message:"must be object,null"}];
@@ -21511,12 +21512,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.syncKind === undefined) && (missing0 = "syncKind")){
+if(((data.syncKind === undefined) || (!(func0.call(data, "syncKind")))) && (missing0 = "syncKind")){
 validate404.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.syncKind !== undefined){
+if(data.syncKind !== undefined && func0.call(data, "syncKind")){
 const _errs1 = errors;
 if(!(validate405(data.syncKind, {instancePath:instancePath+"/syncKind",parentData:data,parentDataProperty:"syncKind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate405.errors : vErrors.concat(validate405.errors);
@@ -21528,7 +21529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -21567,7 +21568,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate408.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema176.properties._meta.type},message:"must be object,null"}];
@@ -21599,7 +21600,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate410.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema177.properties._meta.type},message:"must be object,null"}];
@@ -21631,7 +21632,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate412.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema178.properties._meta.type},message:"must be object,null"}];
@@ -21662,7 +21663,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.didOpen !== undefined){
+if(data.didOpen !== undefined && func0.call(data, "didOpen")){
 let data0 = data.didOpen;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -21720,7 +21721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didChange !== undefined){
+if(data.didChange !== undefined && func0.call(data, "didChange")){
 let data1 = data.didChange;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -21779,7 +21780,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didClose !== undefined){
+if(data.didClose !== undefined && func0.call(data, "didClose")){
 let data2 = data.didClose;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -21837,7 +21838,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didSave !== undefined){
+if(data.didSave !== undefined && func0.call(data, "didSave")){
 let data3 = data.didSave;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -21895,7 +21896,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didFocus !== undefined){
+if(data.didFocus !== undefined && func0.call(data, "didFocus")){
 let data4 = data.didFocus;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -21953,7 +21954,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -21994,7 +21995,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document !== undefined){
+if(data.document !== undefined && func0.call(data, "document")){
 let data0 = data.document;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -22057,7 +22058,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -22096,7 +22097,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -22123,7 +22124,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -22161,7 +22162,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate419.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema181.properties._meta.type},message:"must be object,null"}];
@@ -22193,7 +22194,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -22220,7 +22221,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -22258,7 +22259,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -22285,7 +22286,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -22323,7 +22324,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate425.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema184.properties._meta.type},message:"must be object,null"}];
@@ -22355,7 +22356,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate427.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema185.properties._meta.type},message:"must be object,null"}];
@@ -22386,7 +22387,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined){
+if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -22445,7 +22446,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.relatedSnippets !== undefined){
+if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
 let data1 = data.relatedSnippets;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -22503,7 +22504,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.editHistory !== undefined){
+if(data.editHistory !== undefined && func0.call(data, "editHistory")){
 let data2 = data.editHistory;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -22562,7 +22563,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.userActions !== undefined){
+if(data.userActions !== undefined && func0.call(data, "userActions")){
 let data3 = data.userActions;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -22621,7 +22622,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openFiles !== undefined){
+if(data.openFiles !== undefined && func0.call(data, "openFiles")){
 let data4 = data.openFiles;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -22679,7 +22680,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diagnostics !== undefined){
+if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
 let data5 = data.diagnostics;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -22737,7 +22738,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs31 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -22779,7 +22780,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.events !== undefined){
+if(data.events !== undefined && func0.call(data, "events")){
 let data0 = data.events;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -22838,7 +22839,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 let data1 = data.context;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -22902,7 +22903,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -23073,7 +23074,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.session !== undefined){
+if(data.session !== undefined && func0.call(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -23136,7 +23137,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data1 = data.auth;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -23194,7 +23195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.providers !== undefined){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data2 = data.providers;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -23252,7 +23253,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined){
+if(data.nes !== undefined && func0.call(data, "nes")){
 let data3 = data.nes;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -23312,7 +23313,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncoding !== undefined){
+if(data.positionEncoding !== undefined && func0.call(data, "positionEncoding")){
 let data4 = data.positionEncoding;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -23366,7 +23367,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -23432,12 +23433,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate438.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate438.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23449,7 +23450,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate438.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23461,7 +23462,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -23501,12 +23502,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.methodId === undefined) && (missing0 = "methodId")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate435.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate436(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
@@ -23518,7 +23519,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate435.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23530,7 +23531,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -23543,7 +23544,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -23573,7 +23574,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -23603,7 +23604,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs14 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -23647,12 +23648,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.methodId === undefined) && (missing0 = "methodId")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate441.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate436(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
@@ -23664,7 +23665,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate441.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -23676,7 +23677,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -23689,7 +23690,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -23737,7 +23738,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -23748,7 +23749,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -23804,7 +23805,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -23815,7 +23816,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -23872,7 +23873,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -23883,7 +23884,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -23929,7 +23930,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -23940,7 +23941,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -24030,7 +24031,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((((data.type === undefined) && (missing4 = "type")) || ((data.methodId === undefined) && (missing4 = "methodId"))) || ((data.name === undefined) && (missing4 = "name"))){
+if(((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing4 = "methodId"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing4 = "name"))){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -24041,7 +24042,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs25 = errors;
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -24059,7 +24060,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs27 = errors;
 if(!(validate436(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
@@ -24071,7 +24072,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs29 = errors;
 if(typeof data.name !== "string"){
 const err20 = {instancePath:instancePath+"/name",schemaPath:"#/anyOf/2/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -24089,7 +24090,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data7 = data.description;
 const _errs31 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
@@ -24108,7 +24109,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs33 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -24193,12 +24194,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.info === undefined) && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 validate365.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate366(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
@@ -24210,7 +24211,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate368(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
@@ -24222,7 +24223,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate370(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
@@ -24234,7 +24235,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data3 = data.authMethods;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -24264,7 +24265,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -24306,7 +24307,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate447.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema192.properties._meta.type},message:"must be object,null"}];
@@ -24532,12 +24533,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.apiType === undefined) && (missing0 = "apiType")) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 validate455.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.apiType !== undefined){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs1 = errors;
 if(!(validate453(data.apiType, {instancePath:instancePath+"/apiType",parentData:data,parentDataProperty:"apiType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
@@ -24549,7 +24550,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baseUrl !== undefined){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -24565,7 +24566,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -24605,12 +24606,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.providerId === undefined) && (missing0 = "providerId")) || ((data.supported === undefined) && (missing0 = "supported"))) || ((data.required === undefined) && (missing0 = "required"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
 validate450.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate451(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
@@ -24622,7 +24623,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported !== undefined){
+if(data.supported !== undefined && func0.call(data, "supported")){
 let data1 = data.supported;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -24652,7 +24653,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 const _errs6 = errors;
 if(typeof data.required !== "boolean"){
 validate450.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -24664,7 +24665,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.current !== undefined){
+if(data.current !== undefined && func0.call(data, "current")){
 let data4 = data.current;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -24724,7 +24725,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -24766,12 +24767,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.providers === undefined) && (missing0 = "providers")){
+if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
 validate449.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providers !== undefined){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data0 = data.providers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -24801,7 +24802,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -24840,7 +24841,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate460.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema198.properties._meta.type},message:"must be object,null"}];
@@ -24872,7 +24873,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate462.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema199.properties._meta.type},message:"must be object,null"}];
@@ -24904,7 +24905,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate464.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema200.properties._meta.type},message:"must be object,null"}];
@@ -24962,12 +24963,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate473.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(!(validate470(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
@@ -24979,7 +24980,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate473.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -24991,7 +24992,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -25004,7 +25005,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -25067,12 +25068,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.groupId === undefined) && (missing0 = "groupId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.groupId === undefined) || (!(func0.call(data, "groupId")))) && (missing0 = "groupId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate476.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.groupId !== undefined){
+if(data.groupId !== undefined && func0.call(data, "groupId")){
 const _errs1 = errors;
 if(!(validate477(data.groupId, {instancePath:instancePath+"/groupId",parentData:data,parentDataProperty:"groupId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
@@ -25084,7 +25085,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate476.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25096,7 +25097,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -25126,7 +25127,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -25277,12 +25278,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+if((((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate469.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 const _errs1 = errors;
 if(!(validate470(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
@@ -25294,7 +25295,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 const _errs3 = errors;
 if(!(validate472(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
@@ -25333,12 +25334,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
+if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
 validate483.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 if(typeof data.currentValue !== "boolean"){
 validate483.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
@@ -25545,7 +25546,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -25556,7 +25557,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -25608,7 +25609,7 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -25619,7 +25620,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -25673,7 +25674,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -25684,7 +25685,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -25730,7 +25731,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -25741,7 +25742,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -25831,7 +25832,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -25842,7 +25843,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -25900,7 +25901,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if(((data.configId === undefined) && (missing5 = "configId")) || ((data.name === undefined) && (missing5 = "name"))){
+if((((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing5 = "configId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing5 = "name"))){
 validate468.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -25913,7 +25914,7 @@ props0.description = true;
 props0.category = true;
 props0._meta = true;
 }
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs28 = errors;
 if(!(validate485(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
@@ -25925,7 +25926,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs30 = errors;
 if(typeof data.name !== "string"){
 validate468.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -25937,7 +25938,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data7 = data.description;
 const _errs32 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
@@ -25950,7 +25951,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.category !== undefined){
+if(data.category !== undefined && func0.call(data, "category")){
 let data8 = data.category;
 const _errs34 = errors;
 const _errs35 = errors;
@@ -26004,7 +26005,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs39 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -26047,12 +26048,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate466.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -26064,7 +26065,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -26094,7 +26095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -26136,12 +26137,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate492.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -26153,7 +26154,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -26165,7 +26166,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -26195,7 +26196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -26208,7 +26209,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 const _errs10 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -26221,7 +26222,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -26285,12 +26286,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessions === undefined) && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessions !== undefined){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -26320,7 +26321,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -26374,7 +26375,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -26414,7 +26415,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate500.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema215.properties._meta.type},message:"must be object,null"}];
@@ -26447,12 +26448,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate502.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -26464,7 +26465,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -26494,7 +26495,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -26534,7 +26535,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -26564,7 +26565,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -26602,7 +26603,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate509.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema218.properties._meta.type},message:"must be object,null"}];
@@ -26635,12 +26636,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate511.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -26670,7 +26671,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -26709,7 +26710,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate514.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema220.properties._meta.type},message:"must be object,null"}];
@@ -26742,12 +26743,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate516.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -26759,7 +26760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -26825,12 +26826,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.line === undefined) && (missing0 = "line")) || ((data.character === undefined) && (missing0 = "character"))){
+if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
 validate526.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data0 = data.line;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -26857,7 +26858,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.character !== undefined){
+if(data.character !== undefined && func0.call(data, "character")){
 let data1 = data.character;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -26884,7 +26885,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -26924,12 +26925,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.start === undefined) && (missing0 = "start")) || ((data.end === undefined) && (missing0 = "end"))){
+if((((data.start === undefined) || (!(func0.call(data, "start")))) && (missing0 = "start")) || (((data.end === undefined) || (!(func0.call(data, "end")))) && (missing0 = "end"))){
 validate525.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.start !== undefined){
+if(data.start !== undefined && func0.call(data, "start")){
 const _errs1 = errors;
 if(!(validate526(data.start, {instancePath:instancePath+"/start",parentData:data,parentDataProperty:"start",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -26941,7 +26942,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.end !== undefined){
+if(data.end !== undefined && func0.call(data, "end")){
 const _errs3 = errors;
 if(!(validate526(data.end, {instancePath:instancePath+"/end",parentData:data,parentDataProperty:"end",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -26953,7 +26954,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -26993,12 +26994,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.range === undefined) && (missing0 = "range")) || ((data.newText === undefined) && (missing0 = "newText"))){
+if((((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
 validate524.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 const _errs1 = errors;
 if(!(validate525(data.range, {instancePath:instancePath+"/range",parentData:data,parentDataProperty:"range",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
@@ -27010,7 +27011,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newText !== undefined){
+if(data.newText !== undefined && func0.call(data, "newText")){
 const _errs3 = errors;
 if(typeof data.newText !== "string"){
 validate524.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27022,7 +27023,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -27062,12 +27063,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.suggestionId === undefined) && (missing0 = "suggestionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.edits === undefined) && (missing0 = "edits"))){
+if(((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.edits === undefined) || (!(func0.call(data, "edits")))) && (missing0 = "edits"))){
 validate521.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs1 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -27079,7 +27080,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -27095,7 +27096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.edits !== undefined){
+if(data.edits !== undefined && func0.call(data, "edits")){
 let data2 = data.edits;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -27131,7 +27132,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursorPosition !== undefined){
+if(data.cursorPosition !== undefined && func0.call(data, "cursorPosition")){
 let data4 = data.cursorPosition;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -27191,7 +27192,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -27234,12 +27235,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.suggestionId === undefined) && (missing0 = "suggestionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))){
+if(((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))){
 validate533.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs1 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -27251,7 +27252,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -27267,7 +27268,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -27279,7 +27280,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -27321,12 +27322,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.suggestionId === undefined) && (missing0 = "suggestionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.newName === undefined) && (missing0 = "newName"))){
+if((((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.newName === undefined) || (!(func0.call(data, "newName")))) && (missing0 = "newName"))){
 validate537.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs1 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -27338,7 +27339,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -27354,7 +27355,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -27366,7 +27367,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newName !== undefined){
+if(data.newName !== undefined && func0.call(data, "newName")){
 const _errs7 = errors;
 if(typeof data.newName !== "string"){
 validate537.errors = [{instancePath:instancePath+"/newName",schemaPath:"#/properties/newName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27378,7 +27379,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -27421,12 +27422,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.suggestionId === undefined) && (missing0 = "suggestionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.search === undefined) && (missing0 = "search"))) || ((data.replace === undefined) && (missing0 = "replace"))){
+if((((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.search === undefined) || (!(func0.call(data, "search")))) && (missing0 = "search"))) || (((data.replace === undefined) || (!(func0.call(data, "replace")))) && (missing0 = "replace"))){
 validate541.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs1 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -27438,7 +27439,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -27454,7 +27455,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.search !== undefined){
+if(data.search !== undefined && func0.call(data, "search")){
 const _errs5 = errors;
 if(typeof data.search !== "string"){
 validate541.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27466,7 +27467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replace !== undefined){
+if(data.replace !== undefined && func0.call(data, "replace")){
 const _errs7 = errors;
 if(typeof data.replace !== "string"){
 validate541.errors = [{instancePath:instancePath+"/replace",schemaPath:"#/properties/replace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -27478,7 +27479,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isRegex !== undefined){
+if(data.isRegex !== undefined && func0.call(data, "isRegex")){
 let data4 = data.isRegex;
 const _errs9 = errors;
 if((typeof data4 !== "boolean") && (data4 !== null)){
@@ -27491,7 +27492,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -27541,7 +27542,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.kind === undefined) && (missing0 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -27552,7 +27553,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data0 = data.kind;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -27607,7 +27608,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.kind === undefined) && (missing1 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing1 = "kind")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -27618,7 +27619,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -27674,7 +27675,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.kind === undefined) && (missing2 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing2 = "kind")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -27685,7 +27686,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/2/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -27742,7 +27743,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.kind === undefined) && (missing3 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing3 = "kind")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -27753,7 +27754,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data3 = data.kind;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/3/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -27812,7 +27813,7 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.kind === undefined) && (missing4 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing4 = "kind")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -27823,7 +27824,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data4 = data.kind;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -27869,7 +27870,7 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.kind === undefined) && (missing5 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing5 = "kind")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -27880,7 +27881,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data5 = data.kind;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -27928,7 +27929,7 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.kind === undefined) && (missing6 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing6 = "kind")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -27939,7 +27940,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data6 = data.kind;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -27987,7 +27988,7 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.kind === undefined) && (missing7 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing7 = "kind")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -27998,7 +27999,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data7 = data.kind;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -28088,7 +28089,7 @@ vErrors = null;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if(((data.kind === undefined) && (missing8 = "kind")) || ((data.suggestionId === undefined) && (missing8 = "suggestionId"))){
+if((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing8 = "kind")) || (((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing8 = "suggestionId"))){
 const err34 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err34];
@@ -28099,7 +28100,7 @@ vErrors.push(err34);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs43 = errors;
 if(typeof data.kind !== "string"){
 const err35 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/4/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -28117,7 +28118,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs45 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -28192,12 +28193,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.suggestions === undefined) && (missing0 = "suggestions")){
+if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
 validate519.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestions !== undefined){
+if(data.suggestions !== undefined && func0.call(data, "suggestions")){
 let data0 = data.suggestions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -28227,7 +28228,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -28266,7 +28267,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate547.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema232.properties._meta.type},message:"must be object,null"}];
@@ -28681,12 +28682,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate554.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 const _errs1 = errors;
 if(!(validate555(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate555.errors : vErrors.concat(validate555.errors);
@@ -28698,7 +28699,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
 validate554.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -28739,7 +28740,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.result === undefined) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -28750,7 +28751,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -28762,7 +28763,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -29066,7 +29067,7 @@ const _errs45 = errors;
 if(errors === _errs45){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.id === undefined) && (missing1 = "id")) || ((data.error === undefined) && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -29077,7 +29078,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs47 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -29089,7 +29090,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs49 = errors;
 if(!(validate554(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate554.errors : vErrors.concat(validate554.errors);
@@ -29167,12 +29168,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.info === undefined) && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 validate558.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate366(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
@@ -29184,7 +29185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate368(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
@@ -29196,7 +29197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate370(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
@@ -29208,7 +29209,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data3 = data.authMethods;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -29238,7 +29239,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -29322,12 +29323,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate564.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate564.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -29339,7 +29340,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -29352,7 +29353,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
 validate564.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -29364,7 +29365,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -29405,7 +29406,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.session !== undefined){
+if(data.session !== undefined && func0.call(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -29468,7 +29469,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data1 = data.auth;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -29526,7 +29527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.providers !== undefined){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data2 = data.providers;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -29584,7 +29585,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined){
+if(data.nes !== undefined && func0.call(data, "nes")){
 let data3 = data.nes;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -29644,7 +29645,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncoding !== undefined){
+if(data.positionEncoding !== undefined && func0.call(data, "positionEncoding")){
 let data4 = data.positionEncoding;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -29698,7 +29699,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -29740,7 +29741,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -29801,7 +29802,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcp !== undefined){
+if(data.mcp !== undefined && func0.call(data, "mcp")){
 let data1 = data.mcp;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -29862,7 +29863,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data2 = data.delete;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -29920,7 +29921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -29978,7 +29979,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fork !== undefined){
+if(data.fork !== undefined && func0.call(data, "fork")){
 let data4 = data.fork;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -30036,7 +30037,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -30078,7 +30079,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.image !== undefined){
+if(data.image !== undefined && func0.call(data, "image")){
 let data0 = data.image;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -30136,7 +30137,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.audio !== undefined){
+if(data.audio !== undefined && func0.call(data, "audio")){
 let data1 = data.audio;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -30194,7 +30195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.embeddedContext !== undefined){
+if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
 let data2 = data.embeddedContext;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -30252,7 +30253,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -30292,7 +30293,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate581.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema158.properties._meta.type},message:"must be object,null"}];
@@ -30324,7 +30325,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate582.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema159.properties._meta.type},message:"must be object,null"}];
@@ -30356,7 +30357,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate583.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema160.properties._meta.type},message:"must be object,null"}];
@@ -30388,7 +30389,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stdio !== undefined){
+if(data.stdio !== undefined && func0.call(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -30446,7 +30447,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.http !== undefined){
+if(data.http !== undefined && func0.call(data, "http")){
 let data1 = data.http;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -30504,7 +30505,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.acp !== undefined){
+if(data.acp !== undefined && func0.call(data, "acp")){
 let data2 = data.acp;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -30562,7 +30563,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -30602,7 +30603,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate588.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema162.properties._meta.type},message:"must be object,null"}];
@@ -30634,7 +30635,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate589.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema163.properties._meta.type},message:"must be object,null"}];
@@ -30666,7 +30667,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate590.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema164.properties._meta.type},message:"must be object,null"}];
@@ -30698,7 +30699,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate591.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema165.properties._meta.type},message:"must be object,null"}];
@@ -30730,7 +30731,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate592.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema166.properties._meta.type},message:"must be object,null"}];
@@ -30762,7 +30763,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate593.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema167.properties._meta.type},message:"must be object,null"}];
@@ -30794,7 +30795,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate594.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema168.properties._meta.type},message:"must be object,null"}];
@@ -30826,7 +30827,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate595.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema169.properties._meta.type},message:"must be object,null"}];
@@ -30858,7 +30859,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.events !== undefined){
+if(data.events !== undefined && func0.call(data, "events")){
 let data0 = data.events;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -30917,7 +30918,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 let data1 = data.context;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -30981,7 +30982,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -31020,7 +31021,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document !== undefined){
+if(data.document !== undefined && func0.call(data, "document")){
 let data0 = data.document;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -31083,7 +31084,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -31121,7 +31122,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.didOpen !== undefined){
+if(data.didOpen !== undefined && func0.call(data, "didOpen")){
 let data0 = data.didOpen;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -31179,7 +31180,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didChange !== undefined){
+if(data.didChange !== undefined && func0.call(data, "didChange")){
 let data1 = data.didChange;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -31238,7 +31239,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didClose !== undefined){
+if(data.didClose !== undefined && func0.call(data, "didClose")){
 let data2 = data.didClose;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -31296,7 +31297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didSave !== undefined){
+if(data.didSave !== undefined && func0.call(data, "didSave")){
 let data3 = data.didSave;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -31354,7 +31355,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didFocus !== undefined){
+if(data.didFocus !== undefined && func0.call(data, "didFocus")){
 let data4 = data.didFocus;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -31412,7 +31413,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -31454,7 +31455,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate607.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema173.properties._meta.type},message:"must be object,null"}];
@@ -31487,12 +31488,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.syncKind === undefined) && (missing0 = "syncKind")){
+if(((data.syncKind === undefined) || (!(func0.call(data, "syncKind")))) && (missing0 = "syncKind")){
 validate608.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.syncKind !== undefined){
+if(data.syncKind !== undefined && func0.call(data, "syncKind")){
 const _errs1 = errors;
 if(!(validate405(data.syncKind, {instancePath:instancePath+"/syncKind",parentData:data,parentDataProperty:"syncKind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate405.errors : vErrors.concat(validate405.errors);
@@ -31504,7 +31505,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -31644,7 +31645,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate611.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema176.properties._meta.type},message:"must be object,null"}];
@@ -31676,7 +31677,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate612.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema177.properties._meta.type},message:"must be object,null"}];
@@ -31708,7 +31709,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate613.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema178.properties._meta.type},message:"must be object,null"}];
@@ -31740,7 +31741,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined){
+if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -31799,7 +31800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.relatedSnippets !== undefined){
+if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
 let data1 = data.relatedSnippets;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -31857,7 +31858,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.editHistory !== undefined){
+if(data.editHistory !== undefined && func0.call(data, "editHistory")){
 let data2 = data.editHistory;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -31916,7 +31917,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.userActions !== undefined){
+if(data.userActions !== undefined && func0.call(data, "userActions")){
 let data3 = data.userActions;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -31975,7 +31976,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openFiles !== undefined){
+if(data.openFiles !== undefined && func0.call(data, "openFiles")){
 let data4 = data.openFiles;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -32033,7 +32034,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diagnostics !== undefined){
+if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
 let data5 = data.diagnostics;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -32091,7 +32092,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs31 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -32134,7 +32135,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -32161,7 +32162,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -32199,7 +32200,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate622.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema181.properties._meta.type},message:"must be object,null"}];
@@ -32231,7 +32232,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -32258,7 +32259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -32296,7 +32297,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -32323,7 +32324,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -32361,7 +32362,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate625.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema184.properties._meta.type},message:"must be object,null"}];
@@ -32393,7 +32394,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate626.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema185.properties._meta.type},message:"must be object,null"}];
@@ -32566,7 +32567,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -32577,7 +32578,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32633,7 +32634,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -32644,7 +32645,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32701,7 +32702,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -32712,7 +32713,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -32758,7 +32759,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -32769,7 +32770,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -32859,7 +32860,7 @@ vErrors = null;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((((data.type === undefined) && (missing4 = "type")) || ((data.methodId === undefined) && (missing4 = "methodId"))) || ((data.name === undefined) && (missing4 = "name"))){
+if(((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing4 = "methodId"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing4 = "name"))){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -32870,7 +32871,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs25 = errors;
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32888,7 +32889,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs27 = errors;
 if(!(validate436(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
@@ -32900,7 +32901,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs29 = errors;
 if(typeof data.name !== "string"){
 const err20 = {instancePath:instancePath+"/name",schemaPath:"#/anyOf/2/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -32918,7 +32919,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data7 = data.description;
 const _errs31 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
@@ -32937,7 +32938,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs33 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
@@ -33044,12 +33045,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate633.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate633.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33061,7 +33062,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate633.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33073,7 +33074,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33114,12 +33115,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.methodId === undefined) && (missing0 = "methodId")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate634.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate436(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
@@ -33131,7 +33132,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate634.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33143,7 +33144,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -33156,7 +33157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -33186,7 +33187,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -33216,7 +33217,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs14 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -33260,12 +33261,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.methodId === undefined) && (missing0 = "methodId")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate637.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate436(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
@@ -33277,7 +33278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate637.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -33289,7 +33290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -33302,7 +33303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -33343,7 +33344,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate639.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema192.properties._meta.type},message:"must be object,null"}];
@@ -33376,12 +33377,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.providers === undefined) && (missing0 = "providers")){
+if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
 validate640.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providers !== undefined){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data0 = data.providers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -33411,7 +33412,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33451,12 +33452,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.providerId === undefined) && (missing0 = "providerId")) || ((data.supported === undefined) && (missing0 = "supported"))) || ((data.required === undefined) && (missing0 = "required"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
 validate642.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate451(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
@@ -33468,7 +33469,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported !== undefined){
+if(data.supported !== undefined && func0.call(data, "supported")){
 let data1 = data.supported;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -33498,7 +33499,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 const _errs6 = errors;
 if(typeof data.required !== "boolean"){
 validate642.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
@@ -33510,7 +33511,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.current !== undefined){
+if(data.current !== undefined && func0.call(data, "current")){
 let data4 = data.current;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -33570,7 +33571,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -33804,12 +33805,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.apiType === undefined) && (missing0 = "apiType")) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 validate648.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.apiType !== undefined){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs1 = errors;
 if(!(validate453(data.apiType, {instancePath:instancePath+"/apiType",parentData:data,parentDataProperty:"apiType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
@@ -33821,7 +33822,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baseUrl !== undefined){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -33837,7 +33838,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -33877,7 +33878,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate650.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema198.properties._meta.type},message:"must be object,null"}];
@@ -33909,7 +33910,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate651.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema199.properties._meta.type},message:"must be object,null"}];
@@ -33941,7 +33942,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate652.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema200.properties._meta.type},message:"must be object,null"}];
@@ -33974,12 +33975,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate653.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -33991,7 +33992,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -34021,7 +34022,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -34069,7 +34070,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -34080,7 +34081,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34132,7 +34133,7 @@ errors = vErrors.length;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -34143,7 +34144,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -34197,7 +34198,7 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -34208,7 +34209,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -34254,7 +34255,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -34265,7 +34266,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -34355,7 +34356,7 @@ vErrors = null;
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -34366,7 +34367,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err19 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -34424,7 +34425,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if(((data.configId === undefined) && (missing5 = "configId")) || ((data.name === undefined) && (missing5 = "name"))){
+if((((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing5 = "configId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing5 = "name"))){
 validate656.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -34437,7 +34438,7 @@ props0.description = true;
 props0.category = true;
 props0._meta = true;
 }
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs28 = errors;
 if(!(validate485(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
@@ -34449,7 +34450,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs30 = errors;
 if(typeof data.name !== "string"){
 validate656.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34461,7 +34462,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data7 = data.description;
 const _errs32 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
@@ -34474,7 +34475,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.category !== undefined){
+if(data.category !== undefined && func0.call(data, "category")){
 let data8 = data.category;
 const _errs34 = errors;
 const _errs35 = errors;
@@ -34528,7 +34529,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs39 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -34872,12 +34873,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate667.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(!(validate470(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
@@ -34889,7 +34890,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate667.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34901,7 +34902,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -34914,7 +34915,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -34956,12 +34957,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.groupId === undefined) && (missing0 = "groupId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+if(((((data.groupId === undefined) || (!(func0.call(data, "groupId")))) && (missing0 = "groupId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate669.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.groupId !== undefined){
+if(data.groupId !== undefined && func0.call(data, "groupId")){
 const _errs1 = errors;
 if(!(validate477(data.groupId, {instancePath:instancePath+"/groupId",parentData:data,parentDataProperty:"groupId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
@@ -34973,7 +34974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate669.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -34985,7 +34986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 let data2 = data.options;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -35015,7 +35016,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -35078,12 +35079,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+if((((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 validate673.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 const _errs1 = errors;
 if(!(validate470(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
@@ -35095,7 +35096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.options !== undefined){
+if(data.options !== undefined && func0.call(data, "options")){
 const _errs3 = errors;
 if(!(validate472(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
@@ -35134,12 +35135,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
+if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
 validate676.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentValue !== undefined){
+if(data.currentValue !== undefined && func0.call(data, "currentValue")){
 if(typeof data.currentValue !== "boolean"){
 validate676.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
@@ -35172,12 +35173,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessions === undefined) && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 validate677.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessions !== undefined){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -35207,7 +35208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -35261,7 +35262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -35302,12 +35303,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate680.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -35319,7 +35320,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -35331,7 +35332,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -35361,7 +35362,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -35374,7 +35375,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 const _errs10 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -35387,7 +35388,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -35451,7 +35452,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate685.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema215.properties._meta.type},message:"must be object,null"}];
@@ -35484,12 +35485,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate686.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -35501,7 +35502,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -35531,7 +35532,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -35571,7 +35572,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -35601,7 +35602,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -35639,7 +35640,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate691.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema218.properties._meta.type},message:"must be object,null"}];
@@ -35672,12 +35673,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate692.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -35707,7 +35708,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -35746,7 +35747,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate694.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema220.properties._meta.type},message:"must be object,null"}];
@@ -35779,12 +35780,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate695.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -35796,7 +35797,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -35836,12 +35837,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.suggestions === undefined) && (missing0 = "suggestions")){
+if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
 validate697.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestions !== undefined){
+if(data.suggestions !== undefined && func0.call(data, "suggestions")){
 let data0 = data.suggestions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -35871,7 +35872,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -35918,7 +35919,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.kind === undefined) && (missing0 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -35929,7 +35930,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data0 = data.kind;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -35984,7 +35985,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.kind === undefined) && (missing1 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing1 = "kind")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -35995,7 +35996,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -36051,7 +36052,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.kind === undefined) && (missing2 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing2 = "kind")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -36062,7 +36063,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/2/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -36119,7 +36120,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.kind === undefined) && (missing3 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing3 = "kind")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -36130,7 +36131,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data3 = data.kind;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/3/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -36189,7 +36190,7 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.kind === undefined) && (missing4 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing4 = "kind")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -36200,7 +36201,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data4 = data.kind;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -36246,7 +36247,7 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.kind === undefined) && (missing5 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing5 = "kind")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -36257,7 +36258,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data5 = data.kind;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -36305,7 +36306,7 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.kind === undefined) && (missing6 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing6 = "kind")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -36316,7 +36317,7 @@ vErrors.push(err24);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data6 = data.kind;
 if(typeof data6 !== "string"){
 const err25 = {};
@@ -36364,7 +36365,7 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.kind === undefined) && (missing7 = "kind")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing7 = "kind")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -36375,7 +36376,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 let data7 = data.kind;
 if(typeof data7 !== "string"){
 const err29 = {};
@@ -36465,7 +36466,7 @@ vErrors = null;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if(((data.kind === undefined) && (missing8 = "kind")) || ((data.suggestionId === undefined) && (missing8 = "suggestionId"))){
+if((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing8 = "kind")) || (((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing8 = "suggestionId"))){
 const err34 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err34];
@@ -36476,7 +36477,7 @@ vErrors.push(err34);
 errors++;
 }
 else {
-if(data.kind !== undefined){
+if(data.kind !== undefined && func0.call(data, "kind")){
 const _errs43 = errors;
 if(typeof data.kind !== "string"){
 const err35 = {instancePath:instancePath+"/kind",schemaPath:"#/anyOf/4/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -36494,7 +36495,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs45 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -36591,12 +36592,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.range === undefined) && (missing0 = "range")) || ((data.newText === undefined) && (missing0 = "newText"))){
+if((((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
 validate706.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 const _errs1 = errors;
 if(!(validate525(data.range, {instancePath:instancePath+"/range",parentData:data,parentDataProperty:"range",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
@@ -36608,7 +36609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newText !== undefined){
+if(data.newText !== undefined && func0.call(data, "newText")){
 const _errs3 = errors;
 if(typeof data.newText !== "string"){
 validate706.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -36620,7 +36621,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -36661,12 +36662,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.start === undefined) && (missing0 = "start")) || ((data.end === undefined) && (missing0 = "end"))){
+if((((data.start === undefined) || (!(func0.call(data, "start")))) && (missing0 = "start")) || (((data.end === undefined) || (!(func0.call(data, "end")))) && (missing0 = "end"))){
 validate708.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.start !== undefined){
+if(data.start !== undefined && func0.call(data, "start")){
 const _errs1 = errors;
 if(!(validate526(data.start, {instancePath:instancePath+"/start",parentData:data,parentDataProperty:"start",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -36678,7 +36679,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.end !== undefined){
+if(data.end !== undefined && func0.call(data, "end")){
 const _errs3 = errors;
 if(!(validate526(data.end, {instancePath:instancePath+"/end",parentData:data,parentDataProperty:"end",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -36690,7 +36691,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -36731,12 +36732,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.line === undefined) && (missing0 = "line")) || ((data.character === undefined) && (missing0 = "character"))){
+if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
 validate711.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.line !== undefined){
+if(data.line !== undefined && func0.call(data, "line")){
 let data0 = data.line;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -36763,7 +36764,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.character !== undefined){
+if(data.character !== undefined && func0.call(data, "character")){
 let data1 = data.character;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -36790,7 +36791,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -36831,12 +36832,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.suggestionId === undefined) && (missing0 = "suggestionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.edits === undefined) && (missing0 = "edits"))){
+if(((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.edits === undefined) || (!(func0.call(data, "edits")))) && (missing0 = "edits"))){
 validate712.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs1 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -36848,7 +36849,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -36864,7 +36865,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.edits !== undefined){
+if(data.edits !== undefined && func0.call(data, "edits")){
 let data2 = data.edits;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -36900,7 +36901,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursorPosition !== undefined){
+if(data.cursorPosition !== undefined && func0.call(data, "cursorPosition")){
 let data4 = data.cursorPosition;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -36960,7 +36961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -37003,12 +37004,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.suggestionId === undefined) && (missing0 = "suggestionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))){
+if(((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))){
 validate716.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs1 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -37020,7 +37021,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -37036,7 +37037,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -37048,7 +37049,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -37090,12 +37091,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.suggestionId === undefined) && (missing0 = "suggestionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.newName === undefined) && (missing0 = "newName"))){
+if((((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.newName === undefined) || (!(func0.call(data, "newName")))) && (missing0 = "newName"))){
 validate719.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs1 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -37107,7 +37108,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -37123,7 +37124,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -37135,7 +37136,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.newName !== undefined){
+if(data.newName !== undefined && func0.call(data, "newName")){
 const _errs7 = errors;
 if(typeof data.newName !== "string"){
 validate719.errors = [{instancePath:instancePath+"/newName",schemaPath:"#/properties/newName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37147,7 +37148,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -37190,12 +37191,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.suggestionId === undefined) && (missing0 = "suggestionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.search === undefined) && (missing0 = "search"))) || ((data.replace === undefined) && (missing0 = "replace"))){
+if((((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.search === undefined) || (!(func0.call(data, "search")))) && (missing0 = "search"))) || (((data.replace === undefined) || (!(func0.call(data, "replace")))) && (missing0 = "replace"))){
 validate722.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs1 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -37207,7 +37208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -37223,7 +37224,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.search !== undefined){
+if(data.search !== undefined && func0.call(data, "search")){
 const _errs5 = errors;
 if(typeof data.search !== "string"){
 validate722.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37235,7 +37236,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replace !== undefined){
+if(data.replace !== undefined && func0.call(data, "replace")){
 const _errs7 = errors;
 if(typeof data.replace !== "string"){
 validate722.errors = [{instancePath:instancePath+"/replace",schemaPath:"#/properties/replace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37247,7 +37248,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isRegex !== undefined){
+if(data.isRegex !== undefined && func0.call(data, "isRegex")){
 let data4 = data.isRegex;
 const _errs9 = errors;
 if((typeof data4 !== "boolean") && (data4 !== null)){
@@ -37260,7 +37261,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -37303,7 +37304,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate724.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema232.properties._meta.type},message:"must be object,null"}];
@@ -37352,12 +37353,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate727.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 const _errs1 = errors;
 if(!(validate555(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate555.errors : vErrors.concat(validate555.errors);
@@ -37369,7 +37370,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs3 = errors;
 if(typeof data.message !== "string"){
 validate727.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -37798,12 +37799,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.messageId === undefined) && (missing0 = "messageId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate734.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate735(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -37815,7 +37816,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -37827,7 +37828,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -37868,12 +37869,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate739.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate735(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -37885,7 +37886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -37915,7 +37916,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -37956,12 +37957,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate744.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate735(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -37973,7 +37974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -38003,7 +38004,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -38044,12 +38045,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate749.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate735(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -38061,7 +38062,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -38091,7 +38092,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -38132,7 +38133,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate754.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema331.properties._meta.type},message:"must be object,null"}];
@@ -38336,12 +38337,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.totalTokens === undefined) && (missing0 = "totalTokens")) || ((data.inputTokens === undefined) && (missing0 = "inputTokens"))) || ((data.outputTokens === undefined) && (missing0 = "outputTokens"))){
+if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
 validate759.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.totalTokens !== undefined){
+if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -38368,7 +38369,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputTokens !== undefined){
+if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -38395,7 +38396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputTokens !== undefined){
+if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -38422,7 +38423,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.thoughtTokens !== undefined){
+if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -38449,7 +38450,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cachedReadTokens !== undefined){
+if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -38476,7 +38477,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cachedWriteTokens !== undefined){
+if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 const _errs11 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
@@ -38503,7 +38504,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -38546,7 +38547,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -38600,7 +38601,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.usage !== undefined){
+if(data.usage !== undefined && func0.call(data, "usage")){
 let data1 = data.usage;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -38664,7 +38665,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -38703,7 +38704,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate762.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema335.properties._meta.type},message:"must be object,null"}];
@@ -38742,7 +38743,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.state === undefined) && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -38753,7 +38754,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/0/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -38804,7 +38805,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.state === undefined) && (missing1 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -38815,7 +38816,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/1/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -38870,7 +38871,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.state === undefined) && (missing2 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -38881,7 +38882,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/2/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -38935,7 +38936,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.state === undefined) && (missing3 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -38946,7 +38947,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -38992,7 +38993,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.state === undefined) && (missing4 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -39003,7 +39004,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -39051,7 +39052,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.state === undefined) && (missing5 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -39062,7 +39063,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -39152,7 +39153,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.state === undefined) && (missing6 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -39163,7 +39164,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 if(typeof data.state !== "string"){
 const err27 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/3/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -39239,12 +39240,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate765.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate62(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
@@ -39256,7 +39257,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate68(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
@@ -39268,7 +39269,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -39310,12 +39311,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.data === undefined) && (missing0 = "data")){
+if(((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")){
 validate773.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate773.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -39327,7 +39328,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -39366,7 +39367,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -39393,7 +39394,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -39406,7 +39407,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -39445,12 +39446,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate770.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -39462,7 +39463,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 let data1 = data.command;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -39475,7 +39476,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data2 = data.cwd;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -39529,7 +39530,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.output !== undefined){
+if(data.output !== undefined && func0.call(data, "output")){
 let data3 = data.output;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -39588,7 +39589,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.exitStatus !== undefined){
+if(data.exitStatus !== undefined && func0.call(data, "exitStatus")){
 let data4 = data.exitStatus;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -39648,7 +39649,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs20 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -39692,12 +39693,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.terminalId === undefined) && (missing0 = "terminalId")) || ((data.data === undefined) && (missing0 = "data"))){
+if((((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))){
 validate778.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -39709,7 +39710,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs3 = errors;
 if(typeof data.data !== "string"){
 validate778.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -39721,7 +39722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -40057,12 +40058,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate786.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate786.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40074,7 +40075,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 const _errs3 = errors;
 if(!(validate787(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
@@ -40086,7 +40087,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(!(validate789(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate789.errors : vErrors.concat(validate789.errors);
@@ -40098,7 +40099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -40139,12 +40140,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.entries === undefined) && (missing0 = "entries"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
 validate783.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -40156,7 +40157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data1 = data.entries;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -40186,7 +40187,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -40227,12 +40228,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate793.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -40244,7 +40245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -40260,7 +40261,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -40301,12 +40302,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate796.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -40318,7 +40319,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(typeof data.content !== "string"){
 validate796.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -40330,7 +40331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -40377,7 +40378,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -40388,7 +40389,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -40441,7 +40442,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -40452,7 +40453,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -40507,7 +40508,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -40518,7 +40519,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -40574,7 +40575,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -40585,7 +40586,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -40631,7 +40632,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -40642,7 +40643,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -40690,7 +40691,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -40701,7 +40702,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -40791,7 +40792,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if(((data.type === undefined) && (missing6 = "type")) || ((data.planId === undefined) && (missing6 = "planId"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing6 = "planId"))){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -40802,7 +40803,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs34 = errors;
 if(typeof data.type !== "string"){
 const err27 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -40820,7 +40821,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs36 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -40895,12 +40896,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.plan === undefined) && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 validate781.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.plan !== undefined){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate782(data.plan, {instancePath:instancePath+"/plan",parentData:data,parentDataProperty:"plan",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate782.errors : vErrors.concat(validate782.errors);
@@ -40912,7 +40913,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -40952,12 +40953,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.planId === undefined) && (missing0 = "planId")){
+if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
 validate802.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -40969,7 +40970,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -41012,12 +41013,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.hint === undefined) && (missing0 = "hint")){
+if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
 validate808.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.hint !== undefined){
+if(data.hint !== undefined && func0.call(data, "hint")){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
 validate808.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41029,7 +41030,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -41075,7 +41076,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -41086,7 +41087,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -41139,7 +41140,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -41150,7 +41151,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -41238,7 +41239,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -41249,7 +41250,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -41324,12 +41325,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))){
 validate806.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate806.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41341,7 +41342,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
 validate806.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -41353,7 +41354,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 let data2 = data.input;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -41407,7 +41408,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -41448,12 +41449,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
+if(((data.availableCommands === undefined) || (!(func0.call(data, "availableCommands")))) && (missing0 = "availableCommands")){
 validate805.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.availableCommands !== undefined){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data0 = data.availableCommands;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -41483,7 +41484,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -41523,12 +41524,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate813.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -41558,7 +41559,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -41597,7 +41598,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -41610,7 +41611,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -41623,7 +41624,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -41665,12 +41666,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
 validate819.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -41685,7 +41686,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 let data1 = data.currency;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -41706,7 +41707,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -41746,12 +41747,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
+if((((data.used === undefined) || (!(func0.call(data, "used")))) && (missing0 = "used")) || (((data.size === undefined) || (!(func0.call(data, "size")))) && (missing0 = "size"))){
 validate818.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.used !== undefined){
+if(data.used !== undefined && func0.call(data, "used")){
 let data0 = data.used;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -41778,7 +41779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data1 = data.size;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -41805,7 +41806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cost !== undefined){
+if(data.cost !== undefined && func0.call(data, "cost")){
 let data2 = data.cost;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -41865,7 +41866,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -41893,6 +41894,7 @@ return errors === 0;
 validate818.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema359 = {"type":"object","properties":{"severity":{"allOf":[{"$ref":"#/$defs/NoticeSeverity"}]},"title":{"type":"string","minLength":1},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["severity","title"]};
+const func1416 = __ucs2length;
 const schema360 = {"anyOf":[{"type":"string","const":"info"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string"}]};
 
 function validate823(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -42017,7 +42019,6 @@ return errors === 0;
 }
 validate823.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const func1 = __ucs2length;
 
 function validate822(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -42032,12 +42033,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.severity === undefined) && (missing0 = "severity")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate822.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.severity !== undefined){
+if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs1 = errors;
 if(!(validate823(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate823.errors : vErrors.concat(validate823.errors);
@@ -42049,12 +42050,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(func1416(data1) < 1){
 validate822.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -42070,7 +42071,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -42083,7 +42084,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -42293,12 +42294,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.status === undefined) && (missing0 = "status"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate826.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.compactionId !== undefined){
+if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(!(validate827(data.compactionId, {instancePath:instancePath+"/compactionId",parentData:data,parentDataProperty:"compactionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
@@ -42310,7 +42311,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs3 = errors;
 if(!(validate829(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate829.errors : vErrors.concat(validate829.errors);
@@ -42322,7 +42323,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.summary !== undefined){
+if(data.summary !== undefined && func0.call(data, "summary")){
 let data2 = data.summary;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -42352,7 +42353,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 let data4 = data.error;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -42365,7 +42366,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -42408,12 +42409,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate833.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.compactionId !== undefined){
+if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(!(validate827(data.compactionId, {instancePath:instancePath+"/compactionId",parentData:data,parentDataProperty:"compactionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
@@ -42425,7 +42426,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -42437,7 +42438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -42484,7 +42485,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -42495,7 +42496,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/0/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42548,7 +42549,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.sessionUpdate === undefined) && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -42559,7 +42560,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/1/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42614,7 +42615,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.sessionUpdate === undefined) && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -42625,7 +42626,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/2/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42680,7 +42681,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.sessionUpdate === undefined) && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -42691,7 +42692,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/3/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42746,7 +42747,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.sessionUpdate === undefined) && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -42757,7 +42758,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/4/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42812,7 +42813,7 @@ errors = vErrors.length;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.sessionUpdate === undefined) && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 const err20 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
 if(vErrors === null){
 vErrors = [err20];
@@ -42823,7 +42824,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 const err21 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/5/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42881,7 +42882,7 @@ var props1 = validate753.evaluated.props;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.sessionUpdate === undefined) && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 const err24 = {instancePath,schemaPath:"#/anyOf/6/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err24];
@@ -42896,7 +42897,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.sessionUpdate = true;
 }
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 const err25 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/6/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -42953,7 +42954,7 @@ errors = vErrors.length;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.sessionUpdate === undefined) && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 const err28 = {instancePath,schemaPath:"#/anyOf/7/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err28];
@@ -42964,7 +42965,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 const err29 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/7/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43019,7 +43020,7 @@ errors = vErrors.length;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.sessionUpdate === undefined) && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 const err32 = {instancePath,schemaPath:"#/anyOf/8/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err32];
@@ -43030,7 +43031,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 const err33 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/8/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43092,7 +43093,7 @@ errors = vErrors.length;
 if(errors === _errs46){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.sessionUpdate === undefined) && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 const err36 = {instancePath,schemaPath:"#/anyOf/9/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"};
 if(vErrors === null){
 vErrors = [err36];
@@ -43103,7 +43104,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 const err37 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/9/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43161,7 +43162,7 @@ errors = vErrors.length;
 if(errors === _errs51){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.sessionUpdate === undefined) && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 const err40 = {instancePath,schemaPath:"#/anyOf/10/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err40];
@@ -43172,7 +43173,7 @@ vErrors.push(err40);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 const err41 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/10/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43227,7 +43228,7 @@ errors = vErrors.length;
 if(errors === _errs56){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
-if((data.sessionUpdate === undefined) && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 const err44 = {instancePath,schemaPath:"#/anyOf/11/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"};
 if(vErrors === null){
 vErrors = [err44];
@@ -43238,7 +43239,7 @@ vErrors.push(err44);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 const err45 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/11/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43292,7 +43293,7 @@ errors = vErrors.length;
 if(errors === _errs61){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
-if((data.sessionUpdate === undefined) && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 const err48 = {instancePath,schemaPath:"#/anyOf/12/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"};
 if(vErrors === null){
 vErrors = [err48];
@@ -43303,7 +43304,7 @@ vErrors.push(err48);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 const err49 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/12/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43357,7 +43358,7 @@ errors = vErrors.length;
 if(errors === _errs66){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
-if((data.sessionUpdate === undefined) && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 const err52 = {instancePath,schemaPath:"#/anyOf/13/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"};
 if(vErrors === null){
 vErrors = [err52];
@@ -43368,7 +43369,7 @@ vErrors.push(err52);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 const err53 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/13/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43422,7 +43423,7 @@ errors = vErrors.length;
 if(errors === _errs71){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
-if((data.sessionUpdate === undefined) && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 const err56 = {instancePath,schemaPath:"#/anyOf/14/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"};
 if(vErrors === null){
 vErrors = [err56];
@@ -43433,7 +43434,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 const err57 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/14/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43487,7 +43488,7 @@ errors = vErrors.length;
 if(errors === _errs76){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
-if((data.sessionUpdate === undefined) && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 const err60 = {instancePath,schemaPath:"#/anyOf/15/required",keyword:"required",params:{missingProperty: missing15},message:"must have required property '"+missing15+"'"};
 if(vErrors === null){
 vErrors = [err60];
@@ -43498,7 +43499,7 @@ vErrors.push(err60);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 const err61 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/15/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43553,7 +43554,7 @@ errors = vErrors.length;
 if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
-if((data.sessionUpdate === undefined) && (missing16 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 const err64 = {instancePath,schemaPath:"#/anyOf/16/required",keyword:"required",params:{missingProperty: missing16},message:"must have required property '"+missing16+"'"};
 if(vErrors === null){
 vErrors = [err64];
@@ -43564,7 +43565,7 @@ vErrors.push(err64);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 const err65 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/16/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43620,7 +43621,7 @@ errors = vErrors.length;
 if(errors === _errs86){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
-if((data.sessionUpdate === undefined) && (missing17 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 const err68 = {instancePath,schemaPath:"#/anyOf/17/required",keyword:"required",params:{missingProperty: missing17},message:"must have required property '"+missing17+"'"};
 if(vErrors === null){
 vErrors = [err68];
@@ -43631,7 +43632,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 const err69 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/17/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43687,7 +43688,7 @@ errors = vErrors.length;
 if(errors === _errs91){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
-if((data.sessionUpdate === undefined) && (missing18 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 const err72 = {instancePath,schemaPath:"#/anyOf/18/required",keyword:"required",params:{missingProperty: missing18},message:"must have required property '"+missing18+"'"};
 if(vErrors === null){
 vErrors = [err72];
@@ -43698,7 +43699,7 @@ vErrors.push(err72);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 const err73 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/18/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43755,7 +43756,7 @@ errors = vErrors.length;
 if(errors === _errs96){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
-if((data.sessionUpdate === undefined) && (missing19 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
 const err76 = {instancePath,schemaPath:"#/anyOf/19/required",keyword:"required",params:{missingProperty: missing19},message:"must have required property '"+missing19+"'"};
 if(vErrors === null){
 vErrors = [err76];
@@ -43766,7 +43767,7 @@ vErrors.push(err76);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data19 = data.sessionUpdate;
 if(typeof data19 !== "string"){
 const err77 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/19/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -43822,7 +43823,7 @@ const _errs106 = errors;
 if(errors === _errs106){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
-if((data.sessionUpdate === undefined) && (missing20 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
 const err80 = {};
 if(vErrors === null){
 vErrors = [err80];
@@ -43833,7 +43834,7 @@ vErrors.push(err80);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data20 = data.sessionUpdate;
 if(typeof data20 !== "string"){
 const err81 = {};
@@ -43879,7 +43880,7 @@ const _errs110 = errors;
 if(errors === _errs110){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
-if((data.sessionUpdate === undefined) && (missing21 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
 const err84 = {};
 if(vErrors === null){
 vErrors = [err84];
@@ -43890,7 +43891,7 @@ vErrors.push(err84);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data21 = data.sessionUpdate;
 if(typeof data21 !== "string"){
 const err85 = {};
@@ -43938,7 +43939,7 @@ const _errs114 = errors;
 if(errors === _errs114){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
-if((data.sessionUpdate === undefined) && (missing22 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
 const err88 = {};
 if(vErrors === null){
 vErrors = [err88];
@@ -43949,7 +43950,7 @@ vErrors.push(err88);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data22 = data.sessionUpdate;
 if(typeof data22 !== "string"){
 const err89 = {};
@@ -43997,7 +43998,7 @@ const _errs118 = errors;
 if(errors === _errs118){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
-if((data.sessionUpdate === undefined) && (missing23 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
 const err92 = {};
 if(vErrors === null){
 vErrors = [err92];
@@ -44008,7 +44009,7 @@ vErrors.push(err92);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data23 = data.sessionUpdate;
 if(typeof data23 !== "string"){
 const err93 = {};
@@ -44056,7 +44057,7 @@ const _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing24;
-if((data.sessionUpdate === undefined) && (missing24 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
 const err96 = {};
 if(vErrors === null){
 vErrors = [err96];
@@ -44067,7 +44068,7 @@ vErrors.push(err96);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data24 = data.sessionUpdate;
 if(typeof data24 !== "string"){
 const err97 = {};
@@ -44115,7 +44116,7 @@ const _errs126 = errors;
 if(errors === _errs126){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
-if((data.sessionUpdate === undefined) && (missing25 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
 const err100 = {};
 if(vErrors === null){
 vErrors = [err100];
@@ -44126,7 +44127,7 @@ vErrors.push(err100);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data25 = data.sessionUpdate;
 if(typeof data25 !== "string"){
 const err101 = {};
@@ -44174,7 +44175,7 @@ const _errs130 = errors;
 if(errors === _errs130){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing26;
-if((data.sessionUpdate === undefined) && (missing26 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
 const err104 = {};
 if(vErrors === null){
 vErrors = [err104];
@@ -44185,7 +44186,7 @@ vErrors.push(err104);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data26 = data.sessionUpdate;
 if(typeof data26 !== "string"){
 const err105 = {};
@@ -44233,7 +44234,7 @@ const _errs134 = errors;
 if(errors === _errs134){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
-if((data.sessionUpdate === undefined) && (missing27 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
 const err108 = {};
 if(vErrors === null){
 vErrors = [err108];
@@ -44244,7 +44245,7 @@ vErrors.push(err108);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data27 = data.sessionUpdate;
 if(typeof data27 !== "string"){
 const err109 = {};
@@ -44292,7 +44293,7 @@ const _errs138 = errors;
 if(errors === _errs138){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing28;
-if((data.sessionUpdate === undefined) && (missing28 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
 const err112 = {};
 if(vErrors === null){
 vErrors = [err112];
@@ -44303,7 +44304,7 @@ vErrors.push(err112);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data28 = data.sessionUpdate;
 if(typeof data28 !== "string"){
 const err113 = {};
@@ -44351,7 +44352,7 @@ const _errs142 = errors;
 if(errors === _errs142){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
-if((data.sessionUpdate === undefined) && (missing29 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
 const err116 = {};
 if(vErrors === null){
 vErrors = [err116];
@@ -44362,7 +44363,7 @@ vErrors.push(err116);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data29 = data.sessionUpdate;
 if(typeof data29 !== "string"){
 const err117 = {};
@@ -44410,7 +44411,7 @@ const _errs146 = errors;
 if(errors === _errs146){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing30;
-if((data.sessionUpdate === undefined) && (missing30 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
 const err120 = {};
 if(vErrors === null){
 vErrors = [err120];
@@ -44421,7 +44422,7 @@ vErrors.push(err120);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data30 = data.sessionUpdate;
 if(typeof data30 !== "string"){
 const err121 = {};
@@ -44469,7 +44470,7 @@ const _errs150 = errors;
 if(errors === _errs150){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
-if((data.sessionUpdate === undefined) && (missing31 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
 const err124 = {};
 if(vErrors === null){
 vErrors = [err124];
@@ -44480,7 +44481,7 @@ vErrors.push(err124);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data31 = data.sessionUpdate;
 if(typeof data31 !== "string"){
 const err125 = {};
@@ -44528,7 +44529,7 @@ const _errs154 = errors;
 if(errors === _errs154){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing32;
-if((data.sessionUpdate === undefined) && (missing32 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
 const err128 = {};
 if(vErrors === null){
 vErrors = [err128];
@@ -44539,7 +44540,7 @@ vErrors.push(err128);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data32 = data.sessionUpdate;
 if(typeof data32 !== "string"){
 const err129 = {};
@@ -44587,7 +44588,7 @@ const _errs158 = errors;
 if(errors === _errs158){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing33;
-if((data.sessionUpdate === undefined) && (missing33 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing33 = "sessionUpdate")){
 const err132 = {};
 if(vErrors === null){
 vErrors = [err132];
@@ -44598,7 +44599,7 @@ vErrors.push(err132);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data33 = data.sessionUpdate;
 if(typeof data33 !== "string"){
 const err133 = {};
@@ -44646,7 +44647,7 @@ const _errs162 = errors;
 if(errors === _errs162){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing34;
-if((data.sessionUpdate === undefined) && (missing34 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing34 = "sessionUpdate")){
 const err136 = {};
 if(vErrors === null){
 vErrors = [err136];
@@ -44657,7 +44658,7 @@ vErrors.push(err136);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data34 = data.sessionUpdate;
 if(typeof data34 !== "string"){
 const err137 = {};
@@ -44705,7 +44706,7 @@ const _errs166 = errors;
 if(errors === _errs166){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing35;
-if((data.sessionUpdate === undefined) && (missing35 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing35 = "sessionUpdate")){
 const err140 = {};
 if(vErrors === null){
 vErrors = [err140];
@@ -44716,7 +44717,7 @@ vErrors.push(err140);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data35 = data.sessionUpdate;
 if(typeof data35 !== "string"){
 const err141 = {};
@@ -44764,7 +44765,7 @@ const _errs170 = errors;
 if(errors === _errs170){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing36;
-if((data.sessionUpdate === undefined) && (missing36 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing36 = "sessionUpdate")){
 const err144 = {};
 if(vErrors === null){
 vErrors = [err144];
@@ -44775,7 +44776,7 @@ vErrors.push(err144);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data36 = data.sessionUpdate;
 if(typeof data36 !== "string"){
 const err145 = {};
@@ -44823,7 +44824,7 @@ const _errs174 = errors;
 if(errors === _errs174){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing37;
-if((data.sessionUpdate === undefined) && (missing37 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing37 = "sessionUpdate")){
 const err148 = {};
 if(vErrors === null){
 vErrors = [err148];
@@ -44834,7 +44835,7 @@ vErrors.push(err148);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data37 = data.sessionUpdate;
 if(typeof data37 !== "string"){
 const err149 = {};
@@ -44882,7 +44883,7 @@ const _errs178 = errors;
 if(errors === _errs178){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing38;
-if((data.sessionUpdate === undefined) && (missing38 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing38 = "sessionUpdate")){
 const err152 = {};
 if(vErrors === null){
 vErrors = [err152];
@@ -44893,7 +44894,7 @@ vErrors.push(err152);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data38 = data.sessionUpdate;
 if(typeof data38 !== "string"){
 const err153 = {};
@@ -44941,7 +44942,7 @@ const _errs182 = errors;
 if(errors === _errs182){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing39;
-if((data.sessionUpdate === undefined) && (missing39 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing39 = "sessionUpdate")){
 const err156 = {};
 if(vErrors === null){
 vErrors = [err156];
@@ -44952,7 +44953,7 @@ vErrors.push(err156);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data39 = data.sessionUpdate;
 if(typeof data39 !== "string"){
 const err157 = {};
@@ -45042,7 +45043,7 @@ vErrors = null;
 if(errors === _errs101){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing40;
-if((data.sessionUpdate === undefined) && (missing40 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing40 = "sessionUpdate")){
 const err162 = {instancePath,schemaPath:"#/anyOf/20/required",keyword:"required",params:{missingProperty: missing40},message:"must have required property '"+missing40+"'"};
 if(vErrors === null){
 vErrors = [err162];
@@ -45053,7 +45054,7 @@ vErrors.push(err162);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
 const err163 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/20/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -45128,12 +45129,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 validate731.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -45145,7 +45146,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs3 = errors;
 if(!(validate733(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate733.errors : vErrors.concat(validate733.errors);
@@ -45157,7 +45158,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -45198,12 +45199,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
 validate839.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs1 = errors;
 if(!(validate193(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
@@ -45215,7 +45216,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -45255,12 +45256,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) && (missing0 = "connectionId")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate842.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate204(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
@@ -45272,7 +45273,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate842.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -45284,7 +45285,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -45297,7 +45298,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -45346,12 +45347,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate730.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate730.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -45363,7 +45364,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -45513,12 +45514,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 validate847.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -45530,7 +45531,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs3 = errors;
 if(!(validate733(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate733.errors : vErrors.concat(validate733.errors);
@@ -45542,7 +45543,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -45590,7 +45591,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -45601,7 +45602,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/0/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -45654,7 +45655,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.sessionUpdate === undefined) && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -45665,7 +45666,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/1/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -45720,7 +45721,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.sessionUpdate === undefined) && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -45731,7 +45732,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/2/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -45786,7 +45787,7 @@ errors = vErrors.length;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.sessionUpdate === undefined) && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 const err12 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err12];
@@ -45797,7 +45798,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 const err13 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/3/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -45852,7 +45853,7 @@ errors = vErrors.length;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.sessionUpdate === undefined) && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 const err16 = {instancePath,schemaPath:"#/anyOf/4/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err16];
@@ -45863,7 +45864,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 const err17 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/4/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -45918,7 +45919,7 @@ errors = vErrors.length;
 if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.sessionUpdate === undefined) && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 const err20 = {instancePath,schemaPath:"#/anyOf/5/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
 if(vErrors === null){
 vErrors = [err20];
@@ -45929,7 +45930,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 const err21 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/5/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -45987,7 +45988,7 @@ var props1 = validate753.evaluated.props;
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.sessionUpdate === undefined) && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 const err24 = {instancePath,schemaPath:"#/anyOf/6/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err24];
@@ -46002,7 +46003,7 @@ if(props1 !== true){
 props1 = props1 || {};
 props1.sessionUpdate = true;
 }
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 const err25 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/6/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46059,7 +46060,7 @@ errors = vErrors.length;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
-if((data.sessionUpdate === undefined) && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 const err28 = {instancePath,schemaPath:"#/anyOf/7/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err28];
@@ -46070,7 +46071,7 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 const err29 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/7/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46125,7 +46126,7 @@ errors = vErrors.length;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
-if((data.sessionUpdate === undefined) && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 const err32 = {instancePath,schemaPath:"#/anyOf/8/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
 if(vErrors === null){
 vErrors = [err32];
@@ -46136,7 +46137,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 const err33 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/8/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46198,7 +46199,7 @@ errors = vErrors.length;
 if(errors === _errs46){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
-if((data.sessionUpdate === undefined) && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 const err36 = {instancePath,schemaPath:"#/anyOf/9/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"};
 if(vErrors === null){
 vErrors = [err36];
@@ -46209,7 +46210,7 @@ vErrors.push(err36);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 const err37 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/9/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46267,7 +46268,7 @@ errors = vErrors.length;
 if(errors === _errs51){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
-if((data.sessionUpdate === undefined) && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 const err40 = {instancePath,schemaPath:"#/anyOf/10/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
 if(vErrors === null){
 vErrors = [err40];
@@ -46278,7 +46279,7 @@ vErrors.push(err40);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 const err41 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/10/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46333,7 +46334,7 @@ errors = vErrors.length;
 if(errors === _errs56){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
-if((data.sessionUpdate === undefined) && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 const err44 = {instancePath,schemaPath:"#/anyOf/11/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"};
 if(vErrors === null){
 vErrors = [err44];
@@ -46344,7 +46345,7 @@ vErrors.push(err44);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 const err45 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/11/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46398,7 +46399,7 @@ errors = vErrors.length;
 if(errors === _errs61){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
-if((data.sessionUpdate === undefined) && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 const err48 = {instancePath,schemaPath:"#/anyOf/12/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"};
 if(vErrors === null){
 vErrors = [err48];
@@ -46409,7 +46410,7 @@ vErrors.push(err48);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 const err49 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/12/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46463,7 +46464,7 @@ errors = vErrors.length;
 if(errors === _errs66){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
-if((data.sessionUpdate === undefined) && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 const err52 = {instancePath,schemaPath:"#/anyOf/13/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"};
 if(vErrors === null){
 vErrors = [err52];
@@ -46474,7 +46475,7 @@ vErrors.push(err52);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 const err53 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/13/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46528,7 +46529,7 @@ errors = vErrors.length;
 if(errors === _errs71){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
-if((data.sessionUpdate === undefined) && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 const err56 = {instancePath,schemaPath:"#/anyOf/14/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"};
 if(vErrors === null){
 vErrors = [err56];
@@ -46539,7 +46540,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 const err57 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/14/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46593,7 +46594,7 @@ errors = vErrors.length;
 if(errors === _errs76){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
-if((data.sessionUpdate === undefined) && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 const err60 = {instancePath,schemaPath:"#/anyOf/15/required",keyword:"required",params:{missingProperty: missing15},message:"must have required property '"+missing15+"'"};
 if(vErrors === null){
 vErrors = [err60];
@@ -46604,7 +46605,7 @@ vErrors.push(err60);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 const err61 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/15/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46659,7 +46660,7 @@ errors = vErrors.length;
 if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
-if((data.sessionUpdate === undefined) && (missing16 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 const err64 = {instancePath,schemaPath:"#/anyOf/16/required",keyword:"required",params:{missingProperty: missing16},message:"must have required property '"+missing16+"'"};
 if(vErrors === null){
 vErrors = [err64];
@@ -46670,7 +46671,7 @@ vErrors.push(err64);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 const err65 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/16/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46726,7 +46727,7 @@ errors = vErrors.length;
 if(errors === _errs86){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
-if((data.sessionUpdate === undefined) && (missing17 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 const err68 = {instancePath,schemaPath:"#/anyOf/17/required",keyword:"required",params:{missingProperty: missing17},message:"must have required property '"+missing17+"'"};
 if(vErrors === null){
 vErrors = [err68];
@@ -46737,7 +46738,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 const err69 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/17/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46793,7 +46794,7 @@ errors = vErrors.length;
 if(errors === _errs91){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
-if((data.sessionUpdate === undefined) && (missing18 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 const err72 = {instancePath,schemaPath:"#/anyOf/18/required",keyword:"required",params:{missingProperty: missing18},message:"must have required property '"+missing18+"'"};
 if(vErrors === null){
 vErrors = [err72];
@@ -46804,7 +46805,7 @@ vErrors.push(err72);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 const err73 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/18/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46861,7 +46862,7 @@ errors = vErrors.length;
 if(errors === _errs96){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
-if((data.sessionUpdate === undefined) && (missing19 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
 const err76 = {instancePath,schemaPath:"#/anyOf/19/required",keyword:"required",params:{missingProperty: missing19},message:"must have required property '"+missing19+"'"};
 if(vErrors === null){
 vErrors = [err76];
@@ -46872,7 +46873,7 @@ vErrors.push(err76);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data19 = data.sessionUpdate;
 if(typeof data19 !== "string"){
 const err77 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/19/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -46928,7 +46929,7 @@ const _errs106 = errors;
 if(errors === _errs106){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
-if((data.sessionUpdate === undefined) && (missing20 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
 const err80 = {};
 if(vErrors === null){
 vErrors = [err80];
@@ -46939,7 +46940,7 @@ vErrors.push(err80);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data20 = data.sessionUpdate;
 if(typeof data20 !== "string"){
 const err81 = {};
@@ -46985,7 +46986,7 @@ const _errs110 = errors;
 if(errors === _errs110){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
-if((data.sessionUpdate === undefined) && (missing21 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
 const err84 = {};
 if(vErrors === null){
 vErrors = [err84];
@@ -46996,7 +46997,7 @@ vErrors.push(err84);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data21 = data.sessionUpdate;
 if(typeof data21 !== "string"){
 const err85 = {};
@@ -47044,7 +47045,7 @@ const _errs114 = errors;
 if(errors === _errs114){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
-if((data.sessionUpdate === undefined) && (missing22 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
 const err88 = {};
 if(vErrors === null){
 vErrors = [err88];
@@ -47055,7 +47056,7 @@ vErrors.push(err88);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data22 = data.sessionUpdate;
 if(typeof data22 !== "string"){
 const err89 = {};
@@ -47103,7 +47104,7 @@ const _errs118 = errors;
 if(errors === _errs118){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
-if((data.sessionUpdate === undefined) && (missing23 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
 const err92 = {};
 if(vErrors === null){
 vErrors = [err92];
@@ -47114,7 +47115,7 @@ vErrors.push(err92);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data23 = data.sessionUpdate;
 if(typeof data23 !== "string"){
 const err93 = {};
@@ -47162,7 +47163,7 @@ const _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing24;
-if((data.sessionUpdate === undefined) && (missing24 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
 const err96 = {};
 if(vErrors === null){
 vErrors = [err96];
@@ -47173,7 +47174,7 @@ vErrors.push(err96);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data24 = data.sessionUpdate;
 if(typeof data24 !== "string"){
 const err97 = {};
@@ -47221,7 +47222,7 @@ const _errs126 = errors;
 if(errors === _errs126){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
-if((data.sessionUpdate === undefined) && (missing25 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
 const err100 = {};
 if(vErrors === null){
 vErrors = [err100];
@@ -47232,7 +47233,7 @@ vErrors.push(err100);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data25 = data.sessionUpdate;
 if(typeof data25 !== "string"){
 const err101 = {};
@@ -47280,7 +47281,7 @@ const _errs130 = errors;
 if(errors === _errs130){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing26;
-if((data.sessionUpdate === undefined) && (missing26 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
 const err104 = {};
 if(vErrors === null){
 vErrors = [err104];
@@ -47291,7 +47292,7 @@ vErrors.push(err104);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data26 = data.sessionUpdate;
 if(typeof data26 !== "string"){
 const err105 = {};
@@ -47339,7 +47340,7 @@ const _errs134 = errors;
 if(errors === _errs134){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
-if((data.sessionUpdate === undefined) && (missing27 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
 const err108 = {};
 if(vErrors === null){
 vErrors = [err108];
@@ -47350,7 +47351,7 @@ vErrors.push(err108);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data27 = data.sessionUpdate;
 if(typeof data27 !== "string"){
 const err109 = {};
@@ -47398,7 +47399,7 @@ const _errs138 = errors;
 if(errors === _errs138){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing28;
-if((data.sessionUpdate === undefined) && (missing28 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
 const err112 = {};
 if(vErrors === null){
 vErrors = [err112];
@@ -47409,7 +47410,7 @@ vErrors.push(err112);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data28 = data.sessionUpdate;
 if(typeof data28 !== "string"){
 const err113 = {};
@@ -47457,7 +47458,7 @@ const _errs142 = errors;
 if(errors === _errs142){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
-if((data.sessionUpdate === undefined) && (missing29 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
 const err116 = {};
 if(vErrors === null){
 vErrors = [err116];
@@ -47468,7 +47469,7 @@ vErrors.push(err116);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data29 = data.sessionUpdate;
 if(typeof data29 !== "string"){
 const err117 = {};
@@ -47516,7 +47517,7 @@ const _errs146 = errors;
 if(errors === _errs146){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing30;
-if((data.sessionUpdate === undefined) && (missing30 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
 const err120 = {};
 if(vErrors === null){
 vErrors = [err120];
@@ -47527,7 +47528,7 @@ vErrors.push(err120);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data30 = data.sessionUpdate;
 if(typeof data30 !== "string"){
 const err121 = {};
@@ -47575,7 +47576,7 @@ const _errs150 = errors;
 if(errors === _errs150){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
-if((data.sessionUpdate === undefined) && (missing31 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
 const err124 = {};
 if(vErrors === null){
 vErrors = [err124];
@@ -47586,7 +47587,7 @@ vErrors.push(err124);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data31 = data.sessionUpdate;
 if(typeof data31 !== "string"){
 const err125 = {};
@@ -47634,7 +47635,7 @@ const _errs154 = errors;
 if(errors === _errs154){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing32;
-if((data.sessionUpdate === undefined) && (missing32 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
 const err128 = {};
 if(vErrors === null){
 vErrors = [err128];
@@ -47645,7 +47646,7 @@ vErrors.push(err128);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data32 = data.sessionUpdate;
 if(typeof data32 !== "string"){
 const err129 = {};
@@ -47693,7 +47694,7 @@ const _errs158 = errors;
 if(errors === _errs158){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing33;
-if((data.sessionUpdate === undefined) && (missing33 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing33 = "sessionUpdate")){
 const err132 = {};
 if(vErrors === null){
 vErrors = [err132];
@@ -47704,7 +47705,7 @@ vErrors.push(err132);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data33 = data.sessionUpdate;
 if(typeof data33 !== "string"){
 const err133 = {};
@@ -47752,7 +47753,7 @@ const _errs162 = errors;
 if(errors === _errs162){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing34;
-if((data.sessionUpdate === undefined) && (missing34 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing34 = "sessionUpdate")){
 const err136 = {};
 if(vErrors === null){
 vErrors = [err136];
@@ -47763,7 +47764,7 @@ vErrors.push(err136);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data34 = data.sessionUpdate;
 if(typeof data34 !== "string"){
 const err137 = {};
@@ -47811,7 +47812,7 @@ const _errs166 = errors;
 if(errors === _errs166){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing35;
-if((data.sessionUpdate === undefined) && (missing35 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing35 = "sessionUpdate")){
 const err140 = {};
 if(vErrors === null){
 vErrors = [err140];
@@ -47822,7 +47823,7 @@ vErrors.push(err140);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data35 = data.sessionUpdate;
 if(typeof data35 !== "string"){
 const err141 = {};
@@ -47870,7 +47871,7 @@ const _errs170 = errors;
 if(errors === _errs170){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing36;
-if((data.sessionUpdate === undefined) && (missing36 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing36 = "sessionUpdate")){
 const err144 = {};
 if(vErrors === null){
 vErrors = [err144];
@@ -47881,7 +47882,7 @@ vErrors.push(err144);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data36 = data.sessionUpdate;
 if(typeof data36 !== "string"){
 const err145 = {};
@@ -47929,7 +47930,7 @@ const _errs174 = errors;
 if(errors === _errs174){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing37;
-if((data.sessionUpdate === undefined) && (missing37 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing37 = "sessionUpdate")){
 const err148 = {};
 if(vErrors === null){
 vErrors = [err148];
@@ -47940,7 +47941,7 @@ vErrors.push(err148);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data37 = data.sessionUpdate;
 if(typeof data37 !== "string"){
 const err149 = {};
@@ -47988,7 +47989,7 @@ const _errs178 = errors;
 if(errors === _errs178){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing38;
-if((data.sessionUpdate === undefined) && (missing38 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing38 = "sessionUpdate")){
 const err152 = {};
 if(vErrors === null){
 vErrors = [err152];
@@ -47999,7 +48000,7 @@ vErrors.push(err152);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data38 = data.sessionUpdate;
 if(typeof data38 !== "string"){
 const err153 = {};
@@ -48047,7 +48048,7 @@ const _errs182 = errors;
 if(errors === _errs182){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing39;
-if((data.sessionUpdate === undefined) && (missing39 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing39 = "sessionUpdate")){
 const err156 = {};
 if(vErrors === null){
 vErrors = [err156];
@@ -48058,7 +48059,7 @@ vErrors.push(err156);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data39 = data.sessionUpdate;
 if(typeof data39 !== "string"){
 const err157 = {};
@@ -48148,7 +48149,7 @@ vErrors = null;
 if(errors === _errs101){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing40;
-if((data.sessionUpdate === undefined) && (missing40 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing40 = "sessionUpdate")){
 const err162 = {instancePath,schemaPath:"#/anyOf/20/required",keyword:"required",params:{missingProperty: missing40},message:"must have required property '"+missing40+"'"};
 if(vErrors === null){
 vErrors = [err162];
@@ -48159,7 +48160,7 @@ vErrors.push(err162);
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
 const err163 = {instancePath:instancePath+"/sessionUpdate",schemaPath:"#/anyOf/20/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -48256,12 +48257,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.messageId === undefined) && (missing0 = "messageId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate872.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate735(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -48273,7 +48274,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -48285,7 +48286,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -48326,12 +48327,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate875.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate735(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -48343,7 +48344,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -48373,7 +48374,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -48414,12 +48415,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate878.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate735(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -48431,7 +48432,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -48461,7 +48462,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -48502,12 +48503,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.messageId === undefined) && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 validate881.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.messageId !== undefined){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(!(validate735(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
@@ -48519,7 +48520,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -48549,7 +48550,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -48589,7 +48590,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate884.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema331.properties._meta.type},message:"must be object,null"}];
@@ -48792,12 +48793,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.totalTokens === undefined) && (missing0 = "totalTokens")) || ((data.inputTokens === undefined) && (missing0 = "inputTokens"))) || ((data.outputTokens === undefined) && (missing0 = "outputTokens"))){
+if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
 validate886.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.totalTokens !== undefined){
+if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -48824,7 +48825,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputTokens !== undefined){
+if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -48851,7 +48852,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputTokens !== undefined){
+if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -48878,7 +48879,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.thoughtTokens !== undefined){
+if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -48905,7 +48906,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cachedReadTokens !== undefined){
+if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
@@ -48932,7 +48933,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cachedWriteTokens !== undefined){
+if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 const _errs11 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
@@ -48959,7 +48960,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -49003,7 +49004,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -49057,7 +49058,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.usage !== undefined){
+if(data.usage !== undefined && func0.call(data, "usage")){
 let data1 = data.usage;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -49121,7 +49122,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -49160,7 +49161,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate890.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema335.properties._meta.type},message:"must be object,null"}];
@@ -49200,7 +49201,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.state === undefined) && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -49211,7 +49212,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/0/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -49262,7 +49263,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.state === undefined) && (missing1 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -49273,7 +49274,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/1/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -49328,7 +49329,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.state === undefined) && (missing2 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -49339,7 +49340,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/2/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -49393,7 +49394,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.state === undefined) && (missing3 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -49404,7 +49405,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -49450,7 +49451,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.state === undefined) && (missing4 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -49461,7 +49462,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -49509,7 +49510,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.state === undefined) && (missing5 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -49520,7 +49521,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -49610,7 +49611,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.state === undefined) && (missing6 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -49621,7 +49622,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 if(typeof data.state !== "string"){
 const err27 = {instancePath:instancePath+"/state",schemaPath:"#/anyOf/3/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -49697,12 +49698,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate895.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.toolCallId !== undefined){
+if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(!(validate62(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
@@ -49714,7 +49715,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate68(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
@@ -49726,7 +49727,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -49767,12 +49768,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.data === undefined) && (missing0 = "data")){
+if(((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")){
 validate898.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
 validate898.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -49784,7 +49785,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -49823,7 +49824,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.exitCode !== undefined){
+if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
@@ -49850,7 +49851,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.signal !== undefined){
+if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -49863,7 +49864,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -49903,12 +49904,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.terminalId === undefined) && (missing0 = "terminalId")){
+if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
 validate900.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -49920,7 +49921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 let data1 = data.command;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -49933,7 +49934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data2 = data.cwd;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -49987,7 +49988,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.output !== undefined){
+if(data.output !== undefined && func0.call(data, "output")){
 let data3 = data.output;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -50046,7 +50047,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.exitStatus !== undefined){
+if(data.exitStatus !== undefined && func0.call(data, "exitStatus")){
 let data4 = data.exitStatus;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -50106,7 +50107,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs20 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -50150,12 +50151,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.terminalId === undefined) && (missing0 = "terminalId")) || ((data.data === undefined) && (missing0 = "data"))){
+if((((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))){
 validate905.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.terminalId !== undefined){
+if(data.terminalId !== undefined && func0.call(data, "terminalId")){
 const _errs1 = errors;
 if(!(validate131(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
@@ -50167,7 +50168,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 const _errs3 = errors;
 if(typeof data.data !== "string"){
 validate905.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -50179,7 +50180,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -50227,7 +50228,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -50238,7 +50239,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -50291,7 +50292,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -50302,7 +50303,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -50357,7 +50358,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -50368,7 +50369,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -50424,7 +50425,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -50435,7 +50436,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -50481,7 +50482,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -50492,7 +50493,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -50540,7 +50541,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -50551,7 +50552,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -50641,7 +50642,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if(((data.type === undefined) && (missing6 = "type")) || ((data.planId === undefined) && (missing6 = "planId"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing6 = "planId"))){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -50652,7 +50653,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs34 = errors;
 if(typeof data.type !== "string"){
 const err27 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -50670,7 +50671,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs36 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -50767,12 +50768,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate913.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
 validate913.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -50784,7 +50785,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 const _errs3 = errors;
 if(!(validate787(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
@@ -50796,7 +50797,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(!(validate789(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate789.errors : vErrors.concat(validate789.errors);
@@ -50808,7 +50809,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -51121,12 +51122,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.entries === undefined) && (missing0 = "entries"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
 validate918.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -51138,7 +51139,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.entries !== undefined){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data1 = data.entries;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -51168,7 +51169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -51209,12 +51210,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate921.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -51226,7 +51227,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -51242,7 +51243,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -51283,12 +51284,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.planId === undefined) && (missing0 = "planId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate923.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -51300,7 +51301,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(typeof data.content !== "string"){
 validate923.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -51312,7 +51313,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -51353,12 +51354,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.plan === undefined) && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 validate925.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.plan !== undefined){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate782(data.plan, {instancePath:instancePath+"/plan",parentData:data,parentDataProperty:"plan",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate782.errors : vErrors.concat(validate782.errors);
@@ -51370,7 +51371,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -51410,12 +51411,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.planId === undefined) && (missing0 = "planId")){
+if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
 validate927.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.planId !== undefined){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(!(validate784(data.planId, {instancePath:instancePath+"/planId",parentData:data,parentDataProperty:"planId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
@@ -51427,7 +51428,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -51467,12 +51468,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.description === undefined) || (!(func0.call(data, "description")))) && (missing0 = "description"))){
 validate929.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate929.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -51484,7 +51485,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
 validate929.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -51496,7 +51497,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 let data2 = data.input;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -51550,7 +51551,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -51599,7 +51600,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -51610,7 +51611,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -51663,7 +51664,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -51674,7 +51675,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -51762,7 +51763,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -51773,7 +51774,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -51849,12 +51850,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.hint === undefined) && (missing0 = "hint")){
+if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
 validate933.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.hint !== undefined){
+if(data.hint !== undefined && func0.call(data, "hint")){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
 validate933.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -51866,7 +51867,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -51906,12 +51907,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
+if(((data.availableCommands === undefined) || (!(func0.call(data, "availableCommands")))) && (missing0 = "availableCommands")){
 validate934.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.availableCommands !== undefined){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data0 = data.availableCommands;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -51941,7 +51942,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -51981,12 +51982,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 validate936.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.configOptions !== undefined){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -52016,7 +52017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -52055,7 +52056,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -52068,7 +52069,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -52081,7 +52082,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -52121,12 +52122,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
 validate939.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -52141,7 +52142,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 let data1 = data.currency;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -52162,7 +52163,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -52203,12 +52204,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
+if((((data.used === undefined) || (!(func0.call(data, "used")))) && (missing0 = "used")) || (((data.size === undefined) || (!(func0.call(data, "size")))) && (missing0 = "size"))){
 validate940.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.used !== undefined){
+if(data.used !== undefined && func0.call(data, "used")){
 let data0 = data.used;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -52235,7 +52236,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data1 = data.size;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -52262,7 +52263,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cost !== undefined){
+if(data.cost !== undefined && func0.call(data, "cost")){
 let data2 = data.cost;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -52322,7 +52323,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -52488,12 +52489,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.severity === undefined) && (missing0 = "severity")) || ((data.title === undefined) && (missing0 = "title"))){
+if((((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 validate943.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.severity !== undefined){
+if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs1 = errors;
 if(!(validate823(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate823.errors : vErrors.concat(validate823.errors);
@@ -52505,12 +52506,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(func1416(data1) < 1){
 validate943.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -52526,7 +52527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -52539,7 +52540,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -52749,12 +52750,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.status === undefined) && (missing0 = "status"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 validate947.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.compactionId !== undefined){
+if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(!(validate827(data.compactionId, {instancePath:instancePath+"/compactionId",parentData:data,parentDataProperty:"compactionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
@@ -52766,7 +52767,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs3 = errors;
 if(!(validate829(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate829.errors : vErrors.concat(validate829.errors);
@@ -52778,7 +52779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.summary !== undefined){
+if(data.summary !== undefined && func0.call(data, "summary")){
 let data2 = data.summary;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -52808,7 +52809,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 let data4 = data.error;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
@@ -52821,7 +52822,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -52864,12 +52865,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.content === undefined) && (missing0 = "content"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 validate951.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.compactionId !== undefined){
+if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(!(validate827(data.compactionId, {instancePath:instancePath+"/compactionId",parentData:data,parentDataProperty:"compactionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
@@ -52881,7 +52882,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs3 = errors;
 if(!(validate70(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
@@ -52893,7 +52894,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -52934,12 +52935,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
 validate954.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 const _errs1 = errors;
 if(!(validate193(data.elicitationId, {instancePath:instancePath+"/elicitationId",parentData:data,parentDataProperty:"elicitationId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
@@ -52951,7 +52952,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -52991,12 +52992,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) && (missing0 = "connectionId")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate956.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate204(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
@@ -53008,7 +53009,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate956.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -53020,7 +53021,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -53033,7 +53034,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -53087,7 +53088,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate966.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema417.properties._meta.type},message:"must be object,null"}];
@@ -53118,7 +53119,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 let data0 = data.terminal;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -53176,7 +53177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -53215,7 +53216,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate970.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema419.properties._meta.type},message:"must be object,null"}];
@@ -53247,7 +53248,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate972.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema420.properties._meta.type},message:"must be object,null"}];
@@ -53278,7 +53279,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.form !== undefined){
+if(data.form !== undefined && func0.call(data, "form")){
 let data0 = data.form;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -53336,7 +53337,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data1 = data.url;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -53394,7 +53395,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -53434,7 +53435,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate976.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema422.properties._meta.type},message:"must be object,null"}];
@@ -53466,7 +53467,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate978.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema423.properties._meta.type},message:"must be object,null"}];
@@ -53498,7 +53499,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate980.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema424.properties._meta.type},message:"must be object,null"}];
@@ -53529,7 +53530,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jump !== undefined){
+if(data.jump !== undefined && func0.call(data, "jump")){
 let data0 = data.jump;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -53587,7 +53588,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.rename !== undefined){
+if(data.rename !== undefined && func0.call(data, "rename")){
 let data1 = data.rename;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -53645,7 +53646,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.searchAndReplace !== undefined){
+if(data.searchAndReplace !== undefined && func0.call(data, "searchAndReplace")){
 let data2 = data.searchAndReplace;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -53703,7 +53704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -53742,7 +53743,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data0 = data.auth;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -53801,7 +53802,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data1 = data.elicitation;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -53861,7 +53862,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined){
+if(data.nes !== undefined && func0.call(data, "nes")){
 let data2 = data.nes;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -53922,7 +53923,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncodings !== undefined){
+if(data.positionEncodings !== undefined && func0.call(data, "positionEncodings")){
 let data3 = data.positionEncodings;
 const _errs16 = errors;
 if(errors === _errs16){
@@ -53952,7 +53953,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs19 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -53993,12 +53994,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.info === undefined) && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 validate961.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate366(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
@@ -54010,7 +54011,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate368(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
@@ -54022,7 +54023,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate964(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate964.errors : vErrors.concat(validate964.errors);
@@ -54034,7 +54035,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -54076,12 +54077,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.methodId === undefined) && (missing0 = "methodId")){
+if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
 validate986.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate436(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
@@ -54093,7 +54094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -54132,7 +54133,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate989.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema426.properties._meta.type},message:"must be object,null"}];
@@ -54165,12 +54166,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.providerId === undefined) && (missing0 = "providerId")) || ((data.apiType === undefined) && (missing0 = "apiType"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 validate991.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate451(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
@@ -54182,7 +54183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.apiType !== undefined){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs3 = errors;
 if(!(validate453(data.apiType, {instancePath:instancePath+"/apiType",parentData:data,parentDataProperty:"apiType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
@@ -54194,7 +54195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baseUrl !== undefined){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs5 = errors;
 if(errors === _errs5){
 if(errors === _errs5){
@@ -54210,12 +54211,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key0 in data3){
+for(const key0 of Object.keys(data3)){
 const _errs10 = errors;
 if(typeof data3[key0] !== "string"){
 validate991.errors = [{instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54238,7 +54239,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs12 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -54281,12 +54282,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.providerId === undefined) && (missing0 = "providerId")){
+if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
 validate995.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate451(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
@@ -54298,7 +54299,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -54337,7 +54338,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate998.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema429.properties._meta.type},message:"must be object,null"}];
@@ -54373,12 +54374,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate1005.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1005.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54390,7 +54391,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate1005.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54402,7 +54403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -54442,12 +54443,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate1004.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1004.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54459,7 +54460,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -54475,7 +54476,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -54505,7 +54506,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -54547,12 +54548,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.serverId === undefined) && (missing0 = "serverId"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
 validate1008.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1008.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54564,7 +54565,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverId !== undefined){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs3 = errors;
 if(!(validate200(data.serverId, {instancePath:instancePath+"/serverId",parentData:data,parentDataProperty:"serverId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
@@ -54576,7 +54577,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -54617,12 +54618,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))){
 validate1011.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1011.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -54634,7 +54635,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(!(validate111(data.command, {instancePath:instancePath+"/command",parentData:data,parentDataProperty:"command",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -54646,7 +54647,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -54676,7 +54677,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -54706,7 +54707,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -54755,7 +54756,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -54766,7 +54767,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -54820,7 +54821,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -54831,7 +54832,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -54886,7 +54887,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -54897,7 +54898,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -54955,7 +54956,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -54966,7 +54967,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -55012,7 +55013,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -55023,7 +55024,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -55071,7 +55072,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -55082,7 +55083,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -55172,7 +55173,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -55183,7 +55184,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err27 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -55258,12 +55259,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.cwd === undefined) && (missing0 = "cwd")){
+if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
 validate1000.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -55275,7 +55276,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -55305,7 +55306,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -55335,7 +55336,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs9 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -55376,7 +55377,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -55430,7 +55431,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -55484,7 +55485,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -55524,12 +55525,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1021.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55541,7 +55542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -55581,12 +55582,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate1024.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -55598,7 +55599,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -55610,7 +55611,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -55640,7 +55641,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs8 = errors;
 if(errors === _errs8){
@@ -55670,7 +55671,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs11 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -55714,7 +55715,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1036.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema441.properties._meta.type},message:"must be object,null"}];
@@ -55753,7 +55754,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -55764,7 +55765,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -55816,7 +55817,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -55827,7 +55828,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -55915,7 +55916,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -55926,7 +55927,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs16 = errors;
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -55944,7 +55945,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs18 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -56026,12 +56027,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate1030.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -56043,7 +56044,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -56055,7 +56056,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -56085,7 +56086,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs8 = errors;
 if(errors === _errs8){
@@ -56115,7 +56116,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replayFrom !== undefined){
+if(data.replayFrom !== undefined && func0.call(data, "replayFrom")){
 let data6 = data.replayFrom;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -56169,7 +56170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs16 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -56213,12 +56214,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1040.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -56230,7 +56231,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -56273,7 +56274,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -56284,7 +56285,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs4 = errors;
 if(!(validate470(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
@@ -56296,7 +56297,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -56349,7 +56350,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.type === undefined) && (missing1 = "type")) || ((data.value === undefined) && (missing1 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing1 = "value"))){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -56360,7 +56361,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs10 = errors;
 if(typeof data.value !== "boolean"){
 const err5 = {instancePath:instancePath+"/value",schemaPath:"#/anyOf/1/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -56378,7 +56379,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -56438,7 +56439,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
@@ -56449,7 +56450,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err10 = {};
@@ -56495,7 +56496,7 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
@@ -56506,7 +56507,7 @@ vErrors.push(err13);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err14 = {};
@@ -56596,7 +56597,7 @@ vErrors = null;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if(((data.type === undefined) && (missing4 = "type")) || ((data.value === undefined) && (missing4 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing4 = "value"))){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -56607,7 +56608,7 @@ vErrors.push(err19);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err20 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -56665,7 +56666,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if(((data.sessionId === undefined) && (missing5 = "sessionId")) || ((data.configId === undefined) && (missing5 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing5 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing5 = "configId"))){
 validate1043.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -56676,7 +56677,7 @@ props0.sessionId = true;
 props0.configId = true;
 props0._meta = true;
 }
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs30 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -56688,7 +56689,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs32 = errors;
 if(!(validate485(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
@@ -56700,7 +56701,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs34 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -56742,12 +56743,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 validate1048.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -56759,7 +56760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data1 = data.prompt;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -56789,7 +56790,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -56831,12 +56832,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate1053.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -56852,7 +56853,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate1053.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -56864,7 +56865,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -56905,12 +56906,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.remoteUrl === undefined) && (missing0 = "remoteUrl"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
 validate1055.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1055.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -56922,7 +56923,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.owner !== undefined){
+if(data.owner !== undefined && func0.call(data, "owner")){
 const _errs3 = errors;
 if(typeof data.owner !== "string"){
 validate1055.errors = [{instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -56934,7 +56935,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.remoteUrl !== undefined){
+if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
 const _errs5 = errors;
 if(typeof data.remoteUrl !== "string"){
 validate1055.errors = [{instancePath:instancePath+"/remoteUrl",schemaPath:"#/properties/remoteUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -56946,7 +56947,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -56986,7 +56987,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.workspaceUri !== undefined){
+if(data.workspaceUri !== undefined && func0.call(data, "workspaceUri")){
 let data0 = data.workspaceUri;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -56999,7 +57000,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.workspaceFolders !== undefined){
+if(data.workspaceFolders !== undefined && func0.call(data, "workspaceFolders")){
 let data1 = data.workspaceFolders;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -57029,7 +57030,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.repository !== undefined){
+if(data.repository !== undefined && func0.call(data, "repository")){
 let data3 = data.repository;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -57090,7 +57091,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -57257,12 +57258,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.uri === undefined) && (missing0 = "uri")) || ((data.languageId === undefined) && (missing0 = "languageId"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1065.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -57278,7 +57279,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 validate1065.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -57290,7 +57291,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
 validate1065.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -57302,7 +57303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -57345,12 +57346,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.startLine === undefined) && (missing0 = "startLine")) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1068.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.startLine !== undefined){
+if(data.startLine !== undefined && func0.call(data, "startLine")){
 let data0 = data.startLine;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -57377,7 +57378,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.endLine !== undefined){
+if(data.endLine !== undefined && func0.call(data, "endLine")){
 let data1 = data.endLine;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -57404,7 +57405,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
 validate1068.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -57416,7 +57417,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -57457,12 +57458,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.excerpts === undefined) && (missing0 = "excerpts"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.excerpts === undefined) || (!(func0.call(data, "excerpts")))) && (missing0 = "excerpts"))){
 validate1067.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -57478,7 +57479,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.excerpts !== undefined){
+if(data.excerpts !== undefined && func0.call(data, "excerpts")){
 let data1 = data.excerpts;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -57508,7 +57509,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -57549,12 +57550,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.diff === undefined) && (missing0 = "diff"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
 validate1071.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -57570,7 +57571,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diff !== undefined){
+if(data.diff !== undefined && func0.call(data, "diff")){
 const _errs3 = errors;
 if(typeof data.diff !== "string"){
 validate1071.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -57582,7 +57583,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -57623,12 +57624,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.action === undefined) && (missing0 = "action")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.timestampMs === undefined) && (missing0 = "timestampMs"))){
+if((((((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.timestampMs === undefined) || (!(func0.call(data, "timestampMs")))) && (missing0 = "timestampMs"))){
 validate1073.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 const _errs1 = errors;
 if(typeof data.action !== "string"){
 validate1073.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -57640,7 +57641,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -57656,7 +57657,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -57668,7 +57669,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.timestampMs !== undefined){
+if(data.timestampMs !== undefined && func0.call(data, "timestampMs")){
 let data3 = data.timestampMs;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
@@ -57695,7 +57696,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -57738,12 +57739,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.languageId === undefined) && (missing0 = "languageId"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))){
 validate1076.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -57759,7 +57760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 validate1076.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -57771,7 +57772,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibleRange !== undefined){
+if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
 let data2 = data.visibleRange;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -57831,7 +57832,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastFocusedMs !== undefined){
+if(data.lastFocusedMs !== undefined && func0.call(data, "lastFocusedMs")){
 let data3 = data.lastFocusedMs;
 const _errs10 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -57858,7 +57859,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -58048,12 +58049,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.range === undefined) && (missing0 = "range"))) || ((data.severity === undefined) && (missing0 = "severity"))) || ((data.message === undefined) && (missing0 = "message"))){
+if((((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range"))) || (((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity"))) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate1079.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -58069,7 +58070,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 const _errs3 = errors;
 if(!(validate525(data.range, {instancePath:instancePath+"/range",parentData:data,parentDataProperty:"range",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
@@ -58081,7 +58082,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.severity !== undefined){
+if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs5 = errors;
 if(!(validate1081(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1081.errors : vErrors.concat(validate1081.errors);
@@ -58093,7 +58094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs7 = errors;
 if(typeof data.message !== "string"){
 validate1079.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -58105,7 +58106,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -58146,7 +58147,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined){
+if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -58176,7 +58177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.relatedSnippets !== undefined){
+if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
 let data2 = data.relatedSnippets;
 const _errs4 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -58206,7 +58207,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.editHistory !== undefined){
+if(data.editHistory !== undefined && func0.call(data, "editHistory")){
 let data4 = data.editHistory;
 const _errs7 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -58236,7 +58237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.userActions !== undefined){
+if(data.userActions !== undefined && func0.call(data, "userActions")){
 let data6 = data.userActions;
 const _errs10 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -58266,7 +58267,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openFiles !== undefined){
+if(data.openFiles !== undefined && func0.call(data, "openFiles")){
 let data8 = data.openFiles;
 const _errs13 = errors;
 if((!(Array.isArray(data8))) && (data8 !== null)){
@@ -58296,7 +58297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diagnostics !== undefined){
+if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
 let data10 = data.diagnostics;
 const _errs16 = errors;
 if((!(Array.isArray(data10))) && (data10 !== null)){
@@ -58326,7 +58327,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data12 = data._meta;
 const _errs19 = errors;
 if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
@@ -58369,12 +58370,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.triggerKind === undefined) && (missing0 = "triggerKind"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.triggerKind === undefined) || (!(func0.call(data, "triggerKind")))) && (missing0 = "triggerKind"))){
 validate1058.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -58386,7 +58387,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -58402,7 +58403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -58423,7 +58424,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs7 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -58435,7 +58436,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.selection !== undefined){
+if(data.selection !== undefined && func0.call(data, "selection")){
 let data4 = data.selection;
 const _errs9 = errors;
 const _errs10 = errors;
@@ -58495,7 +58496,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.triggerKind !== undefined){
+if(data.triggerKind !== undefined && func0.call(data, "triggerKind")){
 const _errs14 = errors;
 if(!(validate1062(data.triggerKind, {instancePath:instancePath+"/triggerKind",parentData:data,parentDataProperty:"triggerKind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1062.errors : vErrors.concat(validate1062.errors);
@@ -58507,7 +58508,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 let data6 = data.context;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -58571,7 +58572,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs21 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -58617,12 +58618,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1086.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -58634,7 +58635,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -58673,12 +58674,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate959.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -58690,7 +58691,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 validate959.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -58702,7 +58703,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -59091,12 +59092,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.info === undefined) && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 validate1091.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate366(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
@@ -59108,7 +59109,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate368(data.info, {instancePath:instancePath+"/info",parentData:data,parentDataProperty:"info",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
@@ -59120,7 +59121,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate964(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate964.errors : vErrors.concat(validate964.errors);
@@ -59132,7 +59133,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -59173,7 +59174,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.auth !== undefined){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data0 = data.auth;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -59232,7 +59233,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data1 = data.elicitation;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -59292,7 +59293,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined){
+if(data.nes !== undefined && func0.call(data, "nes")){
 let data2 = data.nes;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -59353,7 +59354,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncodings !== undefined){
+if(data.positionEncodings !== undefined && func0.call(data, "positionEncodings")){
 let data3 = data.positionEncodings;
 const _errs16 = errors;
 if(errors === _errs16){
@@ -59383,7 +59384,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs19 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -59424,7 +59425,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.terminal !== undefined){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 let data0 = data.terminal;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -59482,7 +59483,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -59520,7 +59521,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1102.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema417.properties._meta.type},message:"must be object,null"}];
@@ -59552,7 +59553,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.form !== undefined){
+if(data.form !== undefined && func0.call(data, "form")){
 let data0 = data.form;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -59610,7 +59611,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data1 = data.url;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -59668,7 +59669,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -59707,7 +59708,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1106.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema419.properties._meta.type},message:"must be object,null"}];
@@ -59739,7 +59740,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1107.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema420.properties._meta.type},message:"must be object,null"}];
@@ -59771,7 +59772,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jump !== undefined){
+if(data.jump !== undefined && func0.call(data, "jump")){
 let data0 = data.jump;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -59829,7 +59830,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.rename !== undefined){
+if(data.rename !== undefined && func0.call(data, "rename")){
 let data1 = data.rename;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -59887,7 +59888,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.searchAndReplace !== undefined){
+if(data.searchAndReplace !== undefined && func0.call(data, "searchAndReplace")){
 let data2 = data.searchAndReplace;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -59945,7 +59946,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -59985,7 +59986,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1112.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema422.properties._meta.type},message:"must be object,null"}];
@@ -60017,7 +60018,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1113.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema423.properties._meta.type},message:"must be object,null"}];
@@ -60049,7 +60050,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1114.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema424.properties._meta.type},message:"must be object,null"}];
@@ -60082,12 +60083,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.methodId === undefined) && (missing0 = "methodId")){
+if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
 validate1115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.methodId !== undefined){
+if(data.methodId !== undefined && func0.call(data, "methodId")){
 const _errs1 = errors;
 if(!(validate436(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
@@ -60099,7 +60100,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -60138,7 +60139,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1117.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema426.properties._meta.type},message:"must be object,null"}];
@@ -60171,12 +60172,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.providerId === undefined) && (missing0 = "providerId")) || ((data.apiType === undefined) && (missing0 = "apiType"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 validate1118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate451(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
@@ -60188,7 +60189,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.apiType !== undefined){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs3 = errors;
 if(!(validate453(data.apiType, {instancePath:instancePath+"/apiType",parentData:data,parentDataProperty:"apiType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
@@ -60200,7 +60201,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baseUrl !== undefined){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs5 = errors;
 if(errors === _errs5){
 if(errors === _errs5){
@@ -60216,12 +60217,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key0 in data3){
+for(const key0 of Object.keys(data3)){
 const _errs10 = errors;
 if(typeof data3[key0] !== "string"){
 validate1118.errors = [{instancePath:instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -60244,7 +60245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs12 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -60287,12 +60288,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.providerId === undefined) && (missing0 = "providerId")){
+if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
 validate1121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.providerId !== undefined){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(!(validate451(data.providerId, {instancePath:instancePath+"/providerId",parentData:data,parentDataProperty:"providerId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
@@ -60304,7 +60305,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -60343,7 +60344,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1123.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema429.properties._meta.type},message:"must be object,null"}];
@@ -60376,12 +60377,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.cwd === undefined) && (missing0 = "cwd")){
+if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
 validate1124.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -60393,7 +60394,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -60423,7 +60424,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -60453,7 +60454,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs9 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -60502,7 +60503,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -60513,7 +60514,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -60567,7 +60568,7 @@ errors = vErrors.length;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -60578,7 +60579,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -60633,7 +60634,7 @@ errors = vErrors.length;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -60644,7 +60645,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -60702,7 +60703,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -60713,7 +60714,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -60759,7 +60760,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -60770,7 +60771,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -60818,7 +60819,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.type === undefined) && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -60829,7 +60830,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -60919,7 +60920,7 @@ vErrors = null;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.type === undefined) && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -60930,7 +60931,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err27 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -61006,12 +61007,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 validate1132.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1132.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -61023,7 +61024,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
 validate1132.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -61035,7 +61036,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -61076,12 +61077,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.url === undefined) && (missing0 = "url"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate1133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1133.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -61093,7 +61094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -61109,7 +61110,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headers !== undefined){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data2 = data.headers;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -61139,7 +61140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs8 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -61181,12 +61182,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.serverId === undefined) && (missing0 = "serverId"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
 validate1135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1135.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -61198,7 +61199,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverId !== undefined){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs3 = errors;
 if(!(validate200(data.serverId, {instancePath:instancePath+"/serverId",parentData:data,parentDataProperty:"serverId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
@@ -61210,7 +61211,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -61251,12 +61252,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.command === undefined) || (!(func0.call(data, "command")))) && (missing0 = "command"))){
 validate1137.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1137.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -61268,7 +61269,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.command !== undefined){
+if(data.command !== undefined && func0.call(data, "command")){
 const _errs3 = errors;
 if(!(validate111(data.command, {instancePath:instancePath+"/command",parentData:data,parentDataProperty:"command",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -61280,7 +61281,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
+if(data.args !== undefined && func0.call(data, "args")){
 let data2 = data.args;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -61310,7 +61311,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.env !== undefined){
+if(data.env !== undefined && func0.call(data, "env")){
 let data4 = data.env;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -61340,7 +61341,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs12 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -61382,7 +61383,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -61436,7 +61437,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -61490,7 +61491,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -61530,12 +61531,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1143.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -61547,7 +61548,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -61587,12 +61588,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate1145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -61604,7 +61605,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -61616,7 +61617,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -61646,7 +61647,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs8 = errors;
 if(errors === _errs8){
@@ -61676,7 +61677,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs11 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
@@ -61719,12 +61720,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 validate1150.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -61736,7 +61737,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs3 = errors;
 if(!(validate111(data.cwd, {instancePath:instancePath+"/cwd",parentData:data,parentDataProperty:"cwd",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
@@ -61748,7 +61749,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -61778,7 +61779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs8 = errors;
 if(errors === _errs8){
@@ -61808,7 +61809,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replayFrom !== undefined){
+if(data.replayFrom !== undefined && func0.call(data, "replayFrom")){
 let data6 = data.replayFrom;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -61862,7 +61863,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs16 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -61913,7 +61914,7 @@ errors = vErrors.length;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -61924,7 +61925,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -61976,7 +61977,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -61987,7 +61988,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 const err5 = {};
@@ -62075,7 +62076,7 @@ vErrors = null;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err10 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err10];
@@ -62086,7 +62087,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs16 = errors;
 if(typeof data.type !== "string"){
 const err11 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -62104,7 +62105,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs18 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -62186,7 +62187,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1158.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema441.properties._meta.type},message:"must be object,null"}];
@@ -62219,12 +62220,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -62236,7 +62237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -62279,7 +62280,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -62290,7 +62291,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs4 = errors;
 if(!(validate470(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
@@ -62302,7 +62303,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -62355,7 +62356,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.type === undefined) && (missing1 = "type")) || ((data.value === undefined) && (missing1 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing1 = "value"))){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -62366,7 +62367,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs10 = errors;
 if(typeof data.value !== "boolean"){
 const err5 = {instancePath:instancePath+"/value",schemaPath:"#/anyOf/1/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
@@ -62384,7 +62385,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 const _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -62444,7 +62445,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
@@ -62455,7 +62456,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 const err10 = {};
@@ -62501,7 +62502,7 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
@@ -62512,7 +62513,7 @@ vErrors.push(err13);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 const err14 = {};
@@ -62602,7 +62603,7 @@ vErrors = null;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if(((data.type === undefined) && (missing4 = "type")) || ((data.value === undefined) && (missing4 = "value"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing4 = "value"))){
 const err19 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err19];
@@ -62613,7 +62614,7 @@ vErrors.push(err19);
 errors++;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 const err20 = {instancePath:instancePath+"/type",schemaPath:"#/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -62671,7 +62672,7 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if(((data.sessionId === undefined) && (missing5 = "sessionId")) || ((data.configId === undefined) && (missing5 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing5 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing5 = "configId"))){
 validate1161.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
@@ -62682,7 +62683,7 @@ props0.sessionId = true;
 props0.configId = true;
 props0._meta = true;
 }
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs30 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -62694,7 +62695,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.configId !== undefined){
+if(data.configId !== undefined && func0.call(data, "configId")){
 const _errs32 = errors;
 if(!(validate485(data.configId, {instancePath:instancePath+"/configId",parentData:data,parentDataProperty:"configId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
@@ -62706,7 +62707,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs34 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
@@ -62748,12 +62749,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 validate1165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -62765,7 +62766,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompt !== undefined){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data1 = data.prompt;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -62795,7 +62796,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -62835,7 +62836,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.workspaceUri !== undefined){
+if(data.workspaceUri !== undefined && func0.call(data, "workspaceUri")){
 let data0 = data.workspaceUri;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -62848,7 +62849,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.workspaceFolders !== undefined){
+if(data.workspaceFolders !== undefined && func0.call(data, "workspaceFolders")){
 let data1 = data.workspaceFolders;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
@@ -62878,7 +62879,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.repository !== undefined){
+if(data.repository !== undefined && func0.call(data, "repository")){
 let data3 = data.repository;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -62939,7 +62940,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -62980,12 +62981,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate1171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -63001,7 +63002,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
 validate1171.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -63013,7 +63014,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -63054,12 +63055,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.remoteUrl === undefined) && (missing0 = "remoteUrl"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
 validate1172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
 validate1172.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -63071,7 +63072,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.owner !== undefined){
+if(data.owner !== undefined && func0.call(data, "owner")){
 const _errs3 = errors;
 if(typeof data.owner !== "string"){
 validate1172.errors = [{instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -63083,7 +63084,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.remoteUrl !== undefined){
+if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
 const _errs5 = errors;
 if(typeof data.remoteUrl !== "string"){
 validate1172.errors = [{instancePath:instancePath+"/remoteUrl",schemaPath:"#/properties/remoteUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -63095,7 +63096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -63137,12 +63138,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.triggerKind === undefined) && (missing0 = "triggerKind"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.triggerKind === undefined) || (!(func0.call(data, "triggerKind")))) && (missing0 = "triggerKind"))){
 validate1173.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -63154,7 +63155,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -63170,7 +63171,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -63191,7 +63192,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs7 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -63203,7 +63204,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.selection !== undefined){
+if(data.selection !== undefined && func0.call(data, "selection")){
 let data4 = data.selection;
 const _errs9 = errors;
 const _errs10 = errors;
@@ -63263,7 +63264,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.triggerKind !== undefined){
+if(data.triggerKind !== undefined && func0.call(data, "triggerKind")){
 const _errs14 = errors;
 if(!(validate1062(data.triggerKind, {instancePath:instancePath+"/triggerKind",parentData:data,parentDataProperty:"triggerKind",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1062.errors : vErrors.concat(validate1062.errors);
@@ -63275,7 +63276,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 let data6 = data.context;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -63339,7 +63340,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs21 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
@@ -63508,7 +63509,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined){
+if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -63538,7 +63539,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.relatedSnippets !== undefined){
+if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
 let data2 = data.relatedSnippets;
 const _errs4 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -63568,7 +63569,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.editHistory !== undefined){
+if(data.editHistory !== undefined && func0.call(data, "editHistory")){
 let data4 = data.editHistory;
 const _errs7 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
@@ -63598,7 +63599,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.userActions !== undefined){
+if(data.userActions !== undefined && func0.call(data, "userActions")){
 let data6 = data.userActions;
 const _errs10 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -63628,7 +63629,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openFiles !== undefined){
+if(data.openFiles !== undefined && func0.call(data, "openFiles")){
 let data8 = data.openFiles;
 const _errs13 = errors;
 if((!(Array.isArray(data8))) && (data8 !== null)){
@@ -63658,7 +63659,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diagnostics !== undefined){
+if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
 let data10 = data.diagnostics;
 const _errs16 = errors;
 if((!(Array.isArray(data10))) && (data10 !== null)){
@@ -63688,7 +63689,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data12 = data._meta;
 const _errs19 = errors;
 if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
@@ -63732,12 +63733,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.uri === undefined) && (missing0 = "uri")) || ((data.languageId === undefined) && (missing0 = "languageId"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -63753,7 +63754,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 validate1187.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -63765,7 +63766,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
 validate1187.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -63777,7 +63778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -63819,12 +63820,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.excerpts === undefined) && (missing0 = "excerpts"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.excerpts === undefined) || (!(func0.call(data, "excerpts")))) && (missing0 = "excerpts"))){
 validate1188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -63840,7 +63841,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.excerpts !== undefined){
+if(data.excerpts !== undefined && func0.call(data, "excerpts")){
 let data1 = data.excerpts;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -63870,7 +63871,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -63911,12 +63912,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.startLine === undefined) && (missing0 = "startLine")) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.startLine !== undefined){
+if(data.startLine !== undefined && func0.call(data, "startLine")){
 let data0 = data.startLine;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
@@ -63943,7 +63944,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.endLine !== undefined){
+if(data.endLine !== undefined && func0.call(data, "endLine")){
 let data1 = data.endLine;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
@@ -63970,7 +63971,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs5 = errors;
 if(typeof data.text !== "string"){
 validate1190.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -63982,7 +63983,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -64024,12 +64025,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.diff === undefined) && (missing0 = "diff"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
 validate1191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -64045,7 +64046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.diff !== undefined){
+if(data.diff !== undefined && func0.call(data, "diff")){
 const _errs3 = errors;
 if(typeof data.diff !== "string"){
 validate1191.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -64057,7 +64058,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -64098,12 +64099,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.action === undefined) && (missing0 = "action")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.timestampMs === undefined) && (missing0 = "timestampMs"))){
+if((((((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.timestampMs === undefined) || (!(func0.call(data, "timestampMs")))) && (missing0 = "timestampMs"))){
 validate1192.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 const _errs1 = errors;
 if(typeof data.action !== "string"){
 validate1192.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -64115,7 +64116,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -64131,7 +64132,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs5 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -64143,7 +64144,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.timestampMs !== undefined){
+if(data.timestampMs !== undefined && func0.call(data, "timestampMs")){
 let data3 = data.timestampMs;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
@@ -64170,7 +64171,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -64213,12 +64214,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.uri === undefined) && (missing0 = "uri")) || ((data.languageId === undefined) && (missing0 = "languageId"))){
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))){
 validate1194.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -64234,7 +64235,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 validate1194.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -64246,7 +64247,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibleRange !== undefined){
+if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
 let data2 = data.visibleRange;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -64306,7 +64307,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastFocusedMs !== undefined){
+if(data.lastFocusedMs !== undefined && func0.call(data, "lastFocusedMs")){
 let data3 = data.lastFocusedMs;
 const _errs10 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
@@ -64333,7 +64334,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -64376,12 +64377,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.range === undefined) && (missing0 = "range"))) || ((data.severity === undefined) && (missing0 = "severity"))) || ((data.message === undefined) && (missing0 = "message"))){
+if((((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range"))) || (((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity"))) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate1196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(errors === _errs1){
 if(errors === _errs1){
@@ -64397,7 +64398,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 const _errs3 = errors;
 if(!(validate525(data.range, {instancePath:instancePath+"/range",parentData:data,parentDataProperty:"range",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
@@ -64409,7 +64410,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.severity !== undefined){
+if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs5 = errors;
 if(!(validate1081(data.severity, {instancePath:instancePath+"/severity",parentData:data,parentDataProperty:"severity",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1081.errors : vErrors.concat(validate1081.errors);
@@ -64421,7 +64422,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 const _errs7 = errors;
 if(typeof data.message !== "string"){
 validate1196.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -64433,7 +64434,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
@@ -64623,12 +64624,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -64640,7 +64641,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -64684,12 +64685,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.optionId === undefined) && (missing0 = "optionId")){
+if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
 validate1206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate147(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
@@ -64701,7 +64702,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -64743,7 +64744,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -64754,7 +64755,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/0/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -64804,7 +64805,7 @@ errors = vErrors.length;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.outcome === undefined) && (missing1 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing1 = "outcome")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -64815,7 +64816,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data1 = data.outcome;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/1/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -64870,7 +64871,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.outcome === undefined) && (missing2 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing2 = "outcome")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -64881,7 +64882,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data2 = data.outcome;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -64927,7 +64928,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.outcome === undefined) && (missing3 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing3 = "outcome")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -64938,7 +64939,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data3 = data.outcome;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -65028,7 +65029,7 @@ vErrors = null;
 if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.outcome === undefined) && (missing4 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing4 = "outcome")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -65039,7 +65040,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 if(typeof data.outcome !== "string"){
 const err19 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/2/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -65114,12 +65115,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate1204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 const _errs1 = errors;
 if(!(validate1205(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1205.errors : vErrors.concat(validate1205.errors);
@@ -65131,7 +65132,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -65321,7 +65322,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data0 = data.content;
 const _errs1 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
@@ -65330,7 +65331,7 @@ return false;
 }
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key0 in data0){
+for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
 if(!(validate1213(data0[key0], {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1213.errors : vErrors.concat(validate1213.errors);
@@ -65376,7 +65377,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -65387,7 +65388,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -65434,7 +65435,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.action === undefined) && (missing1 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing1 = "action")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -65445,7 +65446,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -65493,7 +65494,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.action === undefined) && (missing2 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -65504,7 +65505,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -65557,7 +65558,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.action === undefined) && (missing3 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -65568,7 +65569,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -65614,7 +65615,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.action === undefined) && (missing4 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing4 = "action")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -65625,7 +65626,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -65673,7 +65674,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing5 = "action")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -65684,7 +65685,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data5 = data.action;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -65774,7 +65775,7 @@ vErrors = null;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.action === undefined) && (missing6 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing6 = "action")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -65785,7 +65786,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
 const err27 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -65846,7 +65847,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
 }
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 validate1211.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema510.properties._meta.type},message:"must be object,null"}];
@@ -65880,12 +65881,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.connectionId === undefined) && (missing0 = "connectionId")){
+if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
 validate1217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate204(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
@@ -65897,7 +65898,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -65936,7 +65937,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1220.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema514.properties._meta.type},message:"must be object,null"}];
@@ -65971,7 +65972,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.result === undefined) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -65982,7 +65983,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -65994,7 +65995,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -66124,7 +66125,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((data.id === undefined) && (missing1 = "id")) || ((data.error === undefined) && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 const err3 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err3];
@@ -66135,7 +66136,7 @@ vErrors.push(err3);
 errors++;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs21 = errors;
 if(!(validate54(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -66147,7 +66148,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs23 = errors;
 if(!(validate554(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate554.errors : vErrors.concat(validate554.errors);
@@ -66225,12 +66226,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 validate1226.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 const _errs1 = errors;
 if(!(validate1205(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1205.errors : vErrors.concat(validate1205.errors);
@@ -66242,7 +66243,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -66285,7 +66286,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -66296,7 +66297,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/0/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -66346,7 +66347,7 @@ errors = vErrors.length;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.outcome === undefined) && (missing1 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing1 = "outcome")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -66357,7 +66358,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data1 = data.outcome;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/1/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -66412,7 +66413,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.outcome === undefined) && (missing2 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing2 = "outcome")){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -66423,7 +66424,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data2 = data.outcome;
 if(typeof data2 !== "string"){
 const err9 = {};
@@ -66469,7 +66470,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.outcome === undefined) && (missing3 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing3 = "outcome")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -66480,7 +66481,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 let data3 = data.outcome;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -66570,7 +66571,7 @@ vErrors = null;
 if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.outcome === undefined) && (missing4 = "outcome")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing4 = "outcome")){
 const err18 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err18];
@@ -66581,7 +66582,7 @@ vErrors.push(err18);
 errors++;
 }
 else {
-if(data.outcome !== undefined){
+if(data.outcome !== undefined && func0.call(data, "outcome")){
 if(typeof data.outcome !== "string"){
 const err19 = {instancePath:instancePath+"/outcome",schemaPath:"#/anyOf/2/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -66657,12 +66658,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.optionId === undefined) && (missing0 = "optionId")){
+if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
 validate1230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.optionId !== undefined){
+if(data.optionId !== undefined && func0.call(data, "optionId")){
 const _errs1 = errors;
 if(!(validate147(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
@@ -66674,7 +66675,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -66721,7 +66722,7 @@ errors = vErrors.length;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -66732,7 +66733,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/0/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -66779,7 +66780,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.action === undefined) && (missing1 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing1 = "action")){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err4];
@@ -66790,7 +66791,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data1 = data.action;
 if(typeof data1 !== "string"){
 const err5 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -66838,7 +66839,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
-if((data.action === undefined) && (missing2 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")){
 const err8 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
@@ -66849,7 +66850,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data2 = data.action;
 if(typeof data2 !== "string"){
 const err9 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/2/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -66902,7 +66903,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
-if((data.action === undefined) && (missing3 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -66913,7 +66914,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data3 = data.action;
 if(typeof data3 !== "string"){
 const err13 = {};
@@ -66959,7 +66960,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
-if((data.action === undefined) && (missing4 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing4 = "action")){
 const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
@@ -66970,7 +66971,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data4 = data.action;
 if(typeof data4 !== "string"){
 const err17 = {};
@@ -67018,7 +67019,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing5 = "action")){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -67029,7 +67030,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 let data5 = data.action;
 if(typeof data5 !== "string"){
 const err21 = {};
@@ -67119,7 +67120,7 @@ vErrors = null;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
-if((data.action === undefined) && (missing6 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing6 = "action")){
 const err26 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
 if(vErrors === null){
 vErrors = [err26];
@@ -67130,7 +67131,7 @@ vErrors.push(err26);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
 const err27 = {instancePath:instancePath+"/action",schemaPath:"#/anyOf/3/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -67191,7 +67192,7 @@ if(props0 !== true){
 props0 = props0 || {};
 props0._meta = true;
 }
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 validate1232.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema510.properties._meta.type},message:"must be object,null"}];
@@ -67374,7 +67375,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 let data0 = data.content;
 const _errs1 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
@@ -67383,7 +67384,7 @@ return false;
 }
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key0 in data0){
+for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
 if(!(validate1213(data0[key0], {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate1213.errors : vErrors.concat(validate1213.errors);
@@ -67423,12 +67424,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.connectionId === undefined) && (missing0 = "connectionId")){
+if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
 validate1237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.connectionId !== undefined){
+if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(!(validate204(data.connectionId, {instancePath:instancePath+"/connectionId",parentData:data,parentDataProperty:"connectionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
@@ -67440,7 +67441,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -67479,7 +67480,7 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 validate1239.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema514.properties._meta.type},message:"must be object,null"}];
@@ -67514,12 +67515,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -67531,7 +67532,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -67571,12 +67572,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.languageId === undefined) && (missing0 = "languageId"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -67588,7 +67589,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -67604,7 +67605,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs5 = errors;
 if(typeof data.languageId !== "string"){
 validate1244.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -67616,7 +67617,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data3 = data.version;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
@@ -67637,7 +67638,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs9 = errors;
 if(typeof data.text !== "string"){
 validate1244.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -67649,7 +67650,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -67694,12 +67695,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate1249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 let data0 = data.range;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -67759,7 +67760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
 validate1249.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -67771,7 +67772,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -67811,12 +67812,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.contentChanges === undefined) && (missing0 = "contentChanges"))){
+if((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.contentChanges === undefined) || (!(func0.call(data, "contentChanges")))) && (missing0 = "contentChanges"))){
 validate1247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -67828,7 +67829,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -67844,7 +67845,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -67865,7 +67866,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contentChanges !== undefined){
+if(data.contentChanges !== undefined && func0.call(data, "contentChanges")){
 let data3 = data.contentChanges;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -67895,7 +67896,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -67938,12 +67939,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate1253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -67955,7 +67956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -67971,7 +67972,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -68012,12 +68013,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate1256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -68029,7 +68030,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -68045,7 +68046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -68086,12 +68087,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.visibleRange === undefined) && (missing0 = "visibleRange"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.visibleRange === undefined) || (!(func0.call(data, "visibleRange")))) && (missing0 = "visibleRange"))){
 validate1259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -68103,7 +68104,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -68119,7 +68120,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -68140,7 +68141,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs7 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -68152,7 +68153,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibleRange !== undefined){
+if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
 const _errs9 = errors;
 if(!(validate525(data.visibleRange, {instancePath:instancePath+"/visibleRange",parentData:data,parentDataProperty:"visibleRange",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
@@ -68164,7 +68165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -68208,12 +68209,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.suggestionId === undefined) && (missing0 = "suggestionId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId"))){
 validate1264.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -68225,7 +68226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs3 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -68237,7 +68238,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -68425,12 +68426,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.suggestionId === undefined) && (missing0 = "suggestionId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId"))){
 validate1268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -68442,7 +68443,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs3 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -68454,7 +68455,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined){
+if(data.reason !== undefined && func0.call(data, "reason")){
 let data2 = data.reason;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -68508,7 +68509,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -68549,12 +68550,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate1240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate1240.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -68566,7 +68567,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -68815,12 +68816,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.sessionId === undefined) && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 validate1276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -68832,7 +68833,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -68872,12 +68873,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.languageId === undefined) && (missing0 = "languageId"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.text === undefined) && (missing0 = "text"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
 validate1278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -68889,7 +68890,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -68905,7 +68906,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.languageId !== undefined){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs5 = errors;
 if(typeof data.languageId !== "string"){
 validate1278.errors = [{instancePath:instancePath+"/languageId",schemaPath:"#/properties/languageId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -68917,7 +68918,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data3 = data.version;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
@@ -68938,7 +68939,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs9 = errors;
 if(typeof data.text !== "string"){
 validate1278.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -68950,7 +68951,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -68994,12 +68995,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.contentChanges === undefined) && (missing0 = "contentChanges"))){
+if((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.contentChanges === undefined) || (!(func0.call(data, "contentChanges")))) && (missing0 = "contentChanges"))){
 validate1280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -69011,7 +69012,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -69027,7 +69028,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -69048,7 +69049,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contentChanges !== undefined){
+if(data.contentChanges !== undefined && func0.call(data, "contentChanges")){
 let data3 = data.contentChanges;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -69078,7 +69079,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -69121,12 +69122,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.text === undefined) && (missing0 = "text")){
+if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
 validate1283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.range !== undefined){
+if(data.range !== undefined && func0.call(data, "range")){
 let data0 = data.range;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -69186,7 +69187,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
 validate1283.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -69198,7 +69199,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -69239,12 +69240,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate1285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -69256,7 +69257,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -69272,7 +69273,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -69313,12 +69314,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate1287.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -69330,7 +69331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -69346,7 +69347,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -69387,12 +69388,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.uri === undefined) && (missing0 = "uri"))) || ((data.version === undefined) && (missing0 = "version"))) || ((data.position === undefined) && (missing0 = "position"))) || ((data.visibleRange === undefined) && (missing0 = "visibleRange"))){
+if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.visibleRange === undefined) || (!(func0.call(data, "visibleRange")))) && (missing0 = "visibleRange"))){
 validate1289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -69404,7 +69405,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(errors === _errs3){
 if(errors === _errs3){
@@ -69420,7 +69421,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
@@ -69441,7 +69442,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
+if(data.position !== undefined && func0.call(data, "position")){
 const _errs7 = errors;
 if(!(validate526(data.position, {instancePath:instancePath+"/position",parentData:data,parentDataProperty:"position",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
@@ -69453,7 +69454,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibleRange !== undefined){
+if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
 const _errs9 = errors;
 if(!(validate525(data.visibleRange, {instancePath:instancePath+"/visibleRange",parentData:data,parentDataProperty:"visibleRange",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate525.errors : vErrors.concat(validate525.errors);
@@ -69465,7 +69466,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
@@ -69509,12 +69510,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.suggestionId === undefined) && (missing0 = "suggestionId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId"))){
 validate1293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -69526,7 +69527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs3 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -69538,7 +69539,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
@@ -69579,12 +69580,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.suggestionId === undefined) && (missing0 = "suggestionId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId"))){
 validate1296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.sessionId !== undefined){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(!(validate57(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -69596,7 +69597,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.suggestionId !== undefined){
+if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
 const _errs3 = errors;
 if(!(validate522(data.suggestionId, {instancePath:instancePath+"/suggestionId",parentData:data,parentDataProperty:"suggestionId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
@@ -69608,7 +69609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined){
+if(data.reason !== undefined && func0.call(data, "reason")){
 let data2 = data.reason;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -69662,7 +69663,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
@@ -69853,12 +69854,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate1302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 const _errs1 = errors;
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -69870,7 +69871,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
@@ -69909,12 +69910,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate1301.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 validate1301.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -69926,7 +69927,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -70038,12 +70039,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate1305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 const _errs1 = errors;
 if(!(validate54(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
@@ -70055,7 +70056,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
