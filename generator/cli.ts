@@ -75,6 +75,39 @@ function withCommon(command: Command): Command {
     .option("--debug", "print stack traces for errors");
 }
 
+/** ANSI colour for diff lines, only for a person at a terminal (never with NO_COLOR, --json or in CI logs). */
+export function colourFor(enabled: boolean): (line: string) => string {
+  if (!enabled) return (line) => line;
+  return (line) => {
+    const code =
+      line.startsWith("+++") || line.startsWith("---")
+        ? 1
+        : line.startsWith("+")
+          ? 32
+          : line.startsWith("-")
+            ? 31
+            : line.startsWith("@@")
+              ? 36
+              : 0;
+    return code === 0 ? line : `\u001b[${code}m${line}\u001b[0m`;
+  };
+}
+
+/** Colour only for a person at a terminal: never with NO_COLOR (any value), never with --json. */
+export function wantsColour(
+  isTTY: boolean | undefined,
+  env: Record<string, string | undefined>,
+  json: boolean | undefined,
+): boolean {
+  return isTTY === true && (env.NO_COLOR ?? "") === "" && json !== true;
+}
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  success (check: --out is up to date)
+  1  check: --out has drifted from the schema
+  2  bad input or usage: one line on stderr naming the file and the JSON pointer`;
+
 export function buildProgram(out: (line: string) => void, err: (line: string) => void): Command {
   const program = new Command("acp-codegen")
     .description(
@@ -83,6 +116,7 @@ export function buildProgram(out: (line: string) => void, err: (line: string) =>
     .version(GENERATOR_VERSION)
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => out(s.trimEnd()), writeErr: (s) => err(s.trimEnd()) })
+    .addHelpText("after", EXIT_CODES_HELP)
     .exitOverride();
 
   withCommon(program.command("generate"))
@@ -90,18 +124,47 @@ export function buildProgram(out: (line: string) => void, err: (line: string) =>
       "regenerate the package in --out from the schema in --schema-dir (atomic: on error nothing changes)",
     )
     .addOption(new Option("--force", "replace --out even if acp-codegen did not generate it"))
-    .action(async (opts: CommonOptions & { force?: boolean }) => {
+    .option("--json", "print the summary as JSON (for scripts)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ acp-codegen generate
+  $ acp-codegen generate --schema-dir vendor/acp/schema --out packages/acp --name @acme/acp
+  $ acp-codegen generate --pkg-version 1.4.0 --json
+${EXIT_CODES_HELP}`,
+    )
+    .action(async (opts: CommonOptions & { force?: boolean; json?: boolean }) => {
       const started = Date.now();
       const options = packageOptions(opts);
       const result = await render(resolve(opts.schemaDir), opts.schemaDir, options);
       const before = readTree(opts.out);
       writeAtomically(opts.out, opts.out, result.files, opts.force === true);
       for (const w of result.diagnostics.warnings) err(formatWarning(w));
-      if (!opts.quiet) {
-        const changed = result.files.filter((f) => before.get(f.path) !== f.content).length;
-        for (const s of result.model.surfaces) {
+      const changed = result.files.filter((f) => before.get(f.path) !== f.content).length;
+      const surfaces = result.model.surfaces.map((s) => ({
+        entry: s.entry,
+        schema: s.schemaFile.name,
+        protocolVersion: s.protocolVersion,
+        types: s.definitions.length,
+        methods: s.methods.length,
+      }));
+      if (opts.json) {
+        out(
+          JSON.stringify({
+            out: opts.out,
+            package: options,
+            surfaces,
+            files: result.files.length,
+            changed,
+            ms: Date.now() - started,
+            warnings: result.diagnostics.warnings,
+          }),
+        );
+      } else if (!opts.quiet) {
+        for (const s of surfaces) {
           out(
-            `${s.entry.padEnd(14)} ${s.schemaFile.name.padEnd(24)} ${String(s.definitions.length).padStart(4)} types  ${String(s.methods.length).padStart(3)} methods`,
+            `${s.entry.padEnd(14)} ${s.schema.padEnd(24)} ${String(s.types).padStart(4)} types  ${String(s.methods).padStart(3)} methods`,
           );
         }
         out(
@@ -115,7 +178,17 @@ export function buildProgram(out: (line: string) => void, err: (line: string) =>
     .description(
       "regenerate in memory and compare with --out: exit 0 identical, 1 drift (diff printed), 2 bad input",
     )
-    .action(async (opts: CommonOptions) => {
+    .option("--json", "print the report as JSON (for scripts)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ acp-codegen check                      # in CI, after npm ci
+  $ acp-codegen check --quiet || acp-codegen generate
+  $ acp-codegen check --json | jq .causes
+${EXIT_CODES_HELP}`,
+    )
+    .action(async (opts: CommonOptions & { json?: boolean }) => {
       const options = packageOptions(opts);
       const result = await render(resolve(opts.schemaDir), opts.schemaDir, options);
       const report = checkTree(
@@ -125,13 +198,28 @@ export function buildProgram(out: (line: string) => void, err: (line: string) =>
         GENERATOR_VERSION,
       );
       for (const w of result.diagnostics.warnings) err(formatWarning(w));
+      const exitCode = report.clean ? EXIT.ok : EXIT.drift;
+      program.setOptionValue("exitCode", exitCode);
+      const { added, changed, removed } = report.diff;
+      if (opts.json) {
+        out(
+          JSON.stringify({
+            clean: report.clean,
+            exitCode,
+            changed,
+            missing: added,
+            extra: removed,
+            causes: report.causes,
+            patches: report.patches,
+          }),
+        );
+        return;
+      }
       if (report.clean) {
         if (!opts.quiet)
           out(`${opts.out} is up to date with ${opts.schemaDir} (${result.files.length} files)`);
-        program.setOptionValue("exitCode", EXIT.ok);
         return;
       }
-      const { added, changed, removed } = report.diff;
       out(
         `${opts.out} has drifted from ${opts.schemaDir}: ${changed.length} changed, ${added.length} missing, ${removed.length} extra`,
       );
@@ -139,9 +227,10 @@ export function buildProgram(out: (line: string) => void, err: (line: string) =>
       for (const path of changed) out(`  changed: ${path}`);
       for (const path of added) out(`  missing: ${path}`);
       for (const path of removed) out(`  extra:   ${path}`);
-      if (!opts.quiet) for (const patch of report.patches) out(patch);
+      const colour = colourFor(wantsColour(process.stdout.isTTY, process.env, opts.json));
+      if (!opts.quiet)
+        for (const patch of report.patches) for (const line of patch.split("\n")) out(colour(line));
       out("run `acp-codegen generate` to update it");
-      program.setOptionValue("exitCode", EXIT.drift);
     });
 
   registerDiff(program, { out, err });

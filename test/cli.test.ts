@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { colourFor, wantsColour } from "../generator/cli.js";
 import { ROOT } from "../generator/paths.js";
 import { readTree } from "../generator/write.js";
 import { cli, HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR, tempDir } from "./support/run.js";
@@ -299,3 +300,58 @@ function patchMeta(
   change(parsed);
   writeFileSync(join(schemaDir, file), JSON.stringify(parsed));
 }
+
+describe("output for scripts and people", () => {
+  it("--json summarises generate and check as one JSON document", async () => {
+    const out = join(work.path, "json");
+    const generated = await cli("generate", "--schema-dir", SCHEMA_DIR, "--out", out, "--json");
+    expect(generated.code).toBe(0);
+    expect(generated.stdout).toHaveLength(1);
+    const summary = JSON.parse(generated.stdout[0] ?? "");
+    expect(summary.surfaces.map((s: { entry: string }) => s.entry)).toEqual([
+      ".",
+      "./unstable",
+      "./v2",
+      "./v2/unstable",
+    ]);
+    expect(summary.changed).toBe(summary.files);
+    writeFileSync(join(out, "v1", "index.js"), "// edited\n");
+    const checked = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out, "--json");
+    expect(checked.code).toBe(1);
+    const report = JSON.parse(checked.stdout[0] ?? "");
+    expect(report).toMatchObject({
+      clean: false,
+      exitCode: 1,
+      changed: ["v1/index.js"],
+      missing: [],
+      extra: [],
+    });
+    expect(report.causes.join("\n")).toContain(
+      "edited by hand since the last generate: v1/index.js",
+    );
+  });
+
+  it("colours diff lines only at a terminal, never with NO_COLOR or --json", () => {
+    expect(wantsColour(true, {}, false)).toBe(true);
+    expect(wantsColour(false, {}, false)).toBe(false);
+    expect(wantsColour(undefined, {}, false)).toBe(false);
+    expect(wantsColour(true, { NO_COLOR: "1" }, false)).toBe(false);
+    expect(wantsColour(true, {}, true)).toBe(false);
+    expect(colourFor(true)("+added")).toBe("\u001b[32m+added\u001b[0m");
+    expect(colourFor(true)("-removed")).toBe("\u001b[31m-removed\u001b[0m");
+    expect(colourFor(true)(" context")).toBe(" context");
+    expect(colourFor(false)("+added")).toBe("+added");
+  });
+
+  it.each(["generate", "check", "diff"])(
+    "%s --help shows examples and exit codes",
+    async (command) => {
+      const run = await cli(command, "--help");
+      const text = run.stdout.join("\n");
+      expect(run.code).toBe(0);
+      expect(text).toContain(`Usage: acp-codegen ${command}`);
+      expect(text).toMatch(/Examples?:/);
+      expect(text).toMatch(/[Ee]xit codes?/);
+    },
+  );
+});

@@ -36,6 +36,19 @@ export function registerDiff(program: Command, io: DiffIO): Command {
     )
     .option("--fail-on-breaking", "exit 1 when a change breaks code that builds or reads messages")
     .option("--debug", "print stack traces for errors")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ acp-codegen diff old-schema/ schema/
+  $ acp-codegen diff old-schema/ schema/ --format markdown > bump.md
+  $ acp-codegen diff v1.0.0/v1/schema.json schema/v1/schema.json --fail-on-breaking
+
+Exit codes:
+  0  the report was printed (and, with --fail-on-breaking, nothing breaks)
+  1  --fail-on-breaking and a change breaks code that builds or reads messages
+  2  bad input: one line on stderr naming the file and the JSON pointer`,
+    )
     .action((oldPath: string, newPath: string, opts: DiffOptions) => {
       const oldSide = loadSide(oldPath);
       const newSide = loadSide(newPath);

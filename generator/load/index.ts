@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Diagnostics } from "../diagnostics.js";
 import { InputError, pointer } from "../errors.js";
+import { forEachSchema } from "../patch/walk.js";
+import { checkDocument, checkPattern } from "./hostile.js";
 import { isObject, type Json, type JsonObject } from "./json-types.js";
 import { discoverSurfaces, type Stability } from "./layout.js";
 import { readJsonFile } from "./read-json.js";
 import { checkRefs } from "./refs.js";
-import { checkDocument, checkPattern } from "./hostile.js";
-import { forEachSchema } from "../patch/walk.js";
 
 export interface InputFile {
   /** Path relative to the schema dir (`v1/schema.json`): what manifests and headers record. */
