@@ -1,8 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../generator/paths.js";
 import { readTree } from "../generator/write.js";
 import {
   cli,
@@ -11,6 +9,7 @@ import {
   RELEASES_DIR,
   SCHEMA_DIR,
   tempDir,
+  typeCheckDeclarations,
 } from "./support/run.js";
 
 /** Every real schema release we hold: the vendored one, the shared history and the npm fixtures. */
@@ -54,28 +53,8 @@ describe("every released schema", () => {
 
   it("all generated declarations type-check together under strict, skipLibCheck false", () => {
     expect(outputs.length).toBe(RELEASES.length);
-    const tsconfig = join(work.path, "tsconfig.json");
-    writeFileSync(
-      tsconfig,
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          skipLibCheck: false,
-          noEmit: true,
-          lib: ["es2020"],
-          types: [],
-          module: "nodenext",
-          moduleResolution: "nodenext",
-        },
-        include: outputs.map((o) => `${o}/**/*.d.ts`),
-      }),
-    );
-    const tsc = spawnSync(
-      process.execPath,
-      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig],
-      { encoding: "utf8" },
-    );
-    expect(tsc.stdout).toBe("");
+    const tsc = typeCheckDeclarations(work.path, outputs);
+    expect(tsc.output).toBe("");
     expect(tsc.status).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -69,3 +70,36 @@ export const VENDORED_SURFACES = [
     meta: "v2/meta.unstable.json",
   },
 ] as const;
+
+/**
+ * Type-check every `.d.ts` under the given package folders in one TypeScript 7 run, as a
+ * strict consumer would (skipLibCheck off, lib es2020, no dom, no @types/node).
+ * Returns the compiler's output: empty when clean.
+ */
+export function typeCheckDeclarations(
+  workDir: string,
+  packageDirs: string[],
+): { status: number | null; output: string } {
+  const tsconfig = join(workDir, "tsconfig.declarations.json");
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+        lib: ["es2020"],
+        types: [],
+        module: "nodenext",
+        moduleResolution: "nodenext",
+      },
+      include: packageDirs.map((dir) => `${dir}/**/*.d.ts`),
+    }),
+  );
+  const tsc = spawnSync(
+    process.execPath,
+    [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig],
+    { encoding: "utf8" },
+  );
+  return { status: tsc.status, output: `${tsc.stdout}${tsc.stderr}` };
+}
