@@ -1,7 +1,10 @@
 import { createTwoFilesPatch } from "diff";
 import type { OutputFile } from "./emit/output.js";
+import type { PackageOptions } from "./emit/package.js";
+import { generatorFingerprint } from "./fingerprint.js";
 import type { InputFile } from "./load/index.js";
-import { MANIFEST, type Manifest, sha256 } from "./plan.js";
+import { hashInputs } from "./load/index.js";
+import { MANIFEST, type Manifest, sha256, withoutFingerprint } from "./plan.js";
 import { compareTree, type TreeDiff } from "./write.js";
 
 export interface CheckReport {
@@ -21,9 +24,18 @@ export function checkTree(
   inputs: InputFile[],
   generatorVersion: string,
 ): CheckReport {
-  const diff = compareTree(files, onDisk);
-  const clean = diff.added.length + diff.changed.length + diff.removed.length === 0;
+  // A manifest that differs only in the generator fingerprint is not drift.
+  const manifestOnDisk = onDisk.get(MANIFEST);
   const planned = new Map(files.map((f) => [f.path, f.content]));
+  const plannedManifest = planned.get(MANIFEST);
+  const comparable =
+    manifestOnDisk !== undefined &&
+    plannedManifest !== undefined &&
+    withoutFingerprint(manifestOnDisk) === withoutFingerprint(plannedManifest)
+      ? files.map((f) => (f.path === MANIFEST ? { path: f.path, content: manifestOnDisk } : f))
+      : files;
+  const diff = compareTree(comparable, onDisk);
+  const clean = diff.added.length + diff.changed.length + diff.removed.length === 0;
   const patches: string[] = [];
   for (const path of [...diff.changed, ...diff.added, ...diff.removed].sort()) {
     patches.push(patchFor(path, onDisk.get(path), planned.get(path)));
@@ -117,4 +129,42 @@ function causes(
       "the output differs although schema, generator version and files match the manifest: the generator's templates or dependencies changed",
     );
   return found;
+}
+
+/**
+ * Confirm a clean tree without regenerating: when the manifest records the same inputs,
+ * options and generator fingerprint as now, the output would be byte-identical to what it
+ * lists, so it is enough that every file on disk still has its recorded hash. Returns
+ * false whenever that cannot be shown; the caller then regenerates and compares in full.
+ */
+export function cleanByManifest(
+  onDisk: Map<string, string>,
+  schemaDir: string,
+  displayDir: string,
+  options: PackageOptions,
+): boolean {
+  const text = onDisk.get(MANIFEST);
+  if (text === undefined) return false;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(text) as Manifest;
+  } catch {
+    return false;
+  }
+  if (manifest.generator?.fingerprint !== generatorFingerprint()) return false;
+  if (manifest.options?.name !== options.name || manifest.options?.version !== options.version)
+    return false;
+  if (!sameRecord(manifest.inputs, hashInputs(schemaDir, displayDir))) return false;
+  const files = manifest.files ?? {};
+  if (onDisk.size !== Object.keys(files).length + 1) return false;
+  for (const [path, content] of onDisk) {
+    if (path !== MANIFEST && files[path] !== sha256(content)) return false;
+  }
+  return true;
+}
+
+function sameRecord(a: Record<string, string> | undefined, b: Record<string, string>): boolean {
+  if (!a) return false;
+  const keys = Object.keys(b);
+  return Object.keys(a).length === keys.length && keys.every((k) => a[k] === b[k]);
 }

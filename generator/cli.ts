@@ -1,13 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { checkTree } from "./check.js";
+import { checkTree, cleanByManifest } from "./check.js";
 import { formatWarning } from "./diagnostics.js";
 import { registerDiff } from "./diff/command.js";
 import type { PackageOptions } from "./emit/package.js";
 import { InputError, oneLine } from "./errors.js";
 import { GENERATOR_VERSION } from "./paths.js";
-import { render } from "./pipeline.js";
 import { MANIFEST, type Manifest } from "./plan.js";
 import { readTree, writeAtomically } from "./write.js";
 
@@ -75,6 +74,9 @@ function withCommon(command: Command): Command {
     .option("--debug", "print stack traces for errors");
 }
 
+/** The pipeline pulls in the type and validator backends: load it only when we regenerate. */
+const loadPipeline = () => import("./pipeline.js");
+
 /** ANSI colour for diff lines, only for a person at a terminal (never with NO_COLOR, --json or in CI logs). */
 export function colourFor(enabled: boolean): (line: string) => string {
   if (!enabled) return (line) => line;
@@ -137,7 +139,11 @@ ${EXIT_CODES_HELP}`,
     .action(async (opts: CommonOptions & { force?: boolean; json?: boolean }) => {
       const started = Date.now();
       const options = packageOptions(opts);
-      const result = await render(resolve(opts.schemaDir), opts.schemaDir, options);
+      const result = await (await loadPipeline()).render(
+        resolve(opts.schemaDir),
+        opts.schemaDir,
+        options,
+      );
       const before = readTree(opts.out);
       writeAtomically(opts.out, opts.out, result.files, opts.force === true);
       for (const w of result.diagnostics.warnings) err(formatWarning(w));
@@ -188,15 +194,38 @@ Examples:
   $ acp-codegen check --json | jq .causes
 ${EXIT_CODES_HELP}`,
     )
-    .action(async (opts: CommonOptions & { json?: boolean }) => {
+    .option("--full", "always regenerate and compare, even when the manifest shows nothing changed")
+    .action(async (opts: CommonOptions & { json?: boolean; full?: boolean }) => {
+      const started = Date.now();
       const options = packageOptions(opts);
-      const result = await render(resolve(opts.schemaDir), opts.schemaDir, options);
-      const report = checkTree(
-        result.files,
-        readTree(opts.out),
-        result.model.inputs,
-        GENERATOR_VERSION,
+      const onDisk = readTree(opts.out);
+      if (!opts.full && cleanByManifest(onDisk, resolve(opts.schemaDir), opts.schemaDir, options)) {
+        if (opts.json)
+          out(
+            JSON.stringify({
+              clean: true,
+              exitCode: EXIT.ok,
+              changed: [],
+              missing: [],
+              extra: [],
+              causes: [],
+              patches: [],
+              fast: true,
+            }),
+          );
+        else if (!opts.quiet)
+          out(
+            `${opts.out} is up to date with ${opts.schemaDir} (${onDisk.size} files match the manifest; ${Date.now() - started} ms)`,
+          );
+        program.setOptionValue("exitCode", EXIT.ok);
+        return;
+      }
+      const result = await (await loadPipeline()).render(
+        resolve(opts.schemaDir),
+        opts.schemaDir,
+        options,
       );
+      const report = checkTree(result.files, onDisk, result.model.inputs, GENERATOR_VERSION);
       for (const w of result.diagnostics.warnings) err(formatWarning(w));
       const exitCode = report.clean ? EXIT.ok : EXIT.drift;
       program.setOptionValue("exitCode", exitCode);
@@ -211,13 +240,23 @@ ${EXIT_CODES_HELP}`,
             extra: removed,
             causes: report.causes,
             patches: report.patches,
+            fast: false,
           }),
         );
         return;
       }
       if (report.clean) {
-        if (!opts.quiet)
-          out(`${opts.out} is up to date with ${opts.schemaDir} (${result.files.length} files)`);
+        if (!opts.quiet) {
+          out(
+            `${opts.out} is up to date with ${opts.schemaDir} (${result.files.length} files, regenerated and compared in ${Date.now() - started} ms)`,
+          );
+          const recorded = onDisk.get(MANIFEST);
+          if (recorded !== result.files.find((f) => f.path === MANIFEST)?.content) {
+            out(
+              "note: the manifest was written by another build of acp-codegen; run `acp-codegen generate` once to let check skip regenerating",
+            );
+          }
+        }
         return;
       }
       out(

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { OutputFile } from "./emit/output.js";
 import type { PackageOptions } from "./emit/package.js";
+import { generatorFingerprint } from "./fingerprint.js";
 import type { ProtocolModel } from "./model/protocol.js";
 import { GENERATOR_VERSION } from "./paths.js";
 
@@ -8,7 +9,7 @@ export const MANIFEST = "acp-codegen.json";
 
 /** What `generate` recorded, so `check` can tell a schema change from a hand edit. */
 export interface Manifest {
-  generator: { name: "acp-codegen"; version: string };
+  generator: { name: "acp-codegen"; version: string; fingerprint: string };
   options: PackageOptions;
   inputs: Record<string, string>;
   files: Record<string, string>;
@@ -40,7 +41,11 @@ export function plan(
     .sort()
     .map((path) => ({ path, content: byPath.get(path) as string }));
   const manifest: Manifest = {
-    generator: { name: "acp-codegen", version: GENERATOR_VERSION },
+    generator: {
+      name: "acp-codegen",
+      version: GENERATOR_VERSION,
+      fingerprint: generatorFingerprint(),
+    },
     options,
     inputs: Object.fromEntries(model.inputs.map((f) => [f.name, f.sha256])),
     files: Object.fromEntries(files.map((f) => [f.path, sha256(f.content)])),
@@ -51,4 +56,12 @@ export function plan(
 
 export function sha256(content: string): string {
   return createHash("sha256").update(content).digest("hex");
+}
+
+/**
+ * The manifest with the generator fingerprint blanked: a generator rebuilt with identical
+ * output must not count as drift, only as a reason to take the slow path once.
+ */
+export function withoutFingerprint(manifestText: string): string {
+  return manifestText.replace(/("fingerprint": )"[0-9a-f]*"/, '$1""');
 }

@@ -355,3 +355,34 @@ describe("output for scripts and people", () => {
     },
   );
 });
+
+describe("check's fast path", () => {
+  it("confirms a fresh tree from the manifest alone, and regenerates when anything differs", async () => {
+    const { out } = scratch("fast");
+    const fast = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out, "--json");
+    expect(JSON.parse(fast.stdout[0] ?? "")).toMatchObject({ clean: true, fast: true });
+    const full = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out, "--json", "--full");
+    expect(JSON.parse(full.stdout[0] ?? "")).toMatchObject({ clean: true, fast: false });
+
+    // Another build of the generator: the fingerprint differs, the output does not.
+    const manifestPath = join(out, "acp-codegen.json");
+    const manifest = readTree(out).get("acp-codegen.json") ?? "";
+    writeFileSync(
+      manifestPath,
+      manifest.replace(/"fingerprint": "[0-9a-f]+"/, `"fingerprint": "${"0".repeat(64)}"`),
+    );
+    const rebuilt = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out);
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stdout.join("\n")).toContain("regenerated and compared");
+
+    // A hand edit that keeps the manifest intact is still found.
+    writeFileSync(manifestPath, manifest);
+    writeFileSync(join(out, "v2", "index.js"), "export {};\n");
+    const edited = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out, "--json");
+    expect(JSON.parse(edited.stdout[0] ?? "")).toMatchObject({
+      clean: false,
+      fast: false,
+      changed: ["v2/index.js"],
+    });
+  });
+});

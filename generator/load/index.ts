@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostics } from "../diagnostics.js";
 import { InputError, pointer } from "../errors.js";
@@ -158,4 +159,25 @@ export function describe(value: unknown): string {
   if (typeof value === "string")
     return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `a ${typeof value}`;
+}
+
+/**
+ * Hashes of the input files as `generate` records them, without parsing anything: what
+ * `check` compares with the manifest to confirm a clean tree cheaply.
+ */
+export function hashInputs(schemaDir: string, displayDir: string): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const found of discoverSurfaces(schemaDir, displayDir)) {
+    for (const name of [found.schema, found.meta]) {
+      if (name === undefined) continue;
+      let text: string;
+      try {
+        text = readFileSync(join(schemaDir, name), "utf8");
+      } catch {
+        continue; // unreadable: the full check will report it properly
+      }
+      hashes[name] = inputFile(name, join(displayDir, name), text).sha256;
+    }
+  }
+  return hashes;
 }
