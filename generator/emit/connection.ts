@@ -1,0 +1,294 @@
+import { InputError, pointer } from "../errors.js";
+import type { Method, SurfaceModel } from "../model/protocol.js";
+import { validatorExportName } from "../naming.js";
+import type { HandlerSide } from "../patch/vocabulary.js";
+import { mapName, methodsOf } from "./methods.js";
+import { banner, literal, type OutputFile } from "./output.js";
+import { runtimePathFrom } from "./package.js";
+
+/**
+ * The handlers an implementation must provide: the methods of a prompt turn that no
+ * capability gates and no negotiation makes conditional. ACP requires every agent to serve
+ * these and every client to answer these; every other method is served only after the peer
+ * learned of it (a capability such as `loadSession`, `fs.readTextFile`, `terminal`, an
+ * advertised auth method, mode or config option, an elicitation capability) or is an
+ * unstable draft, so its handler is optional, and a missing one answers -32601.
+ *
+ * The schema itself cannot say this: "Only available if …" appears on some gated methods'
+ * descriptions but not on others (`terminal/*`, `session/set_mode`, `elicitation/*`). Listed
+ * by wire name, so they apply to every surface that has them; a test checks each exists.
+ */
+export const REQUIRED_HANDLERS: Readonly<Record<"agent" | "client", readonly string[]>> = {
+  agent: ["initialize", "session/new", "session/prompt", "session/cancel"],
+  client: ["session/request_permission", "session/update"],
+};
+
+/** Names `connection.js` / `connection.d.ts` export, besides the generated method maps. */
+export const CONNECTION_EXPORTS = [
+  "Agent",
+  "Client",
+  "RemoteAgent",
+  "RemoteClient",
+  "AgentSideConnection",
+  "ClientSideConnection",
+  "ndJsonStream",
+  "NdJsonStreamOptions",
+  "RequestError",
+  "ConnectionClosedError",
+  "MessageStream",
+  "ConnectionOptions",
+  "ValidationOptions",
+  "LogEvent",
+  "RequestContext",
+  "NotificationContext",
+  "CallOptions",
+] as const;
+
+/** The two roles a connection can play, and the interfaces and tables that belong to each. */
+const ROLES = {
+  agent: {
+    iface: "Agent",
+    remote: "RemoteAgent",
+    table: "AGENT",
+    connection: "AgentSideConnection",
+    property: "agent",
+  },
+  client: {
+    iface: "Client",
+    remote: "RemoteClient",
+    table: "CLIENT",
+    connection: "ClientSideConnection",
+    property: "client",
+  },
+} as const;
+type Role = keyof typeof ROLES;
+const other = (role: Role): Role => (role === "agent" ? "client" : "agent");
+
+/**
+ * `connection.js` / `connection.d.ts`: the `Agent` and `Client` handler interfaces, typed
+ * proxies for calling the peer, and `AgentSideConnection` / `ClientSideConnection`. The
+ * JavaScript is data (method tables with their compiled validators) and two tiny
+ * subclasses; routing, validation and cancellation live in the runtime's `SideConnection`.
+ */
+export function emitConnection(surface: SurfaceModel): OutputFile[] {
+  checkNames(surface);
+  const runtime = runtimePathFrom(surface);
+  const head = banner(surface.schemaFile.name);
+  const served = { agent: methodsOf(surface, "agent"), client: methodsOf(surface, "client") };
+  const protocol = methodsOf(surface, "protocol");
+  return [
+    {
+      path: `${surface.id}/connection.js`,
+      content: javascript(surface, head, runtime, served, protocol),
+    },
+    {
+      path: `${surface.id}/connection.d.ts`,
+      content: declarations(surface, head, runtime, served),
+    },
+  ];
+}
+
+function javascript(
+  surface: SurfaceModel,
+  head: string,
+  runtime: string,
+  served: Record<Role, Method[]>,
+  protocol: Method[],
+): string {
+  const all = [...served.agent, ...served.client, ...protocol];
+  const validators = [
+    ...new Set(all.flatMap((m) => (m.result ? [m.params, m.result] : [m.params]))),
+  ].map((key) => validatorExportName(typeOf(surface, key)));
+  const lines = [
+    head,
+    `import { SideConnection } from "${runtime}/side-connection.js";`,
+    ...(validators.length > 0
+      ? [`import { ${validators.join(", ")} } from "./validators.js";`]
+      : []),
+    "",
+    `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
+    `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
+    "",
+  ];
+  const table = (name: string, doc: string, methods: Method[]) => {
+    lines.push(
+      `/** ${doc} */`,
+      `const ${name} = Object.freeze([`,
+      ...methods.map((m) => `  ${entry(surface, m)},`),
+      "]);",
+      "",
+    );
+  };
+  table(ROLES.agent.table, "Methods the agent serves.", served.agent);
+  table(ROLES.client.table, "Methods the client serves.", served.client);
+  table(
+    "PROTOCOL",
+    "Protocol-level methods both sides understand; the runtime implements them.",
+    protocol,
+  );
+  for (const role of ["agent", "client"] as const) {
+    const mine = ROLES[role];
+    const peer = ROLES[other(role)];
+    lines.push(
+      `/** The ${role}'s end of a connection: serves the \`${mine.iface}\` handlers, calls the ${peer.property} through \`${peer.property}\`. */`,
+      `export class ${mine.connection} extends SideConnection {`,
+      `  constructor(to${mine.iface}, stream, options) {`,
+      `    super({ serves: ${mine.table}, calls: ${peer.table}, protocol: PROTOCOL }, to${mine.iface}, stream, options);`,
+      "  }",
+      `  get ${peer.property}() {`,
+      "    return this.remote;",
+      "  }",
+      "}",
+      "",
+    );
+  }
+  return lines.join("\n");
+}
+
+/** One runtime `MethodEntry` literal. */
+function entry(surface: SurfaceModel, m: Method): string {
+  const params = typeOf(surface, m.params);
+  const fields = [
+    `method: ${literal(m.method)}`,
+    `kind: ${literal(m.kind)}`,
+    `handler: ${literal(m.handler)}`,
+    `params: ${literal(params)}`,
+    `validateParams: ${validatorExportName(params)}`,
+  ];
+  if (m.result) {
+    const result = typeOf(surface, m.result);
+    fields.push(`result: ${literal(result)}`, `validateResult: ${validatorExportName(result)}`);
+  }
+  return `{ ${fields.join(", ")} }`;
+}
+
+function declarations(
+  surface: SurfaceModel,
+  head: string,
+  runtime: string,
+  served: Record<Role, Method[]>,
+): string {
+  const maps = (side: HandlerSide) => [mapName(side, "request"), mapName(side, "notification")];
+  const lines = [
+    head,
+    'import type * as T from "./types.js";',
+    `import type { ${[...maps("agent"), ...maps("client")].join(", ")} } from "./methods.js";`,
+    `import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
+    `import type { MessageStream } from "${runtime}/message-stream.js";`,
+    `import { SideConnection } from "${runtime}/side-connection.js";`,
+    "",
+    `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
+    `export type { NdJsonStreamOptions } from "${runtime}/ndjson-stream.js";`,
+    `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
+    `export type { MessageStream } from "${runtime}/message-stream.js";`,
+    `export type { CallOptions, ConnectionOptions, LogEvent, NotificationContext, RequestContext, ValidationOptions } from "${runtime}/connection-types.js";`,
+    "",
+  ];
+  for (const role of ["agent", "client"] as const) {
+    const { iface } = ROLES[role];
+    lines.push(
+      "/**",
+      ` * What the ${role} side serves: one handler per method the ${role} handles, named after its`,
+      " * meta.json key. Handlers of methods a peer may only call after negotiating them (a",
+      " * capability, an advertised auth method, an unstable draft) are optional; a missing one",
+      " * answers -32601. Params arrive already checked against the schema.",
+      " */",
+      `export interface ${iface} extends ExtensionHandlers {`,
+    );
+    for (const m of served[role]) {
+      const optional = REQUIRED_HANDLERS[role].includes(m.method) ? "" : "?";
+      const params = `params: T.${typeOf(surface, m.params)}`;
+      lines.push(...doc(surface, m, "  "));
+      lines.push(
+        m.result
+          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<T.${typeOf(surface, m.result)}>;`
+          : `  ${m.handler}${optional}(${params}, context: NotificationContext): MaybePromise<void>;`,
+      );
+    }
+    lines.push("}", "");
+  }
+  for (const role of ["agent", "client"] as const) {
+    const { remote } = ROLES[role];
+    lines.push(
+      `/** The ${role} as its peer sees it: one function per ${role} method, sending it over the connection. */`,
+      `export interface ${remote} {`,
+    );
+    for (const m of served[role]) {
+      const params = `params: T.${typeOf(surface, m.params)}`;
+      lines.push(...doc(surface, m, "  "));
+      lines.push(
+        m.result
+          ? `  ${m.handler}(${params}, options?: CallOptions): Promise<T.${typeOf(surface, m.result)}>;`
+          : `  ${m.handler}(${params}): Promise<void>;`,
+      );
+    }
+    lines.push("}", "");
+  }
+  for (const role of ["agent", "client"] as const) {
+    const mine = ROLES[role];
+    const peer = ROLES[other(role)];
+    const [requests, notifications] = maps(other(role));
+    lines.push(
+      "/**",
+      ` * The ${role}'s end of a connection. Serves the \`${mine.iface}\` that \`to${mine.iface}\` returns (it receives`,
+      ` * this connection, to call the ${peer.property} back) and calls the ${peer.property} through \`${peer.property}\`, or by wire`,
+      " * name with `request`/`notify`. Reading starts as soon as it is constructed.",
+      " */",
+      `export declare class ${mine.connection} extends SideConnection<${requests}, ${notifications}> {`,
+      `  constructor(to${mine.iface}: (connection: ${mine.connection}) => ${mine.iface}, stream: MessageStream, options?: ConnectionOptions);`,
+      `  /** The ${peer.property}'s methods. */`,
+      `  get ${peer.property}(): ${peer.remote};`,
+      "}",
+      "",
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The doc comment of one method: wire name, kind, the first paragraph of its description. */
+function doc(surface: SurfaceModel, m: Method, indent: string): string[] {
+  const summary = `\`${m.method}\` (${m.kind}).${summaryOf(surface, m.params)}`;
+  if (!m.experimental) return [`${indent}/** ${summary} */`];
+  return [
+    `${indent}/**`,
+    `${indent} * ${summary}`,
+    `${indent} * @experimental Only in the unstable schema.`,
+    `${indent} */`,
+  ];
+}
+
+/** First paragraph of a definition's description, on one line; the UNSTABLE banner is left to `@experimental`. */
+function summaryOf(surface: SurfaceModel, key: string): string {
+  const schema = surface.definitions.find((d) => d.key === key)?.schema;
+  const description =
+    typeof schema === "object" && schema !== null && !Array.isArray(schema)
+      ? schema.description
+      : undefined;
+  if (typeof description !== "string") return "";
+  const paragraphs = description.split(/\n\s*\n/);
+  // Unstable definitions open with "**UNSTABLE**" and a paragraph explaining it.
+  const first = paragraphs[0]?.trim() === "**UNSTABLE**" ? paragraphs[2] : paragraphs[0];
+  const text = (first ?? "")
+    .replace(/\*\//g, "*\\/")
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
+  return text ? ` ${text}` : "";
+}
+
+/** Every exported name must stay free: a definition of that name would be shadowed silently. */
+function checkNames(surface: SurfaceModel): void {
+  const exported = new Set<string>(CONNECTION_EXPORTS);
+  for (const def of surface.definitions) {
+    if (exported.has(def.name)) {
+      throw new InputError(
+        surface.schemaFile.display,
+        pointer(surface.defsKeyword, def.key),
+        `definition name ${JSON.stringify(def.name)} collides with a name the generated package exports`,
+      );
+    }
+  }
+}
+
+function typeOf(surface: SurfaceModel, key: string): string {
+  return surface.definitions.find((d) => d.key === key)?.name ?? key;
+}

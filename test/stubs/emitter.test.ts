@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { Diagnostics } from "../../generator/diagnostics.js";
+import { emitConnection } from "../../generator/emit/connection.js";
+import { InputError } from "../../generator/errors.js";
+import { loadSchemaDir } from "../../generator/load/index.js";
+import { buildModel } from "../../generator/model/build.js";
+import type { SurfaceModel } from "../../generator/model/protocol.js";
+import { RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
+
+function surfaces(dir: string): SurfaceModel[] {
+  return buildModel(loadSchemaDir(dir, dir, new Diagnostics())).surfaces;
+}
+
+function emitted(surface: SurfaceModel): { js: string; dts: string } {
+  const files = emitConnection(surface);
+  expect(files.map((f) => f.path)).toEqual([
+    `${surface.id}/connection.js`,
+    `${surface.id}/connection.d.ts`,
+  ]);
+  return { js: files[0]?.content ?? "", dts: files[1]?.content ?? "" };
+}
+
+/** The members of one interface in a .d.ts, as `name?(params: T.Type` prefixes. */
+function members(dts: string, iface: string): string[] {
+  const body = dts.split(`export interface ${iface} `)[1]?.split("\n}\n")[0] ?? "";
+  return [...body.matchAll(/^ {2}(\w+\??)\(params: T\.(\w+)/gm)].map((m) => `${m[1]}(${m[2]})`);
+}
+
+describe("emitConnection", () => {
+  it("imports the runtime at the surface's depth and only validators the methods use", () => {
+    const [stable, unstable] = surfaces(SCHEMA_DIR);
+    if (!stable || !unstable) throw new Error("expected the vendored surfaces");
+    expect(emitted(stable).js).toContain('from "../runtime/side-connection.js"');
+    expect(emitted(unstable).js).toContain('from "../../runtime/side-connection.js"');
+    const imported =
+      emitted(stable)
+        .js.match(/^import \{ (.*) \} from "\.\/validators\.js";$/m)?.[1]
+        ?.split(", ") ?? [];
+    const used = stable.methods
+      .flatMap((m) => (m.result ? [m.params, m.result] : [m.params]))
+      .map((key) => `v${key}`);
+    expect(new Set(imported)).toEqual(new Set(used));
+  });
+
+  it("splits mcp/message by serving side when its request and notification have different x-sides (SDK 2.4.0)", () => {
+    const unstable = surfaces(`${RELEASES_DIR}/2.4.0`).find((s) => s.id === "v1/unstable");
+    if (!unstable) throw new Error("expected v1/unstable in the 2.4.0 fixture");
+    const { dts } = emitted(unstable);
+    expect(members(dts, "Agent")).toContain("mcpMessage?(MessageMcpNotification)");
+    expect(members(dts, "Client")).toContain("mcpMessage?(MessageMcpRequest)");
+    // Proxy methods belong to neither role.
+    expect(dts).not.toMatch(/proxy/i);
+  });
+
+  it("gives both sides both handlers when x-side is `both` (pinned unstable schema)", () => {
+    const unstable = surfaces(SCHEMA_DIR).find((s) => s.id === "v1/unstable");
+    const { dts } = emitted(unstable as SurfaceModel);
+    for (const iface of ["Agent", "Client", "RemoteAgent", "RemoteClient"]) {
+      const names = members(dts, iface).map((m) => m.replace("?", ""));
+      expect(names, iface).toEqual(
+        expect.arrayContaining([
+          "mcpMessage(MessageMcpRequest)",
+          "mcpMessageNotification(MessageMcpNotification)",
+        ]),
+      );
+    }
+  });
+
+  it("makes only the prompt-turn core required", () => {
+    const [stable] = surfaces(SCHEMA_DIR);
+    const { dts } = emitted(stable as SurfaceModel);
+    const required = (iface: string) => members(dts, iface).filter((m) => !m.includes("?"));
+    expect(required("Agent")).toEqual([
+      "initialize(InitializeRequest)",
+      "sessionCancel(CancelNotification)",
+      "sessionNew(NewSessionRequest)",
+      "sessionPrompt(PromptRequest)",
+    ]);
+    expect(required("Client")).toEqual([
+      "sessionRequestPermission(RequestPermissionRequest)",
+      "sessionUpdate(SessionNotification)",
+    ]);
+  });
+
+  it("refuses a definition named like one of its exports", () => {
+    const [stable] = surfaces(SCHEMA_DIR);
+    if (!stable) throw new Error("expected the vendored surfaces");
+    const clash = {
+      ...stable,
+      definitions: [
+        ...stable.definitions,
+        {
+          ...(stable.definitions[0] as SurfaceModel["definitions"][number]),
+          key: "RemoteAgent",
+          name: "RemoteAgent",
+        },
+      ],
+    };
+    expect(() => emitConnection(clash)).toThrow(InputError);
+    expect(() => emitConnection(clash)).toThrow(
+      /\$defs\/RemoteAgent: definition name "RemoteAgent" collides/,
+    );
+  });
+});
+
+describe("names the connection module exports", () => {
+  it("are all reserved in naming.ts, so a definition can never shadow one", async () => {
+    const { CONNECTION_EXPORTS } = await import("../../generator/emit/connection.js");
+    const { PACKAGE_TYPE_NAMES, PACKAGE_VALUE_NAMES } = await import("../../generator/naming.js");
+    const missing = CONNECTION_EXPORTS.filter(
+      (name: string) => !PACKAGE_TYPE_NAMES.has(name) && !PACKAGE_VALUE_NAMES.has(name),
+    );
+    expect(missing).toEqual([]);
+  });
+});
