@@ -1,4 +1,5 @@
 import { Diagnostics } from "./diagnostics.js";
+import { emitConnection } from "./emit/connection.js";
 import { emitGuards } from "./emit/guards.js";
 import { emitMethods } from "./emit/methods.js";
 import type { OutputFile } from "./emit/output.js";
@@ -46,6 +47,7 @@ export async function render(
       ...emitMethods(surface),
       await emitValidators(surface, diagnostics, runtime),
       ...emitGuards(surface, runtime),
+      ...emitConnection(surface),
       ...emitSurfaceIndex(surface),
     );
   }
