@@ -1,0 +1,364 @@
+import { _ } from "ajv";
+import { Diagnostics } from "../diagnostics.js";
+import { InputError, pointer } from "../errors.js";
+import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import type { CheckSpec } from "../model/checks.js";
+import type { SurfaceModel } from "../model/protocol.js";
+import {
+  buildRepairPlan,
+  type PlanNode,
+  type PropertyPlan,
+  type RepairPlan,
+  type UnionHelper,
+} from "../model/repair-plan.js";
+import {
+  customGuardName,
+  hasCatchAll,
+  knownTags,
+  parserName,
+  variantGuardName,
+} from "../model/unions.js";
+import { guardName, validateName, validatorExportName } from "../naming.js";
+import { applyRules, discriminatorForAjv, stripAnnotations } from "../patch/rules.js";
+import { forEachSchema, mapSchema } from "../patch/walk.js";
+import { ANNOTATION_FORMATS, createAjv, loadFormats, standaloneModule } from "./ajv.js";
+import { banner, literal, type OutputFile, propertyKey } from "./output.js";
+
+const SURFACE_ID = "acp-codegen:surface";
+const LOCAL_ID = "acp-codegen:parse";
+
+/**
+ * `parsers.js` / `parsers.d.ts`: `parse<Name>` for every definition, and for every tagged
+ * union definition `is<Name>Of(value, tag)` (plus `isCustom<Name>` for open unions).
+ * The repair plan goes in as a table interpreted by runtime/parse.js; `parsers-validators.js`
+ * holds the few ref-free subschema checks the definitions' validators cannot answer.
+ */
+export async function emitParsers(
+  surface: SurfaceModel,
+  runtimePath: string,
+): Promise<OutputFile[]> {
+  const plan = buildRepairPlan(surface);
+  checkHelperNames(surface, plan);
+  const locals = localChecks(plan.checks.specs);
+  return [
+    { path: `${surface.id}/parsers.js`, content: parsersJs(surface, plan, locals, runtimePath) },
+    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, plan) },
+    {
+      path: `${surface.id}/parsers-validators.js`,
+      content: await localValidatorsJs(surface, plan.checks.specs, locals, runtimePath),
+    },
+  ];
+}
+
+/** Export name in parsers-validators.js of each local check, by check index. */
+function localChecks(specs: CheckSpec[]): Map<number, string> {
+  const names = new Map<number, string>();
+  specs.forEach((spec, i) => {
+    if (spec.kind === "local") names.set(i, `k${names.size}`);
+  });
+  return names;
+}
+
+function parsersJs(
+  surface: SurfaceModel,
+  plan: RepairPlan,
+  locals: Map<number, string>,
+  runtimePath: string,
+): string {
+  const nameOf = new Map(surface.definitions.map((d) => [d.key, d.name]));
+  const validators = new Set(surface.definitions.map((d) => validatorExportName(d.name)));
+  const checkLines = plan.checks.specs.map((spec, i) => {
+    const expression = checkExpression(spec, i, locals, nameOf);
+    return `const c${i} = ${expression};`;
+  });
+
+  // The runtime under one namespace: no definition's validator name (`v<Name>`) can clash.
+  const lines = [
+    banner(surface.schemaFile.name),
+    `import * as P from "${runtimePath}/parse.js";`,
+    `import { ${[...validators].join(", ")} } from "./validators.js";`,
+  ];
+  if (locals.size > 0)
+    lines.push(`import { ${[...locals.values()].join(", ")} } from "./parsers-validators.js";`);
+  lines.push(
+    "",
+    "// Checks of subschemas: definitions' validators, composed where a subschema mixes them.",
+    ...checkLines,
+    `const checks = [${plan.checks.specs.map((_, i) => `c${i}`).join(", ")}];`,
+    "",
+    "// The repair plan: one node per subschema that leads to an x-deserialize-* annotation or a default.",
+    "const nodes = [",
+    ...plan.nodes.map((node, i) => `  /* ${i} ${commentSafe(node.where)} */ ${nodeLiteral(node)},`),
+    "];",
+    "const plan = /* @__PURE__ */ P.createParsePlan(nodes, checks);",
+    "",
+  );
+  for (const def of surface.definitions) {
+    const root = plan.roots.get(def.key);
+    const args = [
+      validatorExportName(def.name),
+      literal(def.name),
+      ...(root === undefined ? [] : [String(root)]),
+    ];
+    lines.push(
+      `export const ${parserName(def.name)} = /* @__PURE__ */ plan.parser(${args.join(", ")});`,
+    );
+  }
+  for (const helper of plan.unions) {
+    const name = helper.def.name;
+    const tag = literal(helper.union.tag);
+    const variants = `[${helper.variants.map((v) => `[${literal(v.tag)}, ${v.check}]`).join(", ")}]`;
+    const other = helper.other === undefined ? "" : `, ${helper.other}`;
+    lines.push(
+      `export const ${variantGuardName(name)} = /* @__PURE__ */ plan.variantGuard(${tag}, ${variants}${other});`,
+    );
+    if (helper.other !== undefined) {
+      const known = `[${knownTags(helper.union).map(literal).join(", ")}]`;
+      lines.push(
+        `export const ${customGuardName(name)} = /* @__PURE__ */ plan.customGuard(${tag}, ${known}, ${helper.other});`,
+      );
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function checkExpression(
+  spec: CheckSpec,
+  index: number,
+  locals: Map<number, string>,
+  nameOf: Map<string, string>,
+): string {
+  // Pure calls: a bundler may drop the whole table when no parser is imported.
+  const use = (name: string): string => `/* @__PURE__ */ P.${name}`;
+  switch (spec.kind) {
+    case "ref":
+      return validatorExportName(nameOf.get(spec.def) ?? spec.def);
+    case "local":
+      return locals.get(index) as string;
+    case "all":
+    case "any":
+    case "one":
+      return `${use(spec.kind)}(${spec.of.map((c) => `c${c}`).join(", ")})`;
+    case "not":
+      return `${use("not")}(c${spec.of})`;
+    case "items":
+      return `${use("items")}(c${spec.of})`;
+    case "props":
+      return `${use("props")}([${spec.of.map(([n, c]) => `[${literal(n)}, c${c}]`).join(", ")}])`;
+    case "values":
+      return `${use("values")}(c${spec.of}, ${jsLiteral(spec.declared)})`;
+  }
+}
+
+function nodeLiteral(node: PlanNode): string {
+  const parts: string[] = [];
+  if (node.properties)
+    parts.push(`properties: [${node.properties.map(propertyLiteral).join(", ")}]`);
+  if (node.allOf) parts.push(`allOf: [${node.allOf.join(", ")}]`);
+  if (node.union) {
+    const variants = node.union.variants.map((v) => {
+      const fields: string[] = [];
+      if (v.tag !== undefined) fields.push(`tag: ${literal(v.tag)}`);
+      if (v.other) fields.push("other: true");
+      if (v.node !== undefined) fields.push(`node: ${v.node}`);
+      if (v.check !== undefined) fields.push(`check: ${v.check}`);
+      return `{ ${fields.join(", ")} }`;
+    });
+    const tag = node.union.tag === undefined ? "" : `tag: ${literal(node.union.tag)}, `;
+    parts.push(`union: { ${tag}variants: [${variants.join(", ")}] }`);
+  }
+  if (node.items !== undefined) parts.push(`items: ${node.items}`);
+  if (node.skipInvalid !== undefined) parts.push(`skipInvalid: ${node.skipInvalid}`);
+  if (node.values !== undefined)
+    parts.push(`values: ${node.values}`, `declared: ${jsLiteral(node.declared ?? [])}`);
+  if (node.fill) parts.push("fill: true");
+  return `{ ${parts.join(", ")} }`;
+}
+
+function propertyLiteral(p: PropertyPlan): string {
+  const fields = [`name: ${literal(p.name)}`];
+  if (p.node !== undefined) fields.push(`node: ${p.node}`);
+  if (p.onError !== undefined) fields.push(`onError: ${p.onError}`);
+  if (p.fallback === "omit") fields.push("omit: true");
+  else if (p.fallback !== undefined) fields.push(`fallback: ${jsLiteral(p.fallback.value)}`);
+  if (p.onNull !== undefined) fields.push(`onNull: ${jsLiteral(p.onNull.value)}`);
+  if (p.default !== undefined) fields.push(`default: ${jsLiteral(p.default.value)}`);
+  return `{ ${fields.join(", ")} }`;
+}
+
+/**
+ * A JSON value as a JavaScript literal. A `__proto__` key is written computed
+ * (`["__proto__"]: …`): written plainly, an object literal would set the prototype.
+ */
+function jsLiteral(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(", ")}]`;
+  if (isObject(value)) {
+    const entries = Object.entries(value).map(([k, v]) => {
+      const key = k === "__proto__" ? `[${literal(k)}]` : propertyKey(k);
+      return `${key}: ${jsLiteral(v)}`;
+    });
+    return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
+  }
+  return typeof value === "string" ? literal(value) : JSON.stringify(value);
+}
+
+/** Definition keys and property names end up in a block comment: keep it closed. */
+function commentSafe(text: string): string {
+  return text.replace(/\*\//g, "*\\/");
+}
+
+function parsersDts(surface: SurfaceModel, plan: RepairPlan): string {
+  const lines = [banner(surface.schemaFile.name), 'import type * as T from "./types.js";', ""];
+  for (const def of surface.definitions) {
+    const experimental = def.experimental === "new" ? " @experimental" : "";
+    const what = plan.roots.has(def.key)
+      ? "applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does"
+      : "(no `x-deserialize-*` annotation applies, so this is strict validation)";
+    lines.push(
+      `/** Reads a \`${def.key}\` leniently, ${what}. Returns the result (the input is never changed) or throws a \`ValidationError\`.${experimental} */`,
+      `export declare function ${parserName(def.name)}(value: unknown): T.${def.name};`,
+    );
+  }
+  for (const helper of plan.unions) lines.push(...unionDeclarations(helper));
+  return `${lines.join("\n")}\n`;
+}
+
+function unionDeclarations(helper: UnionHelper): string[] {
+  const name = helper.def.name;
+  const tag = propertyKey(helper.union.tag);
+  const known = knownTags(helper.union).map(literal).join(" | ");
+  const experimental = helper.def.experimental === "new" ? " @experimental" : "";
+  const variant = `Extract<T.${name}, { ${tag}: K }>`;
+  const custom = `Exclude<Extract<T.${name}, { ${tag}: string }>, { ${tag}: ${known} }>`;
+  if (!hasCatchAll(helper.union))
+    return [
+      `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag.${experimental} */`,
+      `export declare function ${variantGuardName(name)}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
+    ];
+  return [
+    `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant.${experimental} */`,
+    `export declare function ${variantGuardName(name)}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
+    `/** True when \`value\` is a valid custom \`${helper.def.key}\`: a \`${helper.union.tag}\` no known variant uses, with a payload the catch-all accepts.${experimental} */`,
+    `export declare function ${customGuardName(name)}(value: unknown): value is ${custom};`,
+  ];
+}
+
+/**
+ * The helpers' names must not shadow another export of the entry point; like definition
+ * names, a collision is an error rather than a silent rename.
+ */
+function checkHelperNames(surface: SurfaceModel, plan: RepairPlan): void {
+  const taken = new Map<string, string>();
+  for (const def of surface.definitions)
+    for (const name of [
+      guardName(def.name),
+      validateName(def.name),
+      `assert${def.name}`,
+      parserName(def.name),
+    ])
+      taken.set(name, def.key);
+  for (const helper of plan.unions) {
+    const names = [variantGuardName(helper.def.name)];
+    if (helper.other !== undefined) names.push(customGuardName(helper.def.name));
+    for (const name of names) {
+      const owner = taken.get(name);
+      if (owner !== undefined)
+        throw new InputError(
+          surface.schemaFile.display,
+          pointer(surface.defsKeyword, helper.def.key),
+          `union helper ${name} collides with a function generated for ${owner}`,
+        );
+      taken.set(name, helper.def.key);
+    }
+  }
+}
+
+/** ajv standalone code for the local checks, wired to the package runtime like validators.js. */
+async function localValidatorsJs(
+  surface: SurfaceModel,
+  specs: CheckSpec[],
+  locals: Map<number, string>,
+  runtimePath: string,
+): Promise<string> {
+  const head = banner(surface.schemaFile.name);
+  if (locals.size === 0) return `${head}export {};\n`;
+  const formats = await loadFormats();
+  const schemas = new Map<string, JsonObject>();
+  for (const [index, name] of locals) {
+    const spec = specs[index] as Extract<CheckSpec, { kind: "local" }>;
+    schemas.set(name, absoluteRefs(spec.schema, surface.defsKeyword));
+  }
+  const unknownFormats = new Set<string>();
+  for (const schema of schemas.values())
+    forEachSchema(schema, (node) => {
+      if (
+        typeof node.format === "string" &&
+        !Object.hasOwn(formats, node.format) &&
+        !ANNOTATION_FORMATS.includes(node.format)
+      )
+        unknownFormats.add(node.format);
+    });
+
+  // strictTypes off: a branch compiled on its own no longer sees the `type` its parent
+  // declared, which strict mode would flag although the meaning is unchanged.
+  const ajv = createAjv(formats, unknownFormats, {
+    strictTypes: false,
+    code: { source: true, esm: true, lines: true, formats: _`__formats` },
+  });
+  const exports: Record<string, string> = {};
+  let code: string;
+  try {
+    // Only a local check that could not be split refers to definitions (none upstream so far);
+    // then they are compiled here as well, from the same prepared schemas as validators.js.
+    if ([...schemas.values()].some(hasRef)) ajv.addSchema(preparedDefs(surface), SURFACE_ID);
+    for (const [name, schema] of schemas) {
+      ajv.addSchema(schema, `${LOCAL_ID}/${name}`);
+      exports[name] = `${LOCAL_ID}/${name}`;
+    }
+    code = standaloneModule(ajv, exports, runtimePath, "parsers-validators.js");
+  } catch (error) {
+    throw new InputError(
+      surface.schemaFile.display,
+      "",
+      `cannot compile parse checks: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return `${head}${code}`;
+}
+
+function hasRef(schema: Json): boolean {
+  let found = false;
+  forEachSchema(schema, (node) => {
+    if (typeof node.$ref === "string") found = true;
+  });
+  return found;
+}
+
+/** `#/$defs/X` → the surface container's absolute URI, so a local check can reach definitions. */
+function absoluteRefs(schema: JsonObject, defsKeyword: string): JsonObject {
+  return mapSchema(schema, (node) =>
+    typeof node.$ref === "string" && node.$ref.startsWith("#/")
+      ? {
+          ...node,
+          $ref: `${SURFACE_ID}#/${node.$ref.slice(2).replace(/^(\$defs|definitions)\//, `${defsKeyword}/`)}`,
+        }
+      : node,
+  ) as JsonObject;
+}
+
+/** The definitions as validators.ts prepares them (annotations out, usable discriminators kept). */
+function preparedDefs(surface: SurfaceModel): JsonObject {
+  const quiet = new Diagnostics();
+  const file = surface.schemaFile.display;
+  const discriminators = discriminatorForAjv(
+    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+    surface.defsKeyword,
+  );
+  const defs: JsonObject = {};
+  for (const def of surface.definitions)
+    defs[def.key] = applyRules(def.schema, [
+      stripAnnotations(quiet, file, pointer(surface.defsKeyword, def.key)),
+      discriminators,
+    ]);
+  return { $id: SURFACE_ID, [surface.defsKeyword]: defs };
+}

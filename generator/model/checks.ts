@@ -1,0 +1,173 @@
+import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import {
+  ANNOTATION_KEYWORDS,
+  forEachSchema,
+  mapSchema,
+  STANDARD_KEYWORDS,
+  SUBSCHEMA_MAP_KEYWORDS,
+} from "../patch/walk.js";
+
+/**
+ * Validity checks for subschemas that are not definitions (a property's schema, an array's
+ * items, a union branch), as data. A check is composed from the definitions' own compiled
+ * validators wherever the subschema refers to one, and from small ref-free schemas compiled
+ * separately: compiling each subschema whole would copy every definition it reaches into a
+ * second megabyte-sized validator module.
+ */
+export type CheckSpec =
+  /** The definition's compiled validator (`v<Name>` in validators.js). */
+  | { kind: "ref"; def: string }
+  /** A schema with no `$ref` (or, rarely, one that cannot be split), compiled on its own. */
+  | { kind: "local"; schema: JsonObject }
+  | { kind: "all" | "any" | "one"; of: number[] }
+  | { kind: "not"; of: number }
+  /** Every item of an array (anything else passes: `items` only constrains arrays). */
+  | { kind: "items"; of: number }
+  /** Every present property among `of` (anything but an object passes). */
+  | { kind: "props"; of: Array<[string, number]> }
+  /** Every property not in `declared` (`additionalProperties` with a `$ref`). */
+  | { kind: "values"; of: number; declared: string[] };
+
+/** Keywords the decomposition may not split: their meaning depends on sibling keywords' results. */
+const UNSPLITTABLE = new Set(["unevaluatedProperties", "unevaluatedItems"]);
+
+export class CheckTable {
+  readonly specs: CheckSpec[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(private readonly refToDef: (ref: string) => string | undefined) {}
+
+  /** The check for `schema`; `undefined` when the schema accepts everything. */
+  of(schema: Json): number | undefined {
+    if (schema === true || (isObject(schema) && Object.keys(assertions(schema)).length === 0))
+      return undefined;
+    if (schema === false || !isObject(schema))
+      return this.add({ kind: "local", schema: { not: {} } });
+    return this.decompose(assertions(schema));
+  }
+
+  /** A check that passes everything, where an index is needed (a union branch of `{}`). */
+  always(): number {
+    return this.add({ kind: "local", schema: {} });
+  }
+
+  /** Every one of `checks` (undefined entries are "always true"). */
+  all(checks: Array<number | undefined>): number | undefined {
+    const of = checks.filter((c): c is number => c !== undefined);
+    if (of.length === 0) return undefined;
+    if (of.length === 1) return of[0];
+    return this.add({ kind: "all", of });
+  }
+
+  private decompose(node: JsonObject): number | undefined {
+    if (!containsRef(node)) return this.add({ kind: "local", schema: node });
+    // A keyword whose result depends on what its siblings evaluated, next to a `$ref`:
+    // splitting would change the meaning, so the whole schema is compiled as is.
+    if (Object.keys(node).some((k) => UNSPLITTABLE.has(k) && node[k] !== true))
+      return this.add({ kind: "local", schema: node });
+
+    const parts: Array<number | undefined> = [];
+    const local: JsonObject = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string") {
+        const def = this.refToDef(value);
+        if (def === undefined) return this.add({ kind: "local", schema: node });
+        parts.push(this.add({ kind: "ref", def }));
+      } else if (key === "allOf" && Array.isArray(value)) {
+        for (const sub of value) parts.push(this.of(sub));
+      } else if (
+        (key === "anyOf" || key === "oneOf") &&
+        Array.isArray(value) &&
+        containsRef(value)
+      ) {
+        const of = value.map((sub) => this.of(sub) ?? this.always());
+        parts.push(this.add({ kind: key === "anyOf" ? "any" : "one", of }));
+      } else if (key === "not" && containsRef(value)) {
+        parts.push(this.add({ kind: "not", of: this.of(value) ?? this.always() }));
+      } else if (key === "items" && isObject(value) && containsRef(value)) {
+        const of = this.of(value);
+        if (of !== undefined) parts.push(this.add({ kind: "items", of }));
+      } else if (
+        key === "properties" &&
+        isObject(value) &&
+        Object.values(value).some(containsRef)
+      ) {
+        // Ref-free properties stay in the local part; the others become `true` there (so
+        // `additionalProperties` still sees the names) and are checked by composition.
+        const props: JsonObject = {};
+        const of: Array<[string, number]> = [];
+        for (const [name, sub] of Object.entries(value)) {
+          if (containsRef(sub)) {
+            props[name] = true;
+            const check = this.of(sub);
+            if (check !== undefined) of.push([name, check]);
+          } else {
+            props[name] = sub;
+          }
+        }
+        local.properties = props;
+        if (of.length > 0) parts.push(this.add({ kind: "props", of }));
+      } else if (key === "additionalProperties" && isObject(value) && containsRef(value)) {
+        if (node.patternProperties !== undefined) return this.add({ kind: "local", schema: node });
+        const of = this.of(value);
+        const declared = isObject(node.properties) ? Object.keys(node.properties) : [];
+        if (of !== undefined) parts.push(this.add({ kind: "values", of, declared }));
+      } else if (
+        SUBSCHEMA_MAP_KEYWORDS.has(key)
+          ? isObject(value) && Object.values(value).some(containsRef)
+          : containsRef(value)
+      ) {
+        // prefixItems, contains, if/then/else, dependentSchemas…: not used by ACP; compile whole.
+        return this.add({ kind: "local", schema: node });
+      } else {
+        local[key] = value;
+      }
+    }
+    if (Object.keys(local).length > 0) parts.unshift(this.add({ kind: "local", schema: local }));
+    return this.all(parts);
+  }
+
+  private add(spec: CheckSpec): number {
+    const key = canonical(spec as unknown as Json);
+    const known = this.index.get(key);
+    if (known !== undefined) return known;
+    this.specs.push(spec);
+    this.index.set(key, this.specs.length - 1);
+    return this.specs.length - 1;
+  }
+}
+
+/**
+ * The schema without keywords that cannot change validity, at every depth: descriptions and
+ * defaults, the ACP vocabulary, `discriminator` (only a dispatch hint) and unknown keywords
+ * (validators.ts already warns about those and leaves them out the same way).
+ */
+export function assertions(schema: JsonObject): JsonObject {
+  return mapSchema(schema, (node) =>
+    Object.fromEntries(
+      Object.entries(node).filter(
+        ([key]) => !ANNOTATION_KEYWORDS.has(key) && STANDARD_KEYWORDS.has(key),
+      ),
+    ),
+  ) as JsonObject;
+}
+
+function containsRef(schema: Json): boolean {
+  if (Array.isArray(schema)) return schema.some(containsRef);
+  let found = false;
+  forEachSchema(schema, (node) => {
+    if (typeof node.$ref === "string" || typeof node.$dynamicRef === "string") found = true;
+  });
+  return found;
+}
+
+/** JSON with sorted keys: equal schemas share one check whatever their key order. */
+export function canonical(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k] as Json)}`)
+      .join(",")}}`;
+  return JSON.stringify(value);
+}

@@ -1,0 +1,134 @@
+import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+
+/**
+ * Tagged unions as the schema writes them: a `oneOf`/`anyOf` whose branches pin one
+ * property to a string `const` (`SessionUpdate.sessionUpdate`, `ContentBlock.type`). Upstream
+ * writes three kinds of branch, and parse, the narrowing helpers and the tests all need to
+ * tell them apart the same way, so the classification lives here and nowhere else.
+ */
+export interface TaggedUnion {
+  keyword: "oneOf" | "anyOf";
+  /** The property that carries the tag. */
+  tag: string;
+  /** In schema order: serde tries untagged variants in declaration order. */
+  variants: UnionVariant[];
+}
+
+export type UnionVariant =
+  /** Selected by `tag === value`. */
+  | { kind: "tagged"; index: number; value: string; schema: Json }
+  /**
+   * The open union's catch-all: the tag is any string, and (upstream always adds this)
+   * a `not` excludes the known tags, so a known tag with a broken payload is never
+   * mistaken for a custom variant.
+   */
+  | { kind: "other"; index: number; schema: Json }
+  /** No tag of its own (`McpServerStdio` in v1, a `null` branch): tried by its shape. */
+  | { kind: "untagged"; index: number; schema: Json };
+
+/** Resolves a plain `{"$ref": …}` branch to the definition it names, one level deep. */
+export type ResolveRef = (ref: string) => Json | undefined;
+
+/** The union at the root of `node`, when it has at least one tagged branch. */
+export function taggedUnion(node: JsonObject, resolve: ResolveRef): TaggedUnion | undefined {
+  const keyword = Array.isArray(node.oneOf) ? "oneOf" : Array.isArray(node.anyOf) ? "anyOf" : null;
+  if (!keyword) return undefined;
+  const branches = (node[keyword] as Json[]).map((b) => branchShape(b, resolve));
+  const tag = tagProperty(node, branches);
+  if (tag === undefined) return undefined;
+  const topRequired = requiredOf(node);
+  const variants = branches.map((branch, index): UnionVariant => {
+    const schema = (node[keyword] as Json[])[index] as Json;
+    const value = constTag(branch, tag, topRequired);
+    if (value !== undefined) return { kind: "tagged", index, value, schema };
+    return isOpenTag(branch, tag)
+      ? { kind: "other", index, schema }
+      : { kind: "untagged", index, schema };
+  });
+  const tagged = variants.filter((v) => v.kind === "tagged");
+  if (tagged.length === 0) return undefined;
+  // Two branches claiming one tag would make dispatch ambiguous; plain validation copes.
+  if (new Set(tagged.map((v) => v.value)).size !== tagged.length) return undefined;
+  return { keyword, tag, variants };
+}
+
+/** Every tag value a known (tagged) variant claims, in schema order. */
+export function knownTags(union: TaggedUnion): string[] {
+  return union.variants.flatMap((v) => (v.kind === "tagged" ? [v.value] : []));
+}
+
+export function hasCatchAll(union: TaggedUnion): boolean {
+  return union.variants.some((v) => v.kind === "other");
+}
+
+/**
+ * The property that tags the union: `discriminator.propertyName` when the schema names it,
+ * otherwise the const-pinned property that the most branches share (first in schema order
+ * on a tie, so the choice is deterministic).
+ */
+function tagProperty(node: JsonObject, branches: JsonObject[]): string | undefined {
+  const declared = isObject(node.discriminator) ? node.discriminator.propertyName : undefined;
+  if (typeof declared === "string") return declared;
+  const topRequired = requiredOf(node);
+  const counts = new Map<string, number>();
+  for (const branch of branches) {
+    if (!isObject(branch.properties)) continue;
+    for (const name of Object.keys(branch.properties))
+      if (constTag(branch, name, topRequired) !== undefined)
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [name, count] of counts)
+    if (best === undefined || count > (counts.get(best) ?? 0)) best = name;
+  return best;
+}
+
+/** The tag value a branch pins (`const`, or a one-value `enum`), when it also requires it. */
+function constTag(branch: JsonObject, tag: string, topRequired: string[]): string | undefined {
+  const prop = isObject(branch.properties) ? branch.properties[tag] : undefined;
+  if (!isObject(prop)) return undefined;
+  const value =
+    prop.const !== undefined
+      ? prop.const
+      : Array.isArray(prop.enum) && prop.enum.length === 1
+        ? prop.enum[0]
+        : undefined;
+  if (typeof value !== "string") return undefined;
+  return requiredOf(branch).includes(tag) || topRequired.includes(tag) ? value : undefined;
+}
+
+/** A catch-all: the tag is required to be a string but pinned to no value. */
+function isOpenTag(branch: JsonObject, tag: string): boolean {
+  const prop = isObject(branch.properties) ? branch.properties[tag] : undefined;
+  return (
+    isObject(prop) &&
+    prop.type === "string" &&
+    prop.const === undefined &&
+    prop.enum === undefined &&
+    requiredOf(branch).includes(tag)
+  );
+}
+
+/** A branch's own object, or the definition it is a bare `$ref` to (older releases). */
+function branchShape(branch: Json, resolve: ResolveRef): JsonObject {
+  if (!isObject(branch)) return {};
+  if (typeof branch.$ref === "string" && !isObject(branch.properties)) {
+    const target = resolve(branch.$ref);
+    if (isObject(target)) return target;
+  }
+  return branch;
+}
+
+function requiredOf(node: JsonObject): string[] {
+  return Array.isArray(node.required)
+    ? node.required.filter((r): r is string => typeof r === "string")
+    : [];
+}
+
+/**
+ * Names of the narrowing helpers for a union definition. Built here only, so the emitter,
+ * the collision check and the README agree.
+ */
+export const variantGuardName = (type: string): string => `is${type}Of`;
+export const customGuardName = (type: string): string => `isCustom${type}`;
+export const parserName = (type: string): string => `parse${type}`;
