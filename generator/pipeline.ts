@@ -11,6 +11,7 @@ import {
   type PackageOptions,
   runtimePathFrom,
 } from "./emit/package.js";
+import { emitParsers } from "./emit/parsers.js";
 import { emitTypes } from "./emit/types.js";
 import { emitValidators } from "./emit/validators.js";
 import { loadSchemaDir } from "./load/index.js";
@@ -47,6 +48,7 @@ export async function render(
       ...emitMethods(surface),
       await emitValidators(surface, diagnostics, runtime),
       ...emitGuards(surface, runtime),
+      ...(await emitParsers(surface, runtime)),
       ...emitConnection(surface),
       ...emitSurfaceIndex(surface),
     );

@@ -2,10 +2,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Options } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
+import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { ACP_KEYWORDS } from "../patch/vocabulary.js";
 import { RUNTIME_DIR } from "../paths.js";
 
 const Ajv2020 = Ajv2020Module.default;
+const standaloneCode = standaloneCodeModule.default;
 export type Ajv = InstanceType<typeof Ajv2020>;
 
 /** Formats that constrain nothing here: format is an annotation in 2020-12, as in the reference implementation. */
@@ -63,4 +65,34 @@ export function createAjv(
   for (const name of [...ANNOTATION_FORMATS, ...extraFormats])
     if (!Object.hasOwn(formats, name)) ajv.addFormat(name, true);
   return ajv;
+}
+
+/** ajv's standalone code `require`s these helpers; the package ships its own copies. */
+const AJV_RUNTIME = ["ucs2length", "equal"];
+
+/**
+ * ES module source for `exports` (export name → schema id) compiled by `ajv`, with ajv's
+ * `require()`s of its runtime helpers and the numeric formats rewired to the package's
+ * own runtime, so the module is pure ESM with no dependency. Throws if the code needs a
+ * helper the package does not ship; `what` names the module in that message.
+ */
+export function standaloneModule(
+  ajv: Ajv,
+  exports: Record<string, string>,
+  runtimePath: string,
+  what: string,
+): string {
+  const code = standaloneCode(ajv, exports)
+    .replace(/^"use strict";/, "")
+    .replace(/require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.default/g, (match, name: string) =>
+      AJV_RUNTIME.includes(name) ? `__${name}` : match,
+    );
+  if (/\brequire\(/.test(code))
+    throw new Error(`${what} needs an ajv runtime helper the generated package does not ship`);
+  const imports = AJV_RUNTIME.filter((n) => code.includes(`__${n}`)).map(
+    (n) => `import { ${n} as __${n} } from "${runtimePath}/ajv-helpers.js";`,
+  );
+  if (code.includes("__formats"))
+    imports.push(`import { formats as __formats } from "${runtimePath}/formats.js";`);
+  return `${imports.join("\n")}\n${code}\n`;
 }

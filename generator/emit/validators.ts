@@ -1,5 +1,4 @@
 import { _ } from "ajv";
-import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Diagnostics } from "../diagnostics.js";
 import { InputError, pointer } from "../errors.js";
 import type { JsonObject } from "../load/json-types.js";
@@ -7,14 +6,10 @@ import type { SurfaceModel } from "../model/protocol.js";
 import { validatorExportName } from "../naming.js";
 import { applyRules, discriminatorForAjv, stripAnnotations } from "../patch/rules.js";
 import { forEachSchema } from "../patch/walk.js";
-import { ANNOTATION_FORMATS, createAjv, loadFormats } from "./ajv.js";
+import { ANNOTATION_FORMATS, createAjv, loadFormats, standaloneModule } from "./ajv.js";
 import { banner, type OutputFile } from "./output.js";
 
-const standaloneCode = standaloneModule.default;
-// `lines: true` puts one statement per line, so a drift diff of validators.js is reviewable.
-
-/** ajv's standalone code `require`s these helpers; the package ships its own copies. */
-const AJV_RUNTIME: Record<string, string> = { ucs2length: "ucs2length", equal: "equal" };
+// `lines: true` (below) puts one statement per line, so a drift diff of validators.js is reviewable.
 
 /**
  * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
@@ -67,7 +62,7 @@ export async function emitValidators(
   let code: string;
   try {
     ajv.addSchema({ $id: id, [surface.defsKeyword]: defs }, id);
-    code = standaloneCode(ajv, exports);
+    code = standaloneModule(ajv, exports, runtimePath, "validators.js");
   } catch (error) {
     throw new InputError(
       file,
@@ -75,30 +70,8 @@ export async function emitValidators(
       `cannot compile validators: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-
-  const imports: string[] = [];
-  code = code
-    .replace(/^"use strict";/, "")
-    .replace(/require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.default/g, (match, name: string) => {
-      const local = AJV_RUNTIME[name];
-      if (!local) return match;
-      return `__${local}`;
-    });
-  for (const name of Object.values(AJV_RUNTIME)) {
-    if (code.includes(`__${name}`))
-      imports.push(`import { ${name} as __${name} } from "${runtimePath}/ajv-helpers.js";`);
-  }
-  if (code.includes("__formats"))
-    imports.push(`import { formats as __formats } from "${runtimePath}/formats.js";`);
-  if (/\brequire\(/.test(code)) {
-    throw new InputError(
-      file,
-      "",
-      "validator code needs an ajv runtime helper the generated package does not ship",
-    );
-  }
   return {
     path: `${surface.id}/validators.js`,
-    content: `${banner(surface.schemaFile.name)}${imports.join("\n")}\n${code}\n`,
+    content: `${banner(surface.schemaFile.name)}${code}`,
   };
 }

@@ -17,7 +17,7 @@ const SINGLE = new Set([
 /** Keywords whose value is an array of subschemas. */
 const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Keywords whose value maps names to subschemas. */
-const MAP = new Set([
+export const SUBSCHEMA_MAP_KEYWORDS = new Set([
   "properties",
   "patternProperties",
   "$defs",
@@ -42,7 +42,7 @@ export function mapSchema(
       out[key] = mapSchema(value, visit, [...path, key]);
     } else if ((LIST.has(key) || key === "items") && Array.isArray(value)) {
       out[key] = value.map((item, i) => mapSchema(item, visit, [...path, key, String(i)]));
-    } else if (MAP.has(key) && isObject(value)) {
+    } else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
       const map: JsonObject = {};
       for (const [name, sub] of Object.entries(value))
         map[name] = mapSchema(sub, visit, [...path, key, name]);
@@ -68,7 +68,7 @@ export function forEachSchema(
     } else if ((LIST.has(key) || key === "items") && Array.isArray(value)) {
       for (const [i, item] of value.entries())
         forEachSchema(item, visit, [...path, key, String(i)]);
-    } else if (MAP.has(key) && isObject(value)) {
+    } else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
       for (const [name, sub] of Object.entries(value))
         forEachSchema(sub, visit, [...path, key, name]);
     }
