@@ -1,5 +1,6 @@
 import { InputError, pointer } from "../errors.js";
 import type { Method, SurfaceModel } from "../model/protocol.js";
+import { parserName } from "../model/unions.js";
 import { validatorExportName } from "../naming.js";
 import type { HandlerSide } from "../patch/vocabulary.js";
 import { mapName, methodsOf } from "./methods.js";
@@ -96,14 +97,19 @@ function javascript(
   protocol: Method[],
 ): string {
   const all = [...served.agent, ...served.client, ...protocol];
-  const validators = [
+  const types = [
     ...new Set(all.flatMap((m) => (m.result ? [m.params, m.result] : [m.params]))),
-  ].map((key) => validatorExportName(typeOf(surface, key)));
+  ].map((key) => typeOf(surface, key));
+  const validators = types.map(validatorExportName);
+  const parsers = types.map(parserName);
   const lines = [
     head,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
     ...(validators.length > 0
-      ? [`import { ${validators.join(", ")} } from "./validators.js";`]
+      ? [
+          `import { ${validators.join(", ")} } from "./validators.js";`,
+          `import { ${parsers.join(", ")} } from "./parsers.js";`,
+        ]
       : []),
     "",
     `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
@@ -154,10 +160,16 @@ function entry(surface: SurfaceModel, m: Method): string {
     `handler: ${literal(m.handler)}`,
     `params: ${literal(params)}`,
     `validateParams: ${validatorExportName(params)}`,
+    // Received values are read leniently, as the reference implementation reads them.
+    `parseParams: ${parserName(params)}`,
   ];
   if (m.result) {
     const result = typeOf(surface, m.result);
-    fields.push(`result: ${literal(result)}`, `validateResult: ${validatorExportName(result)}`);
+    fields.push(
+      `result: ${literal(result)}`,
+      `validateResult: ${validatorExportName(result)}`,
+      `parseResult: ${parserName(result)}`,
+    );
   }
   return `{ ${fields.join(", ")} }`;
 }

@@ -16,9 +16,17 @@ export interface MethodEntry {
   /** Type name of the params, for error messages (`PromptRequest`). */
   readonly params: string;
   readonly validateParams?: CompiledValidator;
+  /**
+   * Lenient reading of received params (the schema's `x-deserialize-*` rules): returns the
+   * repaired value or throws a `ValidationError`. Without it, received params are checked
+   * strictly with `validateParams`.
+   */
+  readonly parseParams?: (value: unknown) => unknown;
   /** Type name of the result; requests only. */
   readonly result?: string;
   readonly validateResult?: CompiledValidator;
+  /** Lenient reading of a received result, like `parseParams`. */
+  readonly parseResult?: (value: unknown) => unknown;
 }
 
 export interface MethodTables {

@@ -16,7 +16,7 @@ import {
   type JsonRpcMessage,
 } from "./json-rpc.js";
 import { MalformedFrame, MessageEncodingError, type MessageStream } from "./message-stream.js";
-import { fillEmpty, invalidParams, type Routes, routesOf } from "./method-routes.js";
+import { fillEmpty, invalidParams, type Routes, receive, routesOf } from "./method-routes.js";
 import { ConnectionClosedError, RequestError } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
 import { type AbortControllerLike, consoleError, newAbortController } from "./web-globals.js";
@@ -312,8 +312,11 @@ export class Connection {
     const entry = this.served.request.get(method);
     const handler = entry && this.handler(entry.handler);
     if (!entry || !handler) throw this.notFound(method, id);
-    const invalid = this.checkReceived ? invalidParams(entry, params) : undefined;
-    if (invalid) {
+    const received = this.checkReceived
+      ? receive(entry.parseParams, entry.validateParams, entry.params, params)
+      : { value: params };
+    if ("invalid" in received) {
+      const invalid = received.invalid;
       this.note("warn", "invalid-params", `invalid params for ${method}: ${invalid.message}`, {
         method,
         id,
@@ -325,7 +328,7 @@ export class Connection {
       );
     }
     const result = fillEmpty(
-      await handler.call(this.handlers, params, context),
+      await handler.call(this.handlers, received.value, context),
       entry.validateResult,
     );
     if (this.checkSent && entry.validateResult && !entry.validateResult(result)) {
@@ -419,15 +422,17 @@ export class Connection {
       this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
       return undefined;
     }
-    const invalid = this.checkReceived ? invalidParams(entry, params) : undefined;
-    if (invalid) {
-      this.note("warn", "invalid-params", `dropped ${method}: ${invalid.message}`, {
+    const received = this.checkReceived
+      ? receive(entry.parseParams, entry.validateParams, entry.params, params)
+      : { value: params };
+    if ("invalid" in received) {
+      this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
         method,
-        issues: invalid.issues,
+        issues: received.invalid.issues,
       });
       return undefined;
     }
-    return (context) => handler.call(this.handlers, params, context);
+    return (context) => handler.call(this.handlers, received.value, context);
   }
 
   private onCancelRequest(entry: MethodEntry, params: unknown): void {
@@ -466,9 +471,13 @@ export class Connection {
       return;
     }
     const validator = call.entry?.validateResult;
-    const result = fillEmpty(value, validator);
-    if (this.checkReceived && validator && call.entry && !validator(result)) {
-      const problem = new ValidationError(call.entry.result ?? "result", issuesOf(validator));
+    const filled = fillEmpty(value, validator);
+    const received =
+      this.checkReceived && call.entry
+        ? receive(call.entry.parseResult, validator, call.entry.result ?? "result", filled)
+        : { value: filled };
+    if ("invalid" in received && call.entry) {
+      const problem = received.invalid;
       this.note(
         "warn",
         "invalid-result",
@@ -478,7 +487,7 @@ export class Connection {
       call.reject(problem);
       return;
     }
-    call.resolve(result);
+    call.resolve("value" in received ? received.value : filled);
   }
 
   private onErrorResponse(id: JsonRpcId, error: ErrorObject): void {

@@ -27,6 +27,28 @@ export function invalidParams(
 }
 
 /**
+ * Read a received value: leniently with the entry's parser when it has one (what the peer
+ * meant, repaired as the reference implementation would), strictly otherwise.
+ */
+export function receive(
+  parse: ((value: unknown) => unknown) | undefined,
+  validator: CompiledValidator | undefined,
+  type: string,
+  value: unknown,
+): { value: unknown } | { invalid: ValidationError } {
+  if (parse) {
+    try {
+      return { value: parse(value) };
+    } catch (error) {
+      if (error instanceof ValidationError) return { invalid: error };
+      throw error;
+    }
+  }
+  if (!validator || validator(value)) return { value };
+  return { invalid: new ValidationError(type, issuesOf(validator)) };
+}
+
+/**
  * An empty result arrives as `null` from many peers (the official TypeScript SDK sends
  * `null` when a handler returns nothing) and as `undefined` from our own handlers. When the
  * schema's result type is an object that `{}` satisfies, that is what both mean.
