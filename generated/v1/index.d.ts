@@ -8,5 +8,7 @@
 export * from "./types.js";
 export * from "./methods.js";
 export * from "./guards.js";
+export * from "./parsers.js";
+export * from "./connection.js";
 export { ValidationError } from "../runtime/validation.js";
 export type { ValidationIssue, ValidationResult } from "../runtime/validation.js";

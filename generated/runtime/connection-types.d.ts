@@ -1,0 +1,133 @@
+import type { JsonRpcId } from "./json-rpc.js";
+import type { CompiledValidator, ValidationIssue } from "./validation.js";
+import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
+/**
+ * One method as the connection routes it. The generated `connection.js` of each surface
+ * holds these tables (wire name, kind, handler member, type names, compiled validators);
+ * the logic that uses them lives here in the runtime, once.
+ */
+export interface MethodEntry {
+    /** Wire name (`session/prompt`). */
+    readonly method: string;
+    readonly kind: "request" | "notification";
+    /** Member of the handler object that serves it (`sessionPrompt`). */
+    readonly handler: string;
+    /** Type name of the params, for error messages (`PromptRequest`). */
+    readonly params: string;
+    readonly validateParams?: CompiledValidator;
+    /**
+     * Lenient reading of received params (the schema's `x-deserialize-*` rules): returns the
+     * repaired value or throws a `ValidationError`. Without it, received params are checked
+     * strictly with `validateParams`.
+     */
+    readonly parseParams?: (value: unknown) => unknown;
+    /** Type name of the result; requests only. */
+    readonly result?: string;
+    readonly validateResult?: CompiledValidator;
+    /** Lenient reading of a received result, like `parseParams`. */
+    readonly parseResult?: (value: unknown) => unknown;
+}
+export interface MethodTables {
+    /** Methods this side serves: incoming requests and notifications are routed by these. */
+    readonly serves: readonly MethodEntry[];
+    /** Methods the peer serves: what this side may call. */
+    readonly calls: readonly MethodEntry[];
+    /** Protocol-level methods both sides understand; the runtime implements `$/cancel_request`. */
+    readonly protocol?: readonly MethodEntry[];
+}
+/**
+ * Which messages are checked against the schema. Both directions default to on: received
+ * values are untrusted, and checking what we send catches a handler's mistake here instead
+ * of in the peer.
+ */
+export interface ValidationOptions {
+    /**
+     * Params of incoming requests (invalid: answered -32602, handler not called) and
+     * notifications (invalid: dropped and logged), and results of the peer's responses
+     * (invalid: the call rejects with a `ValidationError`).
+     */
+    readonly received?: boolean;
+    /**
+     * Params of outgoing requests and notifications (invalid: the call rejects with a
+     * `ValidationError`, nothing is sent) and results our handlers return (invalid: the peer
+     * gets -32603 with the issues, and the problem is logged).
+     */
+    readonly sent?: boolean;
+}
+export interface ConnectionOptions {
+    /** `true` (default) checks both directions, `false` neither. */
+    readonly validate?: boolean | ValidationOptions;
+    /**
+     * Receives every message the connection drops or answers with an error on its own, with a
+     * reason. Default: `warn` and `error` events go to `console.error` (stderr in Node, which
+     * keeps stdout clean for the protocol). Events never carry params: they may hold secrets.
+     */
+    readonly log?: (event: LogEvent) => void;
+}
+export type LogReason = 
+/** An incoming line is not JSON: answered -32700. */
+"parse-error"
+/** An incoming line is not UTF-8: answered -32700. */
+ | "invalid-utf8"
+/** An incoming line exceeds `maxMessageBytes`: skipped, answered -32600. */
+ | "message-too-large"
+/** JSON, but not a JSON-RPC message: answered -32600 unless it looks like a response. */
+ | "invalid-message"
+/** A request id that is still in flight was reused: answered -32600. */
+ | "duplicate-id"
+/** A response whose id matches no pending request: dropped. */
+ | "unknown-response-id"
+/** A response to a request this side already cancelled: dropped. */
+ | "late-response"
+/** A method this side does not serve or implement: answered -32601 (requests) or dropped. */
+ | "unknown-method"
+/** Params that fail the schema: answered -32602 (requests) or dropped (notifications). */
+ | "invalid-params"
+/** A result that fails the schema: ours is replaced by -32603, the peer's rejects the call. */
+ | "invalid-result"
+/** A handler threw something other than a `RequestError`: answered -32603, or logged. */
+ | "handler-error"
+/** An outgoing message could not be serialised. */
+ | "encode-error"
+/** A `$/cancel_request` for no request in flight (it probably finished already): ignored. */
+ | "unknown-cancel";
+export interface LogEvent {
+    readonly level: "debug" | "warn" | "error";
+    readonly reason: LogReason;
+    readonly message: string;
+    readonly method?: string;
+    readonly id?: JsonRpcId;
+    readonly issues?: readonly ValidationIssue[];
+    readonly error?: unknown;
+}
+/** Second argument of every request handler. */
+export interface RequestContext {
+    readonly method: string;
+    readonly requestId: JsonRpcId;
+    /**
+     * Aborts when the peer sends `$/cancel_request` for this request, or the connection
+     * closes. A handler that then throws (anything) is answered -32800; one that returns
+     * still has its result sent.
+     */
+    readonly signal: PlatformAbortSignal;
+}
+/** Second argument of every notification handler. */
+export interface NotificationContext {
+    readonly method: string;
+    /** Aborts when the connection closes. */
+    readonly signal: PlatformAbortSignal;
+}
+export interface CallOptions {
+    /**
+     * Abort to give up on the request: the call rejects at once with a -32800 `RequestError`,
+     * the peer is sent `$/cancel_request` (when the surface has it), and its late answer is
+     * dropped.
+     */
+    readonly signal?: SignalLike | undefined;
+}
+export type MaybePromise<T> = T | Promise<T>;
+/** Handlers for methods outside the schema: ACP reserves names starting with `_` for them. */
+export interface ExtensionHandlers {
+    extMethod?(method: string, params: unknown, context: RequestContext): MaybePromise<unknown>;
+    extNotification?(method: string, params: unknown, context: NotificationContext): MaybePromise<void>;
+}

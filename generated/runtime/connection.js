@@ -1,0 +1,471 @@
+import { ArrivalQueue } from "./arrival-queue.js";
+import { classify, isJsonRpcId, } from "./json-rpc.js";
+import { MalformedFrame, MessageEncodingError } from "./message-stream.js";
+import { fillEmpty, invalidParams, receive, routesOf } from "./method-routes.js";
+import { ConnectionClosedError, RequestError } from "./request-error.js";
+import { issuesOf, ValidationError } from "./validation.js";
+import { consoleError, newAbortController } from "./web-globals.js";
+/** The method the runtime implements itself: the peer gives up on one of our requests in flight. */
+export const CANCEL_REQUEST_METHOD = "$/cancel_request";
+/** How many locally cancelled request ids are remembered so their late answers drop quietly. */
+const ABANDONED_MEMORY = 1024;
+/**
+ * A JSON-RPC 2.0 endpoint over a {@link MessageStream}: both sides send requests and
+ * notifications concurrently, each routes what it receives by (kind, wire name) through
+ * its method tables to a handler object.
+ *
+ * Ordering: incoming messages are dispatched in arrival order, synchronously when nothing
+ * waits. Notification handlers run one at a time: an asynchronous one holds back the
+ * requests and notifications after it until it settles, so a `session/update` stream is
+ * applied in order. Request handlers run concurrently with each other and with everything
+ * after them (so `session/cancel` reaches a running prompt). Responses resolve their calls
+ * on arrival, never held back.
+ */
+export class Connection {
+    constructor(tables, stream, options = {}) {
+        this.stream = stream;
+        this.lifetime = newAbortController();
+        this.pending = new Map();
+        this.abandoned = new Set();
+        /** Incoming requests whose answer is not sent yet, with the controller behind their signal. */
+        this.inFlight = new Map();
+        this.nextId = 0;
+        /** Tail of the write queue: messages go out whole and in the order they were sent. */
+        this.writes = Promise.resolve();
+        /** Incoming calls, started in arrival order (see the class comment). */
+        this.arrivals = new ArrivalQueue();
+        this.resolveClosed = () => { };
+        this.served = routesOf(tables.serves);
+        this.called = routesOf(tables.calls);
+        this.cancelEntry = tables.protocol?.find((m) => m.method === CANCEL_REQUEST_METHOD && m.kind === "notification");
+        const validate = options.validate ?? true;
+        this.checkReceived = typeof validate === "boolean" ? validate : (validate.received ?? true);
+        this.checkSent = typeof validate === "boolean" ? validate : (validate.sent ?? true);
+        this.log = options.log ?? defaultLog;
+        // Taken now, not on first send: close() must be able to end our output even if nothing was sent.
+        this.writer = stream.writable.getWriter();
+        this.closedPromise = new Promise((resolve) => {
+            this.resolveClosed = resolve;
+        });
+    }
+    /** Aborts when the connection closes; its reason is a `ConnectionClosedError`. */
+    get signal() {
+        return this.lifetime.signal;
+    }
+    /** Resolves once the connection has closed and its queued output was flushed. Never rejects. */
+    get closed() {
+        return this.closedPromise;
+    }
+    /**
+     * Start reading, routing incoming calls to `handlers`: for each served method the member
+     * named by its table entry; `extMethod`/`extNotification` for names starting with `_`.
+     */
+    serve(handlers) {
+        if (this.handlers)
+            throw new Error("this connection is already serving handlers");
+        this.handlers = handlers;
+        void this.readLoop();
+    }
+    /** Send a request; resolves with the peer's result, rejects with its `RequestError`. */
+    request(method, params, options = {}) {
+        if (this.isClosed)
+            return Promise.reject(this.closedError());
+        const entry = this.called.request.get(method);
+        const invalid = this.checkSent ? invalidParams(entry, params) : undefined;
+        if (invalid)
+            return Promise.reject(invalid);
+        const signal = options.signal;
+        if (signal?.aborted)
+            return Promise.reject(RequestError.requestCancelled(undefined, "aborted before it was sent"));
+        const id = this.nextId++;
+        return new Promise((resolve, reject) => {
+            const onAbort = () => this.abandon(id);
+            this.pending.set(id, {
+                entry,
+                resolve,
+                reject,
+                release: () => signal?.removeEventListener("abort", onAbort),
+            });
+            signal?.addEventListener("abort", onAbort, { once: true });
+            this.send(params === undefined
+                ? { jsonrpc: "2.0", id, method }
+                : { jsonrpc: "2.0", id, method, params }).catch((error) => this.settle(id)?.reject(error));
+        });
+    }
+    /** Send a notification; resolves once it is handed to the transport. */
+    notify(method, params) {
+        if (this.isClosed)
+            return Promise.reject(this.closedError());
+        const invalid = this.checkSent
+            ? invalidParams(this.called.notification.get(method), params)
+            : undefined;
+        if (invalid)
+            return Promise.reject(invalid);
+        return this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+    }
+    /**
+     * Close: pending calls reject with a `ConnectionClosedError`, handlers in flight see their
+     * signal abort (their answers are not sent), input is cancelled and output closed after
+     * what was already queued. Idempotent.
+     */
+    close(reason) {
+        if (this.isClosed)
+            return;
+        const error = new ConnectionClosedError(reason);
+        this.lifetime.abort(error);
+        for (const call of this.pending.values()) {
+            call.release();
+            call.reject(error);
+        }
+        this.pending.clear();
+        for (const controller of this.inFlight.values())
+            controller.abort(error);
+        this.inFlight.clear();
+        this.reader?.cancel(reason).catch(ignore);
+        this.writes
+            .then(() => this.writer.close())
+            .catch(ignore)
+            .then(() => this.resolveClosed());
+    }
+    get isClosed() {
+        return this.lifetime.signal.aborted;
+    }
+    closedError() {
+        const reason = this.lifetime.signal.reason;
+        return reason instanceof ConnectionClosedError ? reason : new ConnectionClosedError(reason);
+    }
+    async readLoop() {
+        try {
+            const reader = this.stream.readable.getReader();
+            this.reader = reader;
+            for (;;) {
+                const next = await reader.read();
+                if (next.done || this.isClosed)
+                    break;
+                this.receive(next.value);
+            }
+            this.close();
+        }
+        catch (error) {
+            this.close(error);
+        }
+    }
+    receive(value) {
+        if (value instanceof MalformedFrame) {
+            this.malformed(value);
+            return;
+        }
+        const message = classify(value);
+        switch (message.kind) {
+            case "request":
+                this.onRequest(message.id, message.method, message.params);
+                break;
+            case "notification":
+                this.onNotification(message.method, message.params);
+                break;
+            case "result":
+                this.onResult(message.id, message.result);
+                break;
+            case "error":
+                this.onErrorResponse(message.id, message.error);
+                break;
+            case "invalid":
+                this.note("warn", "invalid-message", `invalid JSON-RPC message: ${message.reason}`, {
+                    id: message.id,
+                });
+                if (message.answer) {
+                    this.answerWithError(message.id, RequestError.invalidRequest(undefined, message.reason));
+                }
+        }
+    }
+    malformed(frame) {
+        if (frame.problem === "too-large") {
+            this.note("warn", "message-too-large", `skipped an incoming message of ${frame.size} bytes: over the size limit`);
+            this.answerWithError(null, RequestError.invalidRequest({ size: frame.size }, "message too large"));
+            return;
+        }
+        const what = frame.problem === "invalid-utf8" ? "not valid UTF-8" : "not valid JSON";
+        this.note("warn", frame.problem, `an incoming line of ${frame.size} bytes is ${what}`);
+        this.answerWithError(null, RequestError.parseError(undefined, what));
+    }
+    answerWithError(id, error) {
+        this.send({ jsonrpc: "2.0", id, error: error.toErrorObject() }).catch(ignore);
+    }
+    // --- incoming requests -------------------------------------------------------------------
+    onRequest(id, method, params) {
+        if (this.inFlight.has(id)) {
+            this.note("warn", "duplicate-id", `request id ${JSON.stringify(id)} is already in flight`, {
+                method,
+                id,
+            });
+            this.answerWithError(id, RequestError.invalidRequest({ id }, "request id already in flight"));
+            return;
+        }
+        const controller = newAbortController();
+        this.inFlight.set(id, controller);
+        const context = { method, requestId: id, signal: controller.signal };
+        this.arrivals.push(() => {
+            void this.answer(context, params, controller);
+            return undefined;
+        });
+    }
+    async answer(context, params, controller) {
+        const { requestId: id, method } = context;
+        let response;
+        try {
+            response = { jsonrpc: "2.0", id, result: await this.runRequest(context, params) };
+        }
+        catch (error) {
+            response = { jsonrpc: "2.0", id, error: this.errorObjectFor(error, context, controller) };
+        }
+        if (this.inFlight.get(id) === controller)
+            this.inFlight.delete(id);
+        if (this.isClosed)
+            return;
+        await this.send(response).catch((error) => {
+            if (!(error instanceof MessageEncodingError))
+                return;
+            this.note("error", "encode-error", `the ${method} result cannot be encoded as JSON`, {
+                method,
+                id,
+                error,
+            });
+            this.answerWithError(id, RequestError.internalError(undefined, "result cannot be encoded as JSON"));
+        });
+    }
+    async runRequest(context, params) {
+        const { method, requestId: id } = context;
+        if (this.isClosed)
+            throw this.closedError();
+        if (method.startsWith("_")) {
+            const ext = this.handler("extMethod");
+            if (!ext)
+                throw this.notFound(method, id);
+            const result = await ext.call(this.handlers, method, params, context);
+            return result === undefined ? null : result;
+        }
+        const entry = this.served.request.get(method);
+        const handler = entry && this.handler(entry.handler);
+        if (!entry || !handler)
+            throw this.notFound(method, id);
+        const received = this.checkReceived
+            ? receive(entry.parseParams, entry.validateParams, entry.params, params)
+            : { value: params };
+        if ("invalid" in received) {
+            const invalid = received.invalid;
+            this.note("warn", "invalid-params", `invalid params for ${method}: ${invalid.message}`, {
+                method,
+                id,
+                issues: invalid.issues,
+            });
+            throw RequestError.invalidParams({ type: invalid.type, issues: invalid.issues }, invalid.message);
+        }
+        const result = fillEmpty(await handler.call(this.handlers, received.value, context), entry.validateResult);
+        if (this.checkSent && entry.validateResult && !entry.validateResult(result)) {
+            const issues = issuesOf(entry.validateResult);
+            const problem = new ValidationError(entry.result ?? "result", issues);
+            this.note("error", "invalid-result", `the ${method} handler returned an ${problem.message}`, {
+                method,
+                id,
+                issues,
+            });
+            throw RequestError.internalError({ type: problem.type, issues }, `the handler returned an ${problem.message}`);
+        }
+        return result;
+    }
+    notFound(method, id) {
+        this.note("warn", "unknown-method", `no handler for request ${method}`, { method, id });
+        return RequestError.methodNotFound(method);
+    }
+    errorObjectFor(error, context, controller) {
+        if (error instanceof RequestError)
+            return error.toErrorObject();
+        if (controller.signal.aborted)
+            return RequestError.requestCancelled().toErrorObject();
+        const { method, requestId: id } = context;
+        this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
+            method,
+            id,
+            error,
+        });
+        return RequestError.internalError({ message: describe(error) }).toErrorObject();
+    }
+    // --- incoming notifications ----------------------------------------------------------------
+    onNotification(method, params) {
+        // Handled at once, outside the queue: a cancellation must overtake queued work.
+        if (this.cancelEntry && method === this.cancelEntry.method) {
+            this.onCancelRequest(this.cancelEntry, params);
+            return;
+        }
+        this.arrivals.push(() => this.runNotification(method, params));
+    }
+    /** Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go on. */
+    runNotification(method, params) {
+        if (this.isClosed)
+            return undefined;
+        const context = { method, signal: this.lifetime.signal };
+        const failed = (error) => this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
+            method,
+            error,
+        });
+        const call = this.notificationCall(method, params);
+        if (!call)
+            return undefined;
+        try {
+            const result = call(context);
+            return isThenable(result) ? Promise.resolve(result).then(ignore, failed) : undefined;
+        }
+        catch (error) {
+            failed(error);
+            return undefined;
+        }
+    }
+    /** The handler call for one notification, or undefined (logged) when it is dropped. */
+    notificationCall(method, params) {
+        if (method.startsWith("_")) {
+            const ext = this.handler("extNotification");
+            if (!ext) {
+                this.note("debug", "unknown-method", `no extNotification handler for ${method}`, {
+                    method,
+                });
+                return undefined;
+            }
+            return (context) => ext.call(this.handlers, method, params, context);
+        }
+        const entry = this.served.notification.get(method);
+        const handler = entry && this.handler(entry.handler);
+        if (!entry || !handler) {
+            // `$/` notifications are optional by JSON-RPC convention: ignoring one is normal.
+            const level = method.startsWith("$/") ? "debug" : "warn";
+            this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
+            return undefined;
+        }
+        const received = this.checkReceived
+            ? receive(entry.parseParams, entry.validateParams, entry.params, params)
+            : { value: params };
+        if ("invalid" in received) {
+            this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
+                method,
+                issues: received.invalid.issues,
+            });
+            return undefined;
+        }
+        return (context) => handler.call(this.handlers, received.value, context);
+    }
+    onCancelRequest(entry, params) {
+        const invalid = this.checkReceived ? invalidParams(entry, params) : undefined;
+        const requestId = typeof params === "object" && params !== null
+            ? params.requestId
+            : undefined;
+        if (invalid || !isJsonRpcId(requestId)) {
+            const issues = invalid?.issues;
+            this.note("warn", "invalid-params", `dropped ${entry.method}: no valid requestId`, {
+                method: entry.method,
+                ...(issues ? { issues } : {}),
+            });
+            return;
+        }
+        const controller = this.inFlight.get(requestId);
+        if (!controller) {
+            this.note("debug", "unknown-cancel", `${entry.method} for ${JSON.stringify(requestId)}, which is not in flight`, { id: requestId });
+            return;
+        }
+        controller.abort(RequestError.requestCancelled({ requestId }));
+    }
+    // --- incoming responses --------------------------------------------------------------------
+    onResult(id, value) {
+        const call = this.settle(id);
+        if (!call) {
+            this.unmatched(id);
+            return;
+        }
+        const validator = call.entry?.validateResult;
+        const filled = fillEmpty(value, validator);
+        const received = this.checkReceived && call.entry
+            ? receive(call.entry.parseResult, validator, call.entry.result ?? "result", filled)
+            : { value: filled };
+        if ("invalid" in received && call.entry) {
+            const problem = received.invalid;
+            this.note("warn", "invalid-result", `${call.entry.method} answered with an ${problem.message}`, { method: call.entry.method, id, issues: problem.issues });
+            call.reject(problem);
+            return;
+        }
+        call.resolve("value" in received ? received.value : filled);
+    }
+    onErrorResponse(id, error) {
+        const call = this.settle(id);
+        if (!call) {
+            this.unmatched(id);
+            return;
+        }
+        call.reject(new RequestError(error.code, error.message, error.data));
+    }
+    unmatched(id) {
+        if (this.abandoned.delete(id)) {
+            this.note("debug", "late-response", `dropped the answer to cancelled request ${JSON.stringify(id)}`, { id });
+        }
+        else {
+            this.note("warn", "unknown-response-id", `dropped a response to unknown request id ${JSON.stringify(id)}`, { id });
+        }
+    }
+    /** Takes a pending call out of the table, or undefined if it is not (or no longer) pending. */
+    settle(id) {
+        const call = this.pending.get(id);
+        if (!call)
+            return undefined;
+        this.pending.delete(id);
+        call.release();
+        return call;
+    }
+    /** The caller aborted: stop waiting, tell the peer, drop its answer when it comes. */
+    abandon(id) {
+        const call = this.settle(id);
+        if (!call)
+            return;
+        this.abandoned.add(id);
+        if (this.abandoned.size > ABANDONED_MEMORY)
+            this.abandoned.delete(this.abandoned.values().next().value);
+        if (this.cancelEntry)
+            this.send({
+                jsonrpc: "2.0",
+                method: this.cancelEntry.method,
+                params: { requestId: id },
+            }).catch(ignore);
+        call.reject(RequestError.requestCancelled({ requestId: id }, "cancelled by the caller"));
+    }
+    // --- output --------------------------------------------------------------------------------
+    /**
+     * Queue one message. A transport failure closes the connection; a message that cannot be
+     * encoded fails only its own call.
+     */
+    send(message) {
+        if (this.isClosed)
+            return Promise.reject(this.closedError());
+        const written = this.writes.then(() => this.writer.write(message));
+        this.writes = written.then(ignore, ignore);
+        return written.catch((error) => {
+            if (error instanceof MessageEncodingError)
+                throw error;
+            this.close(error);
+            throw this.closedError();
+        });
+    }
+    note(level, reason, message, detail = {}) {
+        this.log({ ...detail, level, reason, message });
+    }
+    handler(name) {
+        const member = this.handlers?.[name];
+        return typeof member === "function" ? member : undefined;
+    }
+}
+function isThenable(value) {
+    return typeof value?.then === "function";
+}
+function describe(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+function defaultLog(event) {
+    if (event.level !== "debug")
+        consoleError(`acp: ${event.message}`);
+}
+function ignore() { }

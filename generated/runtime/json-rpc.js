@@ -1,0 +1,53 @@
+/**
+ * JSON-RPC 2.0 message shapes and the classification of whatever arrives on the wire.
+ * ACP uses single messages only: a batch (JSON array) is answered as an invalid request.
+ */
+function isRecord(value) {
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+export function isJsonRpcId(value) {
+    return (value === null ||
+        typeof value === "string" ||
+        (typeof value === "number" && Number.isFinite(value)));
+}
+function isErrorObject(value) {
+    return isRecord(value) && Number.isInteger(value.code) && typeof value.message === "string";
+}
+export function classify(value) {
+    if (Array.isArray(value))
+        return { kind: "invalid", reason: "batches are not supported", id: null, answer: true };
+    if (!isRecord(value))
+        return { kind: "invalid", reason: "a message must be a JSON object", id: null, answer: true };
+    const hasId = Object.hasOwn(value, "id");
+    const id = hasId && isJsonRpcId(value.id) ? value.id : null;
+    const responseShaped = !Object.hasOwn(value, "method") &&
+        (hasId || Object.hasOwn(value, "result") || Object.hasOwn(value, "error"));
+    const invalid = (reason) => ({
+        kind: "invalid",
+        reason,
+        id,
+        answer: !responseShaped,
+    });
+    if (value.jsonrpc !== "2.0")
+        return invalid('"jsonrpc" must be "2.0"');
+    if (hasId && !isJsonRpcId(value.id))
+        return invalid('"id" must be a string, a number or null');
+    if (!responseShaped) {
+        if (typeof value.method !== "string")
+            return invalid('"method" must be a string');
+        return hasId
+            ? { kind: "request", id, method: value.method, params: value.params }
+            : { kind: "notification", method: value.method, params: value.params };
+    }
+    const hasResult = Object.hasOwn(value, "result");
+    const hasError = Object.hasOwn(value, "error");
+    if (!hasId)
+        return invalid('a response needs an "id"');
+    if (hasResult === hasError)
+        return invalid('a response needs exactly one of "result" and "error"');
+    if (hasResult)
+        return { kind: "result", id, result: value.result };
+    if (!isErrorObject(value.error))
+        return invalid('"error" must be an object with an integer "code" and a string "message"');
+    return { kind: "error", id, error: value.error };
+}

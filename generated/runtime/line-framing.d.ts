@@ -1,0 +1,32 @@
+/**
+ * Splits a byte stream into newline-terminated lines, at the byte level.
+ *
+ * Splitting before decoding is what makes the framing robust: byte 0x0A never occurs inside
+ * a multi-byte UTF-8 sequence, so a character split across two chunks is simply reassembled
+ * with its line, and the size cap counts exactly the bytes that would be buffered.
+ */
+export type Frame = {
+    readonly kind: "line";
+    readonly bytes: Uint8Array;
+}
+/** A line longer than the cap; its bytes were discarded as they arrived, never buffered. */
+ | {
+    readonly kind: "oversize";
+    readonly size: number;
+};
+export declare class LineFramer {
+    private readonly maxLineBytes;
+    /** Pieces of the current, unterminated line (copies: the source may reuse its buffers). */
+    private pieces;
+    private pending;
+    /** Set while skipping the rest of an over-size line: how many bytes it has had so far. */
+    private skipped;
+    constructor(maxLineBytes: number);
+    /** The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. */
+    push(chunk: Uint8Array): Frame[];
+    /** End of input: a last line without its newline still counts. */
+    end(): Frame[];
+    private hold;
+    private finish;
+    private join;
+}
