@@ -15,7 +15,12 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
 } from "./json-rpc.js";
-import { MalformedFrame, MessageEncodingError, type MessageStream } from "./message-stream.js";
+import {
+  isMalformedFrame,
+  type MalformedFrame,
+  MessageEncodingError,
+  type MessageStream,
+} from "./message-stream.js";
 import { fillEmpty, invalidParams, type Routes, receive, routesOf } from "./method-routes.js";
 import { ConnectionClosedError, RequestError } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
@@ -202,7 +207,7 @@ export class Connection {
   }
 
   private receive(value: unknown): void {
-    if (value instanceof MalformedFrame) {
+    if (isMalformedFrame(value)) {
       this.malformed(value);
       return;
     }

@@ -18,7 +18,24 @@ export interface MessageStream {
 export type MalformedProblem = "parse-error" | "invalid-utf8" | "too-large";
 
 /** A unit of input that is not a JSON value. Carries no content: input may hold secrets. */
+/**
+ * Marks a MalformedFrame across copies of this runtime (two installed versions of the
+ * package, or a stream made by one and a connection by another): `instanceof` would miss
+ * those, and the frame would be taken for a message. JSON cannot produce symbol keys, so
+ * no received value can carry the mark.
+ */
+const MALFORMED: unique symbol = Symbol.for("acp-codegen.malformed-frame") as never;
+
+export function isMalformedFrame(value: unknown): value is MalformedFrame {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { [MALFORMED]?: unknown })[MALFORMED] === true
+  );
+}
+
 export class MalformedFrame {
+  readonly [MALFORMED]: true = true;
   readonly problem: MalformedProblem;
   /** Size in bytes of the offending input. */
   readonly size: number;

@@ -147,7 +147,8 @@ export class RawPeer {
 
   /** Strings and bytes go out verbatim; anything else as one JSON line. */
   send(data: string | Uint8Array | object): Promise<void> {
-    if (data instanceof Uint8Array) return this.writer.write(data);
+    // Not `instanceof`: byte arrays from another realm (the test runner's) must go out as bytes too.
+    if (ArrayBuffer.isView(data)) return this.writer.write(data as Uint8Array);
     const text = typeof data === "string" ? data : `${JSON.stringify(data)}\n`;
     return this.writer.write(new TextEncoder().encode(text));
   }
