@@ -84,6 +84,13 @@ export function standaloneModule(
 ): string {
   const code = standaloneCode(ajv, exports)
     .replace(/^"use strict";/, "")
+    // ajv records each validator's evaluated properties in a top-level assignment
+    // (`validate12.evaluated = {…};`). A bundler must keep such a statement, and with it the
+    // validator and everything it references, so `sideEffects: false` could never drop an
+    // unused validator. A module constant holds the same object without a side effect; only
+    // validator bodies read it, after the module has loaded.
+    .replace(/^(validate\d+)\.evaluated = (.*);$/gm, "const $1_evaluated = $2;")
+    .replace(/\b(validate\d+)\.evaluated\b/g, "$1_evaluated")
     .replace(/require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.default/g, (match, name: string) =>
       AJV_RUNTIME.includes(name) ? `__${name}` : match,
     );
