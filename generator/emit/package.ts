@@ -62,12 +62,23 @@ export function emitRuntime(): OutputFile[] {
     .map((f) => ({ path: `runtime/${f}`, content: readFileSync(join(RUNTIME_DIR, f), "utf8") }));
 }
 
-function exportsMap(model: ProtocolModel): Record<string, unknown> {
-  const map: Record<string, unknown> = {};
-  const ordered = [...model.surfaces].sort(
+/** Surfaces in the order package.json lists them: by protocol version, stable first. */
+function orderedSurfaces(model: ProtocolModel): SurfaceModel[] {
+  return [...model.surfaces].sort(
     (a, b) => a.version - b.version || (a.stability === "stable" ? -1 : 1),
   );
-  for (const surface of ordered) {
+}
+
+/**
+ * `exports`: one entry per surface. `types` comes first because TypeScript and bundlers
+ * take the first condition that matches. There is deliberately no `import`/`require` split:
+ * the package is ESM only, and `default` is what both `import` and Node's `require(esm)`
+ * (Node 20.19+, 22.12+) load, so a CommonJS consumer gets the one and only copy of each
+ * module (no dual-package hazard: one `ValidationError` class, one set of validators).
+ */
+function exportsMap(model: ProtocolModel): Record<string, unknown> {
+  const map: Record<string, unknown> = {};
+  for (const surface of orderedSurfaces(model)) {
     map[surface.entry] = {
       types: `./${surface.id}/index.d.ts`,
       default: `./${surface.id}/index.js`,
@@ -75,6 +86,21 @@ function exportsMap(model: ProtocolModel): Record<string, unknown> {
   }
   map["./package.json"] = "./package.json";
   return map;
+}
+
+/**
+ * `typesVersions`: the subpath entry points for TypeScript's `node10` resolution
+ * (`moduleResolution: "node"`, still common with older bundler set-ups), which ignores
+ * `exports`. Without it `PKG/unstable` does not resolve at all there, because its files
+ * live in `v1/unstable/`, not `unstable/`. Resolutions that read `exports` (node16,
+ * nodenext, bundler) never consult this map. The root entry is served by `types`.
+ */
+function typesVersionsOf(model: ProtocolModel): { typesVersions?: Record<string, unknown> } {
+  const paths: Record<string, string[]> = {};
+  for (const surface of orderedSurfaces(model)) {
+    if (surface.entry !== ".") paths[surface.entry.slice(2)] = [`${surface.id}/index.d.ts`];
+  }
+  return Object.keys(paths).length > 0 ? { typesVersions: { "*": paths } } : {};
 }
 
 export function emitPackageJson(model: ProtocolModel, options: PackageOptions): OutputFile {
@@ -89,6 +115,7 @@ export function emitPackageJson(model: ProtocolModel, options: PackageOptions): 
     sideEffects: false,
     ...(root ? { types: `./${root.id}/index.d.ts`, main: `./${root.id}/index.js` } : {}),
     exports: exportsMap(model),
+    ...typesVersionsOf(model),
     files: [
       ...new Set(model.surfaces.map((s) => s.id.split("/")[0] as string)),
       "runtime",
@@ -100,15 +127,35 @@ export function emitPackageJson(model: ProtocolModel, options: PackageOptions): 
   return { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` };
 }
 
+/**
+ * What the README's agent and client example calls, by wire name. The example is rendered
+ * only when the root entry point has all of them, so a package generated from an older or
+ * trimmed schema does not ship an example calling methods it lacks. (The example is
+ * type-checked and run against the vendored schema's package in test/consumers.)
+ */
+const EXAMPLE_METHODS = [
+  "initialize",
+  "session/new",
+  "session/prompt",
+  "session/cancel",
+  "session/update",
+  "session/request_permission",
+];
+
 export function emitReadme(model: ProtocolModel, options: PackageOptions): OutputFile {
+  const importPath = (s: SurfaceModel) =>
+    s.entry === "." ? options.name : `${options.name}/${s.entry.slice(2)}`;
   const surfaces = model.surfaces.map((s) => ({
-    importPath: s.entry === "." ? options.name : `${options.name}/${s.entry.slice(2)}`,
+    importPath: importPath(s),
     protocolVersion: s.protocolVersion,
     unstable: s.stability === "unstable",
     schema: s.schemaFile.name,
     definitions: s.definitions.length,
     methods: s.methods.length,
   }));
+  const root = model.surfaces.find((s) => s.entry === ".");
+  const served = new Set(root?.methods.map((m) => m.method));
+  const firstUnstable = orderedSurfaces(model).find((s) => s.stability === "unstable");
   const inputs = model.inputs.map((f) => ({ name: f.name, short: f.sha256.slice(0, 12) }));
   return {
     path: "README.md",
@@ -116,6 +163,8 @@ export function emitReadme(model: ProtocolModel, options: PackageOptions): Outpu
       name: options.name,
       generatorVersion: GENERATOR_VERSION,
       surfaces,
+      unstableImport: firstUnstable ? importPath(firstUnstable) : false,
+      example: root !== undefined && EXAMPLE_METHODS.every((m) => served.has(m)),
       inputs,
     }),
   };
