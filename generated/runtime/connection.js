@@ -1,6 +1,6 @@
 import { ArrivalQueue } from "./arrival-queue.js";
 import { classify, isJsonRpcId, } from "./json-rpc.js";
-import { MalformedFrame, MessageEncodingError } from "./message-stream.js";
+import { isMalformedFrame, MessageEncodingError, } from "./message-stream.js";
 import { fillEmpty, invalidParams, receive, routesOf } from "./method-routes.js";
 import { ConnectionClosedError, RequestError } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
@@ -151,7 +151,7 @@ export class Connection {
         }
     }
     receive(value) {
-        if (value instanceof MalformedFrame) {
+        if (isMalformedFrame(value)) {
             this.malformed(value);
             return;
         }

@@ -15,7 +15,16 @@ export interface MessageStream {
 }
 export type MalformedProblem = "parse-error" | "invalid-utf8" | "too-large";
 /** A unit of input that is not a JSON value. Carries no content: input may hold secrets. */
+/**
+ * Marks a MalformedFrame across copies of this runtime (two installed versions of the
+ * package, or a stream made by one and a connection by another): `instanceof` would miss
+ * those, and the frame would be taken for a message. JSON cannot produce symbol keys, so
+ * no received value can carry the mark.
+ */
+declare const MALFORMED: unique symbol;
+export declare function isMalformedFrame(value: unknown): value is MalformedFrame;
 export declare class MalformedFrame {
+    readonly [MALFORMED]: true;
     readonly problem: MalformedProblem;
     /** Size in bytes of the offending input. */
     readonly size: number;
@@ -28,3 +37,4 @@ export declare class MessageEncodingError extends Error {
     readonly reason: unknown;
     constructor(reason: unknown);
 }
+export {};

@@ -10,7 +10,7 @@ const formats0 = __formats.int64;
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate54_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -98,7 +98,7 @@ vErrors = null;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate54_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema22 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"path":{"type":"string"},"content":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","path","content"]};
 const schema23 = {"type":"string"};
@@ -106,7 +106,7 @@ const schema23 = {"type":"string"};
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate57_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -120,13 +120,13 @@ return false;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate57_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate56_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -202,7 +202,7 @@ return false;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate56_evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema24 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0},"limit":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","path"]};
 const formats2 = __formats.uint32;
@@ -210,7 +210,7 @@ const formats2 = __formats.uint32;
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate60_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -329,7 +329,7 @@ return false;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate60_evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema25 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"toolCall":{"allOf":[{"$ref":"#/$defs/ToolCallUpdate"}]},"options":{"type":"array","items":{"$ref":"#/$defs/PermissionOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","toolCall","options"]};
 const schema26 = {"type":"object","properties":{"toolCallId":{"allOf":[{"$ref":"#/$defs/ToolCallId"}]},"kind":{"anyOf":[{"$ref":"#/$defs/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"#/$defs/ToolCallStatus"},{"type":"null"}]},"title":{"type":["string","null"]},"content":{"type":["array","null"],"items":{"$ref":"#/$defs/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"#/$defs/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["toolCallId"]};
@@ -338,7 +338,7 @@ const schema27 = {"type":"string"};
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate66_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -352,14 +352,14 @@ return false;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate66_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema28 = {"oneOf":[{"type":"string","const":"read"},{"type":"string","const":"edit"},{"type":"string","const":"delete"},{"type":"string","const":"move"},{"type":"string","const":"search"},{"type":"string","const":"execute"},{"type":"string","const":"think"},{"type":"string","const":"fetch"},{"type":"string","const":"switch_mode"},{"type":"string","const":"other"}]};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate68_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -709,14 +709,14 @@ vErrors = null;
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate68_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema29 = {"oneOf":[{"type":"string","const":"pending"},{"type":"string","const":"in_progress"},{"type":"string","const":"completed"},{"type":"string","const":"failed"}]};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate70_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -874,7 +874,7 @@ vErrors = null;
 validate70.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate70_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema30 = {"type":"object","oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Content"}]},{"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Diff"}]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Terminal"}]}],"discriminator":{"propertyName":"type"}};
 const schema31 = {"type":"object","properties":{"content":{"allOf":[{"$ref":"#/$defs/ContentBlock"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content"]};
@@ -886,7 +886,7 @@ const schema35 = {"oneOf":[{"type":"string","const":"assistant"},{"type":"string
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate77_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -980,13 +980,13 @@ vErrors = null;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate77_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate76_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1075,13 +1075,13 @@ return false;
 validate76.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate76_evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate75_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1193,14 +1193,14 @@ return false;
 validate75.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"annotations":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate75_evaluated = {"props":{"annotations":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema36 = {"type":"object","properties":{"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data","mimeType"]};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate81_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1339,14 +1339,14 @@ return false;
 validate81.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate81_evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema37 = {"type":"object","properties":{"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"data":{"type":"string"},"mimeType":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data","mimeType"]};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate84_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1471,14 +1471,14 @@ return false;
 validate84.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate84_evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema38 = {"type":"object","properties":{"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"name":{"type":"string"},"size":{"type":["integer","null"],"format":"int64"},"title":{"type":["string","null"]},"uri":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","uri"]};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate87_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1667,7 +1667,7 @@ return false;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"annotations":true,"description":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate87_evaluated = {"props":{"annotations":true,"description":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema39 = {"type":"object","properties":{"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"resource":{"allOf":[{"$ref":"#/$defs/EmbeddedResourceResource"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["resource"]};
 const schema40 = {"anyOf":[{"allOf":[{"$ref":"#/$defs/TextResourceContents"}]},{"allOf":[{"$ref":"#/$defs/BlobResourceContents"}]}]};
@@ -1676,7 +1676,7 @@ const schema41 = {"type":"object","properties":{"mimeType":{"type":["string","nu
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate93_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1753,14 +1753,14 @@ return false;
 validate93.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"mimeType":true,"text":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate93_evaluated = {"props":{"mimeType":true,"text":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema42 = {"type":"object","properties":{"blob":{"type":"string"},"mimeType":{"type":["string","null"]},"uri":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["blob","uri"]};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate95_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1837,13 +1837,13 @@ return false;
 validate95.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"blob":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate95_evaluated = {"props":{"blob":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate92_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1909,13 +1909,13 @@ validate92.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate92.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate92_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate90_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2027,13 +2027,13 @@ return false;
 validate90.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"annotations":true,"resource":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate90_evaluated = {"props":{"annotations":true,"resource":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate74_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2269,13 +2269,13 @@ validate74.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate74.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate74_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate73_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2325,14 +2325,14 @@ return false;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate73_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema43 = {"type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["path","newText"]};
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate101_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2409,7 +2409,7 @@ return false;
 validate101.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate101_evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema44 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId"]};
 const schema45 = {"type":"string"};
@@ -2417,7 +2417,7 @@ const schema45 = {"type":"string"};
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate104_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2431,13 +2431,13 @@ return false;
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate104_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate103_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2487,13 +2487,13 @@ return false;
 validate103.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate103_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate72_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2640,14 +2640,14 @@ validate72.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate72.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate72_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema46 = {"type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["path"]};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate108_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2725,13 +2725,13 @@ return false;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate108_evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate65_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2967,7 +2967,7 @@ return false;
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate65_evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema47 = {"type":"object","properties":{"optionId":{"allOf":[{"$ref":"#/$defs/PermissionOptionId"}]},"name":{"type":"string"},"kind":{"allOf":[{"$ref":"#/$defs/PermissionOptionKind"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["optionId","name","kind"]};
 const schema48 = {"type":"string"};
@@ -2975,7 +2975,7 @@ const schema48 = {"type":"string"};
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate112_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2989,14 +2989,14 @@ return false;
 validate112.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate112_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema49 = {"oneOf":[{"type":"string","const":"allow_once"},{"type":"string","const":"allow_always"},{"type":"string","const":"reject_once"},{"type":"string","const":"reject_always"}]};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate114_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3154,13 +3154,13 @@ vErrors = null;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate114_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate111_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3236,13 +3236,13 @@ return false;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate111_evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate63_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3336,7 +3336,7 @@ return false;
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate63_evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema50 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"#/$defs/EnvVariable"}},"cwd":{"type":["string","null"]},"outputByteLimit":{"type":["integer","null"],"format":"uint64","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","command"]};
 const schema51 = {"type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","value"]};
@@ -3344,7 +3344,7 @@ const schema51 = {"type":"object","properties":{"name":{"type":"string"},"value"
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate120_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3407,14 +3407,14 @@ return false;
 validate120.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate120_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const formats10 = __formats.uint64;
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate118_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3581,14 +3581,14 @@ return false;
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"sessionId":true,"command":true,"args":true,"env":true,"cwd":true,"outputByteLimit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate118_evaluated = {"props":{"sessionId":true,"command":true,"args":true,"env":true,"cwd":true,"outputByteLimit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema52 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","terminalId"]};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate123_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3651,14 +3651,14 @@ return false;
 validate123.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate123_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema53 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","terminalId"]};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate127_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3721,14 +3721,14 @@ return false;
 validate127.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate127_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema54 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","terminalId"]};
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate131_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3791,14 +3791,14 @@ return false;
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate131_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema55 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","terminalId"]};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate135_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3861,7 +3861,7 @@ return false;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate135_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema56 = {"type":"object","properties":{"message":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"],"allOf":[{"$ref":"#/$defs/ElicitationFormMode"}]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"],"allOf":[{"$ref":"#/$defs/ElicitationUrlMode"}]},{"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"],"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"unevaluatedProperties":true,"not":{"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]}]}}],"required":["message"]};
 const schema57 = {"type":"object","properties":{"requestedSchema":{"allOf":[{"$ref":"#/$defs/ElicitationSchema"}]}},"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"required":["requestedSchema"]};
@@ -3870,7 +3870,7 @@ const schema58 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#
 function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate141_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3961,14 +3961,14 @@ return false;
 validate141.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
+const validate141_evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema59 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"#/$defs/RequestId"}]}},"required":["requestId"]};
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate145.evaluated;
+const evaluated0 = validate145_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3999,7 +3999,7 @@ return false;
 validate145.errors = vErrors;
 return errors === 0;
 }
-validate145.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+const validate145_evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema60 = {"type":"object","properties":{"type":{"allOf":[{"$ref":"#/$defs/ElicitationSchemaType"}]},"title":{"type":["string","null"]},"properties":{"type":"object","additionalProperties":{"$ref":"#/$defs/ElicitationPropertySchema"}},"required":{"type":["array","null"],"items":{"type":"string"}},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema61 = {"oneOf":[{"type":"string","const":"object"}]};
@@ -4007,7 +4007,7 @@ const schema61 = {"oneOf":[{"type":"string","const":"object"}]};
 function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate149_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4069,7 +4069,7 @@ vErrors = null;
 validate149.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate149_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema62 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"],"allOf":[{"$ref":"#/$defs/StringPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"],"allOf":[{"$ref":"#/$defs/NumberPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"],"allOf":[{"$ref":"#/$defs/IntegerPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"],"allOf":[{"$ref":"#/$defs/BooleanPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"],"allOf":[{"$ref":"#/$defs/MultiSelectPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema63 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minLength":{"type":["integer","null"],"format":"uint32","minimum":0},"maxLength":{"type":["integer","null"],"format":"uint32","minimum":0},"pattern":{"type":["string","null"]},"format":{"anyOf":[{"$ref":"#/$defs/StringFormat"},{"type":"null"}]},"default":{"type":["string","null"]},"enum":{"type":["array","null"],"items":{"type":"string"}},"oneOf":{"type":["array","null"],"items":{"$ref":"#/$defs/EnumOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -4078,7 +4078,7 @@ const schema64 = {"oneOf":[{"type":"string","const":"email"},{"type":"string","c
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
+const evaluated0 = validate153_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4236,14 +4236,14 @@ vErrors = null;
 validate153.errors = vErrors;
 return errors === 0;
 }
-validate153.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate153_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema65 = {"type":"object","properties":{"const":{"type":"string"},"title":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["const","title"]};
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate155_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4320,13 +4320,13 @@ return false;
 validate155.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate155_evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate152_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4585,14 +4585,14 @@ return false;
 validate152.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate152_evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema66 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["number","null"],"format":"double"},"maximum":{"type":["number","null"],"format":"double"},"default":{"type":["number","null"],"format":"double"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate158_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4692,14 +4692,14 @@ return false;
 validate158.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate158_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema67 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["integer","null"],"format":"int64"},"maximum":{"type":["integer","null"],"format":"int64"},"default":{"type":["integer","null"],"format":"int64"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate160_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4823,14 +4823,14 @@ return false;
 validate160.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate160_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema68 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"default":{"type":["boolean","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate162_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4902,7 +4902,7 @@ return false;
 validate162.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate162_evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema69 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minItems":{"type":["integer","null"],"format":"uint64","minimum":0},"maxItems":{"type":["integer","null"],"format":"uint64","minimum":0},"items":{"allOf":[{"$ref":"#/$defs/MultiSelectItems"}]},"default":{"type":["array","null"],"items":{"type":"string"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["items"]};
 const schema70 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"],"allOf":[{"$ref":"#/$defs/StringMultiSelectItems"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]}]},"additionalProperties":true},{"allOf":[{"$ref":"#/$defs/TitledMultiSelectItems"}]}]};
@@ -4911,7 +4911,7 @@ const schema71 = {"type":"object","properties":{"enum":{"type":"array","items":{
 function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate166_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4979,14 +4979,14 @@ return false;
 validate166.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate166_evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema72 = {"type":"object","properties":{"anyOf":{"type":"array","items":{"$ref":"#/$defs/EnumOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["anyOf"]};
 
 function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate168_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5054,13 +5054,13 @@ return false;
 validate168.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate168_evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate165_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5324,13 +5324,13 @@ validate165.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate165.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate165_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate164_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5495,13 +5495,13 @@ return false;
 validate164.errors = vErrors;
 return errors === 0;
 }
-validate164.evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate164_evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
+const evaluated0 = validate151_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6270,13 +6270,13 @@ validate151.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate151.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate151_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate148_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6407,13 +6407,13 @@ return false;
 validate148.errors = vErrors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate148_evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate140_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6499,7 +6499,7 @@ validate140.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate140.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate140_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema73 = {"type":"object","properties":{"elicitationId":{"allOf":[{"$ref":"#/$defs/ElicitationId"}]},"url":{"type":"string","format":"uri"}},"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"required":["elicitationId","url"]};
 const schema74 = {"type":"string"};
@@ -6507,7 +6507,7 @@ const schema74 = {"type":"string"};
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate179_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6521,13 +6521,13 @@ return false;
 validate179.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate179_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate176_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6636,13 +6636,13 @@ validate176.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate176.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate176_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate139_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6657,7 +6657,7 @@ vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.err
 errors = vErrors.length;
 }
 else {
-var props0 = validate140.evaluated.props;
+var props0 = validate140_evaluated.props;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6721,7 +6721,7 @@ vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate176.evaluated.props;
+var props1 = validate176_evaluated.props;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7124,7 +7124,7 @@ validate139.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate139.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate139_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema75 = {};
 
@@ -7132,13 +7132,13 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
 validate185.errors = null;
 return true;
 }
-validate185.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate185_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate53_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7317,7 +7317,7 @@ vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate139.evaluated.props;
+var props1 = validate139_evaluated.props;
 }
 var _valid1 = _errs25 === errors;
 valid3 = valid3 || _valid1;
@@ -7415,14 +7415,14 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate53_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestId = validate187;
 
 function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate187_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7510,14 +7510,14 @@ vErrors = null;
 validate187.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate187_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vWriteTextFileRequest = validate188;
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate188_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7593,14 +7593,14 @@ return false;
 validate188.errors = vErrors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate188_evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionId = validate190;
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate190_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7614,14 +7614,14 @@ return false;
 validate190.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate190_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vReadTextFileRequest = validate191;
 
 function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate191_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7740,14 +7740,14 @@ return false;
 validate191.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate191_evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionRequest = validate193;
 
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate193_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7841,14 +7841,14 @@ return false;
 validate193.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate193_evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallUpdate = validate197;
 
 function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate197_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8084,14 +8084,14 @@ return false;
 validate197.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate197_evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallId = validate203;
 
 function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate203_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8105,14 +8105,14 @@ return false;
 validate203.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate203_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolKind = validate204;
 
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate204_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8462,14 +8462,14 @@ vErrors = null;
 validate204.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate204_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallStatus = validate205;
 
 function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate205_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8627,14 +8627,14 @@ vErrors = null;
 validate205.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate205_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallContent = validate206;
 
 function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate206_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8781,14 +8781,14 @@ validate206.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate206.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate206_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vContentBlock = validate210;
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
+const evaluated0 = validate210_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9024,14 +9024,14 @@ validate210.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate210.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate210_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vAnnotations = validate216;
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate216_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9120,14 +9120,14 @@ return false;
 validate216.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate216_evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRole = validate218;
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate218_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9221,14 +9221,14 @@ vErrors = null;
 validate218.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate218_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vTextContent = validate219;
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
+const evaluated0 = validate219_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9340,14 +9340,14 @@ return false;
 validate219.errors = vErrors;
 return errors === 0;
 }
-validate219.evaluated = {"props":{"annotations":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate219_evaluated = {"props":{"annotations":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vImageContent = validate221;
 
 function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate221_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9486,14 +9486,14 @@ return false;
 validate221.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate221_evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAudioContent = validate223;
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate223_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9618,14 +9618,14 @@ return false;
 validate223.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate223_evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResourceLink = validate225;
 
 function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate225_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9814,14 +9814,14 @@ return false;
 validate225.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"annotations":true,"description":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate225_evaluated = {"props":{"annotations":true,"description":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEmbeddedResourceResource = validate227;
 
 function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate227_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9887,14 +9887,14 @@ validate227.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate227.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate227_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vTextResourceContents = validate230;
 
 function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate230_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9971,14 +9971,14 @@ return false;
 validate230.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":{"mimeType":true,"text":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate230_evaluated = {"props":{"mimeType":true,"text":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBlobResourceContents = validate231;
 
 function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate231_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10055,14 +10055,14 @@ return false;
 validate231.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"blob":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate231_evaluated = {"props":{"blob":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEmbeddedResource = validate232;
 
 function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate232_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10174,14 +10174,14 @@ return false;
 validate232.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"annotations":true,"resource":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate232_evaluated = {"props":{"annotations":true,"resource":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vContent = validate235;
 
 function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate235_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10231,14 +10231,14 @@ return false;
 validate235.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate235_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiff = validate237;
 
 function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate237_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10315,14 +10315,14 @@ return false;
 validate237.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate237_evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalId = validate238;
 
 function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate238_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10336,14 +10336,14 @@ return false;
 validate238.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate238_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminal = validate239;
 
 function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate239_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10393,14 +10393,14 @@ return false;
 validate239.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate239_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallLocation = validate241;
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate241_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10478,14 +10478,14 @@ return false;
 validate241.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate241_evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOption = validate242;
 
 function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate242_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10561,14 +10561,14 @@ return false;
 validate242.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate242_evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOptionId = validate245;
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate245_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10582,14 +10582,14 @@ return false;
 validate245.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate245_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOptionKind = validate246;
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate246_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10747,14 +10747,14 @@ vErrors = null;
 validate246.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate246_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateTerminalRequest = validate247;
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate247_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10921,14 +10921,14 @@ return false;
 validate247.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"sessionId":true,"command":true,"args":true,"env":true,"cwd":true,"outputByteLimit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate247_evaluated = {"props":{"sessionId":true,"command":true,"args":true,"env":true,"cwd":true,"outputByteLimit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEnvVariable = validate250;
 
 function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
+const evaluated0 = validate250_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10991,14 +10991,14 @@ return false;
 validate250.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate250_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalOutputRequest = validate251;
 
 function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate251_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11061,14 +11061,14 @@ return false;
 validate251.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate251_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vReleaseTerminalRequest = validate254;
 
 function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate254_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11131,14 +11131,14 @@ return false;
 validate254.errors = vErrors;
 return errors === 0;
 }
-validate254.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate254_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vWaitForTerminalExitRequest = validate257;
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate257_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11201,14 +11201,14 @@ return false;
 validate257.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate257_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vKillTerminalRequest = validate260;
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
+const evaluated0 = validate260_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11271,14 +11271,14 @@ return false;
 validate260.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate260_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateElicitationRequest = validate263;
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate263_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11293,7 +11293,7 @@ vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.err
 errors = vErrors.length;
 }
 else {
-var props0 = validate140.evaluated.props;
+var props0 = validate140_evaluated.props;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11357,7 +11357,7 @@ vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate176.evaluated.props;
+var props1 = validate176_evaluated.props;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11760,14 +11760,14 @@ validate263.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate263.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate263_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationSessionScope = validate268;
 
 function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
+const evaluated0 = validate268_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11858,14 +11858,14 @@ return false;
 validate268.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
+const validate268_evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationRequestScope = validate271;
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate271_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11896,14 +11896,14 @@ return false;
 validate271.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+const validate271_evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationSchema = validate273;
 
 function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
+const evaluated0 = validate273_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12034,14 +12034,14 @@ return false;
 validate273.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate273_evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationSchemaType = validate276;
 
 function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate276_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12103,14 +12103,14 @@ vErrors = null;
 validate276.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate276_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationPropertySchema = validate277;
 
 function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate277_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12879,14 +12879,14 @@ validate277.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate277.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate277_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vStringFormat = validate283;
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
+const evaluated0 = validate283_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13044,14 +13044,14 @@ vErrors = null;
 validate283.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate283_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vEnumOption = validate284;
 
 function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate284_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13128,14 +13128,14 @@ return false;
 validate284.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate284_evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStringPropertySchema = validate285;
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
+const evaluated0 = validate285_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13394,14 +13394,14 @@ return false;
 validate285.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate285_evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNumberPropertySchema = validate288;
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate288.evaluated;
+const evaluated0 = validate288_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13501,14 +13501,14 @@ return false;
 validate288.errors = vErrors;
 return errors === 0;
 }
-validate288.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate288_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIntegerPropertySchema = validate289;
 
 function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate289_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13632,14 +13632,14 @@ return false;
 validate289.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate289_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBooleanPropertySchema = validate290;
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate290_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13711,14 +13711,14 @@ return false;
 validate290.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate290_evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMultiSelectItems = validate291;
 
 function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate291.evaluated;
+const evaluated0 = validate291_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13982,14 +13982,14 @@ validate291.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate291.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate291_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vStringMultiSelectItems = validate294;
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate294_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14057,14 +14057,14 @@ return false;
 validate294.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate294_evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTitledMultiSelectItems = validate295;
 
 function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate295.evaluated;
+const evaluated0 = validate295_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14132,14 +14132,14 @@ return false;
 validate295.errors = vErrors;
 return errors === 0;
 }
-validate295.evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate295_evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMultiSelectPropertySchema = validate297;
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
+const evaluated0 = validate297_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14304,14 +14304,14 @@ return false;
 validate297.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate297_evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationFormMode = validate299;
 
 function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
+const evaluated0 = validate299_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14397,14 +14397,14 @@ validate299.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate299.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate299_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationId = validate303;
 
 function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate303.evaluated;
+const evaluated0 = validate303_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14418,14 +14418,14 @@ return false;
 validate303.errors = vErrors;
 return errors === 0;
 }
-validate303.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate303_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationUrlMode = validate304;
 
 function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
+const evaluated0 = validate304_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14534,7 +14534,7 @@ validate304.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate304.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate304_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vExtRequest = validate308;
 
@@ -14542,7 +14542,7 @@ function validate308(data, {instancePath="", parentData, parentDataProperty, roo
 validate308.errors = null;
 return true;
 }
-validate308.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate308_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentResponse = validate309;
 const schema131 = {"anyOf":[{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"result":{"anyOf":[{"allOf":[{"$ref":"#/$defs/InitializeResponse"}]},{"allOf":[{"$ref":"#/$defs/AuthenticateResponse"}]},{"allOf":[{"$ref":"#/$defs/LogoutResponse"}]},{"allOf":[{"$ref":"#/$defs/NewSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/LoadSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ListSessionsResponse"}]},{"allOf":[{"$ref":"#/$defs/DeleteSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ResumeSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/CloseSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/SetSessionModeResponse"}]},{"allOf":[{"$ref":"#/$defs/SetSessionConfigOptionResponse"}]},{"allOf":[{"$ref":"#/$defs/PromptResponse"}]},{"allOf":[{"$ref":"#/$defs/ExtResponse"}]}]}},"required":["id","result"]},{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"error":{"allOf":[{"$ref":"#/$defs/Error"}]}},"required":["id","error"]}]};
@@ -14553,7 +14553,7 @@ const formats52 = __formats.uint16;
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
+const evaluated0 = validate312_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14587,7 +14587,7 @@ return false;
 validate312.errors = vErrors;
 return errors === 0;
 }
-validate312.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate312_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema134 = {"type":"object","properties":{"loadSession":{"type":"boolean"},"promptCapabilities":{"allOf":[{"$ref":"#/$defs/PromptCapabilities"}]},"mcpCapabilities":{"allOf":[{"$ref":"#/$defs/McpCapabilities"}]},"sessionCapabilities":{"allOf":[{"$ref":"#/$defs/SessionCapabilities"}]},"auth":{"allOf":[{"$ref":"#/$defs/AgentAuthCapabilities"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema135 = {"type":"object","properties":{"image":{"type":"boolean"},"audio":{"type":"boolean"},"embeddedContext":{"type":"boolean"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -14595,7 +14595,7 @@ const schema135 = {"type":"object","properties":{"image":{"type":"boolean"},"aud
 function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate315_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14664,14 +14664,14 @@ return false;
 validate315.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate315_evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema136 = {"type":"object","properties":{"http":{"type":"boolean"},"sse":{"type":"boolean"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate317.evaluated;
+const evaluated0 = validate317_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14727,7 +14727,7 @@ return false;
 validate317.errors = vErrors;
 return errors === 0;
 }
-validate317.evaluated = {"props":{"http":true,"sse":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate317_evaluated = {"props":{"http":true,"sse":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema137 = {"type":"object","properties":{"list":{"anyOf":[{"$ref":"#/$defs/SessionListCapabilities"},{"type":"null"}]},"delete":{"anyOf":[{"$ref":"#/$defs/SessionDeleteCapabilities"},{"type":"null"}]},"additionalDirectories":{"anyOf":[{"$ref":"#/$defs/SessionAdditionalDirectoriesCapabilities"},{"type":"null"}]},"resume":{"anyOf":[{"$ref":"#/$defs/SessionResumeCapabilities"},{"type":"null"}]},"close":{"anyOf":[{"$ref":"#/$defs/SessionCloseCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema138 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -14735,7 +14735,7 @@ const schema138 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate320_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14760,14 +14760,14 @@ return false;
 validate320.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate320_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema139 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate322.evaluated;
+const evaluated0 = validate322_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14792,14 +14792,14 @@ return false;
 validate322.errors = vErrors;
 return errors === 0;
 }
-validate322.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate322_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema140 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
+const evaluated0 = validate324_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14824,14 +14824,14 @@ return false;
 validate324.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate324_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema141 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate326.evaluated;
+const evaluated0 = validate326_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14856,14 +14856,14 @@ return false;
 validate326.errors = vErrors;
 return errors === 0;
 }
-validate326.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate326_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema142 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
+const evaluated0 = validate328_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14888,13 +14888,13 @@ return false;
 validate328.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate328_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate319_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15219,7 +15219,7 @@ return false;
 validate319.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate319_evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema143 = {"type":"object","properties":{"logout":{"anyOf":[{"$ref":"#/$defs/LogoutCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema144 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -15227,7 +15227,7 @@ const schema144 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate332_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15252,13 +15252,13 @@ return false;
 validate332.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate332_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
+const evaluated0 = validate331_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15347,13 +15347,13 @@ return false;
 validate331.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate331_evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
+const evaluated0 = validate314_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15448,7 +15448,7 @@ return false;
 validate314.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate314_evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema145 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"],"allOf":[{"$ref":"#/$defs/AuthMethodTerminal"}]},{"allOf":[{"$ref":"#/$defs/AuthMethodAgent"}]}]};
 const schema146 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"]};
@@ -15457,7 +15457,7 @@ const schema147 = {"type":"string"};
 function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate338_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15471,13 +15471,13 @@ return false;
 validate338.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate338_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
+const evaluated0 = validate337_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15614,14 +15614,14 @@ return false;
 validate337.errors = vErrors;
 return errors === 0;
 }
-validate337.evaluated = {"props":{"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate337_evaluated = {"props":{"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema148 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"]};
 
 function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate341_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15698,13 +15698,13 @@ return false;
 validate341.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate341_evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
+const evaluated0 = validate336_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15823,14 +15823,14 @@ validate336.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate336.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate336_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema149 = {"type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","version"]};
 
 function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
+const evaluated0 = validate345_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15907,13 +15907,13 @@ return false;
 validate345.errors = vErrors;
 return errors === 0;
 }
-validate345.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate345_evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate311_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16069,14 +16069,14 @@ return false;
 validate311.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate311_evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema150 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate348.evaluated;
+const evaluated0 = validate348_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16101,14 +16101,14 @@ return false;
 validate348.errors = vErrors;
 return errors === 0;
 }
-validate348.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate348_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema151 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate350.evaluated;
+const evaluated0 = validate350_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16133,7 +16133,7 @@ return false;
 validate350.errors = vErrors;
 return errors === 0;
 }
-validate350.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate350_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema152 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"modes":{"anyOf":[{"$ref":"#/$defs/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 const schema153 = {"type":"object","properties":{"currentModeId":{"allOf":[{"$ref":"#/$defs/SessionModeId"}]},"availableModes":{"type":"array","items":{"$ref":"#/$defs/SessionMode"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["currentModeId","availableModes"]};
@@ -16142,7 +16142,7 @@ const schema154 = {"type":"string"};
 function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate355.evaluated;
+const evaluated0 = validate355_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16156,14 +16156,14 @@ return false;
 validate355.errors = vErrors;
 return errors === 0;
 }
-validate355.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate355_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema155 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/SessionModeId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"]};
 
 function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate357.evaluated;
+const evaluated0 = validate357_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16240,13 +16240,13 @@ return false;
 validate357.errors = vErrors;
 return errors === 0;
 }
-validate357.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate357_evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate354_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16327,7 +16327,7 @@ return false;
 validate354.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate354_evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema156 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/SessionConfigId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"#/$defs/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"],"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"],"allOf":[{"$ref":"#/$defs/SessionConfigSelect"}]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"],"allOf":[{"$ref":"#/$defs/SessionConfigBoolean"}]}],"discriminator":{"propertyName":"type"}};
 const schema157 = {"type":"string"};
@@ -16335,7 +16335,7 @@ const schema157 = {"type":"string"};
 function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate362.evaluated;
+const evaluated0 = validate362_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16349,14 +16349,14 @@ return false;
 validate362.errors = vErrors;
 return errors === 0;
 }
-validate362.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate362_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema158 = {"anyOf":[{"type":"string","const":"mode"},{"type":"string","const":"model"},{"type":"string","const":"model_config"},{"type":"string","const":"thought_level"},{"type":"string"}]};
 
 function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
+const evaluated0 = validate364_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16496,7 +16496,7 @@ vErrors = null;
 validate364.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate364_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema159 = {"type":"object","properties":{"currentValue":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]},"options":{"allOf":[{"$ref":"#/$defs/SessionConfigSelectOptions"}]}},"required":["currentValue","options"]};
 const schema160 = {"type":"string"};
@@ -16504,7 +16504,7 @@ const schema160 = {"type":"string"};
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
+const evaluated0 = validate367_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16518,7 +16518,7 @@ return false;
 validate367.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate367_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema161 = {"anyOf":[{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectGroup"}}]};
 const schema162 = {"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["value","name"]};
@@ -16526,7 +16526,7 @@ const schema162 = {"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$d
 function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate370.evaluated;
+const evaluated0 = validate370_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16603,7 +16603,7 @@ return false;
 validate370.errors = vErrors;
 return errors === 0;
 }
-validate370.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate370_evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema163 = {"type":"object","properties":{"group":{"allOf":[{"$ref":"#/$defs/SessionConfigGroupId"}]},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["group","name","options"]};
 const schema164 = {"type":"string"};
@@ -16611,7 +16611,7 @@ const schema164 = {"type":"string"};
 function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate374.evaluated;
+const evaluated0 = validate374_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16625,13 +16625,13 @@ return false;
 validate374.errors = vErrors;
 return errors === 0;
 }
-validate374.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate374_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate373.evaluated;
+const evaluated0 = validate373_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16725,13 +16725,13 @@ return false;
 validate373.errors = vErrors;
 return errors === 0;
 }
-validate373.evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate373_evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate369.evaluated;
+const evaluated0 = validate369_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16835,13 +16835,13 @@ validate369.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate369.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate369_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
+const evaluated0 = validate366_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16890,14 +16890,14 @@ return false;
 validate366.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
+const validate366_evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema165 = {"type":"object","properties":{"currentValue":{"type":"boolean"}},"required":["currentValue"]};
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate380.evaluated;
+const evaluated0 = validate380_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16928,13 +16928,13 @@ return false;
 validate380.errors = vErrors;
 return errors === 0;
 }
-validate380.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
+const validate380_evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate361.evaluated;
+const evaluated0 = validate361_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17160,13 +17160,13 @@ validate361.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate361.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate361_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate352_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17308,14 +17308,14 @@ return false;
 validate352.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate352_evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema166 = {"type":"object","properties":{"modes":{"anyOf":[{"$ref":"#/$defs/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate384.evaluated;
+const evaluated0 = validate384_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17437,7 +17437,7 @@ return false;
 validate384.errors = vErrors;
 return errors === 0;
 }
-validate384.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate384_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema167 = {"type":"object","properties":{"sessions":{"type":"array","items":{"$ref":"#/$defs/SessionInfo"}},"nextCursor":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessions"]};
 const schema168 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
@@ -17445,7 +17445,7 @@ const schema168 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"
 function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate389.evaluated;
+const evaluated0 = validate389_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17567,13 +17567,13 @@ return false;
 validate389.errors = vErrors;
 return errors === 0;
 }
-validate389.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate389_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
+const evaluated0 = validate388_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17655,14 +17655,14 @@ return false;
 validate388.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate388_evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema169 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate393.evaluated;
+const evaluated0 = validate393_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17687,14 +17687,14 @@ return false;
 validate393.errors = vErrors;
 return errors === 0;
 }
-validate393.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate393_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema170 = {"type":"object","properties":{"modes":{"anyOf":[{"$ref":"#/$defs/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate395.evaluated;
+const evaluated0 = validate395_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17816,14 +17816,14 @@ return false;
 validate395.errors = vErrors;
 return errors === 0;
 }
-validate395.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate395_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema171 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate399.evaluated;
+const evaluated0 = validate399_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17848,14 +17848,14 @@ return false;
 validate399.errors = vErrors;
 return errors === 0;
 }
-validate399.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate399_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema172 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate401.evaluated;
+const evaluated0 = validate401_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17880,14 +17880,14 @@ return false;
 validate401.errors = vErrors;
 return errors === 0;
 }
-validate401.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate401_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema173 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
 
 function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate403.evaluated;
+const evaluated0 = validate403_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17955,7 +17955,7 @@ return false;
 validate403.errors = vErrors;
 return errors === 0;
 }
-validate403.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate403_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema174 = {"type":"object","properties":{"stopReason":{"allOf":[{"$ref":"#/$defs/StopReason"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["stopReason"]};
 const schema175 = {"oneOf":[{"type":"string","const":"end_turn"},{"type":"string","const":"max_tokens"},{"type":"string","const":"max_turn_requests"},{"type":"string","const":"refusal"},{"type":"string","const":"cancelled"}]};
@@ -17963,7 +17963,7 @@ const schema175 = {"oneOf":[{"type":"string","const":"end_turn"},{"type":"string
 function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate407.evaluated;
+const evaluated0 = validate407_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18153,13 +18153,13 @@ vErrors = null;
 validate407.errors = vErrors;
 return errors === 0;
 }
-validate407.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate407_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate406.evaluated;
+const evaluated0 = validate406_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18209,7 +18209,7 @@ return false;
 validate406.errors = vErrors;
 return errors === 0;
 }
-validate406.evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate406_evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema176 = {};
 
@@ -18217,7 +18217,7 @@ function validate410(data, {instancePath="", parentData, parentDataProperty, roo
 validate410.errors = null;
 return true;
 }
-validate410.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate410_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema177 = {"type":"object","properties":{"code":{"allOf":[{"$ref":"#/$defs/ErrorCode"}]},"message":{"type":"string"},"data":{}},"required":["code","message"]};
 const schema178 = {"anyOf":[{"type":"integer","format":"int32","const":-32700},{"type":"integer","format":"int32","const":-32600},{"type":"integer","format":"int32","const":-32601},{"type":"integer","format":"int32","const":-32602},{"type":"integer","format":"int32","const":-32603},{"type":"integer","format":"int32","const":-32800},{"type":"integer","format":"int32","const":-32000},{"type":"integer","format":"int32","const":-32002},{"type":"integer","format":"int32"}]};
@@ -18226,7 +18226,7 @@ const formats54 = __formats.int32;
 function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate414.evaluated;
+const evaluated0 = validate414_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18584,13 +18584,13 @@ vErrors = null;
 validate414.errors = vErrors;
 return errors === 0;
 }
-validate414.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate414_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate413.evaluated;
+const evaluated0 = validate413_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18639,13 +18639,13 @@ return false;
 validate413.errors = vErrors;
 return errors === 0;
 }
-validate413.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+const validate413_evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate309_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18997,14 +18997,14 @@ validate309.errors = vErrors;
 evaluated0.props = props1;
 return errors === 0;
 }
-validate309.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate309_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vInitializeResponse = validate417;
 
 function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate417.evaluated;
+const evaluated0 = validate417_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19160,14 +19160,14 @@ return false;
 validate417.errors = vErrors;
 return errors === 0;
 }
-validate417.evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate417_evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProtocolVersion = validate422;
 
 function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate422.evaluated;
+const evaluated0 = validate422_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19201,14 +19201,14 @@ return false;
 validate422.errors = vErrors;
 return errors === 0;
 }
-validate422.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate422_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentCapabilities = validate423;
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate423.evaluated;
+const evaluated0 = validate423_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19303,14 +19303,14 @@ return false;
 validate423.errors = vErrors;
 return errors === 0;
 }
-validate423.evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate423_evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptCapabilities = validate428;
 
 function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate428.evaluated;
+const evaluated0 = validate428_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19379,14 +19379,14 @@ return false;
 validate428.errors = vErrors;
 return errors === 0;
 }
-validate428.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate428_evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpCapabilities = validate429;
 
 function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate429.evaluated;
+const evaluated0 = validate429_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19442,14 +19442,14 @@ return false;
 validate429.errors = vErrors;
 return errors === 0;
 }
-validate429.evaluated = {"props":{"http":true,"sse":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate429_evaluated = {"props":{"http":true,"sse":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionCapabilities = validate430;
 
 function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate430.evaluated;
+const evaluated0 = validate430_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19774,14 +19774,14 @@ return false;
 validate430.errors = vErrors;
 return errors === 0;
 }
-validate430.evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate430_evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionListCapabilities = validate436;
 
 function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate436.evaluated;
+const evaluated0 = validate436_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19806,14 +19806,14 @@ return false;
 validate436.errors = vErrors;
 return errors === 0;
 }
-validate436.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate436_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionDeleteCapabilities = validate437;
 
 function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate437.evaluated;
+const evaluated0 = validate437_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19838,14 +19838,14 @@ return false;
 validate437.errors = vErrors;
 return errors === 0;
 }
-validate437.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate437_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionAdditionalDirectoriesCapabilities = validate438;
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate438.evaluated;
+const evaluated0 = validate438_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19870,14 +19870,14 @@ return false;
 validate438.errors = vErrors;
 return errors === 0;
 }
-validate438.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate438_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionResumeCapabilities = validate439;
 
 function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate439.evaluated;
+const evaluated0 = validate439_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19902,14 +19902,14 @@ return false;
 validate439.errors = vErrors;
 return errors === 0;
 }
-validate439.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate439_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionCloseCapabilities = validate440;
 
 function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate440.evaluated;
+const evaluated0 = validate440_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19934,14 +19934,14 @@ return false;
 validate440.errors = vErrors;
 return errors === 0;
 }
-validate440.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate440_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentAuthCapabilities = validate441;
 
 function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate441.evaluated;
+const evaluated0 = validate441_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20030,14 +20030,14 @@ return false;
 validate441.errors = vErrors;
 return errors === 0;
 }
-validate441.evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate441_evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutCapabilities = validate443;
 
 function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate443.evaluated;
+const evaluated0 = validate443_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20062,14 +20062,14 @@ return false;
 validate443.errors = vErrors;
 return errors === 0;
 }
-validate443.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate443_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethod = validate444;
 
 function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate444.evaluated;
+const evaluated0 = validate444_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20188,14 +20188,14 @@ validate444.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate444.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate444_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vAuthMethodId = validate447;
 
 function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate447.evaluated;
+const evaluated0 = validate447_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20209,14 +20209,14 @@ return false;
 validate447.errors = vErrors;
 return errors === 0;
 }
-validate447.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate447_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethodTerminal = validate448;
 
 function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate448.evaluated;
+const evaluated0 = validate448_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20353,14 +20353,14 @@ return false;
 validate448.errors = vErrors;
 return errors === 0;
 }
-validate448.evaluated = {"props":{"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate448_evaluated = {"props":{"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethodAgent = validate450;
 
 function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate450.evaluated;
+const evaluated0 = validate450_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20437,14 +20437,14 @@ return false;
 validate450.errors = vErrors;
 return errors === 0;
 }
-validate450.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate450_evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vImplementation = validate452;
 
 function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate452.evaluated;
+const evaluated0 = validate452_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20521,14 +20521,14 @@ return false;
 validate452.errors = vErrors;
 return errors === 0;
 }
-validate452.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate452_evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthenticateResponse = validate453;
 
 function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate453.evaluated;
+const evaluated0 = validate453_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20553,14 +20553,14 @@ return false;
 validate453.errors = vErrors;
 return errors === 0;
 }
-validate453.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate453_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutResponse = validate454;
 
 function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate454.evaluated;
+const evaluated0 = validate454_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20585,14 +20585,14 @@ return false;
 validate454.errors = vErrors;
 return errors === 0;
 }
-validate454.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate454_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNewSessionResponse = validate455;
 
 function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate455.evaluated;
+const evaluated0 = validate455_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20734,14 +20734,14 @@ return false;
 validate455.errors = vErrors;
 return errors === 0;
 }
-validate455.evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate455_evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionModeState = validate459;
 
 function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate459.evaluated;
+const evaluated0 = validate459_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20822,14 +20822,14 @@ return false;
 validate459.errors = vErrors;
 return errors === 0;
 }
-validate459.evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate459_evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionModeId = validate462;
 
 function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate462.evaluated;
+const evaluated0 = validate462_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20843,14 +20843,14 @@ return false;
 validate462.errors = vErrors;
 return errors === 0;
 }
-validate462.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate462_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionMode = validate463;
 
 function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate463.evaluated;
+const evaluated0 = validate463_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20927,14 +20927,14 @@ return false;
 validate463.errors = vErrors;
 return errors === 0;
 }
-validate463.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate463_evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOption = validate465;
 
 function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate465.evaluated;
+const evaluated0 = validate465_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21160,14 +21160,14 @@ validate465.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate465.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate465_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vSessionConfigId = validate470;
 
 function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate470.evaluated;
+const evaluated0 = validate470_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21181,14 +21181,14 @@ return false;
 validate470.errors = vErrors;
 return errors === 0;
 }
-validate470.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate470_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOptionCategory = validate471;
 
 function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate471.evaluated;
+const evaluated0 = validate471_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21328,14 +21328,14 @@ vErrors = null;
 validate471.errors = vErrors;
 return errors === 0;
 }
-validate471.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate471_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigValueId = validate472;
 
 function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate472.evaluated;
+const evaluated0 = validate472_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21349,14 +21349,14 @@ return false;
 validate472.errors = vErrors;
 return errors === 0;
 }
-validate472.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate472_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelectOptions = validate473;
 
 function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate473.evaluated;
+const evaluated0 = validate473_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21460,14 +21460,14 @@ validate473.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate473.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate473_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 export const vSessionConfigSelectOption = validate476;
 
 function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate476.evaluated;
+const evaluated0 = validate476_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21544,14 +21544,14 @@ return false;
 validate476.errors = vErrors;
 return errors === 0;
 }
-validate476.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate476_evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelectGroup = validate478;
 
 function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate478.evaluated;
+const evaluated0 = validate478_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21645,14 +21645,14 @@ return false;
 validate478.errors = vErrors;
 return errors === 0;
 }
-validate478.evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate478_evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigGroupId = validate481;
 
 function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate481.evaluated;
+const evaluated0 = validate481_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21666,14 +21666,14 @@ return false;
 validate481.errors = vErrors;
 return errors === 0;
 }
-validate481.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate481_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelect = validate482;
 
 function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate482.evaluated;
+const evaluated0 = validate482_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21722,14 +21722,14 @@ return false;
 validate482.errors = vErrors;
 return errors === 0;
 }
-validate482.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
+const validate482_evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigBoolean = validate485;
 
 function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate485.evaluated;
+const evaluated0 = validate485_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21760,14 +21760,14 @@ return false;
 validate485.errors = vErrors;
 return errors === 0;
 }
-validate485.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
+const validate485_evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLoadSessionResponse = validate486;
 
 function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate486.evaluated;
+const evaluated0 = validate486_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21889,14 +21889,14 @@ return false;
 validate486.errors = vErrors;
 return errors === 0;
 }
-validate486.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate486_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListSessionsResponse = validate489;
 
 function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate489.evaluated;
+const evaluated0 = validate489_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21978,14 +21978,14 @@ return false;
 validate489.errors = vErrors;
 return errors === 0;
 }
-validate489.evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate489_evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionInfo = validate491;
 
 function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate491.evaluated;
+const evaluated0 = validate491_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22107,14 +22107,14 @@ return false;
 validate491.errors = vErrors;
 return errors === 0;
 }
-validate491.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate491_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDeleteSessionResponse = validate493;
 
 function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate493.evaluated;
+const evaluated0 = validate493_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22139,14 +22139,14 @@ return false;
 validate493.errors = vErrors;
 return errors === 0;
 }
-validate493.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate493_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResumeSessionResponse = validate494;
 
 function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate494.evaluated;
+const evaluated0 = validate494_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22268,14 +22268,14 @@ return false;
 validate494.errors = vErrors;
 return errors === 0;
 }
-validate494.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate494_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseSessionResponse = validate497;
 
 function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate497.evaluated;
+const evaluated0 = validate497_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22300,14 +22300,14 @@ return false;
 validate497.errors = vErrors;
 return errors === 0;
 }
-validate497.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate497_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionModeResponse = validate498;
 
 function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate498.evaluated;
+const evaluated0 = validate498_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22332,14 +22332,14 @@ return false;
 validate498.errors = vErrors;
 return errors === 0;
 }
-validate498.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate498_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionConfigOptionResponse = validate499;
 
 function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate499.evaluated;
+const evaluated0 = validate499_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22407,14 +22407,14 @@ return false;
 validate499.errors = vErrors;
 return errors === 0;
 }
-validate499.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate499_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptResponse = validate501;
 
 function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate501.evaluated;
+const evaluated0 = validate501_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22464,14 +22464,14 @@ return false;
 validate501.errors = vErrors;
 return errors === 0;
 }
-validate501.evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate501_evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStopReason = validate503;
 
 function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate503.evaluated;
+const evaluated0 = validate503_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22661,7 +22661,7 @@ vErrors = null;
 validate503.errors = vErrors;
 return errors === 0;
 }
-validate503.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate503_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vExtResponse = validate504;
 
@@ -22669,14 +22669,14 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
 validate504.errors = null;
 return true;
 }
-validate504.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate504_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vError = validate505;
 
 function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate505.evaluated;
+const evaluated0 = validate505_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22725,14 +22725,14 @@ return false;
 validate505.errors = vErrors;
 return errors === 0;
 }
-validate505.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+const validate505_evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vErrorCode = validate507;
 
 function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate507.evaluated;
+const evaluated0 = validate507_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23090,7 +23090,7 @@ vErrors = null;
 validate507.errors = vErrors;
 return errors === 0;
 }
-validate507.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate507_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentNotification = validate508;
 const schema226 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/SessionNotification"}]},{"allOf":[{"$ref":"#/$defs/CompleteElicitationNotification"}]},{"allOf":[{"$ref":"#/$defs/ExtNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -23102,7 +23102,7 @@ const schema230 = {"type":"string"};
 function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate514.evaluated;
+const evaluated0 = validate514_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23116,13 +23116,13 @@ return false;
 validate514.errors = vErrors;
 return errors === 0;
 }
-validate514.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate514_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate512.evaluated;
+const evaluated0 = validate512_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23227,14 +23227,14 @@ return false;
 validate512.errors = vErrors;
 return errors === 0;
 }
-validate512.evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate512_evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema231 = {"type":"object","properties":{"toolCallId":{"allOf":[{"$ref":"#/$defs/ToolCallId"}]},"title":{"type":"string"},"kind":{"allOf":[{"$ref":"#/$defs/ToolKind"}]},"status":{"allOf":[{"$ref":"#/$defs/ToolCallStatus"}]},"content":{"type":"array","items":{"$ref":"#/$defs/ToolCallContent"}},"locations":{"type":"array","items":{"$ref":"#/$defs/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["toolCallId","title"]};
 
 function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate519.evaluated;
+const evaluated0 = validate519_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23385,7 +23385,7 @@ return false;
 validate519.errors = vErrors;
 return errors === 0;
 }
-validate519.evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate519_evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema232 = {"type":"object","properties":{"entries":{"type":"array","items":{"$ref":"#/$defs/PlanEntry"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["entries"]};
 const schema233 = {"type":"object","properties":{"content":{"type":"string"},"priority":{"allOf":[{"$ref":"#/$defs/PlanEntryPriority"}]},"status":{"allOf":[{"$ref":"#/$defs/PlanEntryStatus"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content","priority","status"]};
@@ -23394,7 +23394,7 @@ const schema234 = {"oneOf":[{"type":"string","const":"high"},{"type":"string","c
 function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate529.evaluated;
+const evaluated0 = validate529_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23520,14 +23520,14 @@ vErrors = null;
 validate529.errors = vErrors;
 return errors === 0;
 }
-validate529.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate529_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema235 = {"oneOf":[{"type":"string","const":"pending"},{"type":"string","const":"in_progress"},{"type":"string","const":"completed"}]};
 
 function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate531.evaluated;
+const evaluated0 = validate531_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23653,13 +23653,13 @@ vErrors = null;
 validate531.errors = vErrors;
 return errors === 0;
 }
-validate531.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate531_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate528.evaluated;
+const evaluated0 = validate528_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23735,13 +23735,13 @@ return false;
 validate528.errors = vErrors;
 return errors === 0;
 }
-validate528.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate528_evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate527.evaluated;
+const evaluated0 = validate527_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23809,7 +23809,7 @@ return false;
 validate527.errors = vErrors;
 return errors === 0;
 }
-validate527.evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate527_evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema236 = {"type":"object","properties":{"availableCommands":{"type":"array","items":{"$ref":"#/$defs/AvailableCommand"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["availableCommands"]};
 const schema237 = {"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"input":{"anyOf":[{"$ref":"#/$defs/AvailableCommandInput"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","description"]};
@@ -23819,7 +23819,7 @@ const schema239 = {"type":"object","properties":{"hint":{"type":"string"},"_meta
 function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate538.evaluated;
+const evaluated0 = validate538_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23869,13 +23869,13 @@ return false;
 validate538.errors = vErrors;
 return errors === 0;
 }
-validate538.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate538_evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate537.evaluated;
+const evaluated0 = validate537_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23923,13 +23923,13 @@ validate537.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate537.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate537_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate536.evaluated;
+const evaluated0 = validate536_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24047,13 +24047,13 @@ return false;
 validate536.errors = vErrors;
 return errors === 0;
 }
-validate536.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate536_evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate535.evaluated;
+const evaluated0 = validate535_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24121,14 +24121,14 @@ return false;
 validate535.errors = vErrors;
 return errors === 0;
 }
-validate535.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate535_evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema240 = {"type":"object","properties":{"currentModeId":{"allOf":[{"$ref":"#/$defs/SessionModeId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["currentModeId"]};
 
 function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate543.evaluated;
+const evaluated0 = validate543_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24178,14 +24178,14 @@ return false;
 validate543.errors = vErrors;
 return errors === 0;
 }
-validate543.evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate543_evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema241 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
 
 function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate546.evaluated;
+const evaluated0 = validate546_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24253,14 +24253,14 @@ return false;
 validate546.errors = vErrors;
 return errors === 0;
 }
-validate546.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate546_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema242 = {"type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate549.evaluated;
+const evaluated0 = validate549_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24318,7 +24318,7 @@ return false;
 validate549.errors = vErrors;
 return errors === 0;
 }
-validate549.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate549_evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema243 = {"type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0},"size":{"type":"integer","format":"uint64","minimum":0},"cost":{"anyOf":[{"$ref":"#/$defs/Cost"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["used","size"]};
 const schema244 = {"type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["amount","currency"]};
@@ -24326,7 +24326,7 @@ const schema244 = {"type":"object","properties":{"amount":{"type":"number","form
 function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate552.evaluated;
+const evaluated0 = validate552_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24392,13 +24392,13 @@ return false;
 validate552.errors = vErrors;
 return errors === 0;
 }
-validate552.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate552_evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate551.evaluated;
+const evaluated0 = validate551_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24552,13 +24552,13 @@ return false;
 validate551.errors = vErrors;
 return errors === 0;
 }
-validate551.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate551_evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate511.evaluated;
+const evaluated0 = validate511_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25035,13 +25035,13 @@ validate511.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate511.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate511_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate509.evaluated;
+const evaluated0 = validate509_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25104,14 +25104,14 @@ return false;
 validate509.errors = vErrors;
 return errors === 0;
 }
-validate509.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate509_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema245 = {"type":"object","properties":{"elicitationId":{"allOf":[{"$ref":"#/$defs/ElicitationId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["elicitationId"]};
 
 function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate557.evaluated;
+const evaluated0 = validate557_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25161,7 +25161,7 @@ return false;
 validate557.errors = vErrors;
 return errors === 0;
 }
-validate557.evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate557_evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema246 = {};
 
@@ -25169,13 +25169,13 @@ function validate560(data, {instancePath="", parentData, parentDataProperty, roo
 validate560.errors = null;
 return true;
 }
-validate560.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate560_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate508.evaluated;
+const evaluated0 = validate508_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25319,14 +25319,14 @@ return false;
 validate508.errors = vErrors;
 return errors === 0;
 }
-validate508.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate508_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionNotification = validate562;
 
 function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate562.evaluated;
+const evaluated0 = validate562_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25389,14 +25389,14 @@ return false;
 validate562.errors = vErrors;
 return errors === 0;
 }
-validate562.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate562_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionUpdate = validate565;
 
 function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate565.evaluated;
+const evaluated0 = validate565_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25873,14 +25873,14 @@ validate565.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate565.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate565_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vMessageId = validate577;
 
 function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate577.evaluated;
+const evaluated0 = validate577_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25894,14 +25894,14 @@ return false;
 validate577.errors = vErrors;
 return errors === 0;
 }
-validate577.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate577_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vContentChunk = validate578;
 
 function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate578.evaluated;
+const evaluated0 = validate578_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26006,14 +26006,14 @@ return false;
 validate578.errors = vErrors;
 return errors === 0;
 }
-validate578.evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate578_evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCall = validate581;
 
 function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate581.evaluated;
+const evaluated0 = validate581_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26164,14 +26164,14 @@ return false;
 validate581.errors = vErrors;
 return errors === 0;
 }
-validate581.evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate581_evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntry = validate587;
 
 function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate587.evaluated;
+const evaluated0 = validate587_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26247,14 +26247,14 @@ return false;
 validate587.errors = vErrors;
 return errors === 0;
 }
-validate587.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate587_evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntryPriority = validate590;
 
 function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate590.evaluated;
+const evaluated0 = validate590_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26380,14 +26380,14 @@ vErrors = null;
 validate590.errors = vErrors;
 return errors === 0;
 }
-validate590.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate590_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntryStatus = validate591;
 
 function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate591.evaluated;
+const evaluated0 = validate591_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26513,14 +26513,14 @@ vErrors = null;
 validate591.errors = vErrors;
 return errors === 0;
 }
-validate591.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate591_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlan = validate592;
 
 function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate592.evaluated;
+const evaluated0 = validate592_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26588,14 +26588,14 @@ return false;
 validate592.errors = vErrors;
 return errors === 0;
 }
-validate592.evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate592_evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommand = validate594;
 
 function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate594.evaluated;
+const evaluated0 = validate594_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26713,14 +26713,14 @@ return false;
 validate594.errors = vErrors;
 return errors === 0;
 }
-validate594.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate594_evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommandInput = validate596;
 
 function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate596.evaluated;
+const evaluated0 = validate596_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26768,14 +26768,14 @@ validate596.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate596.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate596_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vUnstructuredCommandInput = validate598;
 
 function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate598.evaluated;
+const evaluated0 = validate598_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26825,14 +26825,14 @@ return false;
 validate598.errors = vErrors;
 return errors === 0;
 }
-validate598.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate598_evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommandsUpdate = validate599;
 
 function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate599.evaluated;
+const evaluated0 = validate599_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26900,14 +26900,14 @@ return false;
 validate599.errors = vErrors;
 return errors === 0;
 }
-validate599.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate599_evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCurrentModeUpdate = validate601;
 
 function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate601.evaluated;
+const evaluated0 = validate601_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26957,14 +26957,14 @@ return false;
 validate601.errors = vErrors;
 return errors === 0;
 }
-validate601.evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate601_evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vConfigOptionUpdate = validate603;
 
 function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate603.evaluated;
+const evaluated0 = validate603_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27032,14 +27032,14 @@ return false;
 validate603.errors = vErrors;
 return errors === 0;
 }
-validate603.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate603_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionInfoUpdate = validate605;
 
 function validate605(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate605.evaluated;
+const evaluated0 = validate605_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27097,14 +27097,14 @@ return false;
 validate605.errors = vErrors;
 return errors === 0;
 }
-validate605.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate605_evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCost = validate606;
 
 function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate606.evaluated;
+const evaluated0 = validate606_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27170,14 +27170,14 @@ return false;
 validate606.errors = vErrors;
 return errors === 0;
 }
-validate606.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate606_evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vUsageUpdate = validate607;
 
 function validate607(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate607.evaluated;
+const evaluated0 = validate607_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27331,14 +27331,14 @@ return false;
 validate607.errors = vErrors;
 return errors === 0;
 }
-validate607.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate607_evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompleteElicitationNotification = validate609;
 
 function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate609.evaluated;
+const evaluated0 = validate609_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27388,7 +27388,7 @@ return false;
 validate609.errors = vErrors;
 return errors === 0;
 }
-validate609.evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate609_evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtNotification = validate611;
 
@@ -27396,7 +27396,7 @@ function validate611(data, {instancePath="", parentData, parentDataProperty, roo
 validate611.errors = null;
 return true;
 }
-validate611.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate611_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vClientRequest = validate612;
 const schema267 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/InitializeRequest"}]},{"allOf":[{"$ref":"#/$defs/AuthenticateRequest"}]},{"allOf":[{"$ref":"#/$defs/LogoutRequest"}]},{"allOf":[{"$ref":"#/$defs/NewSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/LoadSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ListSessionsRequest"}]},{"allOf":[{"$ref":"#/$defs/DeleteSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ResumeSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/CloseSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/SetSessionModeRequest"}]},{"allOf":[{"$ref":"#/$defs/SetSessionConfigOptionRequest"}]},{"allOf":[{"$ref":"#/$defs/PromptRequest"}]},{"allOf":[{"$ref":"#/$defs/ExtRequest"}]}]},{"type":"null"}]}},"required":["id","method"]};
@@ -27407,7 +27407,7 @@ const schema270 = {"type":"object","properties":{"readTextFile":{"type":"boolean
 function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate617.evaluated;
+const evaluated0 = validate617_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27463,7 +27463,7 @@ return false;
 validate617.errors = vErrors;
 return errors === 0;
 }
-validate617.evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate617_evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema271 = {"type":"object","properties":{"configOptions":{"anyOf":[{"$ref":"#/$defs/SessionConfigOptionsCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema272 = {"type":"object","properties":{"boolean":{"anyOf":[{"$ref":"#/$defs/BooleanConfigOptionCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -27472,7 +27472,7 @@ const schema273 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate621.evaluated;
+const evaluated0 = validate621_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27497,13 +27497,13 @@ return false;
 validate621.errors = vErrors;
 return errors === 0;
 }
-validate621.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate621_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate620(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate620.evaluated;
+const evaluated0 = validate620_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27592,13 +27592,13 @@ return false;
 validate620.errors = vErrors;
 return errors === 0;
 }
-validate620.evaluated = {"props":{"boolean":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate620_evaluated = {"props":{"boolean":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate619.evaluated;
+const evaluated0 = validate619_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27688,14 +27688,14 @@ return false;
 validate619.errors = vErrors;
 return errors === 0;
 }
-validate619.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate619_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema274 = {"type":"object","properties":{"terminal":{"type":"boolean"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate625.evaluated;
+const evaluated0 = validate625_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27738,7 +27738,7 @@ return false;
 validate625.errors = vErrors;
 return errors === 0;
 }
-validate625.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate625_evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema275 = {"type":"object","properties":{"form":{"anyOf":[{"$ref":"#/$defs/ElicitationFormCapabilities"},{"type":"null"}]},"url":{"anyOf":[{"$ref":"#/$defs/ElicitationUrlCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema276 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -27746,7 +27746,7 @@ const schema276 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate628.evaluated;
+const evaluated0 = validate628_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27771,14 +27771,14 @@ return false;
 validate628.errors = vErrors;
 return errors === 0;
 }
-validate628.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate628_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema277 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate630.evaluated;
+const evaluated0 = validate630_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27803,13 +27803,13 @@ return false;
 validate630.errors = vErrors;
 return errors === 0;
 }
-validate630.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate630_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate627.evaluated;
+const evaluated0 = validate627_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27957,13 +27957,13 @@ return false;
 validate627.errors = vErrors;
 return errors === 0;
 }
-validate627.evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate627_evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate616.evaluated;
+const evaluated0 = validate616_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28153,13 +28153,13 @@ return false;
 validate616.errors = vErrors;
 return errors === 0;
 }
-validate616.evaluated = {"props":{"fs":true,"terminal":true,"session":true,"auth":true,"elicitation":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate616_evaluated = {"props":{"fs":true,"terminal":true,"session":true,"auth":true,"elicitation":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate614.evaluated;
+const evaluated0 = validate614_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28284,14 +28284,14 @@ return false;
 validate614.errors = vErrors;
 return errors === 0;
 }
-validate614.evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate614_evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema278 = {"type":"object","properties":{"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["methodId"]};
 
 function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate636.evaluated;
+const evaluated0 = validate636_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28341,14 +28341,14 @@ return false;
 validate636.errors = vErrors;
 return errors === 0;
 }
-validate636.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate636_evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema279 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate639.evaluated;
+const evaluated0 = validate639_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28373,7 +28373,7 @@ return false;
 validate639.errors = vErrors;
 return errors === 0;
 }
-validate639.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate639_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema280 = {"type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["cwd","mcpServers"]};
 const schema281 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerHttp"}]},{"type":"object","properties":{"type":{"type":"string","const":"sse"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerSse"}]},{"allOf":[{"$ref":"#/$defs/McpServerStdio"}]}]};
@@ -28383,7 +28383,7 @@ const schema283 = {"type":"object","properties":{"name":{"type":"string"},"value
 function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate644.evaluated;
+const evaluated0 = validate644_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28446,13 +28446,13 @@ return false;
 validate644.errors = vErrors;
 return errors === 0;
 }
-validate644.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate644_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate643.evaluated;
+const evaluated0 = validate643_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28546,14 +28546,14 @@ return false;
 validate643.errors = vErrors;
 return errors === 0;
 }
-validate643.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate643_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema284 = {"type":"object","properties":{"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"#/$defs/HttpHeader"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","url","headers"]};
 
 function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate647.evaluated;
+const evaluated0 = validate647_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28647,14 +28647,14 @@ return false;
 validate647.errors = vErrors;
 return errors === 0;
 }
-validate647.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate647_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema285 = {"type":"object","properties":{"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"#/$defs/EnvVariable"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","command","args","env"]};
 
 function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate650.evaluated;
+const evaluated0 = validate650_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28779,13 +28779,13 @@ return false;
 validate650.errors = vErrors;
 return errors === 0;
 }
-validate650.evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate650_evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate642.evaluated;
+const evaluated0 = validate642_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28970,13 +28970,13 @@ validate642.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate642.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate642_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate641.evaluated;
+const evaluated0 = validate641_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29088,14 +29088,14 @@ return false;
 validate641.errors = vErrors;
 return errors === 0;
 }
-validate641.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate641_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema286 = {"type":"object","properties":{"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["mcpServers","cwd","sessionId"]};
 
 function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate655.evaluated;
+const evaluated0 = validate655_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29220,14 +29220,14 @@ return false;
 validate655.errors = vErrors;
 return errors === 0;
 }
-validate655.evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate655_evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema287 = {"type":"object","properties":{"cwd":{"type":["string","null"]},"cursor":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate659.evaluated;
+const evaluated0 = validate659_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29285,14 +29285,14 @@ return false;
 validate659.errors = vErrors;
 return errors === 0;
 }
-validate659.evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate659_evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema288 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
+const evaluated0 = validate661_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29342,14 +29342,14 @@ return false;
 validate661.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate661_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema289 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
 
 function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate664.evaluated;
+const evaluated0 = validate664_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29474,14 +29474,14 @@ return false;
 validate664.errors = vErrors;
 return errors === 0;
 }
-validate664.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate664_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema290 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate668.evaluated;
+const evaluated0 = validate668_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29531,14 +29531,14 @@ return false;
 validate668.errors = vErrors;
 return errors === 0;
 }
-validate668.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate668_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema291 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"modeId":{"allOf":[{"$ref":"#/$defs/SessionModeId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","modeId"]};
 
 function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate671.evaluated;
+const evaluated0 = validate671_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29601,14 +29601,14 @@ return false;
 validate671.errors = vErrors;
 return errors === 0;
 }
-validate671.evaluated = {"props":{"sessionId":true,"modeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate671_evaluated = {"props":{"sessionId":true,"modeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema292 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"configId":{"allOf":[{"$ref":"#/$defs/SessionConfigId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","configId"],"anyOf":[{"type":"object","properties":{"value":{"type":"boolean"},"type":{"type":"string","const":"boolean"}},"required":["type","value"]},{"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]}},"required":["value"]}]};
 
 function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate675.evaluated;
+const evaluated0 = validate675_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29827,14 +29827,14 @@ validate675.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate675.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate675_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema293 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"prompt":{"type":"array","items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","prompt"]};
 
 function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate680.evaluated;
+const evaluated0 = validate680_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29915,13 +29915,13 @@ return false;
 validate680.errors = vErrors;
 return errors === 0;
 }
-validate680.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate680_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate612.evaluated;
+const evaluated0 = validate612_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30123,7 +30123,7 @@ vErrors = vErrors === null ? validate675.errors : vErrors.concat(validate675.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate675.evaluated.props;
+var props1 = validate675_evaluated.props;
 }
 var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
@@ -30236,14 +30236,14 @@ return false;
 validate612.errors = vErrors;
 return errors === 0;
 }
-validate612.evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate612_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vInitializeRequest = validate685;
 
 function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate685_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30368,14 +30368,14 @@ return false;
 validate685.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate685_evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientCapabilities = validate689;
 
 function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate689.evaluated;
+const evaluated0 = validate689_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30565,14 +30565,14 @@ return false;
 validate689.errors = vErrors;
 return errors === 0;
 }
-validate689.evaluated = {"props":{"fs":true,"terminal":true,"session":true,"auth":true,"elicitation":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate689_evaluated = {"props":{"fs":true,"terminal":true,"session":true,"auth":true,"elicitation":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vFileSystemCapabilities = validate694;
 
 function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate694.evaluated;
+const evaluated0 = validate694_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30628,14 +30628,14 @@ return false;
 validate694.errors = vErrors;
 return errors === 0;
 }
-validate694.evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate694_evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientSessionCapabilities = validate695;
 
 function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate695.evaluated;
+const evaluated0 = validate695_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30725,14 +30725,14 @@ return false;
 validate695.errors = vErrors;
 return errors === 0;
 }
-validate695.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate695_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOptionsCapabilities = validate697;
 
 function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate697.evaluated;
+const evaluated0 = validate697_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30821,14 +30821,14 @@ return false;
 validate697.errors = vErrors;
 return errors === 0;
 }
-validate697.evaluated = {"props":{"boolean":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate697_evaluated = {"props":{"boolean":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBooleanConfigOptionCapabilities = validate699;
 
 function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate699.evaluated;
+const evaluated0 = validate699_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30853,14 +30853,14 @@ return false;
 validate699.errors = vErrors;
 return errors === 0;
 }
-validate699.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate699_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthCapabilities = validate700;
 
 function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate700.evaluated;
+const evaluated0 = validate700_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30903,14 +30903,14 @@ return false;
 validate700.errors = vErrors;
 return errors === 0;
 }
-validate700.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate700_evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationCapabilities = validate701;
 
 function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate701.evaluated;
+const evaluated0 = validate701_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31058,14 +31058,14 @@ return false;
 validate701.errors = vErrors;
 return errors === 0;
 }
-validate701.evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate701_evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationFormCapabilities = validate704;
 
 function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate704.evaluated;
+const evaluated0 = validate704_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31090,14 +31090,14 @@ return false;
 validate704.errors = vErrors;
 return errors === 0;
 }
-validate704.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate704_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationUrlCapabilities = validate705;
 
 function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate705.evaluated;
+const evaluated0 = validate705_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31122,14 +31122,14 @@ return false;
 validate705.errors = vErrors;
 return errors === 0;
 }
-validate705.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate705_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthenticateRequest = validate706;
 
 function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate706.evaluated;
+const evaluated0 = validate706_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31179,14 +31179,14 @@ return false;
 validate706.errors = vErrors;
 return errors === 0;
 }
-validate706.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate706_evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutRequest = validate708;
 
 function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate708.evaluated;
+const evaluated0 = validate708_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31211,14 +31211,14 @@ return false;
 validate708.errors = vErrors;
 return errors === 0;
 }
-validate708.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate708_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNewSessionRequest = validate709;
 
 function validate709(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate709.evaluated;
+const evaluated0 = validate709_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31330,14 +31330,14 @@ return false;
 validate709.errors = vErrors;
 return errors === 0;
 }
-validate709.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate709_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServer = validate711;
 
 function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate711.evaluated;
+const evaluated0 = validate711_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31522,14 +31522,14 @@ validate711.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate711.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate711_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vHttpHeader = validate715;
 
 function validate715(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate715.evaluated;
+const evaluated0 = validate715_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31592,14 +31592,14 @@ return false;
 validate715.errors = vErrors;
 return errors === 0;
 }
-validate715.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate715_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerHttp = validate716;
 
 function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate716.evaluated;
+const evaluated0 = validate716_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31693,14 +31693,14 @@ return false;
 validate716.errors = vErrors;
 return errors === 0;
 }
-validate716.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate716_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerSse = validate718;
 
 function validate718(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate718.evaluated;
+const evaluated0 = validate718_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31794,14 +31794,14 @@ return false;
 validate718.errors = vErrors;
 return errors === 0;
 }
-validate718.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate718_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerStdio = validate720;
 
 function validate720(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate720.evaluated;
+const evaluated0 = validate720_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31926,14 +31926,14 @@ return false;
 validate720.errors = vErrors;
 return errors === 0;
 }
-validate720.evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate720_evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLoadSessionRequest = validate722;
 
 function validate722(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate722.evaluated;
+const evaluated0 = validate722_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32058,14 +32058,14 @@ return false;
 validate722.errors = vErrors;
 return errors === 0;
 }
-validate722.evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate722_evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListSessionsRequest = validate725;
 
 function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate725.evaluated;
+const evaluated0 = validate725_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32123,14 +32123,14 @@ return false;
 validate725.errors = vErrors;
 return errors === 0;
 }
-validate725.evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate725_evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDeleteSessionRequest = validate726;
 
 function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate726.evaluated;
+const evaluated0 = validate726_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32180,14 +32180,14 @@ return false;
 validate726.errors = vErrors;
 return errors === 0;
 }
-validate726.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate726_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResumeSessionRequest = validate728;
 
 function validate728(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate728.evaluated;
+const evaluated0 = validate728_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32312,14 +32312,14 @@ return false;
 validate728.errors = vErrors;
 return errors === 0;
 }
-validate728.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate728_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseSessionRequest = validate731;
 
 function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate731.evaluated;
+const evaluated0 = validate731_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32369,14 +32369,14 @@ return false;
 validate731.errors = vErrors;
 return errors === 0;
 }
-validate731.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate731_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionModeRequest = validate733;
 
 function validate733(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate733.evaluated;
+const evaluated0 = validate733_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32439,14 +32439,14 @@ return false;
 validate733.errors = vErrors;
 return errors === 0;
 }
-validate733.evaluated = {"props":{"sessionId":true,"modeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate733_evaluated = {"props":{"sessionId":true,"modeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionConfigOptionRequest = validate736;
 
 function validate736(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate736.evaluated;
+const evaluated0 = validate736_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32665,14 +32665,14 @@ validate736.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate736.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate736_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vPromptRequest = validate740;
 
 function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate740.evaluated;
+const evaluated0 = validate740_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32753,7 +32753,7 @@ return false;
 validate740.errors = vErrors;
 return errors === 0;
 }
-validate740.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate740_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientResponse = validate743;
 const schema320 = {"anyOf":[{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"result":{"anyOf":[{"allOf":[{"$ref":"#/$defs/WriteTextFileResponse"}]},{"allOf":[{"$ref":"#/$defs/ReadTextFileResponse"}]},{"allOf":[{"$ref":"#/$defs/RequestPermissionResponse"}]},{"allOf":[{"$ref":"#/$defs/CreateTerminalResponse"}]},{"allOf":[{"$ref":"#/$defs/TerminalOutputResponse"}]},{"allOf":[{"$ref":"#/$defs/ReleaseTerminalResponse"}]},{"allOf":[{"$ref":"#/$defs/WaitForTerminalExitResponse"}]},{"allOf":[{"$ref":"#/$defs/KillTerminalResponse"}]},{"allOf":[{"$ref":"#/$defs/CreateElicitationResponse"}]},{"allOf":[{"$ref":"#/$defs/ExtResponse"}]}]}},"required":["id","result"]},{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"error":{"allOf":[{"$ref":"#/$defs/Error"}]}},"required":["id","error"]}]};
@@ -32762,7 +32762,7 @@ const schema321 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate745(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate745.evaluated;
+const evaluated0 = validate745_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32787,14 +32787,14 @@ return false;
 validate745.errors = vErrors;
 return errors === 0;
 }
-validate745.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate745_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema322 = {"type":"object","properties":{"content":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content"]};
 
 function validate747(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate747.evaluated;
+const evaluated0 = validate747_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32844,7 +32844,7 @@ return false;
 validate747.errors = vErrors;
 return errors === 0;
 }
-validate747.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate747_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema323 = {"type":"object","properties":{"outcome":{"allOf":[{"$ref":"#/$defs/RequestPermissionOutcome"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["outcome"]};
 const schema324 = {"type":"object","oneOf":[{"type":"object","properties":{"outcome":{"type":"string","const":"cancelled"}},"required":["outcome"]},{"type":"object","properties":{"outcome":{"type":"string","const":"selected"}},"required":["outcome"],"allOf":[{"$ref":"#/$defs/SelectedPermissionOutcome"}]}],"discriminator":{"propertyName":"outcome"}};
@@ -32853,7 +32853,7 @@ const schema325 = {"type":"object","properties":{"optionId":{"allOf":[{"$ref":"#
 function validate751(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate751.evaluated;
+const evaluated0 = validate751_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32903,13 +32903,13 @@ return false;
 validate751.errors = vErrors;
 return errors === 0;
 }
-validate751.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate751_evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate750.evaluated;
+const evaluated0 = validate750_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33009,13 +33009,13 @@ validate750.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate750.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate750_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate749.evaluated;
+const evaluated0 = validate749_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33065,14 +33065,14 @@ return false;
 validate749.errors = vErrors;
 return errors === 0;
 }
-validate749.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate749_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema326 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId"]};
 
 function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate756.evaluated;
+const evaluated0 = validate756_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33122,7 +33122,7 @@ return false;
 validate756.errors = vErrors;
 return errors === 0;
 }
-validate756.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate756_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema327 = {"type":"object","properties":{"output":{"type":"string"},"truncated":{"type":"boolean"},"exitStatus":{"anyOf":[{"$ref":"#/$defs/TerminalExitStatus"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["output","truncated"]};
 const schema328 = {"type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0},"signal":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -33130,7 +33130,7 @@ const schema328 = {"type":"object","properties":{"exitCode":{"type":["integer","
 function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate760.evaluated;
+const evaluated0 = validate760_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33202,13 +33202,13 @@ return false;
 validate760.errors = vErrors;
 return errors === 0;
 }
-validate760.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate760_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate759.evaluated;
+const evaluated0 = validate759_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33332,14 +33332,14 @@ return false;
 validate759.errors = vErrors;
 return errors === 0;
 }
-validate759.evaluated = {"props":{"output":true,"truncated":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate759_evaluated = {"props":{"output":true,"truncated":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema329 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate763.evaluated;
+const evaluated0 = validate763_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33364,14 +33364,14 @@ return false;
 validate763.errors = vErrors;
 return errors === 0;
 }
-validate763.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate763_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema330 = {"type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0},"signal":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate765(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate765.evaluated;
+const evaluated0 = validate765_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33443,14 +33443,14 @@ return false;
 validate765.errors = vErrors;
 return errors === 0;
 }
-validate765.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate765_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema331 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate767.evaluated;
+const evaluated0 = validate767_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33475,7 +33475,7 @@ return false;
 validate767.errors = vErrors;
 return errors === 0;
 }
-validate767.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate767_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema332 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"],"allOf":[{"$ref":"#/$defs/ElicitationAcceptAction"}]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string"}},"required":["action"],"not":{"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]}]},"additionalProperties":true}]};
 const schema333 = {"type":"object","properties":{"content":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/ElicitationContentValue"}}}};
@@ -33484,7 +33484,7 @@ const schema334 = {"anyOf":[{"type":"string"},{"type":"integer","format":"int64"
 function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate771.evaluated;
+const evaluated0 = validate771_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33627,13 +33627,13 @@ validate771.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate771.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate771_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
 function validate770(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate770.evaluated;
+const evaluated0 = validate770_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33674,13 +33674,13 @@ return false;
 validate770.errors = vErrors;
 return errors === 0;
 }
-validate770.evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
+const validate770_evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate769.evaluated;
+const evaluated0 = validate769_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34184,13 +34184,13 @@ validate769.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate769.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate769_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate743.evaluated;
+const evaluated0 = validate743_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34347,7 +34347,7 @@ vErrors = vErrors === null ? validate769.errors : vErrors.concat(validate769.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate769.evaluated.props;
+var props1 = validate769_evaluated.props;
 }
 var _valid1 = _errs23 === errors;
 valid3 = valid3 || _valid1;
@@ -34504,14 +34504,14 @@ validate743.errors = vErrors;
 evaluated0.props = props2;
 return errors === 0;
 }
-validate743.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate743_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vWriteTextFileResponse = validate778;
 
 function validate778(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate778.evaluated;
+const evaluated0 = validate778_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34536,14 +34536,14 @@ return false;
 validate778.errors = vErrors;
 return errors === 0;
 }
-validate778.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate778_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vReadTextFileResponse = validate779;
 
 function validate779(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate779.evaluated;
+const evaluated0 = validate779_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34593,14 +34593,14 @@ return false;
 validate779.errors = vErrors;
 return errors === 0;
 }
-validate779.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate779_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionResponse = validate780;
 
 function validate780(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate780.evaluated;
+const evaluated0 = validate780_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34650,14 +34650,14 @@ return false;
 validate780.errors = vErrors;
 return errors === 0;
 }
-validate780.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate780_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionOutcome = validate782;
 
 function validate782(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate782.evaluated;
+const evaluated0 = validate782_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34757,14 +34757,14 @@ validate782.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate782.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate782_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vSelectedPermissionOutcome = validate784;
 
 function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate784.evaluated;
+const evaluated0 = validate784_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34814,14 +34814,14 @@ return false;
 validate784.errors = vErrors;
 return errors === 0;
 }
-validate784.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate784_evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateTerminalResponse = validate786;
 
 function validate786(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate786.evaluated;
+const evaluated0 = validate786_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34871,14 +34871,14 @@ return false;
 validate786.errors = vErrors;
 return errors === 0;
 }
-validate786.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate786_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalOutputResponse = validate788;
 
 function validate788(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate788.evaluated;
+const evaluated0 = validate788_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35002,14 +35002,14 @@ return false;
 validate788.errors = vErrors;
 return errors === 0;
 }
-validate788.evaluated = {"props":{"output":true,"truncated":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate788_evaluated = {"props":{"output":true,"truncated":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalExitStatus = validate790;
 
 function validate790(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate790.evaluated;
+const evaluated0 = validate790_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35081,14 +35081,14 @@ return false;
 validate790.errors = vErrors;
 return errors === 0;
 }
-validate790.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate790_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vReleaseTerminalResponse = validate791;
 
 function validate791(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate791.evaluated;
+const evaluated0 = validate791_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35113,14 +35113,14 @@ return false;
 validate791.errors = vErrors;
 return errors === 0;
 }
-validate791.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate791_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vWaitForTerminalExitResponse = validate792;
 
 function validate792(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate792.evaluated;
+const evaluated0 = validate792_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35192,14 +35192,14 @@ return false;
 validate792.errors = vErrors;
 return errors === 0;
 }
-validate792.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate792_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vKillTerminalResponse = validate793;
 
 function validate793(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate793.evaluated;
+const evaluated0 = validate793_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35224,14 +35224,14 @@ return false;
 validate793.errors = vErrors;
 return errors === 0;
 }
-validate793.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate793_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateElicitationResponse = validate794;
 
 function validate794(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate794.evaluated;
+const evaluated0 = validate794_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35735,14 +35735,14 @@ validate794.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate794.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate794_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationContentValue = validate796;
 
 function validate796(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate796.evaluated;
+const evaluated0 = validate796_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35885,14 +35885,14 @@ validate796.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate796.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate796_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 export const vElicitationAcceptAction = validate797;
 
 function validate797(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate797.evaluated;
+const evaluated0 = validate797_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35933,7 +35933,7 @@ return false;
 validate797.errors = vErrors;
 return errors === 0;
 }
-validate797.evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
+const validate797_evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientNotification = validate799;
 const schema349 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/CancelNotification"}]},{"allOf":[{"$ref":"#/$defs/ExtNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -35942,7 +35942,7 @@ const schema350 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"
 function validate800(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate800.evaluated;
+const evaluated0 = validate800_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35992,13 +35992,13 @@ return false;
 validate800.errors = vErrors;
 return errors === 0;
 }
-validate800.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate800_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate799(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate799.evaluated;
+const evaluated0 = validate799_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36127,14 +36127,14 @@ return false;
 validate799.errors = vErrors;
 return errors === 0;
 }
-validate799.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate799_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCancelNotification = validate804;
 
 function validate804(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate804.evaluated;
+const evaluated0 = validate804_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36184,7 +36184,7 @@ return false;
 validate804.errors = vErrors;
 return errors === 0;
 }
-validate804.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate804_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCancelRequestNotification = validate806;
 const schema352 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["requestId"]};
@@ -36192,7 +36192,7 @@ const schema352 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"
 function validate806(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate806.evaluated;
+const evaluated0 = validate806_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36242,5 +36242,5 @@ return false;
 validate806.errors = vErrors;
 return errors === 0;
 }
-validate806.evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate806_evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 

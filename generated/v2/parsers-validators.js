@@ -7,7 +7,7 @@ const schema19 = {"type":["string","null"]};
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate52_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21,7 +21,7 @@ return false;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate52_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k1 = validate53;
 const schema20 = {"type":"null"};
@@ -29,7 +29,7 @@ const schema20 = {"type":"null"};
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate53_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43,7 +43,7 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate53_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k2 = validate54;
 const schema21 = {"type":["array","null"]};
@@ -51,7 +51,7 @@ const schema21 = {"type":["array","null"]};
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate54_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -65,7 +65,7 @@ return false;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate54_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k3 = validate55;
 const schema22 = {"type":["string","null"],"format":"date-time"};
@@ -73,7 +73,7 @@ const schema22 = {"type":["string","null"],"format":"date-time"};
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate55_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -87,7 +87,7 @@ return false;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate55_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k4 = validate56;
 const schema23 = {"type":["number","null"],"format":"double","minimum":0,"maximum":1};
@@ -95,7 +95,7 @@ const schema23 = {"type":["number","null"],"format":"double","minimum":0,"maximu
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate56_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -123,7 +123,7 @@ return false;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate56_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k5 = validate57;
 const schema24 = {"type":["object","null"],"additionalProperties":true};
@@ -131,7 +131,7 @@ const schema24 = {"type":["object","null"],"additionalProperties":true};
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate57_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -145,7 +145,7 @@ return false;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate57_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k6 = validate58;
 const schema25 = {"type":["string","null"],"format":"uri"};
@@ -153,7 +153,7 @@ const schema25 = {"type":["string","null"],"format":"uri"};
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate58_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -167,7 +167,7 @@ return false;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate58_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k7 = validate59;
 const schema26 = {"type":"string"};
@@ -175,7 +175,7 @@ const schema26 = {"type":"string"};
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate59_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -189,7 +189,7 @@ return false;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate59_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k8 = validate60;
 const schema27 = {"type":["array","null"],"items":{"type":"string"}};
@@ -197,7 +197,7 @@ const schema27 = {"type":["array","null"],"items":{"type":"string"}};
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate60_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -228,7 +228,7 @@ break;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+const validate60_evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k9 = validate61;
 const schema28 = {"type":["integer","null"],"format":"int64"};
@@ -237,7 +237,7 @@ const formats0 = __formats.int64;
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate61_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -259,7 +259,7 @@ return false;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate61_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k10 = validate62;
 const schema29 = {"type":["integer","null"],"format":"uint32","minimum":0};
@@ -268,7 +268,7 @@ const formats2 = __formats.uint32;
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate62_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -296,7 +296,7 @@ return false;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate62_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k11 = validate63;
 const schema30 = {"type":["number","null"],"format":"double"};
@@ -304,7 +304,7 @@ const schema30 = {"type":["number","null"],"format":"double"};
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate63_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -318,7 +318,7 @@ return false;
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate63_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k12 = validate64;
 const schema31 = {"type":["boolean","null"]};
@@ -326,7 +326,7 @@ const schema31 = {"type":["boolean","null"]};
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate64_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -340,7 +340,7 @@ return false;
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate64_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k13 = validate65;
 const schema32 = {"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]};
@@ -349,7 +349,7 @@ const func0 = Object.prototype.hasOwnProperty;
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate65_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -385,7 +385,7 @@ return false;
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate65_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k14 = validate66;
 const schema33 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]}]},"additionalProperties":true};
@@ -393,7 +393,7 @@ const schema33 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate66_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -522,7 +522,7 @@ return false;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate66_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k15 = validate67;
 const schema34 = {"type":"array","items":{"type":"string"}};
@@ -530,7 +530,7 @@ const schema34 = {"type":"array","items":{"type":"string"}};
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate67_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -561,7 +561,7 @@ return false;
 validate67.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+const validate67_evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k16 = validate68;
 const schema35 = {"type":"array"};
@@ -569,7 +569,7 @@ const schema35 = {"type":"array"};
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate68_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -583,7 +583,7 @@ return false;
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate68_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k17 = validate69;
 const schema36 = {"type":"object","properties":{"id":true,"result":true},"required":["id","result"]};
@@ -591,7 +591,7 @@ const schema36 = {"type":"object","properties":{"id":true,"result":true},"requir
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate69_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -614,7 +614,7 @@ return false;
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+const validate69_evaluated = {"props":{"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k18 = validate70;
 const schema37 = {"type":"object","properties":{"id":true,"error":true},"required":["id","error"]};
@@ -622,7 +622,7 @@ const schema37 = {"type":"object","properties":{"id":true,"error":true},"require
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate70_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -645,7 +645,7 @@ return false;
 validate70.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":{"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+const validate70_evaluated = {"props":{"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k19 = validate71;
 const schema38 = {"type":"object","properties":{"type":{"type":"string","const":"tool_call"}},"required":["type"]};
@@ -653,7 +653,7 @@ const schema38 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate71_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -689,7 +689,7 @@ return false;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate71_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k20 = validate72;
 const schema39 = {"type":"object","properties":{"type":{"type":"string","const":"command"}},"required":["type"]};
@@ -697,7 +697,7 @@ const schema39 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate72_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -733,7 +733,7 @@ return false;
 validate72.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate72_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k21 = validate73;
 const schema40 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"tool_call"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"command"}},"required":["type"]}]},"additionalProperties":true};
@@ -741,7 +741,7 @@ const schema40 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate73_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -929,7 +929,7 @@ return false;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate73_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k22 = validate74;
 const schema41 = {"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"]};
@@ -937,7 +937,7 @@ const schema41 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate74_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -973,7 +973,7 @@ return false;
 validate74.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate74_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k23 = validate75;
 const schema42 = {"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"]};
@@ -981,7 +981,7 @@ const schema42 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate75_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1017,7 +1017,7 @@ return false;
 validate75.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate75_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k24 = validate76;
 const schema43 = {"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"]};
@@ -1025,7 +1025,7 @@ const schema43 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate76_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1061,7 +1061,7 @@ return false;
 validate76.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate76_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k25 = validate77;
 const schema44 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"]}]},"additionalProperties":true};
@@ -1069,7 +1069,7 @@ const schema44 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate77_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1316,7 +1316,7 @@ return false;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate77_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k26 = validate78;
 const schema45 = {"type":"object","properties":{"type":{"type":"string","const":"text"}},"required":["type"]};
@@ -1324,7 +1324,7 @@ const schema45 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate78_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1360,7 +1360,7 @@ return false;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate78_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k27 = validate79;
 const schema46 = {"type":"object","properties":{"type":{"type":"string","const":"image"}},"required":["type"]};
@@ -1368,7 +1368,7 @@ const schema46 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate79_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1404,7 +1404,7 @@ return false;
 validate79.errors = vErrors;
 return errors === 0;
 }
-validate79.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate79_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k28 = validate80;
 const schema47 = {"type":"object","properties":{"type":{"type":"string","const":"audio"}},"required":["type"]};
@@ -1412,7 +1412,7 @@ const schema47 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate80_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1448,7 +1448,7 @@ return false;
 validate80.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate80_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k29 = validate81;
 const schema48 = {"type":"object","properties":{"type":{"type":"string","const":"resource_link"}},"required":["type"]};
@@ -1456,7 +1456,7 @@ const schema48 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate81_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1492,7 +1492,7 @@ return false;
 validate81.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate81_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k30 = validate82;
 const schema49 = {"type":"object","properties":{"type":{"type":"string","const":"resource"}},"required":["type"]};
@@ -1500,7 +1500,7 @@ const schema49 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate82_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1536,7 +1536,7 @@ return false;
 validate82.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate82_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k31 = validate83;
 const schema50 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"image"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"audio"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"resource_link"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"resource"}},"required":["type"]}]},"additionalProperties":true};
@@ -1544,7 +1544,7 @@ const schema50 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
+const evaluated0 = validate83_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1909,7 +1909,7 @@ return false;
 validate83.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate83_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k32 = validate84;
 const schema51 = {"type":"object","properties":{"operation":{"type":"string","const":"add"}},"required":["operation"]};
@@ -1917,7 +1917,7 @@ const schema51 = {"type":"object","properties":{"operation":{"type":"string","co
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate84_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1953,7 +1953,7 @@ return false;
 validate84.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
+const validate84_evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k33 = validate85;
 const schema52 = {"type":"object","properties":{"operation":{"type":"string","const":"delete"}},"required":["operation"]};
@@ -1961,7 +1961,7 @@ const schema52 = {"type":"object","properties":{"operation":{"type":"string","co
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate85_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1997,7 +1997,7 @@ return false;
 validate85.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
+const validate85_evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k34 = validate86;
 const schema53 = {"type":"object","properties":{"operation":{"type":"string","const":"modify"}},"required":["operation"]};
@@ -2005,7 +2005,7 @@ const schema53 = {"type":"object","properties":{"operation":{"type":"string","co
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate86_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2041,7 +2041,7 @@ return false;
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
+const validate86_evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k35 = validate87;
 const schema54 = {"type":"object","properties":{"operation":{"type":"string","const":"move"}},"required":["operation"]};
@@ -2049,7 +2049,7 @@ const schema54 = {"type":"object","properties":{"operation":{"type":"string","co
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate87_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2085,7 +2085,7 @@ return false;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
+const validate87_evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k36 = validate88;
 const schema55 = {"type":"object","properties":{"operation":{"type":"string","const":"copy"}},"required":["operation"]};
@@ -2093,7 +2093,7 @@ const schema55 = {"type":"object","properties":{"operation":{"type":"string","co
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate88_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2129,7 +2129,7 @@ return false;
 validate88.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
+const validate88_evaluated = {"props":{"operation":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k37 = validate89;
 const schema56 = {"type":"object","properties":{"operation":{"type":"string"}},"required":["operation"],"not":{"anyOf":[{"type":"object","properties":{"operation":{"type":"string","const":"add"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"delete"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"modify"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"move"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"copy"}},"required":["operation"]}]},"additionalProperties":true};
@@ -2137,7 +2137,7 @@ const schema56 = {"type":"object","properties":{"operation":{"type":"string"}},"
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate89_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2502,7 +2502,7 @@ return false;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate89_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k38 = validate90;
 const schema57 = {"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]};
@@ -2510,7 +2510,7 @@ const schema57 = {"type":"object","properties":{"mode":{"type":"string","const":
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate90_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2546,7 +2546,7 @@ return false;
 validate90.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+const validate90_evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k39 = validate91;
 const schema58 = {"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]};
@@ -2554,7 +2554,7 @@ const schema58 = {"type":"object","properties":{"mode":{"type":"string","const":
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate91_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2590,7 +2590,7 @@ return false;
 validate91.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+const validate91_evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k40 = validate92;
 const schema59 = {"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"],"unevaluatedProperties":true,"not":{"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]}]}};
@@ -2598,7 +2598,7 @@ const schema59 = {"type":"object","properties":{"mode":{"type":"string"}},"requi
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate92_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2786,7 +2786,7 @@ return false;
 validate92.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate92_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k41 = validate93;
 const schema60 = {"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]};
@@ -2794,7 +2794,7 @@ const schema60 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate93_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2830,7 +2830,7 @@ return false;
 validate93.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate93_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k42 = validate94;
 const schema61 = {"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]};
@@ -2838,7 +2838,7 @@ const schema61 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate94_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2874,7 +2874,7 @@ return false;
 validate94.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate94_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k43 = validate95;
 const schema62 = {"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]};
@@ -2882,7 +2882,7 @@ const schema62 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate95_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2918,7 +2918,7 @@ return false;
 validate95.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate95_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k44 = validate96;
 const schema63 = {"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]};
@@ -2926,7 +2926,7 @@ const schema63 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate96_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2962,7 +2962,7 @@ return false;
 validate96.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate96_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k45 = validate97;
 const schema64 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]}]},"additionalProperties":true};
@@ -2970,7 +2970,7 @@ const schema64 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate97_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3335,7 +3335,7 @@ return false;
 validate97.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate97_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k46 = validate98;
 const schema65 = {"type":"object","properties":{"type":{"type":"string","const":"agent"}},"required":["type"]};
@@ -3343,7 +3343,7 @@ const schema65 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate98_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3379,7 +3379,7 @@ return false;
 validate98.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate98_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k47 = validate99;
 const schema66 = {"type":"object","properties":{"type":{"type":"string"},"methodId":true,"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["type","methodId","name"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"agent"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"]}]},"additionalProperties":true};
@@ -3387,7 +3387,7 @@ const schema66 = {"type":"object","properties":{"type":{"type":"string"},"method
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate99_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3621,7 +3621,7 @@ return false;
 validate99.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate99_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k48 = validate100;
 const schema67 = {"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"]};
@@ -3629,7 +3629,7 @@ const schema67 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate100_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3665,7 +3665,7 @@ return false;
 validate100.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate100_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k49 = validate101;
 const schema68 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]}]},"additionalProperties":true};
@@ -3673,7 +3673,7 @@ const schema68 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate101_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3861,7 +3861,7 @@ return false;
 validate101.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate101_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k50 = validate102;
 const schema69 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"user_message_chunk"}},"required":["sessionUpdate"]};
@@ -3869,7 +3869,7 @@ const schema69 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate102_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3905,7 +3905,7 @@ return false;
 validate102.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate102_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k51 = validate103;
 const schema70 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"user_message"}},"required":["sessionUpdate"]};
@@ -3913,7 +3913,7 @@ const schema70 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate103_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3949,7 +3949,7 @@ return false;
 validate103.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate103_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k52 = validate104;
 const schema71 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_message_chunk"}},"required":["sessionUpdate"]};
@@ -3957,7 +3957,7 @@ const schema71 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate104_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3993,7 +3993,7 @@ return false;
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate104_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k53 = validate105;
 const schema72 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_message"}},"required":["sessionUpdate"]};
@@ -4001,7 +4001,7 @@ const schema72 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate105_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4037,7 +4037,7 @@ return false;
 validate105.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate105_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k54 = validate106;
 const schema73 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_thought_chunk"}},"required":["sessionUpdate"]};
@@ -4045,7 +4045,7 @@ const schema73 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
+const evaluated0 = validate106_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4081,7 +4081,7 @@ return false;
 validate106.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate106_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k55 = validate107;
 const schema74 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_thought"}},"required":["sessionUpdate"]};
@@ -4089,7 +4089,7 @@ const schema74 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate107_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4125,7 +4125,7 @@ return false;
 validate107.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate107_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k56 = validate108;
 const schema75 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"state_update"}},"required":["sessionUpdate"]};
@@ -4133,7 +4133,7 @@ const schema75 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate108_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4169,7 +4169,7 @@ return false;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate108_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k57 = validate109;
 const schema76 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call_content_chunk"}},"required":["sessionUpdate"]};
@@ -4177,7 +4177,7 @@ const schema76 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate109_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4213,7 +4213,7 @@ return false;
 validate109.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate109_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k58 = validate110;
 const schema77 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call_update"}},"required":["sessionUpdate"]};
@@ -4221,7 +4221,7 @@ const schema77 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate110_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4257,7 +4257,7 @@ return false;
 validate110.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate110_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k59 = validate111;
 const schema78 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"terminal_update"}},"required":["sessionUpdate"]};
@@ -4265,7 +4265,7 @@ const schema78 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate111_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4301,7 +4301,7 @@ return false;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate111_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k60 = validate112;
 const schema79 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"terminal_output_chunk"}},"required":["sessionUpdate"]};
@@ -4309,7 +4309,7 @@ const schema79 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate112_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4345,7 +4345,7 @@ return false;
 validate112.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate112_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k61 = validate113;
 const schema80 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"plan_update"}},"required":["sessionUpdate"]};
@@ -4353,7 +4353,7 @@ const schema80 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate113_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4389,7 +4389,7 @@ return false;
 validate113.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate113_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k62 = validate114;
 const schema81 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"available_commands_update"}},"required":["sessionUpdate"]};
@@ -4397,7 +4397,7 @@ const schema81 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate114_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4433,7 +4433,7 @@ return false;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate114_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k63 = validate115;
 const schema82 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"config_option_update"}},"required":["sessionUpdate"]};
@@ -4441,7 +4441,7 @@ const schema82 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate115_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4477,7 +4477,7 @@ return false;
 validate115.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate115_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k64 = validate116;
 const schema83 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"session_info_update"}},"required":["sessionUpdate"]};
@@ -4485,7 +4485,7 @@ const schema83 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate116_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4521,7 +4521,7 @@ return false;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate116_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k65 = validate117;
 const schema84 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"usage_update"}},"required":["sessionUpdate"]};
@@ -4529,7 +4529,7 @@ const schema84 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate117_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4565,7 +4565,7 @@ return false;
 validate117.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate117_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k66 = validate118;
 const schema85 = {"type":"object","properties":{"sessionUpdate":{"type":"string"}},"required":["sessionUpdate"],"not":{"anyOf":[{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"user_message_chunk"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"user_message"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_message_chunk"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_message"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_thought_chunk"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_thought"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"state_update"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call_content_chunk"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call_update"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"terminal_update"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"terminal_output_chunk"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"plan_update"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"available_commands_update"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"config_option_update"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"session_info_update"}},"required":["sessionUpdate"]},{"type":"object","properties":{"sessionUpdate":{"type":"string","const":"usage_update"}},"required":["sessionUpdate"]}]},"additionalProperties":true};
@@ -4573,7 +4573,7 @@ const schema85 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate118_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5587,7 +5587,7 @@ return false;
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate118_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k67 = validate119;
 const schema86 = {"type":"object","properties":{"state":{"type":"string","const":"running"}},"required":["state"]};
@@ -5595,7 +5595,7 @@ const schema86 = {"type":"object","properties":{"state":{"type":"string","const"
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate119_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5631,7 +5631,7 @@ return false;
 validate119.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
+const validate119_evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k68 = validate120;
 const schema87 = {"type":"object","properties":{"state":{"type":"string","const":"idle"}},"required":["state"]};
@@ -5639,7 +5639,7 @@ const schema87 = {"type":"object","properties":{"state":{"type":"string","const"
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate120_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5675,7 +5675,7 @@ return false;
 validate120.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
+const validate120_evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k69 = validate121;
 const schema88 = {"type":"object","properties":{"state":{"type":"string","const":"requires_action"}},"required":["state"]};
@@ -5683,7 +5683,7 @@ const schema88 = {"type":"object","properties":{"state":{"type":"string","const"
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate121_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5719,7 +5719,7 @@ return false;
 validate121.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
+const validate121_evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k70 = validate122;
 const schema89 = {"type":"object","properties":{"state":{"type":"string"}},"required":["state"],"not":{"anyOf":[{"type":"object","properties":{"state":{"type":"string","const":"running"}},"required":["state"]},{"type":"object","properties":{"state":{"type":"string","const":"idle"}},"required":["state"]},{"type":"object","properties":{"state":{"type":"string","const":"requires_action"}},"required":["state"]}]},"additionalProperties":true};
@@ -5727,7 +5727,7 @@ const schema89 = {"type":"object","properties":{"state":{"type":"string"}},"requ
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
+const evaluated0 = validate122_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5974,7 +5974,7 @@ return false;
 validate122.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate122_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k71 = validate123;
 const schema90 = {"type":"object","properties":{"type":{"type":"string","const":"items"}},"required":["type"]};
@@ -5982,7 +5982,7 @@ const schema90 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate123_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6018,7 +6018,7 @@ return false;
 validate123.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate123_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k72 = validate124;
 const schema91 = {"type":"object","properties":{"type":{"type":"string"},"planId":true},"required":["type","planId"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"items"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"file"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"markdown"}},"required":["type"]}]},"additionalProperties":true};
@@ -6026,7 +6026,7 @@ const schema91 = {"type":"object","properties":{"type":{"type":"string"},"planId
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate124_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6273,7 +6273,7 @@ return false;
 validate124.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate124_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k73 = validate125;
 const schema92 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"}},"required":["type"]}]},"additionalProperties":true};
@@ -6281,7 +6281,7 @@ const schema92 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
+const evaluated0 = validate125_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6410,7 +6410,7 @@ return false;
 validate125.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate125_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k74 = validate126;
 const schema93 = {"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"]};
@@ -6418,7 +6418,7 @@ const schema93 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate126_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6454,7 +6454,7 @@ return false;
 validate126.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate126_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k75 = validate127;
 const schema94 = {"type":"object","properties":{"type":{"type":"string","const":"stdio"}},"required":["type"]};
@@ -6462,7 +6462,7 @@ const schema94 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate127_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6498,7 +6498,7 @@ return false;
 validate127.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate127_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k76 = validate128;
 const schema95 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"stdio"}},"required":["type"]}]},"additionalProperties":true};
@@ -6506,7 +6506,7 @@ const schema95 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
+const evaluated0 = validate128_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6694,7 +6694,7 @@ return false;
 validate128.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate128_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k77 = validate129;
 const schema96 = {"type":"object","properties":{"type":{"type":"string","const":"start"}},"required":["type"]};
@@ -6702,7 +6702,7 @@ const schema96 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
+const evaluated0 = validate129_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6738,7 +6738,7 @@ return false;
 validate129.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate129_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k78 = validate130;
 const schema97 = {"type":"object","properties":{"type":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"start"}},"required":["type"]}]},"additionalProperties":true};
@@ -6746,7 +6746,7 @@ const schema97 = {"type":"object","properties":{"type":{"type":"string"},"_meta"
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate130_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6894,7 +6894,7 @@ return false;
 validate130.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate130_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k79 = validate131;
 const schema98 = {"type":"object","properties":{"value":true,"type":{"type":"string","const":"id"}},"required":["type","value"]};
@@ -6902,7 +6902,7 @@ const schema98 = {"type":"object","properties":{"value":true,"type":{"type":"str
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate131_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6938,7 +6938,7 @@ return false;
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":{"value":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate131_evaluated = {"props":{"value":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k80 = validate132;
 const schema99 = {"type":"object","properties":{"value":{"type":"boolean"},"type":{"type":"string","const":"boolean"}},"required":["type","value"]};
@@ -6946,7 +6946,7 @@ const schema99 = {"type":"object","properties":{"value":{"type":"boolean"},"type
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate132_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7000,7 +7000,7 @@ return false;
 validate132.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"value":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate132_evaluated = {"props":{"value":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k81 = validate133;
 const schema100 = {"type":"object","properties":{"type":{"type":"string"},"value":{}},"required":["type","value"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"id"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]}]},"additionalProperties":true};
@@ -7008,7 +7008,7 @@ const schema100 = {"type":"object","properties":{"type":{"type":"string"},"value
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate133_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7196,7 +7196,7 @@ return false;
 validate133.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate133_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k82 = validate134;
 const schema101 = {"type":"object","properties":{"outcome":{"type":"string","const":"cancelled"}},"required":["outcome"]};
@@ -7204,7 +7204,7 @@ const schema101 = {"type":"object","properties":{"outcome":{"type":"string","con
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
+const evaluated0 = validate134_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7240,7 +7240,7 @@ return false;
 validate134.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
+const validate134_evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k83 = validate135;
 const schema102 = {"type":"object","properties":{"outcome":{"type":"string","const":"selected"}},"required":["outcome"]};
@@ -7248,7 +7248,7 @@ const schema102 = {"type":"object","properties":{"outcome":{"type":"string","con
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate135_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7284,7 +7284,7 @@ return false;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
+const validate135_evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k84 = validate136;
 const schema103 = {"type":"object","properties":{"outcome":{"type":"string"}},"required":["outcome"],"not":{"anyOf":[{"type":"object","properties":{"outcome":{"type":"string","const":"cancelled"}},"required":["outcome"]},{"type":"object","properties":{"outcome":{"type":"string","const":"selected"}},"required":["outcome"]}]},"additionalProperties":true};
@@ -7292,7 +7292,7 @@ const schema103 = {"type":"object","properties":{"outcome":{"type":"string"}},"r
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate136_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7480,7 +7480,7 @@ return false;
 validate136.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate136_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k85 = validate137;
 const schema104 = {"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]};
@@ -7488,7 +7488,7 @@ const schema104 = {"type":"object","properties":{"action":{"type":"string","cons
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate137.evaluated;
+const evaluated0 = validate137_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7524,7 +7524,7 @@ return false;
 validate137.errors = vErrors;
 return errors === 0;
 }
-validate137.evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate137_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k86 = validate138;
 const schema105 = {"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]};
@@ -7532,7 +7532,7 @@ const schema105 = {"type":"object","properties":{"action":{"type":"string","cons
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate138.evaluated;
+const evaluated0 = validate138_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7568,7 +7568,7 @@ return false;
 validate138.errors = vErrors;
 return errors === 0;
 }
-validate138.evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate138_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k87 = validate139;
 const schema106 = {"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]};
@@ -7576,7 +7576,7 @@ const schema106 = {"type":"object","properties":{"action":{"type":"string","cons
 function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate139_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7612,7 +7612,7 @@ return false;
 validate139.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate139_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k88 = validate140;
 const schema107 = {"type":"object","properties":{"action":{"type":"string"}},"required":["action"],"not":{"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]}]},"additionalProperties":true};
@@ -7620,7 +7620,7 @@ const schema107 = {"type":"object","properties":{"action":{"type":"string"}},"re
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate140_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7867,5 +7867,5 @@ return false;
 validate140.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate140_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -10,7 +10,7 @@ const formats0 = __formats.int64;
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate54_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -98,7 +98,7 @@ vErrors = null;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate54_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema22 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"title":{"type":"string"},"description":{"type":["string","null"]},"subject":{"anyOf":[{"$ref":"#/$defs/RequestPermissionSubject"},{"type":"null"}]},"options":{"type":"array","items":{"$ref":"#/$defs/PermissionOption"},"minItems":1},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","title","options"]};
 const schema23 = {"type":"string"};
@@ -106,7 +106,7 @@ const schema23 = {"type":"string"};
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate57_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -120,7 +120,7 @@ return false;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate57_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema24 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"tool_call"}},"required":["type"],"allOf":[{"$ref":"#/$defs/ToolCallPermissionSubject"}]},{"type":"object","properties":{"type":{"type":"string","const":"command"}},"required":["type"],"allOf":[{"$ref":"#/$defs/CommandPermissionSubject"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"tool_call"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"command"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema25 = {"type":"object","properties":{"toolCall":{"allOf":[{"$ref":"#/$defs/ToolCallUpdate"}]}},"required":["toolCall"]};
@@ -130,7 +130,7 @@ const schema27 = {"type":"string"};
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate62_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -144,14 +144,14 @@ return false;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate62_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema28 = {"anyOf":[{"type":"string","const":"read"},{"type":"string","const":"edit"},{"type":"string","const":"delete"},{"type":"string","const":"move"},{"type":"string","const":"search"},{"type":"string","const":"execute"},{"type":"string","const":"think"},{"type":"string","const":"fetch"},{"type":"string","const":"switch_mode"},{"type":"string","const":"other"},{"type":"string"}]};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate64_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -429,14 +429,14 @@ vErrors = null;
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate64_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema29 = {"anyOf":[{"type":"string","const":"pending"},{"type":"string","const":"in_progress"},{"type":"string","const":"completed"},{"type":"string","const":"failed"},{"type":"string","const":"cancelled"},{"type":"string"}]};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate66_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -599,7 +599,7 @@ vErrors = null;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate66_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema30 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Content"}]},{"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Diff"}]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Terminal"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema31 = {"type":"object","properties":{"content":{"allOf":[{"$ref":"#/$defs/ContentBlock"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content"]};
@@ -611,7 +611,7 @@ const schema35 = {"anyOf":[{"type":"string","const":"assistant"},{"type":"string
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate73_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -705,13 +705,13 @@ vErrors = null;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate73_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate72_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -814,13 +814,13 @@ return false;
 validate72.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate72_evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate71_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -932,7 +932,7 @@ return false;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate71_evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema36 = {"type":"object","properties":{"data":{"type":"string"},"mimeType":{"allOf":[{"$ref":"#/$defs/MediaType"}]},"uri":{"type":["string","null"],"format":"uri"},"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data","mimeType"]};
 const schema37 = {"type":"string"};
@@ -940,7 +940,7 @@ const schema37 = {"type":"string"};
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate78_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -954,13 +954,13 @@ return false;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate78_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate77_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1099,14 +1099,14 @@ return false;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate77_evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema38 = {"type":"object","properties":{"data":{"type":"string"},"mimeType":{"allOf":[{"$ref":"#/$defs/MediaType"}]},"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data","mimeType"]};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate82_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1231,7 +1231,7 @@ return false;
 validate82.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate82_evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema39 = {"type":"object","properties":{"name":{"type":"string"},"uri":{"type":"string","format":"uri"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"icons":{"type":["array","null"],"items":{"$ref":"#/$defs/Icon"}},"mimeType":{"anyOf":[{"$ref":"#/$defs/MediaType"},{"type":"null"}]},"size":{"type":["integer","null"],"format":"int64"},"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","uri"]};
 const schema40 = {"type":"object","properties":{"src":{"type":"string","format":"uri"},"mimeType":{"anyOf":[{"$ref":"#/$defs/MediaType"},{"type":"null"}]},"sizes":{"type":["array","null"],"items":{"type":"string"}},"theme":{"anyOf":[{"$ref":"#/$defs/IconTheme"},{"type":"null"}]}},"required":["src"]};
@@ -1240,7 +1240,7 @@ const schema41 = {"anyOf":[{"type":"string","const":"light"},{"type":"string","c
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate89_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1334,13 +1334,13 @@ vErrors = null;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate89_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate87_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1521,13 +1521,13 @@ return false;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"src":true,"mimeType":true,"sizes":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
+const validate87_evaluated = {"props":{"src":true,"mimeType":true,"sizes":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate86_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1792,7 +1792,7 @@ return false;
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"name":true,"uri":true,"title":true,"description":true,"icons":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate86_evaluated = {"props":{"name":true,"uri":true,"title":true,"description":true,"icons":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema42 = {"type":"object","properties":{"resource":{"allOf":[{"$ref":"#/$defs/EmbeddedResourceResource"}]},"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["resource"]};
 const schema43 = {"anyOf":[{"allOf":[{"$ref":"#/$defs/TextResourceContents"}]},{"allOf":[{"$ref":"#/$defs/BlobResourceContents"}]}]};
@@ -1801,7 +1801,7 @@ const schema44 = {"type":"object","properties":{"text":{"type":"string"},"uri":{
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate97_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1923,14 +1923,14 @@ return false;
 validate97.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"text":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate97_evaluated = {"props":{"text":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema45 = {"type":"object","properties":{"blob":{"type":"string"},"uri":{"type":"string","format":"uri"},"mimeType":{"anyOf":[{"$ref":"#/$defs/MediaType"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["blob","uri"]};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate100_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2052,13 +2052,13 @@ return false;
 validate100.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"blob":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate100_evaluated = {"props":{"blob":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate96_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2124,13 +2124,13 @@ validate96.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate96.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate96_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate95_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2242,13 +2242,13 @@ return false;
 validate95.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate95_evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate70_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3008,13 +3008,13 @@ validate70.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate70.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate70_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate69_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3064,7 +3064,7 @@ return false;
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate69_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema46 = {"type":"object","properties":{"changes":{"type":"array","items":{"$ref":"#/$defs/DiffChange"}},"patch":{"anyOf":[{"$ref":"#/$defs/DiffPatch"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["changes"]};
 const schema47 = {"type":"object","properties":{"fileType":{"anyOf":[{"$ref":"#/$defs/DiffFileType"},{"type":"null"}]},"mimeType":{"anyOf":[{"$ref":"#/$defs/MediaType"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"operation":{"type":"string","const":"add"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathChange"}]},{"type":"object","properties":{"operation":{"type":"string","const":"delete"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathChange"}]},{"type":"object","properties":{"operation":{"type":"string","const":"modify"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathChange"}]},{"type":"object","properties":{"operation":{"type":"string","const":"move"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathPairChange"}]},{"type":"object","properties":{"operation":{"type":"string","const":"copy"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathPairChange"}]},{"type":"object","properties":{"operation":{"type":"string"}},"required":["operation"],"not":{"anyOf":[{"type":"object","properties":{"operation":{"type":"string","const":"add"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"delete"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"modify"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"move"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"copy"}},"required":["operation"]}]},"additionalProperties":true}]};
@@ -3074,7 +3074,7 @@ const schema49 = {"type":"string"};
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate111_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3088,13 +3088,13 @@ return false;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate111_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate110_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3125,14 +3125,14 @@ return false;
 validate110.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
+const validate110_evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema50 = {"type":"object","properties":{"oldPath":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"path":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]}},"required":["oldPath","path"]};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate116_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3181,14 +3181,14 @@ return false;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"oldPath":true,"path":true},"dynamicProps":false,"dynamicItems":false};
+const validate116_evaluated = {"props":{"oldPath":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema51 = {"anyOf":[{"type":"string","const":"text"},{"type":"string","const":"binary"},{"type":"string","const":"directory"},{"type":"string","const":"symlink"},{"type":"string"}]};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate121_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3328,13 +3328,13 @@ vErrors = null;
 validate121.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate121_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate109_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4213,7 +4213,7 @@ validate109.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate109.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate109_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema52 = {"type":"object","properties":{"format":{"allOf":[{"$ref":"#/$defs/DiffPatchFormat"}]},"text":{"type":"string"}},"required":["format","text"]};
 const schema53 = {"anyOf":[{"type":"string","const":"git_patch"},{"type":"string"}]};
@@ -4221,7 +4221,7 @@ const schema53 = {"anyOf":[{"type":"string","const":"git_patch"},{"type":"string
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate126_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4292,13 +4292,13 @@ vErrors = null;
 validate126.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate126_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
+const evaluated0 = validate125_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4347,13 +4347,13 @@ return false;
 validate125.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"format":true,"text":true},"dynamicProps":false,"dynamicItems":false};
+const validate125_evaluated = {"props":{"format":true,"text":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate108_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4481,7 +4481,7 @@ return false;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"changes":true,"patch":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate108_evaluated = {"props":{"changes":true,"patch":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema54 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId"]};
 const schema55 = {"type":"string"};
@@ -4489,7 +4489,7 @@ const schema55 = {"type":"string"};
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate131_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4503,13 +4503,13 @@ return false;
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate131_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate130_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4559,13 +4559,13 @@ return false;
 validate130.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate130_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate68_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5064,7 +5064,7 @@ validate68.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate68_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema56 = {"type":"object","properties":{"path":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"line":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["path"]};
 const formats4 = __formats.uint32;
@@ -5072,7 +5072,7 @@ const formats4 = __formats.uint32;
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate135_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5150,13 +5150,13 @@ return false;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate135_evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate61_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5392,13 +5392,13 @@ return false;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate61_evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate60_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5429,14 +5429,14 @@ return false;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"toolCall":true},"dynamicProps":false,"dynamicItems":false};
+const validate60_evaluated = {"props":{"toolCall":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema57 = {"type":"object","properties":{"command":{"type":"string"},"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"toolCallId":{"anyOf":[{"$ref":"#/$defs/ToolCallId"},{"type":"null"}]},"terminalId":{"anyOf":[{"$ref":"#/$defs/TerminalId"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["command","cwd"]};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate140_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5609,13 +5609,13 @@ return false;
 validate140.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"command":true,"cwd":true,"toolCallId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate140_evaluated = {"props":{"command":true,"cwd":true,"toolCallId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate59_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5991,7 +5991,7 @@ validate59.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate59.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate59_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema58 = {"type":"object","properties":{"optionId":{"allOf":[{"$ref":"#/$defs/PermissionOptionId"}]},"name":{"type":"string"},"kind":{"allOf":[{"$ref":"#/$defs/PermissionOptionKind"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["optionId","name","kind"]};
 const schema59 = {"type":"string"};
@@ -5999,7 +5999,7 @@ const schema59 = {"type":"string"};
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate147_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6013,14 +6013,14 @@ return false;
 validate147.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate147_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema60 = {"anyOf":[{"type":"string","const":"allow_once"},{"type":"string","const":"allow_always"},{"type":"string","const":"reject_once"},{"type":"string","const":"reject_always"},{"type":"string"}]};
 
 function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate149_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6160,13 +6160,13 @@ vErrors = null;
 validate149.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate149_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate146_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6242,13 +6242,13 @@ return false;
 validate146.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate146_evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate56_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6417,7 +6417,7 @@ return false;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"sessionId":true,"title":true,"description":true,"subject":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate56_evaluated = {"props":{"sessionId":true,"title":true,"description":true,"subject":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema61 = {"type":"object","properties":{"message":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"],"allOf":[{"$ref":"#/$defs/ElicitationFormMode"}]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"],"allOf":[{"$ref":"#/$defs/ElicitationUrlMode"}]},{"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"],"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"unevaluatedProperties":true,"not":{"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]}]}}],"required":["message"]};
 const schema62 = {"type":"object","properties":{"requestedSchema":{"allOf":[{"$ref":"#/$defs/ElicitationSchema"}]}},"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"required":["requestedSchema"]};
@@ -6426,7 +6426,7 @@ const schema63 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate155_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6517,14 +6517,14 @@ return false;
 validate155.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
+const validate155_evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema64 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"#/$defs/RequestId"}]}},"required":["requestId"]};
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate159_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6555,7 +6555,7 @@ return false;
 validate159.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+const validate159_evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema65 = {"type":"object","properties":{"type":{"allOf":[{"$ref":"#/$defs/ElicitationSchemaType"}]},"title":{"type":["string","null"]},"properties":{"type":"object","additionalProperties":{"$ref":"#/$defs/ElicitationPropertySchema"}},"required":{"type":["array","null"],"items":{"type":"string"}},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema66 = {"oneOf":[{"type":"string","const":"object"}]};
@@ -6563,7 +6563,7 @@ const schema66 = {"oneOf":[{"type":"string","const":"object"}]};
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate163_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6625,7 +6625,7 @@ vErrors = null;
 validate163.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate163_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema67 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"],"allOf":[{"$ref":"#/$defs/StringPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"],"allOf":[{"$ref":"#/$defs/NumberPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"],"allOf":[{"$ref":"#/$defs/IntegerPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"],"allOf":[{"$ref":"#/$defs/BooleanPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"],"allOf":[{"$ref":"#/$defs/MultiSelectPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema68 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minLength":{"type":["integer","null"],"format":"uint32","minimum":0},"maxLength":{"type":["integer","null"],"format":"uint32","minimum":0},"pattern":{"type":["string","null"],"format":"regex"},"format":{"anyOf":[{"$ref":"#/$defs/StringFormat"},{"type":"null"}]},"default":{"type":["string","null"]},"enum":{"type":["array","null"],"items":{"type":"string"},"minItems":1},"oneOf":{"type":["array","null"],"items":{"$ref":"#/$defs/EnumOption"},"minItems":1},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -6634,7 +6634,7 @@ const schema69 = {"anyOf":[{"type":"string","const":"email"},{"type":"string","c
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate167_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6774,14 +6774,14 @@ vErrors = null;
 validate167.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate167_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema70 = {"type":"object","properties":{"const":{"type":"string"},"title":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["const","title"]};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
+const evaluated0 = validate169_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6858,13 +6858,13 @@ return false;
 validate169.errors = vErrors;
 return errors === 0;
 }
-validate169.evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate169_evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate166_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7135,14 +7135,14 @@ return false;
 validate166.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate166_evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema71 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["number","null"],"format":"double"},"maximum":{"type":["number","null"],"format":"double"},"default":{"type":["number","null"],"format":"double"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
+const evaluated0 = validate172_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7242,14 +7242,14 @@ return false;
 validate172.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate172_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema72 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["integer","null"],"format":"int64"},"maximum":{"type":["integer","null"],"format":"int64"},"default":{"type":["integer","null"],"format":"int64"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate174_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7373,14 +7373,14 @@ return false;
 validate174.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate174_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema73 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"default":{"type":["boolean","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate176_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7452,7 +7452,7 @@ return false;
 validate176.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate176_evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema74 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minItems":{"type":["integer","null"],"format":"uint64","minimum":0},"maxItems":{"type":["integer","null"],"format":"uint64","minimum":0},"items":{"allOf":[{"$ref":"#/$defs/MultiSelectItems"}]},"default":{"type":["array","null"],"items":{"type":"string"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["items"]};
 const formats16 = __formats.uint64;
@@ -7462,7 +7462,7 @@ const schema76 = {"type":"object","properties":{"enum":{"type":"array","items":{
 function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate180_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7536,14 +7536,14 @@ return false;
 validate180.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate180_evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema77 = {"type":"object","properties":{"anyOf":{"type":"array","items":{"$ref":"#/$defs/EnumOption"},"minItems":1},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["anyOf"]};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate182_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7617,13 +7617,13 @@ return false;
 validate182.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate182_evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate179_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7887,13 +7887,13 @@ validate179.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate179.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate179_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
+const evaluated0 = validate178_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8058,13 +8058,13 @@ return false;
 validate178.errors = vErrors;
 return errors === 0;
 }
-validate178.evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate178_evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate165_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8833,13 +8833,13 @@ validate165.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate165.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate165_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate162_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8970,13 +8970,13 @@ return false;
 validate162.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate162_evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate154_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9062,7 +9062,7 @@ validate154.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate154.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate154_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema78 = {"type":"object","properties":{"elicitationId":{"allOf":[{"$ref":"#/$defs/ElicitationId"}]},"url":{"type":"string","format":"uri"}},"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"required":["elicitationId","url"]};
 const schema79 = {"type":"string"};
@@ -9070,7 +9070,7 @@ const schema79 = {"type":"string"};
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate193_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9084,13 +9084,13 @@ return false;
 validate193.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate193_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate190_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9199,13 +9199,13 @@ validate190.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate190.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate190_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
+const evaluated0 = validate153_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9220,7 +9220,7 @@ vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.err
 errors = vErrors.length;
 }
 else {
-var props0 = validate154.evaluated.props;
+var props0 = validate154_evaluated.props;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9284,7 +9284,7 @@ vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate190.evaluated.props;
+var props1 = validate190_evaluated.props;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9687,7 +9687,7 @@ validate153.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate153.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate153_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema80 = {};
 
@@ -9695,13 +9695,13 @@ function validate199(data, {instancePath="", parentData, parentDataProperty, roo
 validate199.errors = null;
 return true;
 }
-validate199.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate199_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate53_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9770,7 +9770,7 @@ vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate153.evaluated.props;
+var props1 = validate153_evaluated.props;
 }
 var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
@@ -9868,14 +9868,14 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate53_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestId = validate201;
 
 function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate201_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9963,14 +9963,14 @@ vErrors = null;
 validate201.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate201_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionRequest = validate202;
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate202_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10139,14 +10139,14 @@ return false;
 validate202.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"sessionId":true,"title":true,"description":true,"subject":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate202_evaluated = {"props":{"sessionId":true,"title":true,"description":true,"subject":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionId = validate206;
 
 function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate206_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10160,14 +10160,14 @@ return false;
 validate206.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate206_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionSubject = validate207;
 
 function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate207_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10543,14 +10543,14 @@ validate207.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate207.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate207_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vToolCallUpdate = validate210;
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
+const evaluated0 = validate210_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10786,14 +10786,14 @@ return false;
 validate210.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate210_evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallId = validate216;
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate216_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10807,14 +10807,14 @@ return false;
 validate216.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate216_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolKind = validate217;
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate217_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11092,14 +11092,14 @@ vErrors = null;
 validate217.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate217_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallStatus = validate218;
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate218_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11262,14 +11262,14 @@ vErrors = null;
 validate218.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate218_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallContent = validate219;
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
+const evaluated0 = validate219_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11768,14 +11768,14 @@ validate219.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate219.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate219_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vContentBlock = validate223;
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate223_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12535,14 +12535,14 @@ validate223.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate223.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate223_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vAnnotations = validate229;
 
 function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate229_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12645,14 +12645,14 @@ return false;
 validate229.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate229_evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRole = validate231;
 
 function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate231_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12746,14 +12746,14 @@ vErrors = null;
 validate231.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate231_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vTextContent = validate232;
 
 function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate232_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12865,14 +12865,14 @@ return false;
 validate232.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate232_evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMediaType = validate234;
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate234_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12886,14 +12886,14 @@ return false;
 validate234.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate234_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vImageContent = validate235;
 
 function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate235_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13032,14 +13032,14 @@ return false;
 validate235.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate235_evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAudioContent = validate238;
 
 function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate238_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13164,14 +13164,14 @@ return false;
 validate238.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate238_evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIcon = validate241;
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate241_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13352,14 +13352,14 @@ return false;
 validate241.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"src":true,"mimeType":true,"sizes":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
+const validate241_evaluated = {"props":{"src":true,"mimeType":true,"sizes":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIconTheme = validate244;
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate244_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13453,14 +13453,14 @@ vErrors = null;
 validate244.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate244_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vResourceLink = validate245;
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate245_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13725,14 +13725,14 @@ return false;
 validate245.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":{"name":true,"uri":true,"title":true,"description":true,"icons":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate245_evaluated = {"props":{"name":true,"uri":true,"title":true,"description":true,"icons":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEmbeddedResourceResource = validate249;
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate249_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13798,14 +13798,14 @@ validate249.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate249.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate249_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vTextResourceContents = validate252;
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate252_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13927,14 +13927,14 @@ return false;
 validate252.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"text":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate252_evaluated = {"props":{"text":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBlobResourceContents = validate254;
 
 function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate254_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14056,14 +14056,14 @@ return false;
 validate254.errors = vErrors;
 return errors === 0;
 }
-validate254.evaluated = {"props":{"blob":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate254_evaluated = {"props":{"blob":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEmbeddedResource = validate256;
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate256_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14175,14 +14175,14 @@ return false;
 validate256.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate256_evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vContent = validate259;
 
 function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate259_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14232,14 +14232,14 @@ return false;
 validate259.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate259_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffChange = validate261;
 
 function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate261_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15118,14 +15118,14 @@ validate261.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate261.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate261_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vDiffFileType = validate269;
 
 function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
+const evaluated0 = validate269_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15265,14 +15265,14 @@ vErrors = null;
 validate269.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate269_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAbsolutePath = validate270;
 
 function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
+const evaluated0 = validate270_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15286,14 +15286,14 @@ return false;
 validate270.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate270_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffPathChange = validate271;
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate271_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15324,14 +15324,14 @@ return false;
 validate271.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
+const validate271_evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffPathPairChange = validate273;
 
 function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
+const evaluated0 = validate273_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15380,14 +15380,14 @@ return false;
 validate273.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"oldPath":true,"path":true},"dynamicProps":false,"dynamicItems":false};
+const validate273_evaluated = {"props":{"oldPath":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffPatch = validate276;
 
 function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate276_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15436,14 +15436,14 @@ return false;
 validate276.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"format":true,"text":true},"dynamicProps":false,"dynamicItems":false};
+const validate276_evaluated = {"props":{"format":true,"text":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffPatchFormat = validate278;
 
 function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
+const evaluated0 = validate278_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15514,14 +15514,14 @@ vErrors = null;
 validate278.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate278_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vDiff = validate279;
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate279_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15649,14 +15649,14 @@ return false;
 validate279.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":{"changes":true,"patch":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate279_evaluated = {"props":{"changes":true,"patch":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalId = validate282;
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate282_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15670,14 +15670,14 @@ return false;
 validate282.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate282_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminal = validate283;
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
+const evaluated0 = validate283_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15727,14 +15727,14 @@ return false;
 validate283.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate283_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallLocation = validate285;
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
+const evaluated0 = validate285_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15812,14 +15812,14 @@ return false;
 validate285.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate285_evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallPermissionSubject = validate287;
 
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate287_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15850,14 +15850,14 @@ return false;
 validate287.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"props":{"toolCall":true},"dynamicProps":false,"dynamicItems":false};
+const validate287_evaluated = {"props":{"toolCall":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCommandPermissionSubject = validate289;
 
 function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate289_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16030,14 +16030,14 @@ return false;
 validate289.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"command":true,"cwd":true,"toolCallId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate289_evaluated = {"props":{"command":true,"cwd":true,"toolCallId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOption = validate293;
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate293_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16113,14 +16113,14 @@ return false;
 validate293.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate293_evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOptionId = validate296;
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate296_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16134,14 +16134,14 @@ return false;
 validate296.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate296_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOptionKind = validate297;
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
+const evaluated0 = validate297_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16281,14 +16281,14 @@ vErrors = null;
 validate297.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate297_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateElicitationRequest = validate298;
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
+const evaluated0 = validate298_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16303,7 +16303,7 @@ vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.err
 errors = vErrors.length;
 }
 else {
-var props0 = validate154.evaluated.props;
+var props0 = validate154_evaluated.props;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16367,7 +16367,7 @@ vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate190.evaluated.props;
+var props1 = validate190_evaluated.props;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16770,14 +16770,14 @@ validate298.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate298.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate298_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationSessionScope = validate303;
 
 function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate303.evaluated;
+const evaluated0 = validate303_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16868,14 +16868,14 @@ return false;
 validate303.errors = vErrors;
 return errors === 0;
 }
-validate303.evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
+const validate303_evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationRequestScope = validate306;
 
 function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate306.evaluated;
+const evaluated0 = validate306_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16906,14 +16906,14 @@ return false;
 validate306.errors = vErrors;
 return errors === 0;
 }
-validate306.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+const validate306_evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationSchema = validate308;
 
 function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate308_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17044,14 +17044,14 @@ return false;
 validate308.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate308_evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationSchemaType = validate311;
 
 function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate311_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17113,14 +17113,14 @@ vErrors = null;
 validate311.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate311_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationPropertySchema = validate312;
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
+const evaluated0 = validate312_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17889,14 +17889,14 @@ validate312.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate312.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate312_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vStringFormat = validate318;
 
 function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate318_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18036,14 +18036,14 @@ vErrors = null;
 validate318.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate318_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vEnumOption = validate319;
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate319_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18120,14 +18120,14 @@ return false;
 validate319.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate319_evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStringPropertySchema = validate320;
 
 function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate320_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18398,14 +18398,14 @@ return false;
 validate320.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate320_evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNumberPropertySchema = validate323;
 
 function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate323.evaluated;
+const evaluated0 = validate323_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18505,14 +18505,14 @@ return false;
 validate323.errors = vErrors;
 return errors === 0;
 }
-validate323.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate323_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIntegerPropertySchema = validate324;
 
 function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
+const evaluated0 = validate324_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18636,14 +18636,14 @@ return false;
 validate324.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate324_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBooleanPropertySchema = validate325;
 
 function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate325_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18715,14 +18715,14 @@ return false;
 validate325.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate325_evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMultiSelectItems = validate326;
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate326.evaluated;
+const evaluated0 = validate326_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18986,14 +18986,14 @@ validate326.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate326.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate326_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vStringMultiSelectItems = validate329;
 
 function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
+const evaluated0 = validate329_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19067,14 +19067,14 @@ return false;
 validate329.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate329_evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTitledMultiSelectItems = validate330;
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate330.evaluated;
+const evaluated0 = validate330_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19148,14 +19148,14 @@ return false;
 validate330.errors = vErrors;
 return errors === 0;
 }
-validate330.evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate330_evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMultiSelectPropertySchema = validate332;
 
 function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate332_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19320,14 +19320,14 @@ return false;
 validate332.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate332_evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationFormMode = validate334;
 
 function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
+const evaluated0 = validate334_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19413,14 +19413,14 @@ validate334.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate334.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate334_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationId = validate338;
 
 function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate338_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19434,14 +19434,14 @@ return false;
 validate338.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate338_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationUrlMode = validate339;
 
 function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
+const evaluated0 = validate339_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19550,7 +19550,7 @@ validate339.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate339.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate339_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vExtRequest = validate343;
 
@@ -19558,7 +19558,7 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
 validate343.errors = null;
 return true;
 }
-validate343.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate343_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentResponse = validate344;
 const schema141 = {"anyOf":[{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"result":{"anyOf":[{"allOf":[{"$ref":"#/$defs/InitializeResponse"}]},{"allOf":[{"$ref":"#/$defs/LoginAuthResponse"}]},{"allOf":[{"$ref":"#/$defs/LogoutAuthResponse"}]},{"allOf":[{"$ref":"#/$defs/NewSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ListSessionsResponse"}]},{"allOf":[{"$ref":"#/$defs/DeleteSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ResumeSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/CloseSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/SetSessionConfigOptionResponse"}]},{"allOf":[{"$ref":"#/$defs/PromptResponse"}]},{"allOf":[{"$ref":"#/$defs/ExtResponse"}]}]}},"required":["id","result"]},{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"error":{"allOf":[{"$ref":"#/$defs/Error"}]}},"required":["id","error"]}]};
@@ -19569,7 +19569,7 @@ const formats40 = __formats.uint16;
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate347.evaluated;
+const evaluated0 = validate347_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19603,14 +19603,14 @@ return false;
 validate347.errors = vErrors;
 return errors === 0;
 }
-validate347.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate347_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema144 = {"type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","version"]};
 
 function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate349.evaluated;
+const evaluated0 = validate349_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19687,7 +19687,7 @@ return false;
 validate349.errors = vErrors;
 return errors === 0;
 }
-validate349.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate349_evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema145 = {"type":"object","properties":{"session":{"anyOf":[{"$ref":"#/$defs/SessionCapabilities"},{"type":"null"}]},"auth":{"anyOf":[{"$ref":"#/$defs/AgentAuthCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema146 = {"type":"object","properties":{"prompt":{"anyOf":[{"$ref":"#/$defs/PromptCapabilities"},{"type":"null"}]},"mcp":{"anyOf":[{"$ref":"#/$defs/McpCapabilities"},{"type":"null"}]},"delete":{"anyOf":[{"$ref":"#/$defs/SessionDeleteCapabilities"},{"type":"null"}]},"additionalDirectories":{"anyOf":[{"$ref":"#/$defs/SessionAdditionalDirectoriesCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -19697,7 +19697,7 @@ const schema148 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate354_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19722,14 +19722,14 @@ return false;
 validate354.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate354_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema149 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate356.evaluated;
+const evaluated0 = validate356_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19754,14 +19754,14 @@ return false;
 validate356.errors = vErrors;
 return errors === 0;
 }
-validate356.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate356_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema150 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate358.evaluated;
+const evaluated0 = validate358_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19786,13 +19786,13 @@ return false;
 validate358.errors = vErrors;
 return errors === 0;
 }
-validate358.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate358_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate353.evaluated;
+const evaluated0 = validate353_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19999,7 +19999,7 @@ return false;
 validate353.errors = vErrors;
 return errors === 0;
 }
-validate353.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate353_evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema151 = {"type":"object","properties":{"stdio":{"anyOf":[{"$ref":"#/$defs/McpStdioCapabilities"},{"type":"null"}]},"http":{"anyOf":[{"$ref":"#/$defs/McpHttpCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema152 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -20007,7 +20007,7 @@ const schema152 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate362.evaluated;
+const evaluated0 = validate362_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20032,14 +20032,14 @@ return false;
 validate362.errors = vErrors;
 return errors === 0;
 }
-validate362.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate362_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema153 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
+const evaluated0 = validate364_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20064,13 +20064,13 @@ return false;
 validate364.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate364_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate361.evaluated;
+const evaluated0 = validate361_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20218,14 +20218,14 @@ return false;
 validate361.errors = vErrors;
 return errors === 0;
 }
-validate361.evaluated = {"props":{"stdio":true,"http":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate361_evaluated = {"props":{"stdio":true,"http":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema154 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
+const evaluated0 = validate367_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20250,14 +20250,14 @@ return false;
 validate367.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate367_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema155 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate369.evaluated;
+const evaluated0 = validate369_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20282,13 +20282,13 @@ return false;
 validate369.errors = vErrors;
 return errors === 0;
 }
-validate369.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate369_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate352_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20559,14 +20559,14 @@ return false;
 validate352.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"prompt":true,"mcp":true,"delete":true,"additionalDirectories":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate352_evaluated = {"props":{"prompt":true,"mcp":true,"delete":true,"additionalDirectories":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema156 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate372.evaluated;
+const evaluated0 = validate372_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20591,13 +20591,13 @@ return false;
 validate372.errors = vErrors;
 return errors === 0;
 }
-validate372.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate372_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate351.evaluated;
+const evaluated0 = validate351_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20749,7 +20749,7 @@ return false;
 validate351.errors = vErrors;
 return errors === 0;
 }
-validate351.evaluated = {"props":{"session":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate351_evaluated = {"props":{"session":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema157 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"],"allOf":[{"$ref":"#/$defs/AuthMethodTerminal"}]},{"type":"object","properties":{"type":{"type":"string","const":"agent"}},"required":["type"],"allOf":[{"$ref":"#/$defs/AuthMethodAgent"}]},{"type":"object","properties":{"type":{"type":"string"},"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["type","methodId","name"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"agent"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema158 = {"type":"object","properties":{"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"#/$defs/EnvVariable"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["methodId","name"]};
@@ -20758,7 +20758,7 @@ const schema159 = {"type":"string"};
 function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate377.evaluated;
+const evaluated0 = validate377_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20772,14 +20772,14 @@ return false;
 validate377.errors = vErrors;
 return errors === 0;
 }
-validate377.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate377_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema160 = {"type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","value"]};
 
 function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate379.evaluated;
+const evaluated0 = validate379_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20842,13 +20842,13 @@ return false;
 validate379.errors = vErrors;
 return errors === 0;
 }
-validate379.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate379_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate376.evaluated;
+const evaluated0 = validate376_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20987,14 +20987,14 @@ return false;
 validate376.errors = vErrors;
 return errors === 0;
 }
-validate376.evaluated = {"props":{"methodId":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate376_evaluated = {"props":{"methodId":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema161 = {"type":"object","properties":{"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["methodId","name"]};
 
 function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate382.evaluated;
+const evaluated0 = validate382_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21071,13 +21071,13 @@ return false;
 validate382.errors = vErrors;
 return errors === 0;
 }
-validate382.evaluated = {"props":{"methodId":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate382_evaluated = {"props":{"methodId":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate375.evaluated;
+const evaluated0 = validate375_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21534,13 +21534,13 @@ validate375.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate375.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate375_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate346.evaluated;
+const evaluated0 = validate346_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21647,14 +21647,14 @@ return false;
 validate346.errors = vErrors;
 return errors === 0;
 }
-validate346.evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"authMethods":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate346_evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"authMethods":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema162 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
+const evaluated0 = validate388_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21679,14 +21679,14 @@ return false;
 validate388.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate388_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema163 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate390.evaluated;
+const evaluated0 = validate390_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21711,7 +21711,7 @@ return false;
 validate390.errors = vErrors;
 return errors === 0;
 }
-validate390.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate390_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema164 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 const schema165 = {"type":"object","properties":{"configId":{"allOf":[{"$ref":"#/$defs/SessionConfigId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"#/$defs/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configId","name"],"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"],"allOf":[{"$ref":"#/$defs/SessionConfigSelect"}]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"],"allOf":[{"$ref":"#/$defs/SessionConfigBoolean"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]}]},"additionalProperties":true}]};
@@ -21721,7 +21721,7 @@ const schema167 = {"type":"string"};
 function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate396.evaluated;
+const evaluated0 = validate396_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21735,7 +21735,7 @@ return false;
 validate396.errors = vErrors;
 return errors === 0;
 }
-validate396.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate396_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema168 = {"anyOf":[{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectGroup"}}]};
 const schema169 = {"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["value","name"]};
@@ -21743,7 +21743,7 @@ const schema169 = {"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$d
 function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate399.evaluated;
+const evaluated0 = validate399_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21820,7 +21820,7 @@ return false;
 validate399.errors = vErrors;
 return errors === 0;
 }
-validate399.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate399_evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema170 = {"type":"object","properties":{"groupId":{"allOf":[{"$ref":"#/$defs/SessionConfigGroupId"}]},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["groupId","name","options"]};
 const schema171 = {"type":"string"};
@@ -21828,7 +21828,7 @@ const schema171 = {"type":"string"};
 function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate403.evaluated;
+const evaluated0 = validate403_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21842,13 +21842,13 @@ return false;
 validate403.errors = vErrors;
 return errors === 0;
 }
-validate403.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate403_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate402.evaluated;
+const evaluated0 = validate402_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21942,13 +21942,13 @@ return false;
 validate402.errors = vErrors;
 return errors === 0;
 }
-validate402.evaluated = {"props":{"groupId":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate402_evaluated = {"props":{"groupId":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate398.evaluated;
+const evaluated0 = validate398_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22052,13 +22052,13 @@ validate398.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate398.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate398_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
 function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate395.evaluated;
+const evaluated0 = validate395_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22107,14 +22107,14 @@ return false;
 validate395.errors = vErrors;
 return errors === 0;
 }
-validate395.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
+const validate395_evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema172 = {"type":"object","properties":{"currentValue":{"type":"boolean"}},"required":["currentValue"]};
 
 function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate409.evaluated;
+const evaluated0 = validate409_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22145,14 +22145,14 @@ return false;
 validate409.errors = vErrors;
 return errors === 0;
 }
-validate409.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
+const validate409_evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema173 = {"type":"string"};
 
 function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate411.evaluated;
+const evaluated0 = validate411_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22166,14 +22166,14 @@ return false;
 validate411.errors = vErrors;
 return errors === 0;
 }
-validate411.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate411_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema174 = {"anyOf":[{"type":"string","const":"mode"},{"type":"string","const":"model"},{"type":"string","const":"model_config"},{"type":"string","const":"thought_level"},{"type":"string"}]};
 
 function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate413.evaluated;
+const evaluated0 = validate413_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22313,13 +22313,13 @@ vErrors = null;
 validate413.errors = vErrors;
 return errors === 0;
 }
-validate413.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate413_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate394.evaluated;
+const evaluated0 = validate394_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22822,13 +22822,13 @@ validate394.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate394.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate394_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
+const evaluated0 = validate392_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22909,7 +22909,7 @@ return false;
 validate392.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate392_evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema175 = {"type":"object","properties":{"sessions":{"type":"array","items":{"$ref":"#/$defs/SessionInfo"}},"nextCursor":{"anyOf":[{"$ref":"#/$defs/SessionListCursor"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessions"]};
 const schema176 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"additionalDirectories":{"type":"array","items":{"$ref":"#/$defs/AbsolutePath"}},"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"],"format":"date-time"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
@@ -22917,7 +22917,7 @@ const schema176 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"
 function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate418.evaluated;
+const evaluated0 = validate418_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23039,14 +23039,14 @@ return false;
 validate418.errors = vErrors;
 return errors === 0;
 }
-validate418.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate418_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema177 = {"type":"string"};
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate423.evaluated;
+const evaluated0 = validate423_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23060,13 +23060,13 @@ return false;
 validate423.errors = vErrors;
 return errors === 0;
 }
-validate423.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate423_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate417.evaluated;
+const evaluated0 = validate417_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23189,14 +23189,14 @@ return false;
 validate417.errors = vErrors;
 return errors === 0;
 }
-validate417.evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate417_evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema178 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate426.evaluated;
+const evaluated0 = validate426_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23221,14 +23221,14 @@ return false;
 validate426.errors = vErrors;
 return errors === 0;
 }
-validate426.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate426_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema179 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate428.evaluated;
+const evaluated0 = validate428_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23289,14 +23289,14 @@ return false;
 validate428.errors = vErrors;
 return errors === 0;
 }
-validate428.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate428_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema180 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate431.evaluated;
+const evaluated0 = validate431_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23321,14 +23321,14 @@ return false;
 validate431.errors = vErrors;
 return errors === 0;
 }
-validate431.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate431_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema181 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
 
 function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate433.evaluated;
+const evaluated0 = validate433_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23396,14 +23396,14 @@ return false;
 validate433.errors = vErrors;
 return errors === 0;
 }
-validate433.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate433_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema182 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate436.evaluated;
+const evaluated0 = validate436_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23428,7 +23428,7 @@ return false;
 validate436.errors = vErrors;
 return errors === 0;
 }
-validate436.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate436_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema183 = {};
 
@@ -23436,7 +23436,7 @@ function validate438(data, {instancePath="", parentData, parentDataProperty, roo
 validate438.errors = null;
 return true;
 }
-validate438.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate438_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema184 = {"type":"object","properties":{"code":{"allOf":[{"$ref":"#/$defs/ErrorCode"}]},"message":{"type":"string"},"data":{}},"required":["code","message"]};
 const schema185 = {"anyOf":[{"type":"integer","format":"int32","const":-32700},{"type":"integer","format":"int32","const":-32600},{"type":"integer","format":"int32","const":-32601},{"type":"integer","format":"int32","const":-32602},{"type":"integer","format":"int32","const":-32603},{"type":"integer","format":"int32","const":-32800},{"type":"integer","format":"int32","const":-32000},{"type":"integer","format":"int32","const":-32002},{"type":"integer","format":"int32"}]};
@@ -23445,7 +23445,7 @@ const formats42 = __formats.int32;
 function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate442.evaluated;
+const evaluated0 = validate442_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23803,13 +23803,13 @@ vErrors = null;
 validate442.errors = vErrors;
 return errors === 0;
 }
-validate442.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate442_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate441.evaluated;
+const evaluated0 = validate441_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23858,13 +23858,13 @@ return false;
 validate441.errors = vErrors;
 return errors === 0;
 }
-validate441.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+const validate441_evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate344.evaluated;
+const evaluated0 = validate344_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24185,14 +24185,14 @@ validate344.errors = vErrors;
 evaluated0.props = props1;
 return errors === 0;
 }
-validate344.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate344_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vInitializeResponse = validate445;
 
 function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate445.evaluated;
+const evaluated0 = validate445_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24299,14 +24299,14 @@ return false;
 validate445.errors = vErrors;
 return errors === 0;
 }
-validate445.evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"authMethods":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate445_evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"authMethods":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProtocolVersion = validate450;
 
 function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate450.evaluated;
+const evaluated0 = validate450_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24340,14 +24340,14 @@ return false;
 validate450.errors = vErrors;
 return errors === 0;
 }
-validate450.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate450_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vImplementation = validate451;
 
 function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate451.evaluated;
+const evaluated0 = validate451_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24424,14 +24424,14 @@ return false;
 validate451.errors = vErrors;
 return errors === 0;
 }
-validate451.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate451_evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentCapabilities = validate452;
 
 function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate452.evaluated;
+const evaluated0 = validate452_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24583,14 +24583,14 @@ return false;
 validate452.errors = vErrors;
 return errors === 0;
 }
-validate452.evaluated = {"props":{"session":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate452_evaluated = {"props":{"session":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionCapabilities = validate455;
 
 function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate455.evaluated;
+const evaluated0 = validate455_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24861,14 +24861,14 @@ return false;
 validate455.errors = vErrors;
 return errors === 0;
 }
-validate455.evaluated = {"props":{"prompt":true,"mcp":true,"delete":true,"additionalDirectories":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate455_evaluated = {"props":{"prompt":true,"mcp":true,"delete":true,"additionalDirectories":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptCapabilities = validate460;
 
 function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate460.evaluated;
+const evaluated0 = validate460_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25075,14 +25075,14 @@ return false;
 validate460.errors = vErrors;
 return errors === 0;
 }
-validate460.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate460_evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptImageCapabilities = validate464;
 
 function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate464.evaluated;
+const evaluated0 = validate464_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25107,14 +25107,14 @@ return false;
 validate464.errors = vErrors;
 return errors === 0;
 }
-validate464.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate464_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptAudioCapabilities = validate465;
 
 function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate465.evaluated;
+const evaluated0 = validate465_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25139,14 +25139,14 @@ return false;
 validate465.errors = vErrors;
 return errors === 0;
 }
-validate465.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate465_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptEmbeddedContextCapabilities = validate466;
 
 function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate466.evaluated;
+const evaluated0 = validate466_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25171,14 +25171,14 @@ return false;
 validate466.errors = vErrors;
 return errors === 0;
 }
-validate466.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate466_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpCapabilities = validate467;
 
 function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate467.evaluated;
+const evaluated0 = validate467_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25326,14 +25326,14 @@ return false;
 validate467.errors = vErrors;
 return errors === 0;
 }
-validate467.evaluated = {"props":{"stdio":true,"http":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate467_evaluated = {"props":{"stdio":true,"http":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpStdioCapabilities = validate470;
 
 function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate470.evaluated;
+const evaluated0 = validate470_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25358,14 +25358,14 @@ return false;
 validate470.errors = vErrors;
 return errors === 0;
 }
-validate470.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate470_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpHttpCapabilities = validate471;
 
 function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate471.evaluated;
+const evaluated0 = validate471_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25390,14 +25390,14 @@ return false;
 validate471.errors = vErrors;
 return errors === 0;
 }
-validate471.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate471_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionDeleteCapabilities = validate472;
 
 function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate472.evaluated;
+const evaluated0 = validate472_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25422,14 +25422,14 @@ return false;
 validate472.errors = vErrors;
 return errors === 0;
 }
-validate472.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate472_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionAdditionalDirectoriesCapabilities = validate473;
 
 function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate473.evaluated;
+const evaluated0 = validate473_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25454,14 +25454,14 @@ return false;
 validate473.errors = vErrors;
 return errors === 0;
 }
-validate473.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate473_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentAuthCapabilities = validate474;
 
 function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate474.evaluated;
+const evaluated0 = validate474_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25486,14 +25486,14 @@ return false;
 validate474.errors = vErrors;
 return errors === 0;
 }
-validate474.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate474_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethod = validate475;
 
 function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate475.evaluated;
+const evaluated0 = validate475_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25950,14 +25950,14 @@ validate475.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate475.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate475_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vAuthMethodId = validate479;
 
 function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate479.evaluated;
+const evaluated0 = validate479_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25971,14 +25971,14 @@ return false;
 validate479.errors = vErrors;
 return errors === 0;
 }
-validate479.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate479_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vEnvVariable = validate480;
 
 function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate480.evaluated;
+const evaluated0 = validate480_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26041,14 +26041,14 @@ return false;
 validate480.errors = vErrors;
 return errors === 0;
 }
-validate480.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate480_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethodTerminal = validate481;
 
 function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate481.evaluated;
+const evaluated0 = validate481_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26187,14 +26187,14 @@ return false;
 validate481.errors = vErrors;
 return errors === 0;
 }
-validate481.evaluated = {"props":{"methodId":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate481_evaluated = {"props":{"methodId":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethodAgent = validate484;
 
 function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate484.evaluated;
+const evaluated0 = validate484_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26271,14 +26271,14 @@ return false;
 validate484.errors = vErrors;
 return errors === 0;
 }
-validate484.evaluated = {"props":{"methodId":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate484_evaluated = {"props":{"methodId":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLoginAuthResponse = validate486;
 
 function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate486.evaluated;
+const evaluated0 = validate486_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26303,14 +26303,14 @@ return false;
 validate486.errors = vErrors;
 return errors === 0;
 }
-validate486.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate486_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutAuthResponse = validate487;
 
 function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate487.evaluated;
+const evaluated0 = validate487_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26335,14 +26335,14 @@ return false;
 validate487.errors = vErrors;
 return errors === 0;
 }
-validate487.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate487_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNewSessionResponse = validate488;
 
 function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate488.evaluated;
+const evaluated0 = validate488_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26423,14 +26423,14 @@ return false;
 validate488.errors = vErrors;
 return errors === 0;
 }
-validate488.evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate488_evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOption = validate491;
 
 function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate491.evaluated;
+const evaluated0 = validate491_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26933,14 +26933,14 @@ validate491.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate491.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate491_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vSessionConfigId = validate496;
 
 function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate496.evaluated;
+const evaluated0 = validate496_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26954,14 +26954,14 @@ return false;
 validate496.errors = vErrors;
 return errors === 0;
 }
-validate496.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate496_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOptionCategory = validate497;
 
 function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate497.evaluated;
+const evaluated0 = validate497_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27101,14 +27101,14 @@ vErrors = null;
 validate497.errors = vErrors;
 return errors === 0;
 }
-validate497.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate497_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigValueId = validate498;
 
 function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate498.evaluated;
+const evaluated0 = validate498_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27122,14 +27122,14 @@ return false;
 validate498.errors = vErrors;
 return errors === 0;
 }
-validate498.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate498_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelectOptions = validate499;
 
 function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate499.evaluated;
+const evaluated0 = validate499_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27233,14 +27233,14 @@ validate499.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate499.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate499_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 export const vSessionConfigSelectOption = validate502;
 
 function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate502.evaluated;
+const evaluated0 = validate502_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27317,14 +27317,14 @@ return false;
 validate502.errors = vErrors;
 return errors === 0;
 }
-validate502.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate502_evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelectGroup = validate504;
 
 function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate504.evaluated;
+const evaluated0 = validate504_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27418,14 +27418,14 @@ return false;
 validate504.errors = vErrors;
 return errors === 0;
 }
-validate504.evaluated = {"props":{"groupId":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate504_evaluated = {"props":{"groupId":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigGroupId = validate507;
 
 function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate507.evaluated;
+const evaluated0 = validate507_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27439,14 +27439,14 @@ return false;
 validate507.errors = vErrors;
 return errors === 0;
 }
-validate507.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate507_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelect = validate508;
 
 function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate508.evaluated;
+const evaluated0 = validate508_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27495,14 +27495,14 @@ return false;
 validate508.errors = vErrors;
 return errors === 0;
 }
-validate508.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
+const validate508_evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigBoolean = validate511;
 
 function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate511.evaluated;
+const evaluated0 = validate511_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27533,14 +27533,14 @@ return false;
 validate511.errors = vErrors;
 return errors === 0;
 }
-validate511.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
+const validate511_evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListSessionsResponse = validate512;
 
 function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate512.evaluated;
+const evaluated0 = validate512_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27663,14 +27663,14 @@ return false;
 validate512.errors = vErrors;
 return errors === 0;
 }
-validate512.evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate512_evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionInfo = validate515;
 
 function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate515.evaluated;
+const evaluated0 = validate515_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27792,14 +27792,14 @@ return false;
 validate515.errors = vErrors;
 return errors === 0;
 }
-validate515.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate515_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionListCursor = validate519;
 
 function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate519.evaluated;
+const evaluated0 = validate519_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27813,14 +27813,14 @@ return false;
 validate519.errors = vErrors;
 return errors === 0;
 }
-validate519.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate519_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vDeleteSessionResponse = validate520;
 
 function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate520.evaluated;
+const evaluated0 = validate520_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27845,14 +27845,14 @@ return false;
 validate520.errors = vErrors;
 return errors === 0;
 }
-validate520.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate520_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResumeSessionResponse = validate521;
 
 function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate521.evaluated;
+const evaluated0 = validate521_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27913,14 +27913,14 @@ return false;
 validate521.errors = vErrors;
 return errors === 0;
 }
-validate521.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate521_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseSessionResponse = validate523;
 
 function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate523.evaluated;
+const evaluated0 = validate523_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27945,14 +27945,14 @@ return false;
 validate523.errors = vErrors;
 return errors === 0;
 }
-validate523.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate523_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionConfigOptionResponse = validate524;
 
 function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate524.evaluated;
+const evaluated0 = validate524_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28020,14 +28020,14 @@ return false;
 validate524.errors = vErrors;
 return errors === 0;
 }
-validate524.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate524_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptResponse = validate526;
 
 function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate526.evaluated;
+const evaluated0 = validate526_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28052,7 +28052,7 @@ return false;
 validate526.errors = vErrors;
 return errors === 0;
 }
-validate526.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate526_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtResponse = validate527;
 
@@ -28060,14 +28060,14 @@ function validate527(data, {instancePath="", parentData, parentDataProperty, roo
 validate527.errors = null;
 return true;
 }
-validate527.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate527_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vError = validate528;
 
 function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate528.evaluated;
+const evaluated0 = validate528_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28116,14 +28116,14 @@ return false;
 validate528.errors = vErrors;
 return errors === 0;
 }
-validate528.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+const validate528_evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vErrorCode = validate530;
 
 function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate530.evaluated;
+const evaluated0 = validate530_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28481,7 +28481,7 @@ vErrors = null;
 validate530.errors = vErrors;
 return errors === 0;
 }
-validate530.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate530_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentNotification = validate531;
 const schema230 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/UpdateSessionNotification"}]},{"allOf":[{"$ref":"#/$defs/CompleteElicitationNotification"}]},{"allOf":[{"$ref":"#/$defs/ExtNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -28493,7 +28493,7 @@ const schema234 = {"type":"string"};
 function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate536.evaluated;
+const evaluated0 = validate536_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28507,13 +28507,13 @@ return false;
 validate536.errors = vErrors;
 return errors === 0;
 }
-validate536.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate536_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate535.evaluated;
+const evaluated0 = validate535_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28576,14 +28576,14 @@ return false;
 validate535.errors = vErrors;
 return errors === 0;
 }
-validate535.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate535_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema235 = {"type":"object","properties":{"messageId":{"allOf":[{"$ref":"#/$defs/MessageId"}]},"content":{"type":["array","null"],"items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["messageId"]};
 
 function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate540.evaluated;
+const evaluated0 = validate540_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28664,14 +28664,14 @@ return false;
 validate540.errors = vErrors;
 return errors === 0;
 }
-validate540.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate540_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema236 = {"type":"object","properties":{"messageId":{"allOf":[{"$ref":"#/$defs/MessageId"}]},"content":{"type":["array","null"],"items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["messageId"]};
 
 function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate545.evaluated;
+const evaluated0 = validate545_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28752,14 +28752,14 @@ return false;
 validate545.errors = vErrors;
 return errors === 0;
 }
-validate545.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate545_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema237 = {"type":"object","properties":{"messageId":{"allOf":[{"$ref":"#/$defs/MessageId"}]},"content":{"type":["array","null"],"items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["messageId"]};
 
 function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate550.evaluated;
+const evaluated0 = validate550_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28840,7 +28840,7 @@ return false;
 validate550.errors = vErrors;
 return errors === 0;
 }
-validate550.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate550_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema238 = {"anyOf":[{"type":"object","properties":{"state":{"type":"string","const":"running"}},"required":["state"],"allOf":[{"$ref":"#/$defs/RunningStateUpdate"}]},{"type":"object","properties":{"state":{"type":"string","const":"idle"}},"required":["state"],"allOf":[{"$ref":"#/$defs/IdleStateUpdate"}]},{"type":"object","properties":{"state":{"type":"string","const":"requires_action"}},"required":["state"],"allOf":[{"$ref":"#/$defs/RequiresActionStateUpdate"}]},{"type":"object","properties":{"state":{"type":"string"}},"required":["state"],"not":{"anyOf":[{"type":"object","properties":{"state":{"type":"string","const":"running"}},"required":["state"]},{"type":"object","properties":{"state":{"type":"string","const":"idle"}},"required":["state"]},{"type":"object","properties":{"state":{"type":"string","const":"requires_action"}},"required":["state"]}]},"additionalProperties":true}]};
 const schema239 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -28848,7 +28848,7 @@ const schema239 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate555.evaluated;
+const evaluated0 = validate555_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28873,7 +28873,7 @@ return false;
 validate555.errors = vErrors;
 return errors === 0;
 }
-validate555.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate555_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema240 = {"type":"object","properties":{"stopReason":{"anyOf":[{"$ref":"#/$defs/StopReason"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema241 = {"anyOf":[{"type":"string","const":"end_turn"},{"type":"string","const":"max_tokens"},{"type":"string","const":"max_turn_requests"},{"type":"string","const":"refusal"},{"type":"string","const":"cancelled"},{"type":"string"}]};
@@ -28881,7 +28881,7 @@ const schema241 = {"anyOf":[{"type":"string","const":"end_turn"},{"type":"string
 function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate558.evaluated;
+const evaluated0 = validate558_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29044,13 +29044,13 @@ vErrors = null;
 validate558.errors = vErrors;
 return errors === 0;
 }
-validate558.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate558_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate557.evaluated;
+const evaluated0 = validate557_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29135,14 +29135,14 @@ return false;
 validate557.errors = vErrors;
 return errors === 0;
 }
-validate557.evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate557_evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema242 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate561.evaluated;
+const evaluated0 = validate561_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29167,13 +29167,13 @@ return false;
 validate561.errors = vErrors;
 return errors === 0;
 }
-validate561.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate561_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate554.evaluated;
+const evaluated0 = validate554_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29669,14 +29669,14 @@ validate554.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate554.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate554_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema243 = {"type":"object","properties":{"toolCallId":{"allOf":[{"$ref":"#/$defs/ToolCallId"}]},"content":{"allOf":[{"$ref":"#/$defs/ToolCallContent"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["toolCallId","content"]};
 
 function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate564.evaluated;
+const evaluated0 = validate564_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29739,7 +29739,7 @@ return false;
 validate564.errors = vErrors;
 return errors === 0;
 }
-validate564.evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate564_evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema244 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"command":{"type":["string","null"]},"cwd":{"anyOf":[{"$ref":"#/$defs/AbsolutePath"},{"type":"null"}]},"output":{"anyOf":[{"$ref":"#/$defs/TerminalOutput"},{"type":"null"}]},"exitStatus":{"anyOf":[{"$ref":"#/$defs/TerminalExitStatus"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId"]};
 const schema245 = {"type":"object","properties":{"data":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data"]};
@@ -29747,7 +29747,7 @@ const schema245 = {"type":"object","properties":{"data":{"type":"string"},"_meta
 function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate572.evaluated;
+const evaluated0 = validate572_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29797,14 +29797,14 @@ return false;
 validate572.errors = vErrors;
 return errors === 0;
 }
-validate572.evaluated = {"props":{"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate572_evaluated = {"props":{"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema246 = {"type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0},"signal":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate574.evaluated;
+const evaluated0 = validate574_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29876,13 +29876,13 @@ return false;
 validate574.errors = vErrors;
 return errors === 0;
 }
-validate574.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate574_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate569.evaluated;
+const evaluated0 = validate569_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30122,14 +30122,14 @@ return false;
 validate569.errors = vErrors;
 return errors === 0;
 }
-validate569.evaluated = {"props":{"terminalId":true,"command":true,"cwd":true,"output":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate569_evaluated = {"props":{"terminalId":true,"command":true,"cwd":true,"output":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema247 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"data":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId","data"]};
 
 function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate577.evaluated;
+const evaluated0 = validate577_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30192,7 +30192,7 @@ return false;
 validate577.errors = vErrors;
 return errors === 0;
 }
-validate577.evaluated = {"props":{"terminalId":true,"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate577_evaluated = {"props":{"terminalId":true,"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema248 = {"type":"object","properties":{"plan":{"allOf":[{"$ref":"#/$defs/PlanUpdateContent"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["plan"]};
 const schema249 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"items"}},"required":["type"],"allOf":[{"$ref":"#/$defs/PlanItems"}]},{"type":"object","properties":{"type":{"type":"string"},"planId":{"allOf":[{"$ref":"#/$defs/PlanId"}]}},"required":["type","planId"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"items"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"file"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"markdown"}},"required":["type"]}]},"additionalProperties":true}]};
@@ -30202,7 +30202,7 @@ const schema251 = {"type":"string"};
 function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate583.evaluated;
+const evaluated0 = validate583_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30216,7 +30216,7 @@ return false;
 validate583.errors = vErrors;
 return errors === 0;
 }
-validate583.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate583_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema252 = {"type":"object","properties":{"content":{"type":"string"},"priority":{"allOf":[{"$ref":"#/$defs/PlanEntryPriority"}]},"status":{"allOf":[{"$ref":"#/$defs/PlanEntryStatus"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content","priority","status"]};
 const schema253 = {"anyOf":[{"type":"string","const":"high"},{"type":"string","const":"medium"},{"type":"string","const":"low"},{"type":"string"}]};
@@ -30224,7 +30224,7 @@ const schema253 = {"anyOf":[{"type":"string","const":"high"},{"type":"string","c
 function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate586.evaluated;
+const evaluated0 = validate586_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30341,14 +30341,14 @@ vErrors = null;
 validate586.errors = vErrors;
 return errors === 0;
 }
-validate586.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate586_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema254 = {"anyOf":[{"type":"string","const":"pending"},{"type":"string","const":"in_progress"},{"type":"string","const":"completed"},{"type":"string","const":"cancelled"},{"type":"string"}]};
 
 function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate588.evaluated;
+const evaluated0 = validate588_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30488,13 +30488,13 @@ vErrors = null;
 validate588.errors = vErrors;
 return errors === 0;
 }
-validate588.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate588_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate585.evaluated;
+const evaluated0 = validate585_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30570,13 +30570,13 @@ return false;
 validate585.errors = vErrors;
 return errors === 0;
 }
-validate585.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate585_evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate582.evaluated;
+const evaluated0 = validate582_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30657,13 +30657,13 @@ return false;
 validate582.errors = vErrors;
 return errors === 0;
 }
-validate582.evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate582_evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate581.evaluated;
+const evaluated0 = validate581_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31050,13 +31050,13 @@ validate581.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate581.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate581_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate580.evaluated;
+const evaluated0 = validate580_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31106,7 +31106,7 @@ return false;
 validate580.errors = vErrors;
 return errors === 0;
 }
-validate580.evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate580_evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema255 = {"type":"object","properties":{"availableCommands":{"type":"array","items":{"$ref":"#/$defs/AvailableCommand"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["availableCommands"]};
 const schema256 = {"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"input":{"anyOf":[{"$ref":"#/$defs/AvailableCommandInput"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","description"]};
@@ -31116,7 +31116,7 @@ const schema258 = {"type":"object","properties":{"hint":{"type":"string"},"_meta
 function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate598.evaluated;
+const evaluated0 = validate598_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31166,13 +31166,13 @@ return false;
 validate598.errors = vErrors;
 return errors === 0;
 }
-validate598.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate598_evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate597.evaluated;
+const evaluated0 = validate597_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31422,13 +31422,13 @@ validate597.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate597.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate597_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate596.evaluated;
+const evaluated0 = validate596_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31546,13 +31546,13 @@ return false;
 validate596.errors = vErrors;
 return errors === 0;
 }
-validate596.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate596_evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate595.evaluated;
+const evaluated0 = validate595_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31620,14 +31620,14 @@ return false;
 validate595.errors = vErrors;
 return errors === 0;
 }
-validate595.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate595_evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema259 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
 
 function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate603.evaluated;
+const evaluated0 = validate603_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31695,14 +31695,14 @@ return false;
 validate603.errors = vErrors;
 return errors === 0;
 }
-validate603.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate603_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema260 = {"type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"],"format":"date-time"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate606.evaluated;
+const evaluated0 = validate606_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31760,7 +31760,7 @@ return false;
 validate606.errors = vErrors;
 return errors === 0;
 }
-validate606.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate606_evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema261 = {"type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0},"size":{"type":"integer","format":"uint64","minimum":0},"cost":{"anyOf":[{"$ref":"#/$defs/Cost"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["used","size"]};
 const schema262 = {"type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string","pattern":"^[A-Z]{3}$"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["amount","currency"]};
@@ -31769,7 +31769,7 @@ const pattern3 = new RegExp("^[A-Z]{3}$", "u");
 function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate609.evaluated;
+const evaluated0 = validate609_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31844,13 +31844,13 @@ return false;
 validate609.errors = vErrors;
 return errors === 0;
 }
-validate609.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate609_evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate608.evaluated;
+const evaluated0 = validate608_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32004,13 +32004,13 @@ return false;
 validate608.errors = vErrors;
 return errors === 0;
 }
-validate608.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate608_evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate534.evaluated;
+const evaluated0 = validate534_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32419,7 +32419,7 @@ vErrors = vErrors === null ? validate554.errors : vErrors.concat(validate554.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate554.evaluated.props;
+var props1 = validate554_evaluated.props;
 }
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34152,13 +34152,13 @@ validate534.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate534.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate534_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate532.evaluated;
+const evaluated0 = validate532_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34221,14 +34221,14 @@ return false;
 validate532.errors = vErrors;
 return errors === 0;
 }
-validate532.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate532_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema263 = {"type":"object","properties":{"elicitationId":{"allOf":[{"$ref":"#/$defs/ElicitationId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["elicitationId"]};
 
 function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate614.evaluated;
+const evaluated0 = validate614_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34278,7 +34278,7 @@ return false;
 validate614.errors = vErrors;
 return errors === 0;
 }
-validate614.evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate614_evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema264 = {};
 
@@ -34286,13 +34286,13 @@ function validate617(data, {instancePath="", parentData, parentDataProperty, roo
 validate617.errors = null;
 return true;
 }
-validate617.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate617_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate531.evaluated;
+const evaluated0 = validate531_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34436,14 +34436,14 @@ return false;
 validate531.errors = vErrors;
 return errors === 0;
 }
-validate531.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate531_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vUpdateSessionNotification = validate619;
 
 function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate619.evaluated;
+const evaluated0 = validate619_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34506,14 +34506,14 @@ return false;
 validate619.errors = vErrors;
 return errors === 0;
 }
-validate619.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate619_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionUpdate = validate622;
 
 function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate622.evaluated;
+const evaluated0 = validate622_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34922,7 +34922,7 @@ vErrors = vErrors === null ? validate554.errors : vErrors.concat(validate554.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate554.evaluated.props;
+var props1 = validate554_evaluated.props;
 }
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36655,14 +36655,14 @@ validate622.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate622.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate622_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vMessageId = validate639;
 
 function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate639.evaluated;
+const evaluated0 = validate639_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36676,14 +36676,14 @@ return false;
 validate639.errors = vErrors;
 return errors === 0;
 }
-validate639.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate639_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vContentChunk = validate640;
 
 function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate640.evaluated;
+const evaluated0 = validate640_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36746,14 +36746,14 @@ return false;
 validate640.errors = vErrors;
 return errors === 0;
 }
-validate640.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate640_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vUserMessage = validate643;
 
 function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate643.evaluated;
+const evaluated0 = validate643_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36834,14 +36834,14 @@ return false;
 validate643.errors = vErrors;
 return errors === 0;
 }
-validate643.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate643_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentMessage = validate646;
 
 function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate646.evaluated;
+const evaluated0 = validate646_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36922,14 +36922,14 @@ return false;
 validate646.errors = vErrors;
 return errors === 0;
 }
-validate646.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate646_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentThought = validate649;
 
 function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate649.evaluated;
+const evaluated0 = validate649_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37010,14 +37010,14 @@ return false;
 validate649.errors = vErrors;
 return errors === 0;
 }
-validate649.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate649_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRunningStateUpdate = validate652;
 
 function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate652.evaluated;
+const evaluated0 = validate652_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37042,14 +37042,14 @@ return false;
 validate652.errors = vErrors;
 return errors === 0;
 }
-validate652.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate652_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStopReason = validate653;
 
 function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate653.evaluated;
+const evaluated0 = validate653_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37212,14 +37212,14 @@ vErrors = null;
 validate653.errors = vErrors;
 return errors === 0;
 }
-validate653.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate653_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vIdleStateUpdate = validate654;
 
 function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate654.evaluated;
+const evaluated0 = validate654_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37304,14 +37304,14 @@ return false;
 validate654.errors = vErrors;
 return errors === 0;
 }
-validate654.evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate654_evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequiresActionStateUpdate = validate656;
 
 function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate656.evaluated;
+const evaluated0 = validate656_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37336,14 +37336,14 @@ return false;
 validate656.errors = vErrors;
 return errors === 0;
 }
-validate656.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate656_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStateUpdate = validate657;
 
 function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate657.evaluated;
+const evaluated0 = validate657_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37839,14 +37839,14 @@ validate657.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate657.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate657_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vToolCallContentChunk = validate661;
 
 function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
+const evaluated0 = validate661_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37909,14 +37909,14 @@ return false;
 validate661.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate661_evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalOutput = validate664;
 
 function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate664.evaluated;
+const evaluated0 = validate664_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37966,14 +37966,14 @@ return false;
 validate664.errors = vErrors;
 return errors === 0;
 }
-validate664.evaluated = {"props":{"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate664_evaluated = {"props":{"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalExitStatus = validate665;
 
 function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate665.evaluated;
+const evaluated0 = validate665_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38045,14 +38045,14 @@ return false;
 validate665.errors = vErrors;
 return errors === 0;
 }
-validate665.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate665_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalUpdate = validate666;
 
 function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate666.evaluated;
+const evaluated0 = validate666_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38292,14 +38292,14 @@ return false;
 validate666.errors = vErrors;
 return errors === 0;
 }
-validate666.evaluated = {"props":{"terminalId":true,"command":true,"cwd":true,"output":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate666_evaluated = {"props":{"terminalId":true,"command":true,"cwd":true,"output":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalOutputChunk = validate671;
 
 function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate671.evaluated;
+const evaluated0 = validate671_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38362,14 +38362,14 @@ return false;
 validate671.errors = vErrors;
 return errors === 0;
 }
-validate671.evaluated = {"props":{"terminalId":true,"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate671_evaluated = {"props":{"terminalId":true,"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanUpdateContent = validate673;
 
 function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate673.evaluated;
+const evaluated0 = validate673_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38756,14 +38756,14 @@ validate673.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate673.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate673_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vPlanId = validate676;
 
 function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate676.evaluated;
+const evaluated0 = validate676_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38777,14 +38777,14 @@ return false;
 validate676.errors = vErrors;
 return errors === 0;
 }
-validate676.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate676_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntry = validate677;
 
 function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate677.evaluated;
+const evaluated0 = validate677_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38860,14 +38860,14 @@ return false;
 validate677.errors = vErrors;
 return errors === 0;
 }
-validate677.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate677_evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntryPriority = validate680;
 
 function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate680.evaluated;
+const evaluated0 = validate680_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38984,14 +38984,14 @@ vErrors = null;
 validate680.errors = vErrors;
 return errors === 0;
 }
-validate680.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate680_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntryStatus = validate681;
 
 function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate681.evaluated;
+const evaluated0 = validate681_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39131,14 +39131,14 @@ vErrors = null;
 validate681.errors = vErrors;
 return errors === 0;
 }
-validate681.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate681_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanItems = validate682;
 
 function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate682.evaluated;
+const evaluated0 = validate682_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39219,14 +39219,14 @@ return false;
 validate682.errors = vErrors;
 return errors === 0;
 }
-validate682.evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate682_evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanUpdate = validate685;
 
 function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate685_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39276,14 +39276,14 @@ return false;
 validate685.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate685_evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommand = validate687;
 
 function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate687.evaluated;
+const evaluated0 = validate687_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39401,14 +39401,14 @@ return false;
 validate687.errors = vErrors;
 return errors === 0;
 }
-validate687.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate687_evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommandInput = validate689;
 
 function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate689.evaluated;
+const evaluated0 = validate689_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39658,14 +39658,14 @@ validate689.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate689.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate689_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vTextCommandInput = validate691;
 
 function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate691.evaluated;
+const evaluated0 = validate691_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39715,14 +39715,14 @@ return false;
 validate691.errors = vErrors;
 return errors === 0;
 }
-validate691.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate691_evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommandsUpdate = validate692;
 
 function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate692.evaluated;
+const evaluated0 = validate692_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39790,14 +39790,14 @@ return false;
 validate692.errors = vErrors;
 return errors === 0;
 }
-validate692.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate692_evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vConfigOptionUpdate = validate694;
 
 function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate694.evaluated;
+const evaluated0 = validate694_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39865,14 +39865,14 @@ return false;
 validate694.errors = vErrors;
 return errors === 0;
 }
-validate694.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate694_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionInfoUpdate = validate696;
 
 function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate696.evaluated;
+const evaluated0 = validate696_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39930,14 +39930,14 @@ return false;
 validate696.errors = vErrors;
 return errors === 0;
 }
-validate696.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate696_evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCost = validate697;
 
 function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate697.evaluated;
+const evaluated0 = validate697_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40012,14 +40012,14 @@ return false;
 validate697.errors = vErrors;
 return errors === 0;
 }
-validate697.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate697_evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vUsageUpdate = validate698;
 
 function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate698.evaluated;
+const evaluated0 = validate698_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40173,14 +40173,14 @@ return false;
 validate698.errors = vErrors;
 return errors === 0;
 }
-validate698.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate698_evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompleteElicitationNotification = validate700;
 
 function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate700.evaluated;
+const evaluated0 = validate700_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40230,7 +40230,7 @@ return false;
 validate700.errors = vErrors;
 return errors === 0;
 }
-validate700.evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate700_evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtNotification = validate702;
 
@@ -40238,7 +40238,7 @@ function validate702(data, {instancePath="", parentData, parentDataProperty, roo
 validate702.errors = null;
 return true;
 }
-validate702.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate702_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vClientRequest = validate703;
 const schema299 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/InitializeRequest"}]},{"allOf":[{"$ref":"#/$defs/LoginAuthRequest"}]},{"allOf":[{"$ref":"#/$defs/LogoutAuthRequest"}]},{"allOf":[{"$ref":"#/$defs/NewSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ListSessionsRequest"}]},{"allOf":[{"$ref":"#/$defs/DeleteSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ResumeSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/CloseSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/SetSessionConfigOptionRequest"}]},{"allOf":[{"$ref":"#/$defs/PromptRequest"}]},{"allOf":[{"$ref":"#/$defs/ExtRequest"}]}]},{"type":"null"}]}},"required":["id","method"]};
@@ -40250,7 +40250,7 @@ const schema303 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate710.evaluated;
+const evaluated0 = validate710_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40275,13 +40275,13 @@ return false;
 validate710.errors = vErrors;
 return errors === 0;
 }
-validate710.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate710_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate709(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate709.evaluated;
+const evaluated0 = validate709_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40370,7 +40370,7 @@ return false;
 validate709.errors = vErrors;
 return errors === 0;
 }
-validate709.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate709_evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema304 = {"type":"object","properties":{"form":{"anyOf":[{"$ref":"#/$defs/ElicitationFormCapabilities"},{"type":"null"}]},"url":{"anyOf":[{"$ref":"#/$defs/ElicitationUrlCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema305 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -40378,7 +40378,7 @@ const schema305 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate714(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate714.evaluated;
+const evaluated0 = validate714_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40403,14 +40403,14 @@ return false;
 validate714.errors = vErrors;
 return errors === 0;
 }
-validate714.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate714_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema306 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate716.evaluated;
+const evaluated0 = validate716_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40435,13 +40435,13 @@ return false;
 validate716.errors = vErrors;
 return errors === 0;
 }
-validate716.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate716_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate713.evaluated;
+const evaluated0 = validate713_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40589,13 +40589,13 @@ return false;
 validate713.errors = vErrors;
 return errors === 0;
 }
-validate713.evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate713_evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate708.evaluated;
+const evaluated0 = validate708_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40746,13 +40746,13 @@ return false;
 validate708.errors = vErrors;
 return errors === 0;
 }
-validate708.evaluated = {"props":{"auth":true,"elicitation":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate708_evaluated = {"props":{"auth":true,"elicitation":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate705.evaluated;
+const evaluated0 = validate705_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40828,14 +40828,14 @@ return false;
 validate705.errors = vErrors;
 return errors === 0;
 }
-validate705.evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate705_evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema307 = {"type":"object","properties":{"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["methodId"]};
 
 function validate721(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate721.evaluated;
+const evaluated0 = validate721_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40885,14 +40885,14 @@ return false;
 validate721.errors = vErrors;
 return errors === 0;
 }
-validate721.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate721_evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema308 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate724(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate724.evaluated;
+const evaluated0 = validate724_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40917,7 +40917,7 @@ return false;
 validate724.errors = vErrors;
 return errors === 0;
 }
-validate724.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate724_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema309 = {"type":"object","properties":{"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"additionalDirectories":{"type":"array","items":{"$ref":"#/$defs/AbsolutePath"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["cwd"]};
 const schema310 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerHttp"}]},{"type":"object","properties":{"type":{"type":"string","const":"stdio"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerStdio"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"stdio"}},"required":["type"]}]},"additionalProperties":true}]};
@@ -40927,7 +40927,7 @@ const schema312 = {"type":"object","properties":{"name":{"type":"string"},"value
 function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate731.evaluated;
+const evaluated0 = validate731_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40990,13 +40990,13 @@ return false;
 validate731.errors = vErrors;
 return errors === 0;
 }
-validate731.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate731_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate730.evaluated;
+const evaluated0 = validate730_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41094,14 +41094,14 @@ return false;
 validate730.errors = vErrors;
 return errors === 0;
 }
-validate730.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate730_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema313 = {"type":"object","properties":{"name":{"type":"string"},"command":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"#/$defs/EnvVariable"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","command"]};
 
 function validate734(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate734.evaluated;
+const evaluated0 = validate734_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41226,13 +41226,13 @@ return false;
 validate734.errors = vErrors;
 return errors === 0;
 }
-validate734.evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate734_evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate729.evaluated;
+const evaluated0 = validate729_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41611,13 +41611,13 @@ validate729.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate729.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate729_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate726.evaluated;
+const evaluated0 = validate726_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41729,14 +41729,14 @@ return false;
 validate726.errors = vErrors;
 return errors === 0;
 }
-validate726.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate726_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema314 = {"type":"object","properties":{"cwd":{"anyOf":[{"$ref":"#/$defs/AbsolutePath"},{"type":"null"}]},"cursor":{"anyOf":[{"$ref":"#/$defs/SessionListCursor"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate740.evaluated;
+const evaluated0 = validate740_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41876,14 +41876,14 @@ return false;
 validate740.errors = vErrors;
 return errors === 0;
 }
-validate740.evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate740_evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema315 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate744.evaluated;
+const evaluated0 = validate744_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41933,7 +41933,7 @@ return false;
 validate744.errors = vErrors;
 return errors === 0;
 }
-validate744.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate744_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema316 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"additionalDirectories":{"type":"array","items":{"$ref":"#/$defs/AbsolutePath"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"replayFrom":{"anyOf":[{"$ref":"#/$defs/ReplayFrom"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
 const schema317 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"start"}},"required":["type"],"allOf":[{"$ref":"#/$defs/ReplayFromStart"}]},{"type":"object","properties":{"type":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"start"}},"required":["type"]}]},"additionalProperties":true}]};
@@ -41942,7 +41942,7 @@ const schema318 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate753.evaluated;
+const evaluated0 = validate753_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41967,13 +41967,13 @@ return false;
 validate753.errors = vErrors;
 return errors === 0;
 }
-validate753.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate753_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate752.evaluated;
+const evaluated0 = validate752_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42247,13 +42247,13 @@ validate752.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate752.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate752_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate747(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate747.evaluated;
+const evaluated0 = validate747_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42433,14 +42433,14 @@ return false;
 validate747.errors = vErrors;
 return errors === 0;
 }
-validate747.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"replayFrom":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate747_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"replayFrom":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema319 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate757(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate757.evaluated;
+const evaluated0 = validate757_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42490,14 +42490,14 @@ return false;
 validate757.errors = vErrors;
 return errors === 0;
 }
-validate757.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate757_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema320 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"configId":{"allOf":[{"$ref":"#/$defs/SessionConfigId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","configId"],"anyOf":[{"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]},"type":{"type":"string","const":"id"}},"required":["type","value"]},{"type":"object","properties":{"value":{"type":"boolean"},"type":{"type":"string","const":"boolean"}},"required":["type","value"]},{"type":"object","properties":{"type":{"type":"string"},"value":{}},"required":["type","value"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"id"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]}]},"additionalProperties":true}]};
 
 function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate760.evaluated;
+const evaluated0 = validate760_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42962,14 +42962,14 @@ validate760.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate760.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate760_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema321 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"prompt":{"type":"array","items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","prompt"]};
 
 function validate765(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate765.evaluated;
+const evaluated0 = validate765_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43050,13 +43050,13 @@ return false;
 validate765.errors = vErrors;
 return errors === 0;
 }
-validate765.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate765_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate703.evaluated;
+const evaluated0 = validate703_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43227,7 +43227,7 @@ vErrors = vErrors === null ? validate760.errors : vErrors.concat(validate760.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate760.evaluated.props;
+var props1 = validate760_evaluated.props;
 }
 var _valid1 = _errs25 === errors;
 valid3 = valid3 || _valid1;
@@ -43340,14 +43340,14 @@ return false;
 validate703.errors = vErrors;
 return errors === 0;
 }
-validate703.evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate703_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vInitializeRequest = validate770;
 
 function validate770(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate770.evaluated;
+const evaluated0 = validate770_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43423,14 +43423,14 @@ return false;
 validate770.errors = vErrors;
 return errors === 0;
 }
-validate770.evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate770_evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientCapabilities = validate774;
 
 function validate774(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate774.evaluated;
+const evaluated0 = validate774_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43581,14 +43581,14 @@ return false;
 validate774.errors = vErrors;
 return errors === 0;
 }
-validate774.evaluated = {"props":{"auth":true,"elicitation":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate774_evaluated = {"props":{"auth":true,"elicitation":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthCapabilities = validate777;
 
 function validate777(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate777.evaluated;
+const evaluated0 = validate777_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43677,14 +43677,14 @@ return false;
 validate777.errors = vErrors;
 return errors === 0;
 }
-validate777.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate777_evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalAuthCapabilities = validate779;
 
 function validate779(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate779.evaluated;
+const evaluated0 = validate779_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43709,14 +43709,14 @@ return false;
 validate779.errors = vErrors;
 return errors === 0;
 }
-validate779.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate779_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationCapabilities = validate780;
 
 function validate780(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate780.evaluated;
+const evaluated0 = validate780_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43864,14 +43864,14 @@ return false;
 validate780.errors = vErrors;
 return errors === 0;
 }
-validate780.evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate780_evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationFormCapabilities = validate783;
 
 function validate783(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate783.evaluated;
+const evaluated0 = validate783_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43896,14 +43896,14 @@ return false;
 validate783.errors = vErrors;
 return errors === 0;
 }
-validate783.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate783_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationUrlCapabilities = validate784;
 
 function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate784.evaluated;
+const evaluated0 = validate784_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43928,14 +43928,14 @@ return false;
 validate784.errors = vErrors;
 return errors === 0;
 }
-validate784.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate784_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLoginAuthRequest = validate785;
 
 function validate785(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate785.evaluated;
+const evaluated0 = validate785_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43985,14 +43985,14 @@ return false;
 validate785.errors = vErrors;
 return errors === 0;
 }
-validate785.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate785_evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutAuthRequest = validate787;
 
 function validate787(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate787.evaluated;
+const evaluated0 = validate787_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44017,14 +44017,14 @@ return false;
 validate787.errors = vErrors;
 return errors === 0;
 }
-validate787.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate787_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNewSessionRequest = validate788;
 
 function validate788(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate788.evaluated;
+const evaluated0 = validate788_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44136,14 +44136,14 @@ return false;
 validate788.errors = vErrors;
 return errors === 0;
 }
-validate788.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate788_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServer = validate792;
 
 function validate792(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate792.evaluated;
+const evaluated0 = validate792_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44522,14 +44522,14 @@ validate792.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate792.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate792_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vHttpHeader = validate795;
 
 function validate795(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate795.evaluated;
+const evaluated0 = validate795_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44592,14 +44592,14 @@ return false;
 validate795.errors = vErrors;
 return errors === 0;
 }
-validate795.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate795_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerHttp = validate796;
 
 function validate796(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate796.evaluated;
+const evaluated0 = validate796_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44697,14 +44697,14 @@ return false;
 validate796.errors = vErrors;
 return errors === 0;
 }
-validate796.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate796_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerStdio = validate798;
 
 function validate798(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate798.evaluated;
+const evaluated0 = validate798_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44829,14 +44829,14 @@ return false;
 validate798.errors = vErrors;
 return errors === 0;
 }
-validate798.evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate798_evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListSessionsRequest = validate801;
 
 function validate801(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate801.evaluated;
+const evaluated0 = validate801_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44976,14 +44976,14 @@ return false;
 validate801.errors = vErrors;
 return errors === 0;
 }
-validate801.evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate801_evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDeleteSessionRequest = validate804;
 
 function validate804(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate804.evaluated;
+const evaluated0 = validate804_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45033,14 +45033,14 @@ return false;
 validate804.errors = vErrors;
 return errors === 0;
 }
-validate804.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate804_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResumeSessionRequest = validate806;
 
 function validate806(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate806.evaluated;
+const evaluated0 = validate806_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45220,14 +45220,14 @@ return false;
 validate806.errors = vErrors;
 return errors === 0;
 }
-validate806.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"replayFrom":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate806_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"replayFrom":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vReplayFrom = validate812;
 
 function validate812(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate812.evaluated;
+const evaluated0 = validate812_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45501,14 +45501,14 @@ validate812.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate812.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate812_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vReplayFromStart = validate814;
 
 function validate814(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate814.evaluated;
+const evaluated0 = validate814_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45533,14 +45533,14 @@ return false;
 validate814.errors = vErrors;
 return errors === 0;
 }
-validate814.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate814_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseSessionRequest = validate815;
 
 function validate815(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate815.evaluated;
+const evaluated0 = validate815_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45590,14 +45590,14 @@ return false;
 validate815.errors = vErrors;
 return errors === 0;
 }
-validate815.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate815_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionConfigOptionRequest = validate817;
 
 function validate817(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate817.evaluated;
+const evaluated0 = validate817_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46062,14 +46062,14 @@ validate817.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate817.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate817_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vPromptRequest = validate821;
 
 function validate821(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate821.evaluated;
+const evaluated0 = validate821_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46150,7 +46150,7 @@ return false;
 validate821.errors = vErrors;
 return errors === 0;
 }
-validate821.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate821_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientResponse = validate824;
 const schema344 = {"anyOf":[{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"result":{"anyOf":[{"allOf":[{"$ref":"#/$defs/RequestPermissionResponse"}]},{"allOf":[{"$ref":"#/$defs/CreateElicitationResponse"}]},{"allOf":[{"$ref":"#/$defs/ExtResponse"}]}]}},"required":["id","result"]},{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"error":{"allOf":[{"$ref":"#/$defs/Error"}]}},"required":["id","error"]}]};
@@ -46161,7 +46161,7 @@ const schema347 = {"type":"object","properties":{"optionId":{"allOf":[{"$ref":"#
 function validate828(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate828.evaluated;
+const evaluated0 = validate828_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46211,13 +46211,13 @@ return false;
 validate828.errors = vErrors;
 return errors === 0;
 }
-validate828.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate828_evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate827.evaluated;
+const evaluated0 = validate827_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46585,13 +46585,13 @@ validate827.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate827.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate827_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate826(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate826.evaluated;
+const evaluated0 = validate826_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46641,7 +46641,7 @@ return false;
 validate826.errors = vErrors;
 return errors === 0;
 }
-validate826.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate826_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema348 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"],"allOf":[{"$ref":"#/$defs/ElicitationAcceptAction"}]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string"}},"required":["action"],"not":{"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]}]},"additionalProperties":true}]};
 const schema349 = {"type":"object","properties":{"content":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/ElicitationContentValue"}}}};
@@ -46650,7 +46650,7 @@ const schema350 = {"anyOf":[{"type":"string"},{"type":"integer","format":"int64"
 function validate835(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate835.evaluated;
+const evaluated0 = validate835_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46793,13 +46793,13 @@ validate835.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate835.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate835_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
 function validate834(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate834.evaluated;
+const evaluated0 = validate834_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46840,13 +46840,13 @@ return false;
 validate834.errors = vErrors;
 return errors === 0;
 }
-validate834.evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
+const validate834_evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate833(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate833.evaluated;
+const evaluated0 = validate833_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47350,13 +47350,13 @@ validate833.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate833.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate833_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate824(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate824.evaluated;
+const evaluated0 = validate824_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47415,7 +47415,7 @@ vErrors = vErrors === null ? validate833.errors : vErrors.concat(validate833.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate833.evaluated.props;
+var props1 = validate833_evaluated.props;
 }
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
@@ -47572,14 +47572,14 @@ validate824.errors = vErrors;
 evaluated0.props = props2;
 return errors === 0;
 }
-validate824.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate824_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vRequestPermissionResponse = validate842;
 
 function validate842(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate842.evaluated;
+const evaluated0 = validate842_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47629,14 +47629,14 @@ return false;
 validate842.errors = vErrors;
 return errors === 0;
 }
-validate842.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate842_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionOutcome = validate844;
 
 function validate844(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate844.evaluated;
+const evaluated0 = validate844_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48004,14 +48004,14 @@ validate844.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate844.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate844_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vSelectedPermissionOutcome = validate846;
 
 function validate846(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate846.evaluated;
+const evaluated0 = validate846_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48061,14 +48061,14 @@ return false;
 validate846.errors = vErrors;
 return errors === 0;
 }
-validate846.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate846_evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateElicitationResponse = validate848;
 
 function validate848(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate848.evaluated;
+const evaluated0 = validate848_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48572,14 +48572,14 @@ validate848.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate848.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate848_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationContentValue = validate850;
 
 function validate850(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate850.evaluated;
+const evaluated0 = validate850_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48722,14 +48722,14 @@ validate850.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate850.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate850_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 export const vElicitationAcceptAction = validate851;
 
 function validate851(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate851.evaluated;
+const evaluated0 = validate851_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48770,7 +48770,7 @@ return false;
 validate851.errors = vErrors;
 return errors === 0;
 }
-validate851.evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
+const validate851_evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientNotification = validate853;
 const schema357 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/CancelSessionNotification"}]},{"allOf":[{"$ref":"#/$defs/ExtNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -48779,7 +48779,7 @@ const schema358 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"
 function validate854(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate854.evaluated;
+const evaluated0 = validate854_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48829,13 +48829,13 @@ return false;
 validate854.errors = vErrors;
 return errors === 0;
 }
-validate854.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate854_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate853(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate853.evaluated;
+const evaluated0 = validate853_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48964,14 +48964,14 @@ return false;
 validate853.errors = vErrors;
 return errors === 0;
 }
-validate853.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate853_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCancelSessionNotification = validate858;
 
 function validate858(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate858.evaluated;
+const evaluated0 = validate858_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49021,7 +49021,7 @@ return false;
 validate858.errors = vErrors;
 return errors === 0;
 }
-validate858.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate858_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProtocolLevelNotification = validate860;
 const schema360 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/CancelRequestNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -49030,7 +49030,7 @@ const schema361 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"
 function validate861(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate861.evaluated;
+const evaluated0 = validate861_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49080,13 +49080,13 @@ return false;
 validate861.errors = vErrors;
 return errors === 0;
 }
-validate861.evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate861_evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate860(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate860.evaluated;
+const evaluated0 = validate860_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49208,14 +49208,14 @@ return false;
 validate860.errors = vErrors;
 return errors === 0;
 }
-validate860.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate860_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCancelRequestNotification = validate864;
 
 function validate864(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate864.evaluated;
+const evaluated0 = validate864_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49265,5 +49265,5 @@ return false;
 validate864.errors = vErrors;
 return errors === 0;
 }
-validate864.evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate864_evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 

@@ -7,7 +7,7 @@ const schema19 = {"type":["object","null"],"additionalProperties":true};
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate52_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21,7 +21,7 @@ return false;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate52_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k1 = validate53;
 const schema20 = {"type":["integer","null"],"format":"uint32","minimum":0};
@@ -30,7 +30,7 @@ const formats0 = __formats.uint32;
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate53_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -58,7 +58,7 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate53_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k2 = validate54;
 const schema21 = {"type":"null"};
@@ -66,7 +66,7 @@ const schema21 = {"type":"null"};
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate54_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -80,7 +80,7 @@ return false;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate54_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k3 = validate55;
 const schema22 = {"type":["string","null"]};
@@ -88,7 +88,7 @@ const schema22 = {"type":["string","null"]};
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate55_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -102,7 +102,7 @@ return false;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate55_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k4 = validate56;
 const schema23 = {"type":["array","null"]};
@@ -110,7 +110,7 @@ const schema23 = {"type":["array","null"]};
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate56_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -124,7 +124,7 @@ return false;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate56_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k5 = validate57;
 const schema24 = {"type":["number","null"],"format":"double"};
@@ -132,7 +132,7 @@ const schema24 = {"type":["number","null"],"format":"double"};
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate57_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -146,7 +146,7 @@ return false;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate57_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k6 = validate58;
 const schema25 = {"type":["integer","null"],"format":"int64"};
@@ -155,7 +155,7 @@ const formats2 = __formats.int64;
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate58_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -177,7 +177,7 @@ return false;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate58_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k7 = validate59;
 const schema26 = {"type":"string"};
@@ -185,7 +185,7 @@ const schema26 = {"type":"string"};
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate59_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -199,7 +199,7 @@ return false;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate59_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k8 = validate60;
 const schema27 = {"type":"array","items":{"type":"string"}};
@@ -207,7 +207,7 @@ const schema27 = {"type":"array","items":{"type":"string"}};
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate60_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -238,7 +238,7 @@ return false;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+const validate60_evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k9 = validate61;
 const schema28 = {"type":"array"};
@@ -246,7 +246,7 @@ const schema28 = {"type":"array"};
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate61_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -260,7 +260,7 @@ return false;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate61_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k10 = validate62;
 const schema29 = {"type":["integer","null"],"format":"uint64","minimum":0};
@@ -269,7 +269,7 @@ const formats4 = __formats.uint64;
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate62_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -297,7 +297,7 @@ return false;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate62_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k11 = validate63;
 const schema30 = {"type":["boolean","null"]};
@@ -305,7 +305,7 @@ const schema30 = {"type":["boolean","null"]};
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate63_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -319,7 +319,7 @@ return false;
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate63_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k12 = validate64;
 const schema31 = {"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]};
@@ -328,7 +328,7 @@ const func0 = Object.prototype.hasOwnProperty;
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate64_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -364,7 +364,7 @@ return false;
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate64_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k13 = validate65;
 const schema32 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]}]},"additionalProperties":true};
@@ -372,7 +372,7 @@ const schema32 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate65_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -501,7 +501,7 @@ return false;
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate65_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k14 = validate66;
 const schema33 = {"type":["array","null"],"items":{"type":"string"}};
@@ -509,7 +509,7 @@ const schema33 = {"type":["array","null"],"items":{"type":"string"}};
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate66_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -540,7 +540,7 @@ break;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+const validate66_evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k15 = validate67;
 const schema34 = {"type":"boolean"};
@@ -548,7 +548,7 @@ const schema34 = {"type":"boolean"};
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate67_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -562,7 +562,7 @@ return false;
 validate67.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate67_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const k16 = validate68;
 const schema35 = {"type":"object","additionalProperties":{"type":"string"}};
@@ -570,7 +570,7 @@ const schema35 = {"type":"object","additionalProperties":{"type":"string"}};
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate68_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -599,7 +599,7 @@ return false;
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate68_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k17 = validate69;
 const schema36 = {"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"]};
@@ -607,7 +607,7 @@ const schema36 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate69_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -643,7 +643,7 @@ return false;
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate69_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k18 = validate70;
 const schema37 = {"type":"object","properties":{"id":true,"result":true},"required":["id","result"]};
@@ -651,7 +651,7 @@ const schema37 = {"type":"object","properties":{"id":true,"result":true},"requir
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate70_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -674,7 +674,7 @@ return false;
 validate70.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":{"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+const validate70_evaluated = {"props":{"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k19 = validate71;
 const schema38 = {"type":"object","properties":{"id":true,"error":true},"required":["id","error"]};
@@ -682,7 +682,7 @@ const schema38 = {"type":"object","properties":{"id":true,"error":true},"require
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate71_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -705,7 +705,7 @@ return false;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+const validate71_evaluated = {"props":{"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k20 = validate72;
 const schema39 = {"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"]};
@@ -713,7 +713,7 @@ const schema39 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate72_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -749,7 +749,7 @@ return false;
 validate72.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate72_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k21 = validate73;
 const schema40 = {"type":"object","properties":{"type":{"type":"string","const":"sse"}},"required":["type"]};
@@ -757,7 +757,7 @@ const schema40 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate73_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -793,7 +793,7 @@ return false;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate73_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k22 = validate74;
 const schema41 = {"type":"object","properties":{"type":{"type":"string","const":"acp"}},"required":["type"]};
@@ -801,7 +801,7 @@ const schema41 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate74_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -837,7 +837,7 @@ return false;
 validate74.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate74_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k23 = validate75;
 const schema42 = {"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"]};
@@ -845,7 +845,7 @@ const schema42 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate75_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -881,7 +881,7 @@ return false;
 validate75.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate75_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k24 = validate76;
 const schema43 = {"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"]};
@@ -889,7 +889,7 @@ const schema43 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate76_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -925,7 +925,7 @@ return false;
 validate76.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate76_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k25 = validate77;
 const schema44 = {"type":"object","properties":{"type":{"type":"string","const":"text"}},"required":["type"]};
@@ -933,7 +933,7 @@ const schema44 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate77_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -969,7 +969,7 @@ return false;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate77_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k26 = validate78;
 const schema45 = {"type":"object","properties":{"type":{"type":"string","const":"image"}},"required":["type"]};
@@ -977,7 +977,7 @@ const schema45 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate78_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1013,7 +1013,7 @@ return false;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate78_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k27 = validate79;
 const schema46 = {"type":"object","properties":{"type":{"type":"string","const":"audio"}},"required":["type"]};
@@ -1021,7 +1021,7 @@ const schema46 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate79_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1057,7 +1057,7 @@ return false;
 validate79.errors = vErrors;
 return errors === 0;
 }
-validate79.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate79_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k28 = validate80;
 const schema47 = {"type":"object","properties":{"type":{"type":"string","const":"resource_link"}},"required":["type"]};
@@ -1065,7 +1065,7 @@ const schema47 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate80_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1101,7 +1101,7 @@ return false;
 validate80.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate80_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k29 = validate81;
 const schema48 = {"type":"object","properties":{"type":{"type":"string","const":"resource"}},"required":["type"]};
@@ -1109,7 +1109,7 @@ const schema48 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate81_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1145,7 +1145,7 @@ return false;
 validate81.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate81_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k30 = validate82;
 const schema49 = {"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]};
@@ -1153,7 +1153,7 @@ const schema49 = {"type":"object","properties":{"mode":{"type":"string","const":
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate82_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1189,7 +1189,7 @@ return false;
 validate82.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+const validate82_evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k31 = validate83;
 const schema50 = {"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]};
@@ -1197,7 +1197,7 @@ const schema50 = {"type":"object","properties":{"mode":{"type":"string","const":
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
+const evaluated0 = validate83_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1233,7 +1233,7 @@ return false;
 validate83.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+const validate83_evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k32 = validate84;
 const schema51 = {"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"],"unevaluatedProperties":true,"not":{"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]}]}};
@@ -1241,7 +1241,7 @@ const schema51 = {"type":"object","properties":{"mode":{"type":"string"}},"requi
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate84_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1429,7 +1429,7 @@ return false;
 validate84.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate84_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k33 = validate85;
 const schema52 = {"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]};
@@ -1437,7 +1437,7 @@ const schema52 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate85_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1473,7 +1473,7 @@ return false;
 validate85.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate85_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k34 = validate86;
 const schema53 = {"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]};
@@ -1481,7 +1481,7 @@ const schema53 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate86_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1517,7 +1517,7 @@ return false;
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate86_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k35 = validate87;
 const schema54 = {"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]};
@@ -1525,7 +1525,7 @@ const schema54 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate87_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1561,7 +1561,7 @@ return false;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate87_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k36 = validate88;
 const schema55 = {"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]};
@@ -1569,7 +1569,7 @@ const schema55 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate88_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1605,7 +1605,7 @@ return false;
 validate88.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate88_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k37 = validate89;
 const schema56 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]}]},"additionalProperties":true};
@@ -1613,7 +1613,7 @@ const schema56 = {"type":"object","properties":{"type":{"type":"string"}},"requi
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate89_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1978,7 +1978,7 @@ return false;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate89_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k38 = validate90;
 const schema57 = {"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"]};
@@ -1986,7 +1986,7 @@ const schema57 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate90_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2022,7 +2022,7 @@ return false;
 validate90.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate90_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k39 = validate91;
 const schema58 = {"type":"object","properties":{"kind":{"type":"string","const":"edit"}},"required":["kind"]};
@@ -2030,7 +2030,7 @@ const schema58 = {"type":"object","properties":{"kind":{"type":"string","const":
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate91_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2066,7 +2066,7 @@ return false;
 validate91.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+const validate91_evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k40 = validate92;
 const schema59 = {"type":"object","properties":{"kind":{"type":"string","const":"jump"}},"required":["kind"]};
@@ -2074,7 +2074,7 @@ const schema59 = {"type":"object","properties":{"kind":{"type":"string","const":
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate92_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2110,7 +2110,7 @@ return false;
 validate92.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+const validate92_evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k41 = validate93;
 const schema60 = {"type":"object","properties":{"kind":{"type":"string","const":"rename"}},"required":["kind"]};
@@ -2118,7 +2118,7 @@ const schema60 = {"type":"object","properties":{"kind":{"type":"string","const":
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate93_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2154,7 +2154,7 @@ return false;
 validate93.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+const validate93_evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k42 = validate94;
 const schema61 = {"type":"object","properties":{"kind":{"type":"string","const":"searchAndReplace"}},"required":["kind"]};
@@ -2162,7 +2162,7 @@ const schema61 = {"type":"object","properties":{"kind":{"type":"string","const":
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate94_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2198,7 +2198,7 @@ return false;
 validate94.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
+const validate94_evaluated = {"props":{"kind":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k43 = validate95;
 const schema62 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"user_message_chunk"}},"required":["sessionUpdate"]};
@@ -2206,7 +2206,7 @@ const schema62 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate95_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2242,7 +2242,7 @@ return false;
 validate95.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate95_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k44 = validate96;
 const schema63 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_message_chunk"}},"required":["sessionUpdate"]};
@@ -2250,7 +2250,7 @@ const schema63 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate96_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2286,7 +2286,7 @@ return false;
 validate96.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate96_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k45 = validate97;
 const schema64 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_thought_chunk"}},"required":["sessionUpdate"]};
@@ -2294,7 +2294,7 @@ const schema64 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate97_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2330,7 +2330,7 @@ return false;
 validate97.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate97_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k46 = validate98;
 const schema65 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call"}},"required":["sessionUpdate"]};
@@ -2338,7 +2338,7 @@ const schema65 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate98_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2374,7 +2374,7 @@ return false;
 validate98.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate98_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k47 = validate99;
 const schema66 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call_update"}},"required":["sessionUpdate"]};
@@ -2382,7 +2382,7 @@ const schema66 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate99_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2418,7 +2418,7 @@ return false;
 validate99.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate99_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k48 = validate100;
 const schema67 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"plan"}},"required":["sessionUpdate"]};
@@ -2426,7 +2426,7 @@ const schema67 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate100_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2462,7 +2462,7 @@ return false;
 validate100.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate100_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k49 = validate101;
 const schema68 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"plan_update"}},"required":["sessionUpdate"]};
@@ -2470,7 +2470,7 @@ const schema68 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate101_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2506,7 +2506,7 @@ return false;
 validate101.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate101_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k50 = validate102;
 const schema69 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"plan_removed"}},"required":["sessionUpdate"]};
@@ -2514,7 +2514,7 @@ const schema69 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate102_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2550,7 +2550,7 @@ return false;
 validate102.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate102_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k51 = validate103;
 const schema70 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"available_commands_update"}},"required":["sessionUpdate"]};
@@ -2558,7 +2558,7 @@ const schema70 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate103_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2594,7 +2594,7 @@ return false;
 validate103.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate103_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k52 = validate104;
 const schema71 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"current_mode_update"}},"required":["sessionUpdate"]};
@@ -2602,7 +2602,7 @@ const schema71 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate104_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2638,7 +2638,7 @@ return false;
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate104_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k53 = validate105;
 const schema72 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"config_option_update"}},"required":["sessionUpdate"]};
@@ -2646,7 +2646,7 @@ const schema72 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate105_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2682,7 +2682,7 @@ return false;
 validate105.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate105_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k54 = validate106;
 const schema73 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"session_info_update"}},"required":["sessionUpdate"]};
@@ -2690,7 +2690,7 @@ const schema73 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
+const evaluated0 = validate106_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2726,7 +2726,7 @@ return false;
 validate106.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate106_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k55 = validate107;
 const schema74 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"usage_update"}},"required":["sessionUpdate"]};
@@ -2734,7 +2734,7 @@ const schema74 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate107_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2770,7 +2770,7 @@ return false;
 validate107.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate107_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k56 = validate108;
 const schema75 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"notice"}},"required":["sessionUpdate"]};
@@ -2778,7 +2778,7 @@ const schema75 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate108_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2814,7 +2814,7 @@ return false;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate108_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k57 = validate109;
 const schema76 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"compaction_update"}},"required":["sessionUpdate"]};
@@ -2822,7 +2822,7 @@ const schema76 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate109_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2858,7 +2858,7 @@ return false;
 validate109.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate109_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k58 = validate110;
 const schema77 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"compaction_summary_chunk"}},"required":["sessionUpdate"]};
@@ -2866,7 +2866,7 @@ const schema77 = {"type":"object","properties":{"sessionUpdate":{"type":"string"
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate110_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2902,7 +2902,7 @@ return false;
 validate110.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+const validate110_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k59 = validate111;
 const schema78 = {"type":"object","properties":{"type":{"type":"string","const":"items"}},"required":["type"]};
@@ -2910,7 +2910,7 @@ const schema78 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate111_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2946,7 +2946,7 @@ return false;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate111_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k60 = validate112;
 const schema79 = {"type":"object","properties":{"type":{"type":"string","const":"file"}},"required":["type"]};
@@ -2954,7 +2954,7 @@ const schema79 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate112_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2990,7 +2990,7 @@ return false;
 validate112.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate112_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k61 = validate113;
 const schema80 = {"type":"object","properties":{"type":{"type":"string","const":"markdown"}},"required":["type"]};
@@ -2998,7 +2998,7 @@ const schema80 = {"type":"object","properties":{"type":{"type":"string","const":
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate113_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3034,7 +3034,7 @@ return false;
 validate113.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate113_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k62 = validate114;
 const schema81 = {"type":"object","properties":{"value":{"type":"boolean"},"type":{"type":"string","const":"boolean"}},"required":["type","value"]};
@@ -3042,7 +3042,7 @@ const schema81 = {"type":"object","properties":{"value":{"type":"boolean"},"type
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate114_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3096,7 +3096,7 @@ return false;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"value":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate114_evaluated = {"props":{"value":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k63 = validate115;
 const schema82 = {"type":"object","properties":{"outcome":{"type":"string","const":"cancelled"}},"required":["outcome"]};
@@ -3104,7 +3104,7 @@ const schema82 = {"type":"object","properties":{"outcome":{"type":"string","cons
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate115_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3140,7 +3140,7 @@ return false;
 validate115.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
+const validate115_evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k64 = validate116;
 const schema83 = {"type":"object","properties":{"outcome":{"type":"string","const":"selected"}},"required":["outcome"]};
@@ -3148,7 +3148,7 @@ const schema83 = {"type":"object","properties":{"outcome":{"type":"string","cons
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate116_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3184,7 +3184,7 @@ return false;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
+const validate116_evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k65 = validate117;
 const schema84 = {"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]};
@@ -3192,7 +3192,7 @@ const schema84 = {"type":"object","properties":{"action":{"type":"string","const
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate117_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3228,7 +3228,7 @@ return false;
 validate117.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate117_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k66 = validate118;
 const schema85 = {"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]};
@@ -3236,7 +3236,7 @@ const schema85 = {"type":"object","properties":{"action":{"type":"string","const
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate118_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3272,7 +3272,7 @@ return false;
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate118_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k67 = validate119;
 const schema86 = {"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]};
@@ -3280,7 +3280,7 @@ const schema86 = {"type":"object","properties":{"action":{"type":"string","const
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate119_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3316,7 +3316,7 @@ return false;
 validate119.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate119_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k68 = validate120;
 const schema87 = {"type":"object","properties":{"action":{"type":"string"}},"required":["action"],"not":{"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]}]},"additionalProperties":true};
@@ -3324,7 +3324,7 @@ const schema87 = {"type":"object","properties":{"action":{"type":"string"}},"req
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate120_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3571,5 +3571,5 @@ return false;
 validate120.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate120_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

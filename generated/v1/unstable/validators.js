@@ -11,7 +11,7 @@ const formats0 = __formats.int64;
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate54_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -99,7 +99,7 @@ vErrors = null;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate54_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema22 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"path":{"type":"string"},"content":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","path","content"]};
 const schema23 = {"type":"string"};
@@ -107,7 +107,7 @@ const schema23 = {"type":"string"};
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate57_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -121,13 +121,13 @@ return false;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate57_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate56_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -203,7 +203,7 @@ return false;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate56_evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema24 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0},"limit":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","path"]};
 const formats2 = __formats.uint32;
@@ -211,7 +211,7 @@ const formats2 = __formats.uint32;
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate60_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -330,7 +330,7 @@ return false;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate60_evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema25 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"toolCall":{"allOf":[{"$ref":"#/$defs/ToolCallUpdate"}]},"options":{"type":"array","items":{"$ref":"#/$defs/PermissionOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","toolCall","options"]};
 const schema26 = {"type":"object","properties":{"toolCallId":{"allOf":[{"$ref":"#/$defs/ToolCallId"}]},"kind":{"anyOf":[{"$ref":"#/$defs/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"#/$defs/ToolCallStatus"},{"type":"null"}]},"title":{"type":["string","null"]},"name":{"type":["string","null"]},"content":{"type":["array","null"],"items":{"$ref":"#/$defs/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"#/$defs/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["toolCallId"]};
@@ -339,7 +339,7 @@ const schema27 = {"type":"string"};
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate66_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -353,14 +353,14 @@ return false;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate66_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema28 = {"oneOf":[{"type":"string","const":"read"},{"type":"string","const":"edit"},{"type":"string","const":"delete"},{"type":"string","const":"move"},{"type":"string","const":"search"},{"type":"string","const":"execute"},{"type":"string","const":"think"},{"type":"string","const":"fetch"},{"type":"string","const":"switch_mode"},{"type":"string","const":"other"}]};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate68_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -710,14 +710,14 @@ vErrors = null;
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate68_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema29 = {"oneOf":[{"type":"string","const":"pending"},{"type":"string","const":"in_progress"},{"type":"string","const":"completed"},{"type":"string","const":"failed"}]};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate70_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -875,7 +875,7 @@ vErrors = null;
 validate70.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate70_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema30 = {"type":"object","oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Content"}]},{"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Diff"}]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Terminal"}]}],"discriminator":{"propertyName":"type"}};
 const schema31 = {"type":"object","properties":{"content":{"allOf":[{"$ref":"#/$defs/ContentBlock"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content"]};
@@ -887,7 +887,7 @@ const schema35 = {"oneOf":[{"type":"string","const":"assistant"},{"type":"string
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate77_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -981,13 +981,13 @@ vErrors = null;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate77_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate76_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1076,13 +1076,13 @@ return false;
 validate76.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate76_evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate75_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1194,14 +1194,14 @@ return false;
 validate75.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"annotations":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate75_evaluated = {"props":{"annotations":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema36 = {"type":"object","properties":{"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data","mimeType"]};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate81_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1340,14 +1340,14 @@ return false;
 validate81.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate81_evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema37 = {"type":"object","properties":{"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"data":{"type":"string"},"mimeType":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data","mimeType"]};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate84_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1472,14 +1472,14 @@ return false;
 validate84.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate84_evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema38 = {"type":"object","properties":{"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"name":{"type":"string"},"size":{"type":["integer","null"],"format":"int64"},"title":{"type":["string","null"]},"uri":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","uri"]};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate87_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1668,7 +1668,7 @@ return false;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"annotations":true,"description":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate87_evaluated = {"props":{"annotations":true,"description":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema39 = {"type":"object","properties":{"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"resource":{"allOf":[{"$ref":"#/$defs/EmbeddedResourceResource"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["resource"]};
 const schema40 = {"anyOf":[{"allOf":[{"$ref":"#/$defs/TextResourceContents"}]},{"allOf":[{"$ref":"#/$defs/BlobResourceContents"}]}]};
@@ -1677,7 +1677,7 @@ const schema41 = {"type":"object","properties":{"mimeType":{"type":["string","nu
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate93_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1754,14 +1754,14 @@ return false;
 validate93.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"mimeType":true,"text":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate93_evaluated = {"props":{"mimeType":true,"text":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema42 = {"type":"object","properties":{"blob":{"type":"string"},"mimeType":{"type":["string","null"]},"uri":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["blob","uri"]};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate95_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1838,13 +1838,13 @@ return false;
 validate95.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"blob":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate95_evaluated = {"props":{"blob":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate92_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1910,13 +1910,13 @@ validate92.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate92.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate92_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate90_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2028,13 +2028,13 @@ return false;
 validate90.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"annotations":true,"resource":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate90_evaluated = {"props":{"annotations":true,"resource":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate74_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2270,13 +2270,13 @@ validate74.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate74.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate74_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate73_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2326,14 +2326,14 @@ return false;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate73_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema43 = {"type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["path","newText"]};
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate101_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2410,7 +2410,7 @@ return false;
 validate101.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate101_evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema44 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId"]};
 const schema45 = {"type":"string"};
@@ -2418,7 +2418,7 @@ const schema45 = {"type":"string"};
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate104_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2432,13 +2432,13 @@ return false;
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate104_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate103_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2488,13 +2488,13 @@ return false;
 validate103.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate103_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate72_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2641,14 +2641,14 @@ validate72.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate72.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate72_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema46 = {"type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["path"]};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate108_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2726,13 +2726,13 @@ return false;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate108_evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate65_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2982,7 +2982,7 @@ return false;
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"name":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate65_evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"name":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema47 = {"type":"object","properties":{"optionId":{"allOf":[{"$ref":"#/$defs/PermissionOptionId"}]},"name":{"type":"string"},"kind":{"allOf":[{"$ref":"#/$defs/PermissionOptionKind"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["optionId","name","kind"]};
 const schema48 = {"type":"string"};
@@ -2990,7 +2990,7 @@ const schema48 = {"type":"string"};
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate112_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3004,14 +3004,14 @@ return false;
 validate112.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate112_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema49 = {"oneOf":[{"type":"string","const":"allow_once"},{"type":"string","const":"allow_always"},{"type":"string","const":"reject_once"},{"type":"string","const":"reject_always"}]};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate114_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3169,13 +3169,13 @@ vErrors = null;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate114_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate111_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3251,13 +3251,13 @@ return false;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate111_evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate63_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3351,7 +3351,7 @@ return false;
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate63_evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema50 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"#/$defs/EnvVariable"}},"cwd":{"type":["string","null"]},"outputByteLimit":{"type":["integer","null"],"format":"uint64","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","command"]};
 const schema51 = {"type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","value"]};
@@ -3359,7 +3359,7 @@ const schema51 = {"type":"object","properties":{"name":{"type":"string"},"value"
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate120_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3422,14 +3422,14 @@ return false;
 validate120.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate120_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const formats10 = __formats.uint64;
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate118_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3596,14 +3596,14 @@ return false;
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"sessionId":true,"command":true,"args":true,"env":true,"cwd":true,"outputByteLimit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate118_evaluated = {"props":{"sessionId":true,"command":true,"args":true,"env":true,"cwd":true,"outputByteLimit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema52 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","terminalId"]};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate123_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3666,14 +3666,14 @@ return false;
 validate123.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate123_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema53 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","terminalId"]};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate127_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3736,14 +3736,14 @@ return false;
 validate127.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate127_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema54 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","terminalId"]};
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate131_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3806,14 +3806,14 @@ return false;
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate131_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema55 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","terminalId"]};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate135_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3876,7 +3876,7 @@ return false;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate135_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema56 = {"type":"object","properties":{"message":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"],"allOf":[{"$ref":"#/$defs/ElicitationFormMode"}]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"],"allOf":[{"$ref":"#/$defs/ElicitationUrlMode"}]},{"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"],"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"unevaluatedProperties":true,"not":{"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]}]}}],"required":["message"]};
 const schema57 = {"type":"object","properties":{"requestedSchema":{"allOf":[{"$ref":"#/$defs/ElicitationSchema"}]}},"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"required":["requestedSchema"]};
@@ -3885,7 +3885,7 @@ const schema58 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#
 function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate141_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3976,14 +3976,14 @@ return false;
 validate141.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
+const validate141_evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema59 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"#/$defs/RequestId"}]}},"required":["requestId"]};
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate145.evaluated;
+const evaluated0 = validate145_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4014,7 +4014,7 @@ return false;
 validate145.errors = vErrors;
 return errors === 0;
 }
-validate145.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+const validate145_evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema60 = {"type":"object","properties":{"type":{"allOf":[{"$ref":"#/$defs/ElicitationSchemaType"}]},"title":{"type":["string","null"]},"properties":{"type":"object","additionalProperties":{"$ref":"#/$defs/ElicitationPropertySchema"}},"required":{"type":["array","null"],"items":{"type":"string"}},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema61 = {"oneOf":[{"type":"string","const":"object"}]};
@@ -4022,7 +4022,7 @@ const schema61 = {"oneOf":[{"type":"string","const":"object"}]};
 function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate149_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4084,7 +4084,7 @@ vErrors = null;
 validate149.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate149_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema62 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"],"allOf":[{"$ref":"#/$defs/StringPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"],"allOf":[{"$ref":"#/$defs/NumberPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"],"allOf":[{"$ref":"#/$defs/IntegerPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"],"allOf":[{"$ref":"#/$defs/BooleanPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"],"allOf":[{"$ref":"#/$defs/MultiSelectPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema63 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minLength":{"type":["integer","null"],"format":"uint32","minimum":0},"maxLength":{"type":["integer","null"],"format":"uint32","minimum":0},"pattern":{"type":["string","null"]},"format":{"anyOf":[{"$ref":"#/$defs/StringFormat"},{"type":"null"}]},"default":{"type":["string","null"]},"enum":{"type":["array","null"],"items":{"type":"string"}},"oneOf":{"type":["array","null"],"items":{"$ref":"#/$defs/EnumOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -4093,7 +4093,7 @@ const schema64 = {"oneOf":[{"type":"string","const":"email"},{"type":"string","c
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
+const evaluated0 = validate153_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4251,14 +4251,14 @@ vErrors = null;
 validate153.errors = vErrors;
 return errors === 0;
 }
-validate153.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate153_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema65 = {"type":"object","properties":{"const":{"type":"string"},"title":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["const","title"]};
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate155_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4335,13 +4335,13 @@ return false;
 validate155.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate155_evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate152_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4600,14 +4600,14 @@ return false;
 validate152.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate152_evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema66 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["number","null"],"format":"double"},"maximum":{"type":["number","null"],"format":"double"},"default":{"type":["number","null"],"format":"double"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate158_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4707,14 +4707,14 @@ return false;
 validate158.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate158_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema67 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["integer","null"],"format":"int64"},"maximum":{"type":["integer","null"],"format":"int64"},"default":{"type":["integer","null"],"format":"int64"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate160_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4838,14 +4838,14 @@ return false;
 validate160.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate160_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema68 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"default":{"type":["boolean","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate162_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4917,7 +4917,7 @@ return false;
 validate162.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate162_evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema69 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minItems":{"type":["integer","null"],"format":"uint64","minimum":0},"maxItems":{"type":["integer","null"],"format":"uint64","minimum":0},"items":{"allOf":[{"$ref":"#/$defs/MultiSelectItems"}]},"default":{"type":["array","null"],"items":{"type":"string"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["items"]};
 const schema70 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"],"allOf":[{"$ref":"#/$defs/StringMultiSelectItems"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]}]},"additionalProperties":true},{"allOf":[{"$ref":"#/$defs/TitledMultiSelectItems"}]}]};
@@ -4926,7 +4926,7 @@ const schema71 = {"type":"object","properties":{"enum":{"type":"array","items":{
 function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate166_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4994,14 +4994,14 @@ return false;
 validate166.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate166_evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema72 = {"type":"object","properties":{"anyOf":{"type":"array","items":{"$ref":"#/$defs/EnumOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["anyOf"]};
 
 function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate168_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5069,13 +5069,13 @@ return false;
 validate168.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate168_evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate165_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5339,13 +5339,13 @@ validate165.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate165.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate165_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate164_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5510,13 +5510,13 @@ return false;
 validate164.errors = vErrors;
 return errors === 0;
 }
-validate164.evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate164_evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
+const evaluated0 = validate151_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6285,13 +6285,13 @@ validate151.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate151.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate151_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate148_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6422,13 +6422,13 @@ return false;
 validate148.errors = vErrors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate148_evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate140_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6514,7 +6514,7 @@ validate140.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate140.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate140_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema73 = {"type":"object","properties":{"elicitationId":{"allOf":[{"$ref":"#/$defs/ElicitationId"}]},"url":{"type":"string","format":"uri"}},"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"required":["elicitationId","url"]};
 const schema74 = {"type":"string"};
@@ -6522,7 +6522,7 @@ const schema74 = {"type":"string"};
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate179_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6536,13 +6536,13 @@ return false;
 validate179.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate179_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate176_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6651,13 +6651,13 @@ validate176.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate176.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate176_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate139_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6672,7 +6672,7 @@ vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.err
 errors = vErrors.length;
 }
 else {
-var props0 = validate140.evaluated.props;
+var props0 = validate140_evaluated.props;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6736,7 +6736,7 @@ vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate176.evaluated.props;
+var props1 = validate176_evaluated.props;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7139,7 +7139,7 @@ validate139.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate139.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate139_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema75 = {"type":"object","properties":{"serverId":{"allOf":[{"$ref":"#/$defs/McpServerAcpId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["serverId"]};
 const schema76 = {"type":"string"};
@@ -7147,7 +7147,7 @@ const schema76 = {"type":"string"};
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate186_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7161,13 +7161,13 @@ return false;
 validate186.errors = vErrors;
 return errors === 0;
 }
-validate186.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate186_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate185_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7217,7 +7217,7 @@ return false;
 validate185.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate185_evaluated = {"props":{"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema77 = {"type":"object","properties":{"connectionId":{"allOf":[{"$ref":"#/$defs/McpConnectionId"}]},"method":{"type":"string"},"params":{"type":["object","null"],"additionalProperties":true},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["connectionId","method"]};
 const schema78 = {"type":"string"};
@@ -7225,7 +7225,7 @@ const schema78 = {"type":"string"};
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate190_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7239,13 +7239,13 @@ return false;
 validate190.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate190_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
+const evaluated0 = validate189_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7322,14 +7322,14 @@ return false;
 validate189.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate189_evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema79 = {"type":"object","properties":{"connectionId":{"allOf":[{"$ref":"#/$defs/McpConnectionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["connectionId"]};
 
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate193_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7379,7 +7379,7 @@ return false;
 validate193.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate193_evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema80 = {};
 
@@ -7387,13 +7387,13 @@ function validate196(data, {instancePath="", parentData, parentDataProperty, roo
 validate196.errors = null;
 return true;
 }
-validate196.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate196_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate53_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7572,7 +7572,7 @@ vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate139.evaluated.props;
+var props1 = validate139_evaluated.props;
 }
 var _valid1 = _errs25 === errors;
 valid3 = valid3 || _valid1;
@@ -7714,14 +7714,14 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate53_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestId = validate198;
 
 function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate198_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7809,14 +7809,14 @@ vErrors = null;
 validate198.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate198_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vWriteTextFileRequest = validate199;
 
 function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
+const evaluated0 = validate199_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7892,14 +7892,14 @@ return false;
 validate199.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate199_evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionId = validate201;
 
 function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate201_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7913,14 +7913,14 @@ return false;
 validate201.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate201_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vReadTextFileRequest = validate202;
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate202_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8039,14 +8039,14 @@ return false;
 validate202.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate202_evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionRequest = validate204;
 
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate204_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8140,14 +8140,14 @@ return false;
 validate204.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate204_evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallUpdate = validate208;
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate208_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8397,14 +8397,14 @@ return false;
 validate208.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"name":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate208_evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"name":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallId = validate214;
 
 function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate214_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8418,14 +8418,14 @@ return false;
 validate214.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate214_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolKind = validate215;
 
 function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
+const evaluated0 = validate215_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8775,14 +8775,14 @@ vErrors = null;
 validate215.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate215_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallStatus = validate216;
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate216_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8940,14 +8940,14 @@ vErrors = null;
 validate216.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate216_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallContent = validate217;
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate217_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9094,14 +9094,14 @@ validate217.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate217.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate217_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vContentBlock = validate221;
 
 function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate221_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9337,14 +9337,14 @@ validate221.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate221.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate221_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vAnnotations = validate227;
 
 function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate227_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9433,14 +9433,14 @@ return false;
 validate227.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate227_evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRole = validate229;
 
 function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate229_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9534,14 +9534,14 @@ vErrors = null;
 validate229.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate229_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vTextContent = validate230;
 
 function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate230_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9653,14 +9653,14 @@ return false;
 validate230.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":{"annotations":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate230_evaluated = {"props":{"annotations":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vImageContent = validate232;
 
 function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate232_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9799,14 +9799,14 @@ return false;
 validate232.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate232_evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAudioContent = validate234;
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate234_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9931,14 +9931,14 @@ return false;
 validate234.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate234_evaluated = {"props":{"annotations":true,"data":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResourceLink = validate236;
 
 function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
+const evaluated0 = validate236_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10127,14 +10127,14 @@ return false;
 validate236.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"props":{"annotations":true,"description":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate236_evaluated = {"props":{"annotations":true,"description":true,"mimeType":true,"name":true,"size":true,"title":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEmbeddedResourceResource = validate238;
 
 function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate238_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10200,14 +10200,14 @@ validate238.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate238.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate238_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vTextResourceContents = validate241;
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate241_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10284,14 +10284,14 @@ return false;
 validate241.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"mimeType":true,"text":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate241_evaluated = {"props":{"mimeType":true,"text":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBlobResourceContents = validate242;
 
 function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate242_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10368,14 +10368,14 @@ return false;
 validate242.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"blob":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate242_evaluated = {"props":{"blob":true,"mimeType":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEmbeddedResource = validate243;
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate243_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10487,14 +10487,14 @@ return false;
 validate243.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"annotations":true,"resource":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate243_evaluated = {"props":{"annotations":true,"resource":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vContent = validate246;
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate246_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10544,14 +10544,14 @@ return false;
 validate246.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate246_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiff = validate248;
 
 function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate248.evaluated;
+const evaluated0 = validate248_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10628,14 +10628,14 @@ return false;
 validate248.errors = vErrors;
 return errors === 0;
 }
-validate248.evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate248_evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalId = validate249;
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate249_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10649,14 +10649,14 @@ return false;
 validate249.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate249_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminal = validate250;
 
 function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
+const evaluated0 = validate250_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10706,14 +10706,14 @@ return false;
 validate250.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate250_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallLocation = validate252;
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate252_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10791,14 +10791,14 @@ return false;
 validate252.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate252_evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOption = validate253;
 
 function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate253_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10874,14 +10874,14 @@ return false;
 validate253.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate253_evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOptionId = validate256;
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate256_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10895,14 +10895,14 @@ return false;
 validate256.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate256_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOptionKind = validate257;
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate257_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11060,14 +11060,14 @@ vErrors = null;
 validate257.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate257_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateTerminalRequest = validate258;
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate258.evaluated;
+const evaluated0 = validate258_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11234,14 +11234,14 @@ return false;
 validate258.errors = vErrors;
 return errors === 0;
 }
-validate258.evaluated = {"props":{"sessionId":true,"command":true,"args":true,"env":true,"cwd":true,"outputByteLimit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate258_evaluated = {"props":{"sessionId":true,"command":true,"args":true,"env":true,"cwd":true,"outputByteLimit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEnvVariable = validate261;
 
 function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate261_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11304,14 +11304,14 @@ return false;
 validate261.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate261_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalOutputRequest = validate262;
 
 function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
+const evaluated0 = validate262_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11374,14 +11374,14 @@ return false;
 validate262.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate262_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vReleaseTerminalRequest = validate265;
 
 function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate265_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11444,14 +11444,14 @@ return false;
 validate265.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate265_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vWaitForTerminalExitRequest = validate268;
 
 function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
+const evaluated0 = validate268_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11514,14 +11514,14 @@ return false;
 validate268.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate268_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vKillTerminalRequest = validate271;
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate271_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11584,14 +11584,14 @@ return false;
 validate271.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate271_evaluated = {"props":{"sessionId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateElicitationRequest = validate274;
 
 function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
+const evaluated0 = validate274_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11606,7 +11606,7 @@ vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.err
 errors = vErrors.length;
 }
 else {
-var props0 = validate140.evaluated.props;
+var props0 = validate140_evaluated.props;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11670,7 +11670,7 @@ vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate176.evaluated.props;
+var props1 = validate176_evaluated.props;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12073,14 +12073,14 @@ validate274.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate274.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate274_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationSessionScope = validate279;
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate279_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12171,14 +12171,14 @@ return false;
 validate279.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
+const validate279_evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationRequestScope = validate282;
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate282_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12209,14 +12209,14 @@ return false;
 validate282.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+const validate282_evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationSchema = validate284;
 
 function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate284_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12347,14 +12347,14 @@ return false;
 validate284.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate284_evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationSchemaType = validate287;
 
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate287_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12416,14 +12416,14 @@ vErrors = null;
 validate287.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate287_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationPropertySchema = validate288;
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate288.evaluated;
+const evaluated0 = validate288_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13192,14 +13192,14 @@ validate288.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate288.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate288_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vStringFormat = validate294;
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate294_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13357,14 +13357,14 @@ vErrors = null;
 validate294.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate294_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vEnumOption = validate295;
 
 function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate295.evaluated;
+const evaluated0 = validate295_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13441,14 +13441,14 @@ return false;
 validate295.errors = vErrors;
 return errors === 0;
 }
-validate295.evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate295_evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStringPropertySchema = validate296;
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate296_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13707,14 +13707,14 @@ return false;
 validate296.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate296_evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNumberPropertySchema = validate299;
 
 function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
+const evaluated0 = validate299_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13814,14 +13814,14 @@ return false;
 validate299.errors = vErrors;
 return errors === 0;
 }
-validate299.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate299_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIntegerPropertySchema = validate300;
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
+const evaluated0 = validate300_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13945,14 +13945,14 @@ return false;
 validate300.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate300_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBooleanPropertySchema = validate301;
 
 function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate301_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14024,14 +14024,14 @@ return false;
 validate301.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate301_evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMultiSelectItems = validate302;
 
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate302_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14295,14 +14295,14 @@ validate302.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate302.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate302_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vStringMultiSelectItems = validate305;
 
 function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
+const evaluated0 = validate305_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14370,14 +14370,14 @@ return false;
 validate305.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate305_evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTitledMultiSelectItems = validate306;
 
 function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate306.evaluated;
+const evaluated0 = validate306_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14445,14 +14445,14 @@ return false;
 validate306.errors = vErrors;
 return errors === 0;
 }
-validate306.evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate306_evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMultiSelectPropertySchema = validate308;
 
 function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate308_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14617,14 +14617,14 @@ return false;
 validate308.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate308_evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationFormMode = validate310;
 
 function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate310_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14710,14 +14710,14 @@ validate310.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate310.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate310_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationId = validate314;
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
+const evaluated0 = validate314_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14731,14 +14731,14 @@ return false;
 validate314.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate314_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationUrlMode = validate315;
 
 function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate315_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14847,14 +14847,14 @@ validate315.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate315.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate315_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vConnectMcpRequest = validate319;
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate319_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14904,14 +14904,14 @@ return false;
 validate319.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate319_evaluated = {"props":{"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerAcpId = validate321;
 
 function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate321.evaluated;
+const evaluated0 = validate321_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14925,14 +14925,14 @@ return false;
 validate321.errors = vErrors;
 return errors === 0;
 }
-validate321.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate321_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vMessageMcpRequest = validate322;
 
 function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate322.evaluated;
+const evaluated0 = validate322_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15009,14 +15009,14 @@ return false;
 validate322.errors = vErrors;
 return errors === 0;
 }
-validate322.evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate322_evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpConnectionId = validate324;
 
 function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
+const evaluated0 = validate324_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15030,14 +15030,14 @@ return false;
 validate324.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate324_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vDisconnectMcpRequest = validate325;
 
 function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate325_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15087,7 +15087,7 @@ return false;
 validate325.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate325_evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtRequest = validate327;
 
@@ -15095,7 +15095,7 @@ function validate327(data, {instancePath="", parentData, parentDataProperty, roo
 validate327.errors = null;
 return true;
 }
-validate327.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate327_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentResponse = validate328;
 const schema141 = {"anyOf":[{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"result":{"anyOf":[{"allOf":[{"$ref":"#/$defs/InitializeResponse"}]},{"allOf":[{"$ref":"#/$defs/AuthenticateResponse"}]},{"allOf":[{"$ref":"#/$defs/ListProvidersResponse"}]},{"allOf":[{"$ref":"#/$defs/SetProviderResponse"}]},{"allOf":[{"$ref":"#/$defs/DisableProviderResponse"}]},{"allOf":[{"$ref":"#/$defs/LogoutResponse"}]},{"allOf":[{"$ref":"#/$defs/NewSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/LoadSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ListSessionsResponse"}]},{"allOf":[{"$ref":"#/$defs/DeleteSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ForkSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ResumeSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/CloseSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/SetSessionModeResponse"}]},{"allOf":[{"$ref":"#/$defs/SetSessionConfigOptionResponse"}]},{"allOf":[{"$ref":"#/$defs/PromptResponse"}]},{"allOf":[{"$ref":"#/$defs/StartNesResponse"}]},{"allOf":[{"$ref":"#/$defs/SuggestNesResponse"}]},{"allOf":[{"$ref":"#/$defs/CloseNesResponse"}]},{"allOf":[{"$ref":"#/$defs/ExtResponse"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpResponse"}]}]}},"required":["id","result"]},{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"error":{"allOf":[{"$ref":"#/$defs/Error"}]}},"required":["id","error"]}]};
@@ -15106,7 +15106,7 @@ const formats52 = __formats.uint16;
 function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
+const evaluated0 = validate331_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15140,7 +15140,7 @@ return false;
 validate331.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate331_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema144 = {"type":"object","properties":{"loadSession":{"type":"boolean"},"promptCapabilities":{"allOf":[{"$ref":"#/$defs/PromptCapabilities"}]},"mcpCapabilities":{"allOf":[{"$ref":"#/$defs/McpCapabilities"}]},"sessionCapabilities":{"allOf":[{"$ref":"#/$defs/SessionCapabilities"}]},"auth":{"allOf":[{"$ref":"#/$defs/AgentAuthCapabilities"}]},"providers":{"anyOf":[{"$ref":"#/$defs/ProvidersCapabilities"},{"type":"null"}]},"nes":{"anyOf":[{"$ref":"#/$defs/NesCapabilities"},{"type":"null"}]},"positionEncoding":{"anyOf":[{"$ref":"#/$defs/PositionEncodingKind"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema145 = {"type":"object","properties":{"image":{"type":"boolean"},"audio":{"type":"boolean"},"embeddedContext":{"type":"boolean"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -15148,7 +15148,7 @@ const schema145 = {"type":"object","properties":{"image":{"type":"boolean"},"aud
 function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
+const evaluated0 = validate334_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15217,14 +15217,14 @@ return false;
 validate334.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate334_evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema146 = {"type":"object","properties":{"http":{"type":"boolean"},"sse":{"type":"boolean"},"acp":{"type":"boolean"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
+const evaluated0 = validate336_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15293,7 +15293,7 @@ return false;
 validate336.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"props":{"http":true,"sse":true,"acp":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate336_evaluated = {"props":{"http":true,"sse":true,"acp":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema147 = {"type":"object","properties":{"list":{"anyOf":[{"$ref":"#/$defs/SessionListCapabilities"},{"type":"null"}]},"delete":{"anyOf":[{"$ref":"#/$defs/SessionDeleteCapabilities"},{"type":"null"}]},"additionalDirectories":{"anyOf":[{"$ref":"#/$defs/SessionAdditionalDirectoriesCapabilities"},{"type":"null"}]},"fork":{"anyOf":[{"$ref":"#/$defs/SessionForkCapabilities"},{"type":"null"}]},"resume":{"anyOf":[{"$ref":"#/$defs/SessionResumeCapabilities"},{"type":"null"}]},"close":{"anyOf":[{"$ref":"#/$defs/SessionCloseCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema148 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -15301,7 +15301,7 @@ const schema148 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
+const evaluated0 = validate339_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15326,14 +15326,14 @@ return false;
 validate339.errors = vErrors;
 return errors === 0;
 }
-validate339.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate339_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema149 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate341_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15358,14 +15358,14 @@ return false;
 validate341.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate341_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema150 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
+const evaluated0 = validate343_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15390,14 +15390,14 @@ return false;
 validate343.errors = vErrors;
 return errors === 0;
 }
-validate343.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate343_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema151 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
+const evaluated0 = validate345_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15422,14 +15422,14 @@ return false;
 validate345.errors = vErrors;
 return errors === 0;
 }
-validate345.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate345_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema152 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate347.evaluated;
+const evaluated0 = validate347_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15454,14 +15454,14 @@ return false;
 validate347.errors = vErrors;
 return errors === 0;
 }
-validate347.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate347_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema153 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate349.evaluated;
+const evaluated0 = validate349_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15486,13 +15486,13 @@ return false;
 validate349.errors = vErrors;
 return errors === 0;
 }
-validate349.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate349_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate338_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15876,7 +15876,7 @@ return false;
 validate338.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"fork":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate338_evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"fork":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema154 = {"type":"object","properties":{"logout":{"anyOf":[{"$ref":"#/$defs/LogoutCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema155 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -15884,7 +15884,7 @@ const schema155 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate353.evaluated;
+const evaluated0 = validate353_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15909,13 +15909,13 @@ return false;
 validate353.errors = vErrors;
 return errors === 0;
 }
-validate353.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate353_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate352_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16004,14 +16004,14 @@ return false;
 validate352.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate352_evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema156 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate356.evaluated;
+const evaluated0 = validate356_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16036,7 +16036,7 @@ return false;
 validate356.errors = vErrors;
 return errors === 0;
 }
-validate356.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate356_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema157 = {"type":"object","properties":{"events":{"anyOf":[{"$ref":"#/$defs/NesEventCapabilities"},{"type":"null"}]},"context":{"anyOf":[{"$ref":"#/$defs/NesContextCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema158 = {"type":"object","properties":{"document":{"anyOf":[{"$ref":"#/$defs/NesDocumentEventCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -16046,7 +16046,7 @@ const schema160 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate361.evaluated;
+const evaluated0 = validate361_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16071,7 +16071,7 @@ return false;
 validate361.errors = vErrors;
 return errors === 0;
 }
-validate361.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate361_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema161 = {"type":"object","properties":{"syncKind":{"allOf":[{"$ref":"#/$defs/TextDocumentSyncKind"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["syncKind"]};
 const schema162 = {"oneOf":[{"type":"string","const":"full"},{"type":"string","const":"incremental"}]};
@@ -16079,7 +16079,7 @@ const schema162 = {"oneOf":[{"type":"string","const":"full"},{"type":"string","c
 function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
+const evaluated0 = validate364_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16173,13 +16173,13 @@ vErrors = null;
 validate364.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate364_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate363.evaluated;
+const evaluated0 = validate363_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16229,14 +16229,14 @@ return false;
 validate363.errors = vErrors;
 return errors === 0;
 }
-validate363.evaluated = {"props":{"syncKind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate363_evaluated = {"props":{"syncKind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema163 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
+const evaluated0 = validate367_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16261,14 +16261,14 @@ return false;
 validate367.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate367_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema164 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate369.evaluated;
+const evaluated0 = validate369_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16293,14 +16293,14 @@ return false;
 validate369.errors = vErrors;
 return errors === 0;
 }
-validate369.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate369_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema165 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate371.evaluated;
+const evaluated0 = validate371_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16325,13 +16325,13 @@ return false;
 validate371.errors = vErrors;
 return errors === 0;
 }
-validate371.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate371_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
+const evaluated0 = validate360_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16657,13 +16657,13 @@ return false;
 validate360.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"props":{"didOpen":true,"didChange":true,"didClose":true,"didSave":true,"didFocus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate360_evaluated = {"props":{"didOpen":true,"didChange":true,"didClose":true,"didSave":true,"didFocus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate359.evaluated;
+const evaluated0 = validate359_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16757,7 +16757,7 @@ return false;
 validate359.errors = vErrors;
 return errors === 0;
 }
-validate359.evaluated = {"props":{"document":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate359_evaluated = {"props":{"document":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema166 = {"type":"object","properties":{"recentFiles":{"anyOf":[{"$ref":"#/$defs/NesRecentFilesCapabilities"},{"type":"null"}]},"relatedSnippets":{"anyOf":[{"$ref":"#/$defs/NesRelatedSnippetsCapabilities"},{"type":"null"}]},"editHistory":{"anyOf":[{"$ref":"#/$defs/NesEditHistoryCapabilities"},{"type":"null"}]},"userActions":{"anyOf":[{"$ref":"#/$defs/NesUserActionsCapabilities"},{"type":"null"}]},"openFiles":{"anyOf":[{"$ref":"#/$defs/NesOpenFilesCapabilities"},{"type":"null"}]},"diagnostics":{"anyOf":[{"$ref":"#/$defs/NesDiagnosticsCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema167 = {"type":"object","properties":{"maxCount":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -16765,7 +16765,7 @@ const schema167 = {"type":"object","properties":{"maxCount":{"type":["integer","
 function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate376.evaluated;
+const evaluated0 = validate376_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16823,14 +16823,14 @@ return false;
 validate376.errors = vErrors;
 return errors === 0;
 }
-validate376.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate376_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema168 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate378.evaluated;
+const evaluated0 = validate378_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16855,14 +16855,14 @@ return false;
 validate378.errors = vErrors;
 return errors === 0;
 }
-validate378.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate378_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema169 = {"type":"object","properties":{"maxCount":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate380.evaluated;
+const evaluated0 = validate380_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16920,14 +16920,14 @@ return false;
 validate380.errors = vErrors;
 return errors === 0;
 }
-validate380.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate380_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema170 = {"type":"object","properties":{"maxCount":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate382.evaluated;
+const evaluated0 = validate382_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16985,14 +16985,14 @@ return false;
 validate382.errors = vErrors;
 return errors === 0;
 }
-validate382.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate382_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema171 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate384.evaluated;
+const evaluated0 = validate384_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17017,14 +17017,14 @@ return false;
 validate384.errors = vErrors;
 return errors === 0;
 }
-validate384.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate384_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema172 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate386.evaluated;
+const evaluated0 = validate386_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17049,13 +17049,13 @@ return false;
 validate386.errors = vErrors;
 return errors === 0;
 }
-validate386.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate386_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate375.evaluated;
+const evaluated0 = validate375_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17442,13 +17442,13 @@ return false;
 validate375.errors = vErrors;
 return errors === 0;
 }
-validate375.evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate375_evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate358.evaluated;
+const evaluated0 = validate358_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17603,14 +17603,14 @@ return false;
 validate358.errors = vErrors;
 return errors === 0;
 }
-validate358.evaluated = {"props":{"events":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate358_evaluated = {"props":{"events":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema173 = {"oneOf":[{"type":"string","const":"utf-16"},{"type":"string","const":"utf-32"},{"type":"string","const":"utf-8"}]};
 
 function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate390.evaluated;
+const evaluated0 = validate390_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17736,13 +17736,13 @@ vErrors = null;
 validate390.errors = vErrors;
 return errors === 0;
 }
-validate390.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate390_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate333.evaluated;
+const evaluated0 = validate333_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18012,7 +18012,7 @@ return false;
 validate333.errors = vErrors;
 return errors === 0;
 }
-validate333.evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"providers":true,"nes":true,"positionEncoding":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate333_evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"providers":true,"nes":true,"positionEncoding":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema174 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"],"allOf":[{"$ref":"#/$defs/AuthMethodTerminal"}]},{"allOf":[{"$ref":"#/$defs/AuthMethodAgent"}]}]};
 const schema175 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"]};
@@ -18021,7 +18021,7 @@ const schema176 = {"type":"string"};
 function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate395.evaluated;
+const evaluated0 = validate395_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18035,13 +18035,13 @@ return false;
 validate395.errors = vErrors;
 return errors === 0;
 }
-validate395.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate395_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate394.evaluated;
+const evaluated0 = validate394_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18178,14 +18178,14 @@ return false;
 validate394.errors = vErrors;
 return errors === 0;
 }
-validate394.evaluated = {"props":{"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate394_evaluated = {"props":{"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema177 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"]};
 
 function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate398.evaluated;
+const evaluated0 = validate398_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18262,13 +18262,13 @@ return false;
 validate398.errors = vErrors;
 return errors === 0;
 }
-validate398.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate398_evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate393.evaluated;
+const evaluated0 = validate393_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18387,14 +18387,14 @@ validate393.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate393.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate393_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema178 = {"type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","version"]};
 
 function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate402.evaluated;
+const evaluated0 = validate402_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18471,13 +18471,13 @@ return false;
 validate402.errors = vErrors;
 return errors === 0;
 }
-validate402.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate402_evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate330.evaluated;
+const evaluated0 = validate330_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18633,14 +18633,14 @@ return false;
 validate330.errors = vErrors;
 return errors === 0;
 }
-validate330.evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate330_evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema179 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate405.evaluated;
+const evaluated0 = validate405_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18665,7 +18665,7 @@ return false;
 validate405.errors = vErrors;
 return errors === 0;
 }
-validate405.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate405_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema180 = {"type":"object","properties":{"providers":{"type":"array","items":{"$ref":"#/$defs/ProviderInfo"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["providers"]};
 const schema181 = {"type":"object","properties":{"providerId":{"allOf":[{"$ref":"#/$defs/ProviderId"}]},"supported":{"type":"array","items":{"$ref":"#/$defs/LlmProtocol"}},"required":{"type":"boolean"},"current":{"anyOf":[{"$ref":"#/$defs/ProviderCurrentConfig"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["providerId","supported","required"]};
@@ -18674,7 +18674,7 @@ const schema182 = {"type":"string"};
 function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate409.evaluated;
+const evaluated0 = validate409_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18688,14 +18688,14 @@ return false;
 validate409.errors = vErrors;
 return errors === 0;
 }
-validate409.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate409_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema183 = {"anyOf":[{"type":"string","const":"anthropic"},{"type":"string","const":"openai"},{"type":"string","const":"azure"},{"type":"string","const":"vertex"},{"type":"string","const":"bedrock"},{"type":"string"}]};
 
 function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate411.evaluated;
+const evaluated0 = validate411_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18858,14 +18858,14 @@ vErrors = null;
 validate411.errors = vErrors;
 return errors === 0;
 }
-validate411.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate411_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema184 = {"type":"object","properties":{"apiType":{"allOf":[{"$ref":"#/$defs/LlmProtocol"}]},"baseUrl":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["apiType","baseUrl"]};
 
 function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate413.evaluated;
+const evaluated0 = validate413_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18928,13 +18928,13 @@ return false;
 validate413.errors = vErrors;
 return errors === 0;
 }
-validate413.evaluated = {"props":{"apiType":true,"baseUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate413_evaluated = {"props":{"apiType":true,"baseUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate408.evaluated;
+const evaluated0 = validate408_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19089,13 +19089,13 @@ return false;
 validate408.errors = vErrors;
 return errors === 0;
 }
-validate408.evaluated = {"props":{"providerId":true,"supported":true,"required":true,"current":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate408_evaluated = {"props":{"providerId":true,"supported":true,"required":true,"current":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate407.evaluated;
+const evaluated0 = validate407_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19163,14 +19163,14 @@ return false;
 validate407.errors = vErrors;
 return errors === 0;
 }
-validate407.evaluated = {"props":{"providers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate407_evaluated = {"props":{"providers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema185 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate418.evaluated;
+const evaluated0 = validate418_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19195,14 +19195,14 @@ return false;
 validate418.errors = vErrors;
 return errors === 0;
 }
-validate418.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate418_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema186 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate420.evaluated;
+const evaluated0 = validate420_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19227,14 +19227,14 @@ return false;
 validate420.errors = vErrors;
 return errors === 0;
 }
-validate420.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate420_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema187 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate422.evaluated;
+const evaluated0 = validate422_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19259,7 +19259,7 @@ return false;
 validate422.errors = vErrors;
 return errors === 0;
 }
-validate422.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate422_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema188 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"modes":{"anyOf":[{"$ref":"#/$defs/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 const schema189 = {"type":"object","properties":{"currentModeId":{"allOf":[{"$ref":"#/$defs/SessionModeId"}]},"availableModes":{"type":"array","items":{"$ref":"#/$defs/SessionMode"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["currentModeId","availableModes"]};
@@ -19268,7 +19268,7 @@ const schema190 = {"type":"string"};
 function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate427.evaluated;
+const evaluated0 = validate427_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19282,14 +19282,14 @@ return false;
 validate427.errors = vErrors;
 return errors === 0;
 }
-validate427.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate427_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema191 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/SessionModeId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"]};
 
 function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate429.evaluated;
+const evaluated0 = validate429_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19366,13 +19366,13 @@ return false;
 validate429.errors = vErrors;
 return errors === 0;
 }
-validate429.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate429_evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate426.evaluated;
+const evaluated0 = validate426_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19453,7 +19453,7 @@ return false;
 validate426.errors = vErrors;
 return errors === 0;
 }
-validate426.evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate426_evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema192 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/SessionConfigId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"#/$defs/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"],"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"],"allOf":[{"$ref":"#/$defs/SessionConfigSelect"}]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"],"allOf":[{"$ref":"#/$defs/SessionConfigBoolean"}]}],"discriminator":{"propertyName":"type"}};
 const schema193 = {"type":"string"};
@@ -19461,7 +19461,7 @@ const schema193 = {"type":"string"};
 function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate434.evaluated;
+const evaluated0 = validate434_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19475,14 +19475,14 @@ return false;
 validate434.errors = vErrors;
 return errors === 0;
 }
-validate434.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate434_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema194 = {"anyOf":[{"type":"string","const":"mode"},{"type":"string","const":"model"},{"type":"string","const":"model_config"},{"type":"string","const":"thought_level"},{"type":"string"}]};
 
 function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate436.evaluated;
+const evaluated0 = validate436_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19622,7 +19622,7 @@ vErrors = null;
 validate436.errors = vErrors;
 return errors === 0;
 }
-validate436.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate436_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema195 = {"type":"object","properties":{"currentValue":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]},"options":{"allOf":[{"$ref":"#/$defs/SessionConfigSelectOptions"}]}},"required":["currentValue","options"]};
 const schema196 = {"type":"string"};
@@ -19630,7 +19630,7 @@ const schema196 = {"type":"string"};
 function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate439.evaluated;
+const evaluated0 = validate439_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19644,7 +19644,7 @@ return false;
 validate439.errors = vErrors;
 return errors === 0;
 }
-validate439.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate439_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema197 = {"anyOf":[{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectGroup"}}]};
 const schema198 = {"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["value","name"]};
@@ -19652,7 +19652,7 @@ const schema198 = {"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$d
 function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate442.evaluated;
+const evaluated0 = validate442_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19729,7 +19729,7 @@ return false;
 validate442.errors = vErrors;
 return errors === 0;
 }
-validate442.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate442_evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema199 = {"type":"object","properties":{"group":{"allOf":[{"$ref":"#/$defs/SessionConfigGroupId"}]},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["group","name","options"]};
 const schema200 = {"type":"string"};
@@ -19737,7 +19737,7 @@ const schema200 = {"type":"string"};
 function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate446.evaluated;
+const evaluated0 = validate446_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19751,13 +19751,13 @@ return false;
 validate446.errors = vErrors;
 return errors === 0;
 }
-validate446.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate446_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate445.evaluated;
+const evaluated0 = validate445_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19851,13 +19851,13 @@ return false;
 validate445.errors = vErrors;
 return errors === 0;
 }
-validate445.evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate445_evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate441.evaluated;
+const evaluated0 = validate441_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19961,13 +19961,13 @@ validate441.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate441.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate441_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate438.evaluated;
+const evaluated0 = validate438_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20016,14 +20016,14 @@ return false;
 validate438.errors = vErrors;
 return errors === 0;
 }
-validate438.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
+const validate438_evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema201 = {"type":"object","properties":{"currentValue":{"type":"boolean"}},"required":["currentValue"]};
 
 function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate452.evaluated;
+const evaluated0 = validate452_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20054,13 +20054,13 @@ return false;
 validate452.errors = vErrors;
 return errors === 0;
 }
-validate452.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
+const validate452_evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate433.evaluated;
+const evaluated0 = validate433_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20286,13 +20286,13 @@ validate433.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate433.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate433_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate424.evaluated;
+const evaluated0 = validate424_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20434,14 +20434,14 @@ return false;
 validate424.errors = vErrors;
 return errors === 0;
 }
-validate424.evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate424_evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema202 = {"type":"object","properties":{"modes":{"anyOf":[{"$ref":"#/$defs/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate456.evaluated;
+const evaluated0 = validate456_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20563,7 +20563,7 @@ return false;
 validate456.errors = vErrors;
 return errors === 0;
 }
-validate456.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate456_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema203 = {"type":"object","properties":{"sessions":{"type":"array","items":{"$ref":"#/$defs/SessionInfo"}},"nextCursor":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessions"]};
 const schema204 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
@@ -20571,7 +20571,7 @@ const schema204 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"
 function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate461.evaluated;
+const evaluated0 = validate461_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20693,13 +20693,13 @@ return false;
 validate461.errors = vErrors;
 return errors === 0;
 }
-validate461.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate461_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate460.evaluated;
+const evaluated0 = validate460_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20781,14 +20781,14 @@ return false;
 validate460.errors = vErrors;
 return errors === 0;
 }
-validate460.evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate460_evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema205 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate465.evaluated;
+const evaluated0 = validate465_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20813,14 +20813,14 @@ return false;
 validate465.errors = vErrors;
 return errors === 0;
 }
-validate465.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate465_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema206 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"modes":{"anyOf":[{"$ref":"#/$defs/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate467.evaluated;
+const evaluated0 = validate467_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20962,14 +20962,14 @@ return false;
 validate467.errors = vErrors;
 return errors === 0;
 }
-validate467.evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate467_evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema207 = {"type":"object","properties":{"modes":{"anyOf":[{"$ref":"#/$defs/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate472.evaluated;
+const evaluated0 = validate472_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21091,14 +21091,14 @@ return false;
 validate472.errors = vErrors;
 return errors === 0;
 }
-validate472.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate472_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema208 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate476.evaluated;
+const evaluated0 = validate476_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21123,14 +21123,14 @@ return false;
 validate476.errors = vErrors;
 return errors === 0;
 }
-validate476.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate476_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema209 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate478.evaluated;
+const evaluated0 = validate478_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21155,14 +21155,14 @@ return false;
 validate478.errors = vErrors;
 return errors === 0;
 }
-validate478.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate478_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema210 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
 
 function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate480.evaluated;
+const evaluated0 = validate480_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21230,7 +21230,7 @@ return false;
 validate480.errors = vErrors;
 return errors === 0;
 }
-validate480.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate480_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema211 = {"type":"object","properties":{"stopReason":{"allOf":[{"$ref":"#/$defs/StopReason"}]},"usage":{"anyOf":[{"$ref":"#/$defs/Usage"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["stopReason"]};
 const schema212 = {"oneOf":[{"type":"string","const":"end_turn"},{"type":"string","const":"max_tokens"},{"type":"string","const":"max_turn_requests"},{"type":"string","const":"refusal"},{"type":"string","const":"cancelled"}]};
@@ -21238,7 +21238,7 @@ const schema212 = {"oneOf":[{"type":"string","const":"end_turn"},{"type":"string
 function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate484.evaluated;
+const evaluated0 = validate484_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21428,14 +21428,14 @@ vErrors = null;
 validate484.errors = vErrors;
 return errors === 0;
 }
-validate484.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate484_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema213 = {"type":"object","properties":{"totalTokens":{"type":"integer","format":"uint64","minimum":0},"inputTokens":{"type":"integer","format":"uint64","minimum":0},"outputTokens":{"type":"integer","format":"uint64","minimum":0},"thoughtTokens":{"type":["integer","null"],"format":"uint64","minimum":0},"cachedReadTokens":{"type":["integer","null"],"format":"uint64","minimum":0},"cachedWriteTokens":{"type":["integer","null"],"format":"uint64","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["totalTokens","inputTokens","outputTokens"]};
 
 function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate486.evaluated;
+const evaluated0 = validate486_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21640,13 +21640,13 @@ return false;
 validate486.errors = vErrors;
 return errors === 0;
 }
-validate486.evaluated = {"props":{"totalTokens":true,"inputTokens":true,"outputTokens":true,"thoughtTokens":true,"cachedReadTokens":true,"cachedWriteTokens":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate486_evaluated = {"props":{"totalTokens":true,"inputTokens":true,"outputTokens":true,"thoughtTokens":true,"cachedReadTokens":true,"cachedWriteTokens":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate483.evaluated;
+const evaluated0 = validate483_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21761,14 +21761,14 @@ return false;
 validate483.errors = vErrors;
 return errors === 0;
 }
-validate483.evaluated = {"props":{"stopReason":true,"usage":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate483_evaluated = {"props":{"stopReason":true,"usage":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema214 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate489.evaluated;
+const evaluated0 = validate489_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21818,7 +21818,7 @@ return false;
 validate489.errors = vErrors;
 return errors === 0;
 }
-validate489.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate489_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema215 = {"type":"object","properties":{"suggestions":{"type":"array","items":{"$ref":"#/$defs/NesSuggestion"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["suggestions"]};
 const schema216 = {"type":"object","oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"edit"}},"required":["kind"],"allOf":[{"$ref":"#/$defs/NesEditSuggestion"}]},{"type":"object","properties":{"kind":{"type":"string","const":"jump"}},"required":["kind"],"allOf":[{"$ref":"#/$defs/NesJumpSuggestion"}]},{"type":"object","properties":{"kind":{"type":"string","const":"rename"}},"required":["kind"],"allOf":[{"$ref":"#/$defs/NesRenameSuggestion"}]},{"type":"object","properties":{"kind":{"type":"string","const":"searchAndReplace"}},"required":["kind"],"allOf":[{"$ref":"#/$defs/NesSearchAndReplaceSuggestion"}]}],"discriminator":{"propertyName":"kind"}};
@@ -21828,7 +21828,7 @@ const schema218 = {"type":"string"};
 function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate495.evaluated;
+const evaluated0 = validate495_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21842,7 +21842,7 @@ return false;
 validate495.errors = vErrors;
 return errors === 0;
 }
-validate495.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate495_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema219 = {"type":"object","properties":{"range":{"allOf":[{"$ref":"#/$defs/Range"}]},"newText":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["range","newText"]};
 const schema220 = {"type":"object","properties":{"start":{"allOf":[{"$ref":"#/$defs/Position"}]},"end":{"allOf":[{"$ref":"#/$defs/Position"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["start","end"]};
@@ -21851,7 +21851,7 @@ const schema221 = {"type":"object","properties":{"line":{"type":"integer","forma
 function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate499.evaluated;
+const evaluated0 = validate499_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21944,13 +21944,13 @@ return false;
 validate499.errors = vErrors;
 return errors === 0;
 }
-validate499.evaluated = {"props":{"line":true,"character":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate499_evaluated = {"props":{"line":true,"character":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate498.evaluated;
+const evaluated0 = validate498_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22013,13 +22013,13 @@ return false;
 validate498.errors = vErrors;
 return errors === 0;
 }
-validate498.evaluated = {"props":{"start":true,"end":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate498_evaluated = {"props":{"start":true,"end":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate497.evaluated;
+const evaluated0 = validate497_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22082,13 +22082,13 @@ return false;
 validate497.errors = vErrors;
 return errors === 0;
 }
-validate497.evaluated = {"props":{"range":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate497_evaluated = {"props":{"range":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate494.evaluated;
+const evaluated0 = validate494_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22243,14 +22243,14 @@ return false;
 validate494.errors = vErrors;
 return errors === 0;
 }
-validate494.evaluated = {"props":{"id":true,"uri":true,"edits":true,"cursorPosition":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate494_evaluated = {"props":{"id":true,"uri":true,"edits":true,"cursorPosition":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema222 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"uri":{"type":"string"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","uri","position"]};
 
 function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate506.evaluated;
+const evaluated0 = validate506_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22326,14 +22326,14 @@ return false;
 validate506.errors = vErrors;
 return errors === 0;
 }
-validate506.evaluated = {"props":{"id":true,"uri":true,"position":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate506_evaluated = {"props":{"id":true,"uri":true,"position":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema223 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"uri":{"type":"string"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"newName":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","uri","position","newName"]};
 
 function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate510.evaluated;
+const evaluated0 = validate510_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22422,14 +22422,14 @@ return false;
 validate510.errors = vErrors;
 return errors === 0;
 }
-validate510.evaluated = {"props":{"id":true,"uri":true,"position":true,"newName":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate510_evaluated = {"props":{"id":true,"uri":true,"position":true,"newName":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema224 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"uri":{"type":"string"},"search":{"type":"string"},"replace":{"type":"string"},"isRegex":{"type":["boolean","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","uri","search","replace"]};
 
 function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate514.evaluated;
+const evaluated0 = validate514_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22532,13 +22532,13 @@ return false;
 validate514.errors = vErrors;
 return errors === 0;
 }
-validate514.evaluated = {"props":{"id":true,"uri":true,"search":true,"replace":true,"isRegex":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate514_evaluated = {"props":{"id":true,"uri":true,"search":true,"replace":true,"isRegex":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate493.evaluated;
+const evaluated0 = validate493_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22734,13 +22734,13 @@ validate493.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate493.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate493_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate492.evaluated;
+const evaluated0 = validate492_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22808,14 +22808,14 @@ return false;
 validate492.errors = vErrors;
 return errors === 0;
 }
-validate492.evaluated = {"props":{"suggestions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate492_evaluated = {"props":{"suggestions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema225 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate519.evaluated;
+const evaluated0 = validate519_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22840,7 +22840,7 @@ return false;
 validate519.errors = vErrors;
 return errors === 0;
 }
-validate519.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate519_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema226 = {};
 
@@ -22848,7 +22848,7 @@ function validate521(data, {instancePath="", parentData, parentDataProperty, roo
 validate521.errors = null;
 return true;
 }
-validate521.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate521_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema227 = {};
 
@@ -22856,7 +22856,7 @@ function validate523(data, {instancePath="", parentData, parentDataProperty, roo
 validate523.errors = null;
 return true;
 }
-validate523.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate523_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema228 = {"type":"object","properties":{"code":{"allOf":[{"$ref":"#/$defs/ErrorCode"}]},"message":{"type":"string"},"data":{}},"required":["code","message"]};
 const schema229 = {"anyOf":[{"type":"integer","format":"int32","const":-32700},{"type":"integer","format":"int32","const":-32600},{"type":"integer","format":"int32","const":-32601},{"type":"integer","format":"int32","const":-32602},{"type":"integer","format":"int32","const":-32603},{"type":"integer","format":"int32","const":-32800},{"type":"integer","format":"int32","const":-32000},{"type":"integer","format":"int32","const":-32002},{"type":"integer","format":"int32"}]};
@@ -22865,7 +22865,7 @@ const formats76 = __formats.int32;
 function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate527.evaluated;
+const evaluated0 = validate527_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23223,13 +23223,13 @@ vErrors = null;
 validate527.errors = vErrors;
 return errors === 0;
 }
-validate527.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate527_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate526.evaluated;
+const evaluated0 = validate526_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23278,13 +23278,13 @@ return false;
 validate526.errors = vErrors;
 return errors === 0;
 }
-validate526.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+const validate526_evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
+const evaluated0 = validate328_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23741,14 +23741,14 @@ validate328.errors = vErrors;
 evaluated0.props = props1;
 return errors === 0;
 }
-validate328.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate328_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vInitializeResponse = validate530;
 
 function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate530.evaluated;
+const evaluated0 = validate530_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23904,14 +23904,14 @@ return false;
 validate530.errors = vErrors;
 return errors === 0;
 }
-validate530.evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate530_evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProtocolVersion = validate535;
 
 function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate535.evaluated;
+const evaluated0 = validate535_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23945,14 +23945,14 @@ return false;
 validate535.errors = vErrors;
 return errors === 0;
 }
-validate535.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate535_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentCapabilities = validate536;
 
 function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate536.evaluated;
+const evaluated0 = validate536_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24222,14 +24222,14 @@ return false;
 validate536.errors = vErrors;
 return errors === 0;
 }
-validate536.evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"providers":true,"nes":true,"positionEncoding":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate536_evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"providers":true,"nes":true,"positionEncoding":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptCapabilities = validate544;
 
 function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate544.evaluated;
+const evaluated0 = validate544_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24298,14 +24298,14 @@ return false;
 validate544.errors = vErrors;
 return errors === 0;
 }
-validate544.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate544_evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpCapabilities = validate545;
 
 function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate545.evaluated;
+const evaluated0 = validate545_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24374,14 +24374,14 @@ return false;
 validate545.errors = vErrors;
 return errors === 0;
 }
-validate545.evaluated = {"props":{"http":true,"sse":true,"acp":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate545_evaluated = {"props":{"http":true,"sse":true,"acp":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionCapabilities = validate546;
 
 function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate546.evaluated;
+const evaluated0 = validate546_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24765,14 +24765,14 @@ return false;
 validate546.errors = vErrors;
 return errors === 0;
 }
-validate546.evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"fork":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate546_evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"fork":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionListCapabilities = validate553;
 
 function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate553.evaluated;
+const evaluated0 = validate553_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24797,14 +24797,14 @@ return false;
 validate553.errors = vErrors;
 return errors === 0;
 }
-validate553.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate553_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionDeleteCapabilities = validate554;
 
 function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate554.evaluated;
+const evaluated0 = validate554_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24829,14 +24829,14 @@ return false;
 validate554.errors = vErrors;
 return errors === 0;
 }
-validate554.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate554_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionAdditionalDirectoriesCapabilities = validate555;
 
 function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate555.evaluated;
+const evaluated0 = validate555_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24861,14 +24861,14 @@ return false;
 validate555.errors = vErrors;
 return errors === 0;
 }
-validate555.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate555_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionForkCapabilities = validate556;
 
 function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate556.evaluated;
+const evaluated0 = validate556_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24893,14 +24893,14 @@ return false;
 validate556.errors = vErrors;
 return errors === 0;
 }
-validate556.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate556_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionResumeCapabilities = validate557;
 
 function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate557.evaluated;
+const evaluated0 = validate557_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24925,14 +24925,14 @@ return false;
 validate557.errors = vErrors;
 return errors === 0;
 }
-validate557.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate557_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionCloseCapabilities = validate558;
 
 function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate558.evaluated;
+const evaluated0 = validate558_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24957,14 +24957,14 @@ return false;
 validate558.errors = vErrors;
 return errors === 0;
 }
-validate558.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate558_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentAuthCapabilities = validate559;
 
 function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate559.evaluated;
+const evaluated0 = validate559_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25053,14 +25053,14 @@ return false;
 validate559.errors = vErrors;
 return errors === 0;
 }
-validate559.evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate559_evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutCapabilities = validate561;
 
 function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate561.evaluated;
+const evaluated0 = validate561_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25085,14 +25085,14 @@ return false;
 validate561.errors = vErrors;
 return errors === 0;
 }
-validate561.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate561_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProvidersCapabilities = validate562;
 
 function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate562.evaluated;
+const evaluated0 = validate562_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25117,14 +25117,14 @@ return false;
 validate562.errors = vErrors;
 return errors === 0;
 }
-validate562.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate562_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesCapabilities = validate563;
 
 function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate563.evaluated;
+const evaluated0 = validate563_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25279,14 +25279,14 @@ return false;
 validate563.errors = vErrors;
 return errors === 0;
 }
-validate563.evaluated = {"props":{"events":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate563_evaluated = {"props":{"events":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesEventCapabilities = validate566;
 
 function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate566.evaluated;
+const evaluated0 = validate566_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25380,14 +25380,14 @@ return false;
 validate566.errors = vErrors;
 return errors === 0;
 }
-validate566.evaluated = {"props":{"document":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate566_evaluated = {"props":{"document":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentEventCapabilities = validate568;
 
 function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate568.evaluated;
+const evaluated0 = validate568_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25713,14 +25713,14 @@ return false;
 validate568.errors = vErrors;
 return errors === 0;
 }
-validate568.evaluated = {"props":{"didOpen":true,"didChange":true,"didClose":true,"didSave":true,"didFocus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate568_evaluated = {"props":{"didOpen":true,"didChange":true,"didClose":true,"didSave":true,"didFocus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidOpenCapabilities = validate574;
 
 function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate574.evaluated;
+const evaluated0 = validate574_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25745,14 +25745,14 @@ return false;
 validate574.errors = vErrors;
 return errors === 0;
 }
-validate574.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate574_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidChangeCapabilities = validate575;
 
 function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate575.evaluated;
+const evaluated0 = validate575_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25802,14 +25802,14 @@ return false;
 validate575.errors = vErrors;
 return errors === 0;
 }
-validate575.evaluated = {"props":{"syncKind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate575_evaluated = {"props":{"syncKind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTextDocumentSyncKind = validate577;
 
 function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate577.evaluated;
+const evaluated0 = validate577_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25903,14 +25903,14 @@ vErrors = null;
 validate577.errors = vErrors;
 return errors === 0;
 }
-validate577.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate577_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidCloseCapabilities = validate578;
 
 function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate578.evaluated;
+const evaluated0 = validate578_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25935,14 +25935,14 @@ return false;
 validate578.errors = vErrors;
 return errors === 0;
 }
-validate578.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate578_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidSaveCapabilities = validate579;
 
 function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate579.evaluated;
+const evaluated0 = validate579_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25967,14 +25967,14 @@ return false;
 validate579.errors = vErrors;
 return errors === 0;
 }
-validate579.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate579_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidFocusCapabilities = validate580;
 
 function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate580.evaluated;
+const evaluated0 = validate580_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25999,14 +25999,14 @@ return false;
 validate580.errors = vErrors;
 return errors === 0;
 }
-validate580.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate580_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesContextCapabilities = validate581;
 
 function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate581.evaluated;
+const evaluated0 = validate581_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26393,14 +26393,14 @@ return false;
 validate581.errors = vErrors;
 return errors === 0;
 }
-validate581.evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate581_evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRecentFilesCapabilities = validate588;
 
 function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate588.evaluated;
+const evaluated0 = validate588_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26458,14 +26458,14 @@ return false;
 validate588.errors = vErrors;
 return errors === 0;
 }
-validate588.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate588_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRelatedSnippetsCapabilities = validate589;
 
 function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate589.evaluated;
+const evaluated0 = validate589_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26490,14 +26490,14 @@ return false;
 validate589.errors = vErrors;
 return errors === 0;
 }
-validate589.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate589_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesEditHistoryCapabilities = validate590;
 
 function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate590.evaluated;
+const evaluated0 = validate590_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26555,14 +26555,14 @@ return false;
 validate590.errors = vErrors;
 return errors === 0;
 }
-validate590.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate590_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesUserActionsCapabilities = validate591;
 
 function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate591.evaluated;
+const evaluated0 = validate591_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26620,14 +26620,14 @@ return false;
 validate591.errors = vErrors;
 return errors === 0;
 }
-validate591.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate591_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesOpenFilesCapabilities = validate592;
 
 function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate592.evaluated;
+const evaluated0 = validate592_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26652,14 +26652,14 @@ return false;
 validate592.errors = vErrors;
 return errors === 0;
 }
-validate592.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate592_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDiagnosticsCapabilities = validate593;
 
 function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate593.evaluated;
+const evaluated0 = validate593_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26684,14 +26684,14 @@ return false;
 validate593.errors = vErrors;
 return errors === 0;
 }
-validate593.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate593_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPositionEncodingKind = validate594;
 
 function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate594.evaluated;
+const evaluated0 = validate594_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26817,14 +26817,14 @@ vErrors = null;
 validate594.errors = vErrors;
 return errors === 0;
 }
-validate594.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate594_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethod = validate595;
 
 function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate595.evaluated;
+const evaluated0 = validate595_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26943,14 +26943,14 @@ validate595.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate595.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate595_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vAuthMethodId = validate598;
 
 function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate598.evaluated;
+const evaluated0 = validate598_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26964,14 +26964,14 @@ return false;
 validate598.errors = vErrors;
 return errors === 0;
 }
-validate598.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate598_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethodTerminal = validate599;
 
 function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate599.evaluated;
+const evaluated0 = validate599_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27108,14 +27108,14 @@ return false;
 validate599.errors = vErrors;
 return errors === 0;
 }
-validate599.evaluated = {"props":{"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate599_evaluated = {"props":{"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethodAgent = validate601;
 
 function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate601.evaluated;
+const evaluated0 = validate601_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27192,14 +27192,14 @@ return false;
 validate601.errors = vErrors;
 return errors === 0;
 }
-validate601.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate601_evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vImplementation = validate603;
 
 function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate603.evaluated;
+const evaluated0 = validate603_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27276,14 +27276,14 @@ return false;
 validate603.errors = vErrors;
 return errors === 0;
 }
-validate603.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate603_evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthenticateResponse = validate604;
 
 function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate604.evaluated;
+const evaluated0 = validate604_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27308,14 +27308,14 @@ return false;
 validate604.errors = vErrors;
 return errors === 0;
 }
-validate604.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate604_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListProvidersResponse = validate605;
 
 function validate605(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate605.evaluated;
+const evaluated0 = validate605_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27383,14 +27383,14 @@ return false;
 validate605.errors = vErrors;
 return errors === 0;
 }
-validate605.evaluated = {"props":{"providers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate605_evaluated = {"props":{"providers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProviderInfo = validate607;
 
 function validate607(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate607.evaluated;
+const evaluated0 = validate607_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27545,14 +27545,14 @@ return false;
 validate607.errors = vErrors;
 return errors === 0;
 }
-validate607.evaluated = {"props":{"providerId":true,"supported":true,"required":true,"current":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate607_evaluated = {"props":{"providerId":true,"supported":true,"required":true,"current":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProviderId = validate611;
 
 function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate611.evaluated;
+const evaluated0 = validate611_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27566,14 +27566,14 @@ return false;
 validate611.errors = vErrors;
 return errors === 0;
 }
-validate611.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate611_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vLlmProtocol = validate612;
 
 function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate612.evaluated;
+const evaluated0 = validate612_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27736,14 +27736,14 @@ vErrors = null;
 validate612.errors = vErrors;
 return errors === 0;
 }
-validate612.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate612_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vProviderCurrentConfig = validate613;
 
 function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate613.evaluated;
+const evaluated0 = validate613_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27806,14 +27806,14 @@ return false;
 validate613.errors = vErrors;
 return errors === 0;
 }
-validate613.evaluated = {"props":{"apiType":true,"baseUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate613_evaluated = {"props":{"apiType":true,"baseUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetProviderResponse = validate615;
 
 function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate615.evaluated;
+const evaluated0 = validate615_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27838,14 +27838,14 @@ return false;
 validate615.errors = vErrors;
 return errors === 0;
 }
-validate615.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate615_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDisableProviderResponse = validate616;
 
 function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate616.evaluated;
+const evaluated0 = validate616_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27870,14 +27870,14 @@ return false;
 validate616.errors = vErrors;
 return errors === 0;
 }
-validate616.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate616_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutResponse = validate617;
 
 function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate617.evaluated;
+const evaluated0 = validate617_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27902,14 +27902,14 @@ return false;
 validate617.errors = vErrors;
 return errors === 0;
 }
-validate617.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate617_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNewSessionResponse = validate618;
 
 function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate618.evaluated;
+const evaluated0 = validate618_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28051,14 +28051,14 @@ return false;
 validate618.errors = vErrors;
 return errors === 0;
 }
-validate618.evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate618_evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionModeState = validate622;
 
 function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate622.evaluated;
+const evaluated0 = validate622_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28139,14 +28139,14 @@ return false;
 validate622.errors = vErrors;
 return errors === 0;
 }
-validate622.evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate622_evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionModeId = validate625;
 
 function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate625.evaluated;
+const evaluated0 = validate625_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28160,14 +28160,14 @@ return false;
 validate625.errors = vErrors;
 return errors === 0;
 }
-validate625.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate625_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionMode = validate626;
 
 function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate626.evaluated;
+const evaluated0 = validate626_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28244,14 +28244,14 @@ return false;
 validate626.errors = vErrors;
 return errors === 0;
 }
-validate626.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate626_evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOption = validate628;
 
 function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate628.evaluated;
+const evaluated0 = validate628_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28477,14 +28477,14 @@ validate628.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate628.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate628_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vSessionConfigId = validate633;
 
 function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate633.evaluated;
+const evaluated0 = validate633_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28498,14 +28498,14 @@ return false;
 validate633.errors = vErrors;
 return errors === 0;
 }
-validate633.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate633_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOptionCategory = validate634;
 
 function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate634.evaluated;
+const evaluated0 = validate634_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28645,14 +28645,14 @@ vErrors = null;
 validate634.errors = vErrors;
 return errors === 0;
 }
-validate634.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate634_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigValueId = validate635;
 
 function validate635(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate635.evaluated;
+const evaluated0 = validate635_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28666,14 +28666,14 @@ return false;
 validate635.errors = vErrors;
 return errors === 0;
 }
-validate635.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate635_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelectOptions = validate636;
 
 function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate636.evaluated;
+const evaluated0 = validate636_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28777,14 +28777,14 @@ validate636.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate636.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate636_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 export const vSessionConfigSelectOption = validate639;
 
 function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate639.evaluated;
+const evaluated0 = validate639_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28861,14 +28861,14 @@ return false;
 validate639.errors = vErrors;
 return errors === 0;
 }
-validate639.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate639_evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelectGroup = validate641;
 
 function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate641.evaluated;
+const evaluated0 = validate641_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28962,14 +28962,14 @@ return false;
 validate641.errors = vErrors;
 return errors === 0;
 }
-validate641.evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate641_evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigGroupId = validate644;
 
 function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate644.evaluated;
+const evaluated0 = validate644_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28983,14 +28983,14 @@ return false;
 validate644.errors = vErrors;
 return errors === 0;
 }
-validate644.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate644_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelect = validate645;
 
 function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate645.evaluated;
+const evaluated0 = validate645_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29039,14 +29039,14 @@ return false;
 validate645.errors = vErrors;
 return errors === 0;
 }
-validate645.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
+const validate645_evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigBoolean = validate648;
 
 function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate648.evaluated;
+const evaluated0 = validate648_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29077,14 +29077,14 @@ return false;
 validate648.errors = vErrors;
 return errors === 0;
 }
-validate648.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
+const validate648_evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLoadSessionResponse = validate649;
 
 function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate649.evaluated;
+const evaluated0 = validate649_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29206,14 +29206,14 @@ return false;
 validate649.errors = vErrors;
 return errors === 0;
 }
-validate649.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate649_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListSessionsResponse = validate652;
 
 function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate652.evaluated;
+const evaluated0 = validate652_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29295,14 +29295,14 @@ return false;
 validate652.errors = vErrors;
 return errors === 0;
 }
-validate652.evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate652_evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionInfo = validate654;
 
 function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate654.evaluated;
+const evaluated0 = validate654_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29424,14 +29424,14 @@ return false;
 validate654.errors = vErrors;
 return errors === 0;
 }
-validate654.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate654_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDeleteSessionResponse = validate656;
 
 function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate656.evaluated;
+const evaluated0 = validate656_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29456,14 +29456,14 @@ return false;
 validate656.errors = vErrors;
 return errors === 0;
 }
-validate656.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate656_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vForkSessionResponse = validate657;
 
 function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate657.evaluated;
+const evaluated0 = validate657_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29605,14 +29605,14 @@ return false;
 validate657.errors = vErrors;
 return errors === 0;
 }
-validate657.evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate657_evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResumeSessionResponse = validate661;
 
 function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
+const evaluated0 = validate661_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29734,14 +29734,14 @@ return false;
 validate661.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate661_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseSessionResponse = validate664;
 
 function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate664.evaluated;
+const evaluated0 = validate664_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29766,14 +29766,14 @@ return false;
 validate664.errors = vErrors;
 return errors === 0;
 }
-validate664.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate664_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionModeResponse = validate665;
 
 function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate665.evaluated;
+const evaluated0 = validate665_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29798,14 +29798,14 @@ return false;
 validate665.errors = vErrors;
 return errors === 0;
 }
-validate665.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate665_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionConfigOptionResponse = validate666;
 
 function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate666.evaluated;
+const evaluated0 = validate666_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29873,14 +29873,14 @@ return false;
 validate666.errors = vErrors;
 return errors === 0;
 }
-validate666.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate666_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptResponse = validate668;
 
 function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate668.evaluated;
+const evaluated0 = validate668_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29995,14 +29995,14 @@ return false;
 validate668.errors = vErrors;
 return errors === 0;
 }
-validate668.evaluated = {"props":{"stopReason":true,"usage":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate668_evaluated = {"props":{"stopReason":true,"usage":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStopReason = validate671;
 
 function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate671.evaluated;
+const evaluated0 = validate671_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30192,14 +30192,14 @@ vErrors = null;
 validate671.errors = vErrors;
 return errors === 0;
 }
-validate671.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate671_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vUsage = validate672;
 
 function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate672.evaluated;
+const evaluated0 = validate672_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30404,14 +30404,14 @@ return false;
 validate672.errors = vErrors;
 return errors === 0;
 }
-validate672.evaluated = {"props":{"totalTokens":true,"inputTokens":true,"outputTokens":true,"thoughtTokens":true,"cachedReadTokens":true,"cachedWriteTokens":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate672_evaluated = {"props":{"totalTokens":true,"inputTokens":true,"outputTokens":true,"thoughtTokens":true,"cachedReadTokens":true,"cachedWriteTokens":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStartNesResponse = validate673;
 
 function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate673.evaluated;
+const evaluated0 = validate673_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30461,14 +30461,14 @@ return false;
 validate673.errors = vErrors;
 return errors === 0;
 }
-validate673.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate673_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSuggestNesResponse = validate675;
 
 function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate675.evaluated;
+const evaluated0 = validate675_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30536,14 +30536,14 @@ return false;
 validate675.errors = vErrors;
 return errors === 0;
 }
-validate675.evaluated = {"props":{"suggestions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate675_evaluated = {"props":{"suggestions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesSuggestion = validate677;
 
 function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate677.evaluated;
+const evaluated0 = validate677_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30739,14 +30739,14 @@ validate677.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate677.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate677_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vNesSuggestionId = validate682;
 
 function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate682.evaluated;
+const evaluated0 = validate682_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30760,14 +30760,14 @@ return false;
 validate682.errors = vErrors;
 return errors === 0;
 }
-validate682.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate682_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vNesTextEdit = validate683;
 
 function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate683.evaluated;
+const evaluated0 = validate683_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30830,14 +30830,14 @@ return false;
 validate683.errors = vErrors;
 return errors === 0;
 }
-validate683.evaluated = {"props":{"range":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate683_evaluated = {"props":{"range":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRange = validate685;
 
 function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate685_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30900,14 +30900,14 @@ return false;
 validate685.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"props":{"start":true,"end":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate685_evaluated = {"props":{"start":true,"end":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPosition = validate688;
 
 function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate688.evaluated;
+const evaluated0 = validate688_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31000,14 +31000,14 @@ return false;
 validate688.errors = vErrors;
 return errors === 0;
 }
-validate688.evaluated = {"props":{"line":true,"character":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate688_evaluated = {"props":{"line":true,"character":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesEditSuggestion = validate689;
 
 function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate689.evaluated;
+const evaluated0 = validate689_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31162,14 +31162,14 @@ return false;
 validate689.errors = vErrors;
 return errors === 0;
 }
-validate689.evaluated = {"props":{"id":true,"uri":true,"edits":true,"cursorPosition":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate689_evaluated = {"props":{"id":true,"uri":true,"edits":true,"cursorPosition":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesJumpSuggestion = validate693;
 
 function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate693.evaluated;
+const evaluated0 = validate693_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31245,14 +31245,14 @@ return false;
 validate693.errors = vErrors;
 return errors === 0;
 }
-validate693.evaluated = {"props":{"id":true,"uri":true,"position":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate693_evaluated = {"props":{"id":true,"uri":true,"position":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRenameSuggestion = validate696;
 
 function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate696.evaluated;
+const evaluated0 = validate696_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31341,14 +31341,14 @@ return false;
 validate696.errors = vErrors;
 return errors === 0;
 }
-validate696.evaluated = {"props":{"id":true,"uri":true,"position":true,"newName":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate696_evaluated = {"props":{"id":true,"uri":true,"position":true,"newName":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesSearchAndReplaceSuggestion = validate699;
 
 function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate699.evaluated;
+const evaluated0 = validate699_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31451,14 +31451,14 @@ return false;
 validate699.errors = vErrors;
 return errors === 0;
 }
-validate699.evaluated = {"props":{"id":true,"uri":true,"search":true,"replace":true,"isRegex":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate699_evaluated = {"props":{"id":true,"uri":true,"search":true,"replace":true,"isRegex":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseNesResponse = validate701;
 
 function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate701.evaluated;
+const evaluated0 = validate701_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31483,7 +31483,7 @@ return false;
 validate701.errors = vErrors;
 return errors === 0;
 }
-validate701.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate701_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtResponse = validate702;
 
@@ -31491,7 +31491,7 @@ function validate702(data, {instancePath="", parentData, parentDataProperty, roo
 validate702.errors = null;
 return true;
 }
-validate702.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate702_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vMessageMcpResponse = validate703;
 
@@ -31499,14 +31499,14 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
 validate703.errors = null;
 return true;
 }
-validate703.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate703_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vError = validate704;
 
 function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate704.evaluated;
+const evaluated0 = validate704_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31555,14 +31555,14 @@ return false;
 validate704.errors = vErrors;
 return errors === 0;
 }
-validate704.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+const validate704_evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vErrorCode = validate706;
 
 function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate706.evaluated;
+const evaluated0 = validate706_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31920,7 +31920,7 @@ vErrors = null;
 validate706.errors = vErrors;
 return errors === 0;
 }
-validate706.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate706_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentNotification = validate707;
 const schema318 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/SessionNotification"}]},{"allOf":[{"$ref":"#/$defs/CompleteElicitationNotification"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpNotification"}]},{"allOf":[{"$ref":"#/$defs/ExtNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -31932,7 +31932,7 @@ const schema322 = {"type":"string"};
 function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate713.evaluated;
+const evaluated0 = validate713_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31946,13 +31946,13 @@ return false;
 validate713.errors = vErrors;
 return errors === 0;
 }
-validate713.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate713_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate711.evaluated;
+const evaluated0 = validate711_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32057,14 +32057,14 @@ return false;
 validate711.errors = vErrors;
 return errors === 0;
 }
-validate711.evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate711_evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema323 = {"type":"object","properties":{"toolCallId":{"allOf":[{"$ref":"#/$defs/ToolCallId"}]},"title":{"type":"string"},"name":{"type":["string","null"]},"kind":{"allOf":[{"$ref":"#/$defs/ToolKind"}]},"status":{"allOf":[{"$ref":"#/$defs/ToolCallStatus"}]},"content":{"type":"array","items":{"$ref":"#/$defs/ToolCallContent"}},"locations":{"type":"array","items":{"$ref":"#/$defs/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["toolCallId","title"]};
 
 function validate718(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate718.evaluated;
+const evaluated0 = validate718_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32229,7 +32229,7 @@ return false;
 validate718.errors = vErrors;
 return errors === 0;
 }
-validate718.evaluated = {"props":{"toolCallId":true,"title":true,"name":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate718_evaluated = {"props":{"toolCallId":true,"title":true,"name":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema324 = {"type":"object","properties":{"entries":{"type":"array","items":{"$ref":"#/$defs/PlanEntry"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["entries"]};
 const schema325 = {"type":"object","properties":{"content":{"type":"string"},"priority":{"allOf":[{"$ref":"#/$defs/PlanEntryPriority"}]},"status":{"allOf":[{"$ref":"#/$defs/PlanEntryStatus"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content","priority","status"]};
@@ -32238,7 +32238,7 @@ const schema326 = {"oneOf":[{"type":"string","const":"high"},{"type":"string","c
 function validate728(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate728.evaluated;
+const evaluated0 = validate728_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32364,14 +32364,14 @@ vErrors = null;
 validate728.errors = vErrors;
 return errors === 0;
 }
-validate728.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate728_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema327 = {"oneOf":[{"type":"string","const":"pending"},{"type":"string","const":"in_progress"},{"type":"string","const":"completed"}]};
 
 function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate730.evaluated;
+const evaluated0 = validate730_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32497,13 +32497,13 @@ vErrors = null;
 validate730.errors = vErrors;
 return errors === 0;
 }
-validate730.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate730_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate727.evaluated;
+const evaluated0 = validate727_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32579,13 +32579,13 @@ return false;
 validate727.errors = vErrors;
 return errors === 0;
 }
-validate727.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate727_evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate726.evaluated;
+const evaluated0 = validate726_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32653,7 +32653,7 @@ return false;
 validate726.errors = vErrors;
 return errors === 0;
 }
-validate726.evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate726_evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema328 = {"type":"object","properties":{"plan":{"allOf":[{"$ref":"#/$defs/PlanUpdateContent"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["plan"]};
 const schema329 = {"type":"object","oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"items"}},"required":["type"],"allOf":[{"$ref":"#/$defs/PlanItems"}]},{"type":"object","properties":{"type":{"type":"string","const":"file"}},"required":["type"],"allOf":[{"$ref":"#/$defs/PlanFile"}]},{"type":"object","properties":{"type":{"type":"string","const":"markdown"}},"required":["type"],"allOf":[{"$ref":"#/$defs/PlanMarkdown"}]}],"discriminator":{"propertyName":"type"}};
@@ -32663,7 +32663,7 @@ const schema331 = {"type":"string"};
 function validate737(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate737.evaluated;
+const evaluated0 = validate737_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32677,13 +32677,13 @@ return false;
 validate737.errors = vErrors;
 return errors === 0;
 }
-validate737.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate737_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate736(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate736.evaluated;
+const evaluated0 = validate736_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32764,14 +32764,14 @@ return false;
 validate736.errors = vErrors;
 return errors === 0;
 }
-validate736.evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate736_evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema332 = {"type":"object","properties":{"planId":{"allOf":[{"$ref":"#/$defs/PlanId"}]},"uri":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["planId","uri"]};
 
 function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate741.evaluated;
+const evaluated0 = validate741_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32834,14 +32834,14 @@ return false;
 validate741.errors = vErrors;
 return errors === 0;
 }
-validate741.evaluated = {"props":{"planId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate741_evaluated = {"props":{"planId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema333 = {"type":"object","properties":{"planId":{"allOf":[{"$ref":"#/$defs/PlanId"}]},"content":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["planId","content"]};
 
 function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate744.evaluated;
+const evaluated0 = validate744_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32904,13 +32904,13 @@ return false;
 validate744.errors = vErrors;
 return errors === 0;
 }
-validate744.evaluated = {"props":{"planId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate744_evaluated = {"props":{"planId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate735.evaluated;
+const evaluated0 = validate735_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33058,13 +33058,13 @@ validate735.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate735.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate735_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate734(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate734.evaluated;
+const evaluated0 = validate734_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33114,14 +33114,14 @@ return false;
 validate734.errors = vErrors;
 return errors === 0;
 }
-validate734.evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate734_evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema334 = {"type":"object","properties":{"planId":{"allOf":[{"$ref":"#/$defs/PlanId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["planId"]};
 
 function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate749.evaluated;
+const evaluated0 = validate749_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33171,7 +33171,7 @@ return false;
 validate749.errors = vErrors;
 return errors === 0;
 }
-validate749.evaluated = {"props":{"planId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate749_evaluated = {"props":{"planId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema335 = {"type":"object","properties":{"availableCommands":{"type":"array","items":{"$ref":"#/$defs/AvailableCommand"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["availableCommands"]};
 const schema336 = {"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"input":{"anyOf":[{"$ref":"#/$defs/AvailableCommandInput"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","description"]};
@@ -33181,7 +33181,7 @@ const schema338 = {"type":"object","properties":{"hint":{"type":"string"},"_meta
 function validate755(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate755.evaluated;
+const evaluated0 = validate755_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33231,13 +33231,13 @@ return false;
 validate755.errors = vErrors;
 return errors === 0;
 }
-validate755.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate755_evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate754.evaluated;
+const evaluated0 = validate754_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33285,13 +33285,13 @@ validate754.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate754.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate754_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate753.evaluated;
+const evaluated0 = validate753_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33409,13 +33409,13 @@ return false;
 validate753.errors = vErrors;
 return errors === 0;
 }
-validate753.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate753_evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate752.evaluated;
+const evaluated0 = validate752_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33483,14 +33483,14 @@ return false;
 validate752.errors = vErrors;
 return errors === 0;
 }
-validate752.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate752_evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema339 = {"type":"object","properties":{"currentModeId":{"allOf":[{"$ref":"#/$defs/SessionModeId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["currentModeId"]};
 
 function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate760.evaluated;
+const evaluated0 = validate760_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33540,14 +33540,14 @@ return false;
 validate760.errors = vErrors;
 return errors === 0;
 }
-validate760.evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate760_evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema340 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
 
 function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate763.evaluated;
+const evaluated0 = validate763_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33615,14 +33615,14 @@ return false;
 validate763.errors = vErrors;
 return errors === 0;
 }
-validate763.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate763_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema341 = {"type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate766(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate766.evaluated;
+const evaluated0 = validate766_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33680,7 +33680,7 @@ return false;
 validate766.errors = vErrors;
 return errors === 0;
 }
-validate766.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate766_evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema342 = {"type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0},"size":{"type":"integer","format":"uint64","minimum":0},"cost":{"anyOf":[{"$ref":"#/$defs/Cost"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["used","size"]};
 const schema343 = {"type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["amount","currency"]};
@@ -33688,7 +33688,7 @@ const schema343 = {"type":"object","properties":{"amount":{"type":"number","form
 function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate769.evaluated;
+const evaluated0 = validate769_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33754,13 +33754,13 @@ return false;
 validate769.errors = vErrors;
 return errors === 0;
 }
-validate769.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate769_evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate768(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate768.evaluated;
+const evaluated0 = validate768_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33914,7 +33914,7 @@ return false;
 validate768.errors = vErrors;
 return errors === 0;
 }
-validate768.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate768_evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema344 = {"type":"object","properties":{"severity":{"allOf":[{"$ref":"#/$defs/NoticeSeverity"}]},"title":{"type":"string","minLength":1},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["severity","title"]};
 const func1271 = __ucs2length;
@@ -33923,7 +33923,7 @@ const schema345 = {"anyOf":[{"type":"string","const":"info"},{"type":"string","c
 function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate773.evaluated;
+const evaluated0 = validate773_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34040,13 +34040,13 @@ vErrors = null;
 validate773.errors = vErrors;
 return errors === 0;
 }
-validate773.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate773_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate772.evaluated;
+const evaluated0 = validate772_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34132,7 +34132,7 @@ return false;
 validate772.errors = vErrors;
 return errors === 0;
 }
-validate772.evaluated = {"props":{"severity":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate772_evaluated = {"props":{"severity":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema346 = {"type":"object","properties":{"compactionId":{"allOf":[{"$ref":"#/$defs/CompactionId"}]},"status":{"allOf":[{"$ref":"#/$defs/CompactionStatus"}]},"summary":{"type":["array","null"],"items":{"$ref":"#/$defs/ContentBlock"}},"error":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["compactionId","status"]};
 const schema347 = {"type":"string"};
@@ -34140,7 +34140,7 @@ const schema347 = {"type":"string"};
 function validate777(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate777.evaluated;
+const evaluated0 = validate777_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34154,14 +34154,14 @@ return false;
 validate777.errors = vErrors;
 return errors === 0;
 }
-validate777.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate777_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema348 = {"anyOf":[{"type":"string","const":"in_progress"},{"type":"string","const":"completed"},{"type":"string","const":"failed"},{"type":"string","const":"cancelled"},{"type":"string"}]};
 
 function validate779(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate779.evaluated;
+const evaluated0 = validate779_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34301,13 +34301,13 @@ vErrors = null;
 validate779.errors = vErrors;
 return errors === 0;
 }
-validate779.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate779_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate776(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate776.evaluated;
+const evaluated0 = validate776_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34415,14 +34415,14 @@ return false;
 validate776.errors = vErrors;
 return errors === 0;
 }
-validate776.evaluated = {"props":{"compactionId":true,"status":true,"summary":true,"error":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate776_evaluated = {"props":{"compactionId":true,"status":true,"summary":true,"error":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema349 = {"type":"object","properties":{"compactionId":{"allOf":[{"$ref":"#/$defs/CompactionId"}]},"content":{"allOf":[{"$ref":"#/$defs/ContentBlock"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["compactionId","content"]};
 
 function validate783(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate783.evaluated;
+const evaluated0 = validate783_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34485,13 +34485,13 @@ return false;
 validate783.errors = vErrors;
 return errors === 0;
 }
-validate783.evaluated = {"props":{"compactionId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate783_evaluated = {"props":{"compactionId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate710.evaluated;
+const evaluated0 = validate710_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35171,13 +35171,13 @@ validate710.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate710.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate710_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate708.evaluated;
+const evaluated0 = validate708_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35240,14 +35240,14 @@ return false;
 validate708.errors = vErrors;
 return errors === 0;
 }
-validate708.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate708_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema350 = {"type":"object","properties":{"elicitationId":{"allOf":[{"$ref":"#/$defs/ElicitationId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["elicitationId"]};
 
 function validate789(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate789.evaluated;
+const evaluated0 = validate789_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35297,14 +35297,14 @@ return false;
 validate789.errors = vErrors;
 return errors === 0;
 }
-validate789.evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate789_evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema351 = {"type":"object","properties":{"connectionId":{"allOf":[{"$ref":"#/$defs/McpConnectionId"}]},"method":{"type":"string"},"params":{"type":["object","null"],"additionalProperties":true},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["connectionId","method"]};
 
 function validate792(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate792.evaluated;
+const evaluated0 = validate792_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35381,7 +35381,7 @@ return false;
 validate792.errors = vErrors;
 return errors === 0;
 }
-validate792.evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate792_evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema352 = {};
 
@@ -35389,13 +35389,13 @@ function validate795(data, {instancePath="", parentData, parentDataProperty, roo
 validate795.errors = null;
 return true;
 }
-validate795.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate795_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate707.evaluated;
+const evaluated0 = validate707_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35555,14 +35555,14 @@ return false;
 validate707.errors = vErrors;
 return errors === 0;
 }
-validate707.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate707_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionNotification = validate797;
 
 function validate797(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate797.evaluated;
+const evaluated0 = validate797_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35625,14 +35625,14 @@ return false;
 validate797.errors = vErrors;
 return errors === 0;
 }
-validate797.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate797_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionUpdate = validate800;
 
 function validate800(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate800.evaluated;
+const evaluated0 = validate800_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36312,14 +36312,14 @@ validate800.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate800.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate800_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vMessageId = validate817;
 
 function validate817(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate817.evaluated;
+const evaluated0 = validate817_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36333,14 +36333,14 @@ return false;
 validate817.errors = vErrors;
 return errors === 0;
 }
-validate817.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate817_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vContentChunk = validate818;
 
 function validate818(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate818.evaluated;
+const evaluated0 = validate818_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36445,14 +36445,14 @@ return false;
 validate818.errors = vErrors;
 return errors === 0;
 }
-validate818.evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate818_evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCall = validate821;
 
 function validate821(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate821.evaluated;
+const evaluated0 = validate821_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36617,14 +36617,14 @@ return false;
 validate821.errors = vErrors;
 return errors === 0;
 }
-validate821.evaluated = {"props":{"toolCallId":true,"title":true,"name":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate821_evaluated = {"props":{"toolCallId":true,"title":true,"name":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntry = validate827;
 
 function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate827.evaluated;
+const evaluated0 = validate827_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36700,14 +36700,14 @@ return false;
 validate827.errors = vErrors;
 return errors === 0;
 }
-validate827.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate827_evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntryPriority = validate830;
 
 function validate830(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate830.evaluated;
+const evaluated0 = validate830_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36833,14 +36833,14 @@ vErrors = null;
 validate830.errors = vErrors;
 return errors === 0;
 }
-validate830.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate830_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntryStatus = validate831;
 
 function validate831(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate831.evaluated;
+const evaluated0 = validate831_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36966,14 +36966,14 @@ vErrors = null;
 validate831.errors = vErrors;
 return errors === 0;
 }
-validate831.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate831_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlan = validate832;
 
 function validate832(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate832.evaluated;
+const evaluated0 = validate832_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37041,14 +37041,14 @@ return false;
 validate832.errors = vErrors;
 return errors === 0;
 }
-validate832.evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate832_evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanUpdateContent = validate834;
 
 function validate834(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate834.evaluated;
+const evaluated0 = validate834_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37196,14 +37196,14 @@ validate834.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate834.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate834_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vPlanId = validate838;
 
 function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate838.evaluated;
+const evaluated0 = validate838_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37217,14 +37217,14 @@ return false;
 validate838.errors = vErrors;
 return errors === 0;
 }
-validate838.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate838_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanItems = validate839;
 
 function validate839(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate839.evaluated;
+const evaluated0 = validate839_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37305,14 +37305,14 @@ return false;
 validate839.errors = vErrors;
 return errors === 0;
 }
-validate839.evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate839_evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanFile = validate842;
 
 function validate842(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate842.evaluated;
+const evaluated0 = validate842_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37375,14 +37375,14 @@ return false;
 validate842.errors = vErrors;
 return errors === 0;
 }
-validate842.evaluated = {"props":{"planId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate842_evaluated = {"props":{"planId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanMarkdown = validate844;
 
 function validate844(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate844.evaluated;
+const evaluated0 = validate844_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37445,14 +37445,14 @@ return false;
 validate844.errors = vErrors;
 return errors === 0;
 }
-validate844.evaluated = {"props":{"planId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate844_evaluated = {"props":{"planId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanUpdate = validate846;
 
 function validate846(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate846.evaluated;
+const evaluated0 = validate846_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37502,14 +37502,14 @@ return false;
 validate846.errors = vErrors;
 return errors === 0;
 }
-validate846.evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate846_evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanRemoved = validate848;
 
 function validate848(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate848.evaluated;
+const evaluated0 = validate848_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37559,14 +37559,14 @@ return false;
 validate848.errors = vErrors;
 return errors === 0;
 }
-validate848.evaluated = {"props":{"planId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate848_evaluated = {"props":{"planId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommand = validate850;
 
 function validate850(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate850.evaluated;
+const evaluated0 = validate850_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37684,14 +37684,14 @@ return false;
 validate850.errors = vErrors;
 return errors === 0;
 }
-validate850.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate850_evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommandInput = validate852;
 
 function validate852(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate852.evaluated;
+const evaluated0 = validate852_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37739,14 +37739,14 @@ validate852.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate852.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate852_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vUnstructuredCommandInput = validate854;
 
 function validate854(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate854.evaluated;
+const evaluated0 = validate854_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37796,14 +37796,14 @@ return false;
 validate854.errors = vErrors;
 return errors === 0;
 }
-validate854.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate854_evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommandsUpdate = validate855;
 
 function validate855(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate855.evaluated;
+const evaluated0 = validate855_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37871,14 +37871,14 @@ return false;
 validate855.errors = vErrors;
 return errors === 0;
 }
-validate855.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate855_evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCurrentModeUpdate = validate857;
 
 function validate857(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate857.evaluated;
+const evaluated0 = validate857_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37928,14 +37928,14 @@ return false;
 validate857.errors = vErrors;
 return errors === 0;
 }
-validate857.evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate857_evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vConfigOptionUpdate = validate859;
 
 function validate859(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate859.evaluated;
+const evaluated0 = validate859_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38003,14 +38003,14 @@ return false;
 validate859.errors = vErrors;
 return errors === 0;
 }
-validate859.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate859_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionInfoUpdate = validate861;
 
 function validate861(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate861.evaluated;
+const evaluated0 = validate861_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38068,14 +38068,14 @@ return false;
 validate861.errors = vErrors;
 return errors === 0;
 }
-validate861.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate861_evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCost = validate862;
 
 function validate862(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate862.evaluated;
+const evaluated0 = validate862_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38141,14 +38141,14 @@ return false;
 validate862.errors = vErrors;
 return errors === 0;
 }
-validate862.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate862_evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vUsageUpdate = validate863;
 
 function validate863(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate863.evaluated;
+const evaluated0 = validate863_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38302,14 +38302,14 @@ return false;
 validate863.errors = vErrors;
 return errors === 0;
 }
-validate863.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate863_evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNoticeSeverity = validate865;
 
 function validate865(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate865.evaluated;
+const evaluated0 = validate865_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38426,14 +38426,14 @@ vErrors = null;
 validate865.errors = vErrors;
 return errors === 0;
 }
-validate865.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate865_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vNotice = validate866;
 
 function validate866(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate866.evaluated;
+const evaluated0 = validate866_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38519,14 +38519,14 @@ return false;
 validate866.errors = vErrors;
 return errors === 0;
 }
-validate866.evaluated = {"props":{"severity":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate866_evaluated = {"props":{"severity":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionId = validate868;
 
 function validate868(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate868.evaluated;
+const evaluated0 = validate868_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38540,14 +38540,14 @@ return false;
 validate868.errors = vErrors;
 return errors === 0;
 }
-validate868.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate868_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionStatus = validate869;
 
 function validate869(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate869.evaluated;
+const evaluated0 = validate869_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38687,14 +38687,14 @@ vErrors = null;
 validate869.errors = vErrors;
 return errors === 0;
 }
-validate869.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate869_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionUpdate = validate870;
 
 function validate870(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate870.evaluated;
+const evaluated0 = validate870_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38802,14 +38802,14 @@ return false;
 validate870.errors = vErrors;
 return errors === 0;
 }
-validate870.evaluated = {"props":{"compactionId":true,"status":true,"summary":true,"error":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate870_evaluated = {"props":{"compactionId":true,"status":true,"summary":true,"error":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionSummaryChunk = validate874;
 
 function validate874(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate874.evaluated;
+const evaluated0 = validate874_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38872,14 +38872,14 @@ return false;
 validate874.errors = vErrors;
 return errors === 0;
 }
-validate874.evaluated = {"props":{"compactionId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate874_evaluated = {"props":{"compactionId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompleteElicitationNotification = validate877;
 
 function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate877.evaluated;
+const evaluated0 = validate877_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38929,14 +38929,14 @@ return false;
 validate877.errors = vErrors;
 return errors === 0;
 }
-validate877.evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate877_evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMessageMcpNotification = validate879;
 
 function validate879(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate879.evaluated;
+const evaluated0 = validate879_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39013,7 +39013,7 @@ return false;
 validate879.errors = vErrors;
 return errors === 0;
 }
-validate879.evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate879_evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtNotification = validate881;
 
@@ -39021,7 +39021,7 @@ function validate881(data, {instancePath="", parentData, parentDataProperty, roo
 validate881.errors = null;
 return true;
 }
-validate881.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate881_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vClientRequest = validate882;
 const schema387 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/InitializeRequest"}]},{"allOf":[{"$ref":"#/$defs/AuthenticateRequest"}]},{"allOf":[{"$ref":"#/$defs/ListProvidersRequest"}]},{"allOf":[{"$ref":"#/$defs/SetProviderRequest"}]},{"allOf":[{"$ref":"#/$defs/DisableProviderRequest"}]},{"allOf":[{"$ref":"#/$defs/LogoutRequest"}]},{"allOf":[{"$ref":"#/$defs/NewSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/LoadSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ListSessionsRequest"}]},{"allOf":[{"$ref":"#/$defs/DeleteSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ForkSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ResumeSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/CloseSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/SetSessionModeRequest"}]},{"allOf":[{"$ref":"#/$defs/SetSessionConfigOptionRequest"}]},{"allOf":[{"$ref":"#/$defs/PromptRequest"}]},{"allOf":[{"$ref":"#/$defs/StartNesRequest"}]},{"allOf":[{"$ref":"#/$defs/SuggestNesRequest"}]},{"allOf":[{"$ref":"#/$defs/CloseNesRequest"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpRequest"}]},{"allOf":[{"$ref":"#/$defs/ExtRequest"}]}]},{"type":"null"}]}},"required":["id","method"]};
@@ -39032,7 +39032,7 @@ const schema390 = {"type":"object","properties":{"readTextFile":{"type":"boolean
 function validate887(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate887.evaluated;
+const evaluated0 = validate887_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39088,7 +39088,7 @@ return false;
 validate887.errors = vErrors;
 return errors === 0;
 }
-validate887.evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate887_evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema391 = {"type":"object","properties":{"compaction":{"anyOf":[{"$ref":"#/$defs/CompactionCapabilities"},{"type":"null"}]},"configOptions":{"anyOf":[{"$ref":"#/$defs/SessionConfigOptionsCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema392 = {"type":"object"};
@@ -39096,7 +39096,7 @@ const schema392 = {"type":"object"};
 function validate890(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate890.evaluated;
+const evaluated0 = validate890_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39110,7 +39110,7 @@ return false;
 validate890.errors = vErrors;
 return errors === 0;
 }
-validate890.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate890_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema393 = {"type":"object","properties":{"boolean":{"anyOf":[{"$ref":"#/$defs/BooleanConfigOptionCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema394 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -39118,7 +39118,7 @@ const schema394 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate893(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate893.evaluated;
+const evaluated0 = validate893_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39143,13 +39143,13 @@ return false;
 validate893.errors = vErrors;
 return errors === 0;
 }
-validate893.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate893_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate892(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate892.evaluated;
+const evaluated0 = validate892_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39238,13 +39238,13 @@ return false;
 validate892.errors = vErrors;
 return errors === 0;
 }
-validate892.evaluated = {"props":{"boolean":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate892_evaluated = {"props":{"boolean":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate889(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate889.evaluated;
+const evaluated0 = validate889_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39389,14 +39389,14 @@ return false;
 validate889.errors = vErrors;
 return errors === 0;
 }
-validate889.evaluated = {"props":{"compaction":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate889_evaluated = {"props":{"compaction":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema395 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate897(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate897.evaluated;
+const evaluated0 = validate897_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39421,14 +39421,14 @@ return false;
 validate897.errors = vErrors;
 return errors === 0;
 }
-validate897.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate897_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema396 = {"type":"object","properties":{"terminal":{"type":"boolean"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate899(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate899.evaluated;
+const evaluated0 = validate899_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39471,7 +39471,7 @@ return false;
 validate899.errors = vErrors;
 return errors === 0;
 }
-validate899.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate899_evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema397 = {"type":"object","properties":{"form":{"anyOf":[{"$ref":"#/$defs/ElicitationFormCapabilities"},{"type":"null"}]},"url":{"anyOf":[{"$ref":"#/$defs/ElicitationUrlCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema398 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -39479,7 +39479,7 @@ const schema398 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate902(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate902.evaluated;
+const evaluated0 = validate902_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39504,14 +39504,14 @@ return false;
 validate902.errors = vErrors;
 return errors === 0;
 }
-validate902.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate902_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema399 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate904(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate904.evaluated;
+const evaluated0 = validate904_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39536,13 +39536,13 @@ return false;
 validate904.errors = vErrors;
 return errors === 0;
 }
-validate904.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate904_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate901(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate901.evaluated;
+const evaluated0 = validate901_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39690,7 +39690,7 @@ return false;
 validate901.errors = vErrors;
 return errors === 0;
 }
-validate901.evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate901_evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema400 = {"type":"object","properties":{"jump":{"anyOf":[{"$ref":"#/$defs/NesJumpCapabilities"},{"type":"null"}]},"rename":{"anyOf":[{"$ref":"#/$defs/NesRenameCapabilities"},{"type":"null"}]},"searchAndReplace":{"anyOf":[{"$ref":"#/$defs/NesSearchAndReplaceCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema401 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -39698,7 +39698,7 @@ const schema401 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate908(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate908.evaluated;
+const evaluated0 = validate908_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39723,14 +39723,14 @@ return false;
 validate908.errors = vErrors;
 return errors === 0;
 }
-validate908.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate908_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema402 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate910(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate910.evaluated;
+const evaluated0 = validate910_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39755,14 +39755,14 @@ return false;
 validate910.errors = vErrors;
 return errors === 0;
 }
-validate910.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate910_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema403 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate912(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate912.evaluated;
+const evaluated0 = validate912_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39787,13 +39787,13 @@ return false;
 validate912.errors = vErrors;
 return errors === 0;
 }
-validate912.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate912_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate907(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate907.evaluated;
+const evaluated0 = validate907_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40000,13 +40000,13 @@ return false;
 validate907.errors = vErrors;
 return errors === 0;
 }
-validate907.evaluated = {"props":{"jump":true,"rename":true,"searchAndReplace":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate907_evaluated = {"props":{"jump":true,"rename":true,"searchAndReplace":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate886(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate886.evaluated;
+const evaluated0 = validate886_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40349,13 +40349,13 @@ return false;
 validate886.errors = vErrors;
 return errors === 0;
 }
-validate886.evaluated = {"props":{"fs":true,"terminal":true,"session":true,"plan":true,"auth":true,"elicitation":true,"nes":true,"positionEncodings":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate886_evaluated = {"props":{"fs":true,"terminal":true,"session":true,"plan":true,"auth":true,"elicitation":true,"nes":true,"positionEncodings":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate884(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate884.evaluated;
+const evaluated0 = validate884_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40480,14 +40480,14 @@ return false;
 validate884.errors = vErrors;
 return errors === 0;
 }
-validate884.evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate884_evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema404 = {"type":"object","properties":{"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["methodId"]};
 
 function validate919(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate919.evaluated;
+const evaluated0 = validate919_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40537,14 +40537,14 @@ return false;
 validate919.errors = vErrors;
 return errors === 0;
 }
-validate919.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate919_evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema405 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate922(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate922.evaluated;
+const evaluated0 = validate922_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40569,14 +40569,14 @@ return false;
 validate922.errors = vErrors;
 return errors === 0;
 }
-validate922.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate922_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema406 = {"type":"object","properties":{"providerId":{"allOf":[{"$ref":"#/$defs/ProviderId"}]},"apiType":{"allOf":[{"$ref":"#/$defs/LlmProtocol"}]},"baseUrl":{"type":"string"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["providerId","apiType","baseUrl"]};
 
 function validate924(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate924.evaluated;
+const evaluated0 = validate924_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40681,14 +40681,14 @@ return false;
 validate924.errors = vErrors;
 return errors === 0;
 }
-validate924.evaluated = {"props":{"providerId":true,"apiType":true,"baseUrl":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate924_evaluated = {"props":{"providerId":true,"apiType":true,"baseUrl":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema407 = {"type":"object","properties":{"providerId":{"allOf":[{"$ref":"#/$defs/ProviderId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["providerId"]};
 
 function validate928(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate928.evaluated;
+const evaluated0 = validate928_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40738,14 +40738,14 @@ return false;
 validate928.errors = vErrors;
 return errors === 0;
 }
-validate928.evaluated = {"props":{"providerId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate928_evaluated = {"props":{"providerId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema408 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate931(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate931.evaluated;
+const evaluated0 = validate931_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40770,7 +40770,7 @@ return false;
 validate931.errors = vErrors;
 return errors === 0;
 }
-validate931.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate931_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema409 = {"type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["cwd","mcpServers"]};
 const schema410 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerHttp"}]},{"type":"object","properties":{"type":{"type":"string","const":"sse"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerSse"}]},{"type":"object","properties":{"type":{"type":"string","const":"acp"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerAcp"}]},{"allOf":[{"$ref":"#/$defs/McpServerStdio"}]}]};
@@ -40780,7 +40780,7 @@ const schema412 = {"type":"object","properties":{"name":{"type":"string"},"value
 function validate936(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate936.evaluated;
+const evaluated0 = validate936_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40843,13 +40843,13 @@ return false;
 validate936.errors = vErrors;
 return errors === 0;
 }
-validate936.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate936_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate935(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate935.evaluated;
+const evaluated0 = validate935_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40943,14 +40943,14 @@ return false;
 validate935.errors = vErrors;
 return errors === 0;
 }
-validate935.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate935_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema413 = {"type":"object","properties":{"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"#/$defs/HttpHeader"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","url","headers"]};
 
 function validate939(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate939.evaluated;
+const evaluated0 = validate939_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41044,14 +41044,14 @@ return false;
 validate939.errors = vErrors;
 return errors === 0;
 }
-validate939.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate939_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema414 = {"type":"object","properties":{"name":{"type":"string"},"serverId":{"allOf":[{"$ref":"#/$defs/McpServerAcpId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","serverId"]};
 
 function validate942(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate942.evaluated;
+const evaluated0 = validate942_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41114,14 +41114,14 @@ return false;
 validate942.errors = vErrors;
 return errors === 0;
 }
-validate942.evaluated = {"props":{"name":true,"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate942_evaluated = {"props":{"name":true,"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema415 = {"type":"object","properties":{"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"#/$defs/EnvVariable"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","command","args","env"]};
 
 function validate945(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate945.evaluated;
+const evaluated0 = validate945_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41246,13 +41246,13 @@ return false;
 validate945.errors = vErrors;
 return errors === 0;
 }
-validate945.evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate945_evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate934(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate934.evaluated;
+const evaluated0 = validate934_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41503,13 +41503,13 @@ validate934.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate934.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate934_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate933(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate933.evaluated;
+const evaluated0 = validate933_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41621,14 +41621,14 @@ return false;
 validate933.errors = vErrors;
 return errors === 0;
 }
-validate933.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate933_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema416 = {"type":"object","properties":{"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["mcpServers","cwd","sessionId"]};
 
 function validate950(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate950.evaluated;
+const evaluated0 = validate950_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41753,14 +41753,14 @@ return false;
 validate950.errors = vErrors;
 return errors === 0;
 }
-validate950.evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate950_evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema417 = {"type":"object","properties":{"cwd":{"type":["string","null"]},"cursor":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate954(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate954.evaluated;
+const evaluated0 = validate954_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41818,14 +41818,14 @@ return false;
 validate954.errors = vErrors;
 return errors === 0;
 }
-validate954.evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate954_evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema418 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate956(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate956.evaluated;
+const evaluated0 = validate956_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41875,14 +41875,14 @@ return false;
 validate956.errors = vErrors;
 return errors === 0;
 }
-validate956.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate956_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema419 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
 
 function validate959(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate959.evaluated;
+const evaluated0 = validate959_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42007,14 +42007,14 @@ return false;
 validate959.errors = vErrors;
 return errors === 0;
 }
-validate959.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate959_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema420 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
 
 function validate963(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate963.evaluated;
+const evaluated0 = validate963_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42139,14 +42139,14 @@ return false;
 validate963.errors = vErrors;
 return errors === 0;
 }
-validate963.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate963_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema421 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate967(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate967.evaluated;
+const evaluated0 = validate967_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42196,14 +42196,14 @@ return false;
 validate967.errors = vErrors;
 return errors === 0;
 }
-validate967.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate967_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema422 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"modeId":{"allOf":[{"$ref":"#/$defs/SessionModeId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","modeId"]};
 
 function validate970(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate970.evaluated;
+const evaluated0 = validate970_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42266,14 +42266,14 @@ return false;
 validate970.errors = vErrors;
 return errors === 0;
 }
-validate970.evaluated = {"props":{"sessionId":true,"modeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate970_evaluated = {"props":{"sessionId":true,"modeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema423 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"configId":{"allOf":[{"$ref":"#/$defs/SessionConfigId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","configId"],"anyOf":[{"type":"object","properties":{"value":{"type":"boolean"},"type":{"type":"string","const":"boolean"}},"required":["type","value"]},{"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]}},"required":["value"]}]};
 
 function validate974(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate974.evaluated;
+const evaluated0 = validate974_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42492,14 +42492,14 @@ validate974.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate974.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate974_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema424 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"prompt":{"type":"array","items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","prompt"]};
 
 function validate979(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate979.evaluated;
+const evaluated0 = validate979_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42580,7 +42580,7 @@ return false;
 validate979.errors = vErrors;
 return errors === 0;
 }
-validate979.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate979_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema425 = {"type":"object","properties":{"workspaceUri":{"type":["string","null"]},"workspaceFolders":{"type":["array","null"],"items":{"$ref":"#/$defs/WorkspaceFolder"}},"repository":{"anyOf":[{"$ref":"#/$defs/NesRepository"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema426 = {"type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","name"]};
@@ -42588,7 +42588,7 @@ const schema426 = {"type":"object","properties":{"uri":{"type":"string"},"name":
 function validate984(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate984.evaluated;
+const evaluated0 = validate984_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42651,14 +42651,14 @@ return false;
 validate984.errors = vErrors;
 return errors === 0;
 }
-validate984.evaluated = {"props":{"uri":true,"name":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate984_evaluated = {"props":{"uri":true,"name":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema427 = {"type":"object","properties":{"name":{"type":"string"},"owner":{"type":"string"},"remoteUrl":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","owner","remoteUrl"]};
 
 function validate986(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate986.evaluated;
+const evaluated0 = validate986_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42734,13 +42734,13 @@ return false;
 validate986.errors = vErrors;
 return errors === 0;
 }
-validate986.evaluated = {"props":{"name":true,"owner":true,"remoteUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate986_evaluated = {"props":{"name":true,"owner":true,"remoteUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate983(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate983.evaluated;
+const evaluated0 = validate983_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42877,7 +42877,7 @@ return false;
 validate983.errors = vErrors;
 return errors === 0;
 }
-validate983.evaluated = {"props":{"workspaceUri":true,"workspaceFolders":true,"repository":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate983_evaluated = {"props":{"workspaceUri":true,"workspaceFolders":true,"repository":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema428 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string"},"version":{"type":"integer","format":"int64"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"selection":{"anyOf":[{"$ref":"#/$defs/Range"},{"type":"null"}]},"triggerKind":{"allOf":[{"$ref":"#/$defs/NesTriggerKind"}]},"context":{"anyOf":[{"$ref":"#/$defs/NesSuggestContext"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri","version","position","triggerKind"]};
 const schema429 = {"oneOf":[{"type":"string","const":"automatic"},{"type":"string","const":"diagnostic"},{"type":"string","const":"manual"}]};
@@ -42885,7 +42885,7 @@ const schema429 = {"oneOf":[{"type":"string","const":"automatic"},{"type":"strin
 function validate993(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate993.evaluated;
+const evaluated0 = validate993_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43011,7 +43011,7 @@ vErrors = null;
 validate993.errors = vErrors;
 return errors === 0;
 }
-validate993.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate993_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema430 = {"type":"object","properties":{"recentFiles":{"type":["array","null"],"items":{"$ref":"#/$defs/NesRecentFile"}},"relatedSnippets":{"type":["array","null"],"items":{"$ref":"#/$defs/NesRelatedSnippet"}},"editHistory":{"type":["array","null"],"items":{"$ref":"#/$defs/NesEditHistoryEntry"}},"userActions":{"type":["array","null"],"items":{"$ref":"#/$defs/NesUserAction"}},"openFiles":{"type":["array","null"],"items":{"$ref":"#/$defs/NesOpenFile"}},"diagnostics":{"type":["array","null"],"items":{"$ref":"#/$defs/NesDiagnostic"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema431 = {"type":"object","properties":{"uri":{"type":"string"},"languageId":{"type":"string"},"text":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","languageId","text"]};
@@ -43019,7 +43019,7 @@ const schema431 = {"type":"object","properties":{"uri":{"type":"string"},"langua
 function validate996(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate996.evaluated;
+const evaluated0 = validate996_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43095,7 +43095,7 @@ return false;
 validate996.errors = vErrors;
 return errors === 0;
 }
-validate996.evaluated = {"props":{"uri":true,"languageId":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate996_evaluated = {"props":{"uri":true,"languageId":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema432 = {"type":"object","properties":{"uri":{"type":"string"},"excerpts":{"type":"array","items":{"$ref":"#/$defs/NesExcerpt"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","excerpts"]};
 const schema433 = {"type":"object","properties":{"startLine":{"type":"integer","format":"uint32","minimum":0},"endLine":{"type":"integer","format":"uint32","minimum":0},"text":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["startLine","endLine","text"]};
@@ -43103,7 +43103,7 @@ const schema433 = {"type":"object","properties":{"startLine":{"type":"integer","
 function validate999(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate999.evaluated;
+const evaluated0 = validate999_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43209,13 +43209,13 @@ return false;
 validate999.errors = vErrors;
 return errors === 0;
 }
-validate999.evaluated = {"props":{"startLine":true,"endLine":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate999_evaluated = {"props":{"startLine":true,"endLine":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate998(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate998.evaluated;
+const evaluated0 = validate998_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43296,14 +43296,14 @@ return false;
 validate998.errors = vErrors;
 return errors === 0;
 }
-validate998.evaluated = {"props":{"uri":true,"excerpts":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate998_evaluated = {"props":{"uri":true,"excerpts":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema434 = {"type":"object","properties":{"uri":{"type":"string"},"diff":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","diff"]};
 
 function validate1002(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1002.evaluated;
+const evaluated0 = validate1002_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43366,14 +43366,14 @@ return false;
 validate1002.errors = vErrors;
 return errors === 0;
 }
-validate1002.evaluated = {"props":{"uri":true,"diff":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1002_evaluated = {"props":{"uri":true,"diff":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema435 = {"type":"object","properties":{"action":{"type":"string"},"uri":{"type":"string"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"timestampMs":{"type":"integer","format":"uint64","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["action","uri","position","timestampMs"]};
 
 function validate1004(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1004.evaluated;
+const evaluated0 = validate1004_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43477,14 +43477,14 @@ return false;
 validate1004.errors = vErrors;
 return errors === 0;
 }
-validate1004.evaluated = {"props":{"action":true,"uri":true,"position":true,"timestampMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1004_evaluated = {"props":{"action":true,"uri":true,"position":true,"timestampMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema436 = {"type":"object","properties":{"uri":{"type":"string"},"languageId":{"type":"string"},"visibleRange":{"anyOf":[{"$ref":"#/$defs/Range"},{"type":"null"}]},"lastFocusedMs":{"type":["integer","null"],"format":"uint64","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","languageId"]};
 
 function validate1007(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1007.evaluated;
+const evaluated0 = validate1007_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43636,7 +43636,7 @@ return false;
 validate1007.errors = vErrors;
 return errors === 0;
 }
-validate1007.evaluated = {"props":{"uri":true,"languageId":true,"visibleRange":true,"lastFocusedMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1007_evaluated = {"props":{"uri":true,"languageId":true,"visibleRange":true,"lastFocusedMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema437 = {"type":"object","properties":{"uri":{"type":"string"},"range":{"allOf":[{"$ref":"#/$defs/Range"}]},"severity":{"allOf":[{"$ref":"#/$defs/NesDiagnosticSeverity"}]},"message":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","range","severity","message"]};
 const schema438 = {"oneOf":[{"type":"string","const":"error"},{"type":"string","const":"warning"},{"type":"string","const":"information"},{"type":"string","const":"hint"}]};
@@ -43644,7 +43644,7 @@ const schema438 = {"oneOf":[{"type":"string","const":"error"},{"type":"string","
 function validate1012(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1012.evaluated;
+const evaluated0 = validate1012_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43802,13 +43802,13 @@ vErrors = null;
 validate1012.errors = vErrors;
 return errors === 0;
 }
-validate1012.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1012_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1010(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1010.evaluated;
+const evaluated0 = validate1010_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43897,13 +43897,13 @@ return false;
 validate1010.errors = vErrors;
 return errors === 0;
 }
-validate1010.evaluated = {"props":{"uri":true,"range":true,"severity":true,"message":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1010_evaluated = {"props":{"uri":true,"range":true,"severity":true,"message":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate995(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate995.evaluated;
+const evaluated0 = validate995_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44119,13 +44119,13 @@ return false;
 validate995.errors = vErrors;
 return errors === 0;
 }
-validate995.evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate995_evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate989(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate989.evaluated;
+const evaluated0 = validate989_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44362,14 +44362,14 @@ return false;
 validate989.errors = vErrors;
 return errors === 0;
 }
-validate989.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"selection":true,"triggerKind":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate989_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"selection":true,"triggerKind":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema439 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate1017(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1017.evaluated;
+const evaluated0 = validate1017_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44419,13 +44419,13 @@ return false;
 validate1017.errors = vErrors;
 return errors === 0;
 }
-validate1017.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1017_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate882(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate882.evaluated;
+const evaluated0 = validate882_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44688,7 +44688,7 @@ vErrors = vErrors === null ? validate974.errors : vErrors.concat(validate974.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate974.evaluated.props;
+var props1 = validate974_evaluated.props;
 }
 var _valid1 = _errs37 === errors;
 valid3 = valid3 || _valid1;
@@ -44867,14 +44867,14 @@ return false;
 validate882.errors = vErrors;
 return errors === 0;
 }
-validate882.evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate882_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vInitializeRequest = validate1022;
 
 function validate1022(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1022.evaluated;
+const evaluated0 = validate1022_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44999,14 +44999,14 @@ return false;
 validate1022.errors = vErrors;
 return errors === 0;
 }
-validate1022.evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1022_evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientCapabilities = validate1026;
 
 function validate1026(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1026.evaluated;
+const evaluated0 = validate1026_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45349,14 +45349,14 @@ return false;
 validate1026.errors = vErrors;
 return errors === 0;
 }
-validate1026.evaluated = {"props":{"fs":true,"terminal":true,"session":true,"plan":true,"auth":true,"elicitation":true,"nes":true,"positionEncodings":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1026_evaluated = {"props":{"fs":true,"terminal":true,"session":true,"plan":true,"auth":true,"elicitation":true,"nes":true,"positionEncodings":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vFileSystemCapabilities = validate1034;
 
 function validate1034(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1034.evaluated;
+const evaluated0 = validate1034_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45412,14 +45412,14 @@ return false;
 validate1034.errors = vErrors;
 return errors === 0;
 }
-validate1034.evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1034_evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientSessionCapabilities = validate1035;
 
 function validate1035(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1035.evaluated;
+const evaluated0 = validate1035_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45564,14 +45564,14 @@ return false;
 validate1035.errors = vErrors;
 return errors === 0;
 }
-validate1035.evaluated = {"props":{"compaction":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1035_evaluated = {"props":{"compaction":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionCapabilities = validate1038;
 
 function validate1038(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1038.evaluated;
+const evaluated0 = validate1038_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45585,14 +45585,14 @@ return false;
 validate1038.errors = vErrors;
 return errors === 0;
 }
-validate1038.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1038_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOptionsCapabilities = validate1039;
 
 function validate1039(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1039.evaluated;
+const evaluated0 = validate1039_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45681,14 +45681,14 @@ return false;
 validate1039.errors = vErrors;
 return errors === 0;
 }
-validate1039.evaluated = {"props":{"boolean":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1039_evaluated = {"props":{"boolean":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBooleanConfigOptionCapabilities = validate1041;
 
 function validate1041(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1041.evaluated;
+const evaluated0 = validate1041_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45713,14 +45713,14 @@ return false;
 validate1041.errors = vErrors;
 return errors === 0;
 }
-validate1041.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1041_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanCapabilities = validate1042;
 
 function validate1042(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1042.evaluated;
+const evaluated0 = validate1042_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45745,14 +45745,14 @@ return false;
 validate1042.errors = vErrors;
 return errors === 0;
 }
-validate1042.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1042_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthCapabilities = validate1043;
 
 function validate1043(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1043.evaluated;
+const evaluated0 = validate1043_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45795,14 +45795,14 @@ return false;
 validate1043.errors = vErrors;
 return errors === 0;
 }
-validate1043.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1043_evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationCapabilities = validate1044;
 
 function validate1044(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1044.evaluated;
+const evaluated0 = validate1044_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45950,14 +45950,14 @@ return false;
 validate1044.errors = vErrors;
 return errors === 0;
 }
-validate1044.evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1044_evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationFormCapabilities = validate1047;
 
 function validate1047(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1047.evaluated;
+const evaluated0 = validate1047_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45982,14 +45982,14 @@ return false;
 validate1047.errors = vErrors;
 return errors === 0;
 }
-validate1047.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1047_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationUrlCapabilities = validate1048;
 
 function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1048.evaluated;
+const evaluated0 = validate1048_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46014,14 +46014,14 @@ return false;
 validate1048.errors = vErrors;
 return errors === 0;
 }
-validate1048.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1048_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientNesCapabilities = validate1049;
 
 function validate1049(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1049.evaluated;
+const evaluated0 = validate1049_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46228,14 +46228,14 @@ return false;
 validate1049.errors = vErrors;
 return errors === 0;
 }
-validate1049.evaluated = {"props":{"jump":true,"rename":true,"searchAndReplace":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1049_evaluated = {"props":{"jump":true,"rename":true,"searchAndReplace":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesJumpCapabilities = validate1053;
 
 function validate1053(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1053.evaluated;
+const evaluated0 = validate1053_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46260,14 +46260,14 @@ return false;
 validate1053.errors = vErrors;
 return errors === 0;
 }
-validate1053.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1053_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRenameCapabilities = validate1054;
 
 function validate1054(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1054.evaluated;
+const evaluated0 = validate1054_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46292,14 +46292,14 @@ return false;
 validate1054.errors = vErrors;
 return errors === 0;
 }
-validate1054.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1054_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesSearchAndReplaceCapabilities = validate1055;
 
 function validate1055(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1055.evaluated;
+const evaluated0 = validate1055_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46324,14 +46324,14 @@ return false;
 validate1055.errors = vErrors;
 return errors === 0;
 }
-validate1055.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1055_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthenticateRequest = validate1056;
 
 function validate1056(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1056.evaluated;
+const evaluated0 = validate1056_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46381,14 +46381,14 @@ return false;
 validate1056.errors = vErrors;
 return errors === 0;
 }
-validate1056.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1056_evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListProvidersRequest = validate1058;
 
 function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1058.evaluated;
+const evaluated0 = validate1058_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46413,14 +46413,14 @@ return false;
 validate1058.errors = vErrors;
 return errors === 0;
 }
-validate1058.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1058_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetProviderRequest = validate1059;
 
 function validate1059(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1059.evaluated;
+const evaluated0 = validate1059_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46525,14 +46525,14 @@ return false;
 validate1059.errors = vErrors;
 return errors === 0;
 }
-validate1059.evaluated = {"props":{"providerId":true,"apiType":true,"baseUrl":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1059_evaluated = {"props":{"providerId":true,"apiType":true,"baseUrl":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDisableProviderRequest = validate1062;
 
 function validate1062(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1062.evaluated;
+const evaluated0 = validate1062_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46582,14 +46582,14 @@ return false;
 validate1062.errors = vErrors;
 return errors === 0;
 }
-validate1062.evaluated = {"props":{"providerId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1062_evaluated = {"props":{"providerId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutRequest = validate1064;
 
 function validate1064(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1064.evaluated;
+const evaluated0 = validate1064_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46614,14 +46614,14 @@ return false;
 validate1064.errors = vErrors;
 return errors === 0;
 }
-validate1064.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1064_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNewSessionRequest = validate1065;
 
 function validate1065(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1065.evaluated;
+const evaluated0 = validate1065_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46733,14 +46733,14 @@ return false;
 validate1065.errors = vErrors;
 return errors === 0;
 }
-validate1065.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1065_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServer = validate1067;
 
 function validate1067(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1067.evaluated;
+const evaluated0 = validate1067_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46991,14 +46991,14 @@ validate1067.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1067.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1067_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vHttpHeader = validate1072;
 
 function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1072.evaluated;
+const evaluated0 = validate1072_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47061,14 +47061,14 @@ return false;
 validate1072.errors = vErrors;
 return errors === 0;
 }
-validate1072.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1072_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerHttp = validate1073;
 
 function validate1073(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1073.evaluated;
+const evaluated0 = validate1073_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47162,14 +47162,14 @@ return false;
 validate1073.errors = vErrors;
 return errors === 0;
 }
-validate1073.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1073_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerSse = validate1075;
 
 function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1075.evaluated;
+const evaluated0 = validate1075_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47263,14 +47263,14 @@ return false;
 validate1075.errors = vErrors;
 return errors === 0;
 }
-validate1075.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1075_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerAcp = validate1077;
 
 function validate1077(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1077.evaluated;
+const evaluated0 = validate1077_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47333,14 +47333,14 @@ return false;
 validate1077.errors = vErrors;
 return errors === 0;
 }
-validate1077.evaluated = {"props":{"name":true,"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1077_evaluated = {"props":{"name":true,"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerStdio = validate1079;
 
 function validate1079(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1079.evaluated;
+const evaluated0 = validate1079_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47465,14 +47465,14 @@ return false;
 validate1079.errors = vErrors;
 return errors === 0;
 }
-validate1079.evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1079_evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLoadSessionRequest = validate1081;
 
 function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1081.evaluated;
+const evaluated0 = validate1081_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47597,14 +47597,14 @@ return false;
 validate1081.errors = vErrors;
 return errors === 0;
 }
-validate1081.evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1081_evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListSessionsRequest = validate1084;
 
 function validate1084(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1084.evaluated;
+const evaluated0 = validate1084_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47662,14 +47662,14 @@ return false;
 validate1084.errors = vErrors;
 return errors === 0;
 }
-validate1084.evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1084_evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDeleteSessionRequest = validate1085;
 
 function validate1085(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1085.evaluated;
+const evaluated0 = validate1085_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47719,14 +47719,14 @@ return false;
 validate1085.errors = vErrors;
 return errors === 0;
 }
-validate1085.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1085_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vForkSessionRequest = validate1087;
 
 function validate1087(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1087.evaluated;
+const evaluated0 = validate1087_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47851,14 +47851,14 @@ return false;
 validate1087.errors = vErrors;
 return errors === 0;
 }
-validate1087.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1087_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResumeSessionRequest = validate1090;
 
 function validate1090(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1090.evaluated;
+const evaluated0 = validate1090_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47983,14 +47983,14 @@ return false;
 validate1090.errors = vErrors;
 return errors === 0;
 }
-validate1090.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1090_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseSessionRequest = validate1093;
 
 function validate1093(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1093.evaluated;
+const evaluated0 = validate1093_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48040,14 +48040,14 @@ return false;
 validate1093.errors = vErrors;
 return errors === 0;
 }
-validate1093.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1093_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionModeRequest = validate1095;
 
 function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1095.evaluated;
+const evaluated0 = validate1095_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48110,14 +48110,14 @@ return false;
 validate1095.errors = vErrors;
 return errors === 0;
 }
-validate1095.evaluated = {"props":{"sessionId":true,"modeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1095_evaluated = {"props":{"sessionId":true,"modeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionConfigOptionRequest = validate1098;
 
 function validate1098(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1098.evaluated;
+const evaluated0 = validate1098_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48336,14 +48336,14 @@ validate1098.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1098.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1098_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vPromptRequest = validate1102;
 
 function validate1102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1102.evaluated;
+const evaluated0 = validate1102_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48424,14 +48424,14 @@ return false;
 validate1102.errors = vErrors;
 return errors === 0;
 }
-validate1102.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1102_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStartNesRequest = validate1105;
 
 function validate1105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1105.evaluated;
+const evaluated0 = validate1105_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48568,14 +48568,14 @@ return false;
 validate1105.errors = vErrors;
 return errors === 0;
 }
-validate1105.evaluated = {"props":{"workspaceUri":true,"workspaceFolders":true,"repository":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1105_evaluated = {"props":{"workspaceUri":true,"workspaceFolders":true,"repository":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vWorkspaceFolder = validate1108;
 
 function validate1108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1108.evaluated;
+const evaluated0 = validate1108_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48638,14 +48638,14 @@ return false;
 validate1108.errors = vErrors;
 return errors === 0;
 }
-validate1108.evaluated = {"props":{"uri":true,"name":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1108_evaluated = {"props":{"uri":true,"name":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRepository = validate1109;
 
 function validate1109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1109.evaluated;
+const evaluated0 = validate1109_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48721,14 +48721,14 @@ return false;
 validate1109.errors = vErrors;
 return errors === 0;
 }
-validate1109.evaluated = {"props":{"name":true,"owner":true,"remoteUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1109_evaluated = {"props":{"name":true,"owner":true,"remoteUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSuggestNesRequest = validate1110;
 
 function validate1110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1110.evaluated;
+const evaluated0 = validate1110_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48965,14 +48965,14 @@ return false;
 validate1110.errors = vErrors;
 return errors === 0;
 }
-validate1110.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"selection":true,"triggerKind":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1110_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"selection":true,"triggerKind":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesTriggerKind = validate1116;
 
 function validate1116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1116.evaluated;
+const evaluated0 = validate1116_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49098,14 +49098,14 @@ vErrors = null;
 validate1116.errors = vErrors;
 return errors === 0;
 }
-validate1116.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1116_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vNesSuggestContext = validate1117;
 
 function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1117.evaluated;
+const evaluated0 = validate1117_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49321,14 +49321,14 @@ return false;
 validate1117.errors = vErrors;
 return errors === 0;
 }
-validate1117.evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1117_evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRecentFile = validate1124;
 
 function validate1124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1124.evaluated;
+const evaluated0 = validate1124_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49404,14 +49404,14 @@ return false;
 validate1124.errors = vErrors;
 return errors === 0;
 }
-validate1124.evaluated = {"props":{"uri":true,"languageId":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1124_evaluated = {"props":{"uri":true,"languageId":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRelatedSnippet = validate1125;
 
 function validate1125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1125.evaluated;
+const evaluated0 = validate1125_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49492,14 +49492,14 @@ return false;
 validate1125.errors = vErrors;
 return errors === 0;
 }
-validate1125.evaluated = {"props":{"uri":true,"excerpts":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1125_evaluated = {"props":{"uri":true,"excerpts":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesExcerpt = validate1127;
 
 function validate1127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1127.evaluated;
+const evaluated0 = validate1127_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49605,14 +49605,14 @@ return false;
 validate1127.errors = vErrors;
 return errors === 0;
 }
-validate1127.evaluated = {"props":{"startLine":true,"endLine":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1127_evaluated = {"props":{"startLine":true,"endLine":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesEditHistoryEntry = validate1128;
 
 function validate1128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1128.evaluated;
+const evaluated0 = validate1128_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49675,14 +49675,14 @@ return false;
 validate1128.errors = vErrors;
 return errors === 0;
 }
-validate1128.evaluated = {"props":{"uri":true,"diff":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1128_evaluated = {"props":{"uri":true,"diff":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesUserAction = validate1129;
 
 function validate1129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1129.evaluated;
+const evaluated0 = validate1129_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49786,14 +49786,14 @@ return false;
 validate1129.errors = vErrors;
 return errors === 0;
 }
-validate1129.evaluated = {"props":{"action":true,"uri":true,"position":true,"timestampMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1129_evaluated = {"props":{"action":true,"uri":true,"position":true,"timestampMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesOpenFile = validate1131;
 
 function validate1131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1131.evaluated;
+const evaluated0 = validate1131_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49945,14 +49945,14 @@ return false;
 validate1131.errors = vErrors;
 return errors === 0;
 }
-validate1131.evaluated = {"props":{"uri":true,"languageId":true,"visibleRange":true,"lastFocusedMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1131_evaluated = {"props":{"uri":true,"languageId":true,"visibleRange":true,"lastFocusedMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDiagnostic = validate1133;
 
 function validate1133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1133.evaluated;
+const evaluated0 = validate1133_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50041,14 +50041,14 @@ return false;
 validate1133.errors = vErrors;
 return errors === 0;
 }
-validate1133.evaluated = {"props":{"uri":true,"range":true,"severity":true,"message":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1133_evaluated = {"props":{"uri":true,"range":true,"severity":true,"message":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDiagnosticSeverity = validate1136;
 
 function validate1136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1136.evaluated;
+const evaluated0 = validate1136_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50206,14 +50206,14 @@ vErrors = null;
 validate1136.errors = vErrors;
 return errors === 0;
 }
-validate1136.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1136_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseNesRequest = validate1137;
 
 function validate1137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1137.evaluated;
+const evaluated0 = validate1137_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50263,7 +50263,7 @@ return false;
 validate1137.errors = vErrors;
 return errors === 0;
 }
-validate1137.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1137_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientResponse = validate1139;
 const schema492 = {"anyOf":[{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"result":{"anyOf":[{"allOf":[{"$ref":"#/$defs/WriteTextFileResponse"}]},{"allOf":[{"$ref":"#/$defs/ReadTextFileResponse"}]},{"allOf":[{"$ref":"#/$defs/RequestPermissionResponse"}]},{"allOf":[{"$ref":"#/$defs/CreateTerminalResponse"}]},{"allOf":[{"$ref":"#/$defs/TerminalOutputResponse"}]},{"allOf":[{"$ref":"#/$defs/ReleaseTerminalResponse"}]},{"allOf":[{"$ref":"#/$defs/WaitForTerminalExitResponse"}]},{"allOf":[{"$ref":"#/$defs/KillTerminalResponse"}]},{"allOf":[{"$ref":"#/$defs/CreateElicitationResponse"}]},{"allOf":[{"$ref":"#/$defs/ConnectMcpResponse"}]},{"allOf":[{"$ref":"#/$defs/DisconnectMcpResponse"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpResponse"}]},{"allOf":[{"$ref":"#/$defs/ExtResponse"}]}]}},"required":["id","result"]},{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"error":{"allOf":[{"$ref":"#/$defs/Error"}]}},"required":["id","error"]}]};
@@ -50272,7 +50272,7 @@ const schema493 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate1141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1141.evaluated;
+const evaluated0 = validate1141_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50297,14 +50297,14 @@ return false;
 validate1141.errors = vErrors;
 return errors === 0;
 }
-validate1141.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1141_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema494 = {"type":"object","properties":{"content":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content"]};
 
 function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1143.evaluated;
+const evaluated0 = validate1143_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50354,7 +50354,7 @@ return false;
 validate1143.errors = vErrors;
 return errors === 0;
 }
-validate1143.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1143_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema495 = {"type":"object","properties":{"outcome":{"allOf":[{"$ref":"#/$defs/RequestPermissionOutcome"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["outcome"]};
 const schema496 = {"type":"object","oneOf":[{"type":"object","properties":{"outcome":{"type":"string","const":"cancelled"}},"required":["outcome"]},{"type":"object","properties":{"outcome":{"type":"string","const":"selected"}},"required":["outcome"],"allOf":[{"$ref":"#/$defs/SelectedPermissionOutcome"}]}],"discriminator":{"propertyName":"outcome"}};
@@ -50363,7 +50363,7 @@ const schema497 = {"type":"object","properties":{"optionId":{"allOf":[{"$ref":"#
 function validate1147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1147.evaluated;
+const evaluated0 = validate1147_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50413,13 +50413,13 @@ return false;
 validate1147.errors = vErrors;
 return errors === 0;
 }
-validate1147.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1147_evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1146.evaluated;
+const evaluated0 = validate1146_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50519,13 +50519,13 @@ validate1146.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1146.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1146_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1145.evaluated;
+const evaluated0 = validate1145_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50575,14 +50575,14 @@ return false;
 validate1145.errors = vErrors;
 return errors === 0;
 }
-validate1145.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1145_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema498 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId"]};
 
 function validate1152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1152.evaluated;
+const evaluated0 = validate1152_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50632,7 +50632,7 @@ return false;
 validate1152.errors = vErrors;
 return errors === 0;
 }
-validate1152.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1152_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema499 = {"type":"object","properties":{"output":{"type":"string"},"truncated":{"type":"boolean"},"exitStatus":{"anyOf":[{"$ref":"#/$defs/TerminalExitStatus"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["output","truncated"]};
 const schema500 = {"type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0},"signal":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -50640,7 +50640,7 @@ const schema500 = {"type":"object","properties":{"exitCode":{"type":["integer","
 function validate1156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1156.evaluated;
+const evaluated0 = validate1156_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50712,13 +50712,13 @@ return false;
 validate1156.errors = vErrors;
 return errors === 0;
 }
-validate1156.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1156_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1155.evaluated;
+const evaluated0 = validate1155_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50842,14 +50842,14 @@ return false;
 validate1155.errors = vErrors;
 return errors === 0;
 }
-validate1155.evaluated = {"props":{"output":true,"truncated":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1155_evaluated = {"props":{"output":true,"truncated":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema501 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate1159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1159.evaluated;
+const evaluated0 = validate1159_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50874,14 +50874,14 @@ return false;
 validate1159.errors = vErrors;
 return errors === 0;
 }
-validate1159.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1159_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema502 = {"type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0},"signal":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1161.evaluated;
+const evaluated0 = validate1161_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50953,14 +50953,14 @@ return false;
 validate1161.errors = vErrors;
 return errors === 0;
 }
-validate1161.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1161_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema503 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1163.evaluated;
+const evaluated0 = validate1163_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50985,7 +50985,7 @@ return false;
 validate1163.errors = vErrors;
 return errors === 0;
 }
-validate1163.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1163_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema504 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"],"allOf":[{"$ref":"#/$defs/ElicitationAcceptAction"}]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string"}},"required":["action"],"not":{"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]}]},"additionalProperties":true}]};
 const schema505 = {"type":"object","properties":{"content":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/ElicitationContentValue"}}}};
@@ -50994,7 +50994,7 @@ const schema506 = {"anyOf":[{"type":"string"},{"type":"integer","format":"int64"
 function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1167.evaluated;
+const evaluated0 = validate1167_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51137,13 +51137,13 @@ validate1167.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate1167.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate1167_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
 function validate1166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1166.evaluated;
+const evaluated0 = validate1166_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51184,13 +51184,13 @@ return false;
 validate1166.errors = vErrors;
 return errors === 0;
 }
-validate1166.evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
+const validate1166_evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1165.evaluated;
+const evaluated0 = validate1165_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51694,14 +51694,14 @@ validate1165.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1165.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1165_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema507 = {"type":"object","properties":{"connectionId":{"allOf":[{"$ref":"#/$defs/McpConnectionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["connectionId"]};
 
 function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1171.evaluated;
+const evaluated0 = validate1171_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51751,14 +51751,14 @@ return false;
 validate1171.errors = vErrors;
 return errors === 0;
 }
-validate1171.evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1171_evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema508 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate1174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1174.evaluated;
+const evaluated0 = validate1174_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51783,13 +51783,13 @@ return false;
 validate1174.errors = vErrors;
 return errors === 0;
 }
-validate1174.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1174_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1139.evaluated;
+const evaluated0 = validate1139_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51946,7 +51946,7 @@ vErrors = vErrors === null ? validate1165.errors : vErrors.concat(validate1165.e
 errors = vErrors.length;
 }
 else {
-var props1 = validate1165.evaluated.props;
+var props1 = validate1165_evaluated.props;
 }
 var _valid1 = _errs23 === errors;
 valid3 = valid3 || _valid1;
@@ -52137,14 +52137,14 @@ validate1139.errors = vErrors;
 evaluated0.props = props2;
 return errors === 0;
 }
-validate1139.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1139_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vWriteTextFileResponse = validate1180;
 
 function validate1180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1180.evaluated;
+const evaluated0 = validate1180_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52169,14 +52169,14 @@ return false;
 validate1180.errors = vErrors;
 return errors === 0;
 }
-validate1180.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1180_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vReadTextFileResponse = validate1181;
 
 function validate1181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1181.evaluated;
+const evaluated0 = validate1181_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52226,14 +52226,14 @@ return false;
 validate1181.errors = vErrors;
 return errors === 0;
 }
-validate1181.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1181_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionResponse = validate1182;
 
 function validate1182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1182.evaluated;
+const evaluated0 = validate1182_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52283,14 +52283,14 @@ return false;
 validate1182.errors = vErrors;
 return errors === 0;
 }
-validate1182.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1182_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionOutcome = validate1184;
 
 function validate1184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1184.evaluated;
+const evaluated0 = validate1184_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52390,14 +52390,14 @@ validate1184.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1184.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1184_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vSelectedPermissionOutcome = validate1186;
 
 function validate1186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1186.evaluated;
+const evaluated0 = validate1186_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52447,14 +52447,14 @@ return false;
 validate1186.errors = vErrors;
 return errors === 0;
 }
-validate1186.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1186_evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateTerminalResponse = validate1188;
 
 function validate1188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1188.evaluated;
+const evaluated0 = validate1188_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52504,14 +52504,14 @@ return false;
 validate1188.errors = vErrors;
 return errors === 0;
 }
-validate1188.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1188_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalOutputResponse = validate1190;
 
 function validate1190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1190.evaluated;
+const evaluated0 = validate1190_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52635,14 +52635,14 @@ return false;
 validate1190.errors = vErrors;
 return errors === 0;
 }
-validate1190.evaluated = {"props":{"output":true,"truncated":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1190_evaluated = {"props":{"output":true,"truncated":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalExitStatus = validate1192;
 
 function validate1192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1192.evaluated;
+const evaluated0 = validate1192_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52714,14 +52714,14 @@ return false;
 validate1192.errors = vErrors;
 return errors === 0;
 }
-validate1192.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1192_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vReleaseTerminalResponse = validate1193;
 
 function validate1193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1193.evaluated;
+const evaluated0 = validate1193_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52746,14 +52746,14 @@ return false;
 validate1193.errors = vErrors;
 return errors === 0;
 }
-validate1193.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1193_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vWaitForTerminalExitResponse = validate1194;
 
 function validate1194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1194.evaluated;
+const evaluated0 = validate1194_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52825,14 +52825,14 @@ return false;
 validate1194.errors = vErrors;
 return errors === 0;
 }
-validate1194.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1194_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vKillTerminalResponse = validate1195;
 
 function validate1195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1195.evaluated;
+const evaluated0 = validate1195_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52857,14 +52857,14 @@ return false;
 validate1195.errors = vErrors;
 return errors === 0;
 }
-validate1195.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1195_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateElicitationResponse = validate1196;
 
 function validate1196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1196.evaluated;
+const evaluated0 = validate1196_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53368,14 +53368,14 @@ validate1196.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1196.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1196_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationContentValue = validate1198;
 
 function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1198.evaluated;
+const evaluated0 = validate1198_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53518,14 +53518,14 @@ validate1198.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate1198.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate1198_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 export const vElicitationAcceptAction = validate1199;
 
 function validate1199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1199.evaluated;
+const evaluated0 = validate1199_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53566,14 +53566,14 @@ return false;
 validate1199.errors = vErrors;
 return errors === 0;
 }
-validate1199.evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
+const validate1199_evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vConnectMcpResponse = validate1201;
 
 function validate1201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1201.evaluated;
+const evaluated0 = validate1201_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53623,14 +53623,14 @@ return false;
 validate1201.errors = vErrors;
 return errors === 0;
 }
-validate1201.evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1201_evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDisconnectMcpResponse = validate1203;
 
 function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1203.evaluated;
+const evaluated0 = validate1203_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53655,7 +53655,7 @@ return false;
 validate1203.errors = vErrors;
 return errors === 0;
 }
-validate1203.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1203_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientNotification = validate1204;
 const schema525 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/CancelNotification"}]},{"allOf":[{"$ref":"#/$defs/DidOpenDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/DidChangeDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/DidCloseDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/DidSaveDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/DidFocusDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/AcceptNesNotification"}]},{"allOf":[{"$ref":"#/$defs/RejectNesNotification"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpNotification"}]},{"allOf":[{"$ref":"#/$defs/ExtNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -53664,7 +53664,7 @@ const schema526 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"
 function validate1205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1205.evaluated;
+const evaluated0 = validate1205_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53714,14 +53714,14 @@ return false;
 validate1205.errors = vErrors;
 return errors === 0;
 }
-validate1205.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1205_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema527 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string"},"languageId":{"type":"string"},"version":{"type":"integer","format":"int64"},"text":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri","languageId","version","text"]};
 
 function validate1208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1208.evaluated;
+const evaluated0 = validate1208_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53832,7 +53832,7 @@ return false;
 validate1208.errors = vErrors;
 return errors === 0;
 }
-validate1208.evaluated = {"props":{"sessionId":true,"uri":true,"languageId":true,"version":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1208_evaluated = {"props":{"sessionId":true,"uri":true,"languageId":true,"version":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema528 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string"},"version":{"type":"integer","format":"int64"},"contentChanges":{"type":"array","items":{"$ref":"#/$defs/TextDocumentContentChangeEvent"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri","version","contentChanges"]};
 const schema529 = {"type":"object","properties":{"range":{"anyOf":[{"$ref":"#/$defs/Range"},{"type":"null"}]},"text":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["text"]};
@@ -53840,7 +53840,7 @@ const schema529 = {"type":"object","properties":{"range":{"anyOf":[{"$ref":"#/$d
 function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1213.evaluated;
+const evaluated0 = validate1213_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53951,13 +53951,13 @@ return false;
 validate1213.errors = vErrors;
 return errors === 0;
 }
-validate1213.evaluated = {"props":{"range":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1213_evaluated = {"props":{"range":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1211.evaluated;
+const evaluated0 = validate1211_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54073,14 +54073,14 @@ return false;
 validate1211.errors = vErrors;
 return errors === 0;
 }
-validate1211.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"contentChanges":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1211_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"contentChanges":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema530 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri"]};
 
 function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1217.evaluated;
+const evaluated0 = validate1217_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54143,14 +54143,14 @@ return false;
 validate1217.errors = vErrors;
 return errors === 0;
 }
-validate1217.evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1217_evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema531 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri"]};
 
 function validate1220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1220.evaluated;
+const evaluated0 = validate1220_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54213,14 +54213,14 @@ return false;
 validate1220.errors = vErrors;
 return errors === 0;
 }
-validate1220.evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1220_evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema532 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string"},"version":{"type":"integer","format":"int64"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"visibleRange":{"allOf":[{"$ref":"#/$defs/Range"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri","version","position","visibleRange"]};
 
 function validate1223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1223.evaluated;
+const evaluated0 = validate1223_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54331,14 +54331,14 @@ return false;
 validate1223.errors = vErrors;
 return errors === 0;
 }
-validate1223.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"visibleRange":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1223_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"visibleRange":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema533 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"id":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","id"]};
 
 function validate1228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1228.evaluated;
+const evaluated0 = validate1228_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54401,7 +54401,7 @@ return false;
 validate1228.errors = vErrors;
 return errors === 0;
 }
-validate1228.evaluated = {"props":{"sessionId":true,"id":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1228_evaluated = {"props":{"sessionId":true,"id":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema534 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"id":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"reason":{"anyOf":[{"$ref":"#/$defs/NesRejectReason"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","id"]};
 const schema535 = {"oneOf":[{"type":"string","const":"rejected"},{"type":"string","const":"ignored"},{"type":"string","const":"replaced"},{"type":"string","const":"cancelled"}]};
@@ -54409,7 +54409,7 @@ const schema535 = {"oneOf":[{"type":"string","const":"rejected"},{"type":"string
 function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1235.evaluated;
+const evaluated0 = validate1235_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54567,13 +54567,13 @@ vErrors = null;
 validate1235.errors = vErrors;
 return errors === 0;
 }
-validate1235.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1235_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1232.evaluated;
+const evaluated0 = validate1232_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54691,13 +54691,13 @@ return false;
 validate1232.errors = vErrors;
 return errors === 0;
 }
-validate1232.evaluated = {"props":{"sessionId":true,"id":true,"reason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1232_evaluated = {"props":{"sessionId":true,"id":true,"reason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1204.evaluated;
+const evaluated0 = validate1204_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54956,14 +54956,14 @@ return false;
 validate1204.errors = vErrors;
 return errors === 0;
 }
-validate1204.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate1204_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCancelNotification = validate1240;
 
 function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1240.evaluated;
+const evaluated0 = validate1240_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55013,14 +55013,14 @@ return false;
 validate1240.errors = vErrors;
 return errors === 0;
 }
-validate1240.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1240_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidOpenDocumentNotification = validate1242;
 
 function validate1242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1242.evaluated;
+const evaluated0 = validate1242_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55131,14 +55131,14 @@ return false;
 validate1242.errors = vErrors;
 return errors === 0;
 }
-validate1242.evaluated = {"props":{"sessionId":true,"uri":true,"languageId":true,"version":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1242_evaluated = {"props":{"sessionId":true,"uri":true,"languageId":true,"version":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidChangeDocumentNotification = validate1244;
 
 function validate1244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1244.evaluated;
+const evaluated0 = validate1244_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55254,14 +55254,14 @@ return false;
 validate1244.errors = vErrors;
 return errors === 0;
 }
-validate1244.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"contentChanges":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1244_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"contentChanges":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTextDocumentContentChangeEvent = validate1247;
 
 function validate1247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1247.evaluated;
+const evaluated0 = validate1247_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55372,14 +55372,14 @@ return false;
 validate1247.errors = vErrors;
 return errors === 0;
 }
-validate1247.evaluated = {"props":{"range":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1247_evaluated = {"props":{"range":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidCloseDocumentNotification = validate1249;
 
 function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1249.evaluated;
+const evaluated0 = validate1249_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55442,14 +55442,14 @@ return false;
 validate1249.errors = vErrors;
 return errors === 0;
 }
-validate1249.evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1249_evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidSaveDocumentNotification = validate1251;
 
 function validate1251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1251.evaluated;
+const evaluated0 = validate1251_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55512,14 +55512,14 @@ return false;
 validate1251.errors = vErrors;
 return errors === 0;
 }
-validate1251.evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1251_evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidFocusDocumentNotification = validate1253;
 
 function validate1253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1253.evaluated;
+const evaluated0 = validate1253_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55630,14 +55630,14 @@ return false;
 validate1253.errors = vErrors;
 return errors === 0;
 }
-validate1253.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"visibleRange":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1253_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"visibleRange":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAcceptNesNotification = validate1257;
 
 function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1257.evaluated;
+const evaluated0 = validate1257_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55700,14 +55700,14 @@ return false;
 validate1257.errors = vErrors;
 return errors === 0;
 }
-validate1257.evaluated = {"props":{"sessionId":true,"id":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1257_evaluated = {"props":{"sessionId":true,"id":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRejectNesNotification = validate1260;
 
 function validate1260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1260.evaluated;
+const evaluated0 = validate1260_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55825,14 +55825,14 @@ return false;
 validate1260.errors = vErrors;
 return errors === 0;
 }
-validate1260.evaluated = {"props":{"sessionId":true,"id":true,"reason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1260_evaluated = {"props":{"sessionId":true,"id":true,"reason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRejectReason = validate1264;
 
 function validate1264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1264.evaluated;
+const evaluated0 = validate1264_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55990,7 +55990,7 @@ vErrors = null;
 validate1264.errors = vErrors;
 return errors === 0;
 }
-validate1264.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1264_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCancelRequestNotification = validate1265;
 const schema546 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["requestId"]};
@@ -55998,7 +55998,7 @@ const schema546 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"
 function validate1265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1265.evaluated;
+const evaluated0 = validate1265_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -56048,5 +56048,5 @@ return false;
 validate1265.errors = vErrors;
 return errors === 0;
 }
-validate1265.evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1265_evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 

@@ -11,7 +11,7 @@ const formats0 = __formats.int64;
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate54_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -99,7 +99,7 @@ vErrors = null;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate54_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema22 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"title":{"type":"string"},"description":{"type":["string","null"]},"subject":{"anyOf":[{"$ref":"#/$defs/RequestPermissionSubject"},{"type":"null"}]},"options":{"type":"array","items":{"$ref":"#/$defs/PermissionOption"},"minItems":1},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","title","options"]};
 const schema23 = {"type":"string"};
@@ -107,7 +107,7 @@ const schema23 = {"type":"string"};
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate57_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -121,7 +121,7 @@ return false;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate57_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema24 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"tool_call"}},"required":["type"],"allOf":[{"$ref":"#/$defs/ToolCallPermissionSubject"}]},{"type":"object","properties":{"type":{"type":"string","const":"command"}},"required":["type"],"allOf":[{"$ref":"#/$defs/CommandPermissionSubject"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"tool_call"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"command"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema25 = {"type":"object","properties":{"toolCall":{"allOf":[{"$ref":"#/$defs/ToolCallUpdate"}]}},"required":["toolCall"]};
@@ -131,7 +131,7 @@ const schema27 = {"type":"string"};
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate62_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -145,14 +145,14 @@ return false;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate62_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema28 = {"anyOf":[{"type":"string","const":"read"},{"type":"string","const":"edit"},{"type":"string","const":"delete"},{"type":"string","const":"move"},{"type":"string","const":"search"},{"type":"string","const":"execute"},{"type":"string","const":"think"},{"type":"string","const":"fetch"},{"type":"string","const":"switch_mode"},{"type":"string","const":"other"},{"type":"string"}]};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate64_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -430,14 +430,14 @@ vErrors = null;
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate64_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema29 = {"anyOf":[{"type":"string","const":"pending"},{"type":"string","const":"in_progress"},{"type":"string","const":"completed"},{"type":"string","const":"failed"},{"type":"string","const":"cancelled"},{"type":"string"}]};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate66_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -600,7 +600,7 @@ vErrors = null;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate66_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema30 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Content"}]},{"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Diff"}]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"],"allOf":[{"$ref":"#/$defs/Terminal"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema31 = {"type":"object","properties":{"content":{"allOf":[{"$ref":"#/$defs/ContentBlock"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content"]};
@@ -612,7 +612,7 @@ const schema35 = {"anyOf":[{"type":"string","const":"assistant"},{"type":"string
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate73_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -706,13 +706,13 @@ vErrors = null;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate73_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate72_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -815,13 +815,13 @@ return false;
 validate72.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate72_evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate71_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -933,7 +933,7 @@ return false;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate71_evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema36 = {"type":"object","properties":{"data":{"type":"string"},"mimeType":{"allOf":[{"$ref":"#/$defs/MediaType"}]},"uri":{"type":["string","null"],"format":"uri"},"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data","mimeType"]};
 const schema37 = {"type":"string"};
@@ -941,7 +941,7 @@ const schema37 = {"type":"string"};
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate78_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -955,13 +955,13 @@ return false;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate78_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate77_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1100,14 +1100,14 @@ return false;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate77_evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema38 = {"type":"object","properties":{"data":{"type":"string"},"mimeType":{"allOf":[{"$ref":"#/$defs/MediaType"}]},"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data","mimeType"]};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate82_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1232,7 +1232,7 @@ return false;
 validate82.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate82_evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema39 = {"type":"object","properties":{"name":{"type":"string"},"uri":{"type":"string","format":"uri"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"icons":{"type":["array","null"],"items":{"$ref":"#/$defs/Icon"}},"mimeType":{"anyOf":[{"$ref":"#/$defs/MediaType"},{"type":"null"}]},"size":{"type":["integer","null"],"format":"int64"},"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","uri"]};
 const schema40 = {"type":"object","properties":{"src":{"type":"string","format":"uri"},"mimeType":{"anyOf":[{"$ref":"#/$defs/MediaType"},{"type":"null"}]},"sizes":{"type":["array","null"],"items":{"type":"string"}},"theme":{"anyOf":[{"$ref":"#/$defs/IconTheme"},{"type":"null"}]}},"required":["src"]};
@@ -1241,7 +1241,7 @@ const schema41 = {"anyOf":[{"type":"string","const":"light"},{"type":"string","c
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate89_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1335,13 +1335,13 @@ vErrors = null;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate89_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate87_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1522,13 +1522,13 @@ return false;
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"src":true,"mimeType":true,"sizes":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
+const validate87_evaluated = {"props":{"src":true,"mimeType":true,"sizes":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate86_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1793,7 +1793,7 @@ return false;
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"name":true,"uri":true,"title":true,"description":true,"icons":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate86_evaluated = {"props":{"name":true,"uri":true,"title":true,"description":true,"icons":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema42 = {"type":"object","properties":{"resource":{"allOf":[{"$ref":"#/$defs/EmbeddedResourceResource"}]},"annotations":{"anyOf":[{"$ref":"#/$defs/Annotations"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["resource"]};
 const schema43 = {"anyOf":[{"allOf":[{"$ref":"#/$defs/TextResourceContents"}]},{"allOf":[{"$ref":"#/$defs/BlobResourceContents"}]}]};
@@ -1802,7 +1802,7 @@ const schema44 = {"type":"object","properties":{"text":{"type":"string"},"uri":{
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate97_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1924,14 +1924,14 @@ return false;
 validate97.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"text":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate97_evaluated = {"props":{"text":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema45 = {"type":"object","properties":{"blob":{"type":"string"},"uri":{"type":"string","format":"uri"},"mimeType":{"anyOf":[{"$ref":"#/$defs/MediaType"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["blob","uri"]};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate100_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2053,13 +2053,13 @@ return false;
 validate100.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"blob":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate100_evaluated = {"props":{"blob":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate96_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2125,13 +2125,13 @@ validate96.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate96.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate96_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate95_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2243,13 +2243,13 @@ return false;
 validate95.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate95_evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate70_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3009,13 +3009,13 @@ validate70.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate70.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate70_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate69_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3065,7 +3065,7 @@ return false;
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate69_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema46 = {"type":"object","properties":{"changes":{"type":"array","items":{"$ref":"#/$defs/DiffChange"}},"patch":{"anyOf":[{"$ref":"#/$defs/DiffPatch"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["changes"]};
 const schema47 = {"type":"object","properties":{"fileType":{"anyOf":[{"$ref":"#/$defs/DiffFileType"},{"type":"null"}]},"mimeType":{"anyOf":[{"$ref":"#/$defs/MediaType"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"operation":{"type":"string","const":"add"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathChange"}]},{"type":"object","properties":{"operation":{"type":"string","const":"delete"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathChange"}]},{"type":"object","properties":{"operation":{"type":"string","const":"modify"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathChange"}]},{"type":"object","properties":{"operation":{"type":"string","const":"move"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathPairChange"}]},{"type":"object","properties":{"operation":{"type":"string","const":"copy"}},"required":["operation"],"allOf":[{"$ref":"#/$defs/DiffPathPairChange"}]},{"type":"object","properties":{"operation":{"type":"string"}},"required":["operation"],"not":{"anyOf":[{"type":"object","properties":{"operation":{"type":"string","const":"add"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"delete"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"modify"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"move"}},"required":["operation"]},{"type":"object","properties":{"operation":{"type":"string","const":"copy"}},"required":["operation"]}]},"additionalProperties":true}]};
@@ -3075,7 +3075,7 @@ const schema49 = {"type":"string"};
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate111_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3089,13 +3089,13 @@ return false;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate111_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate110_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3126,14 +3126,14 @@ return false;
 validate110.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
+const validate110_evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema50 = {"type":"object","properties":{"oldPath":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"path":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]}},"required":["oldPath","path"]};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate116_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3182,14 +3182,14 @@ return false;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"oldPath":true,"path":true},"dynamicProps":false,"dynamicItems":false};
+const validate116_evaluated = {"props":{"oldPath":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema51 = {"anyOf":[{"type":"string","const":"text"},{"type":"string","const":"binary"},{"type":"string","const":"directory"},{"type":"string","const":"symlink"},{"type":"string"}]};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate121_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3329,13 +3329,13 @@ vErrors = null;
 validate121.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate121_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate109_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4214,7 +4214,7 @@ validate109.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate109.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate109_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema52 = {"type":"object","properties":{"format":{"allOf":[{"$ref":"#/$defs/DiffPatchFormat"}]},"text":{"type":"string"}},"required":["format","text"]};
 const schema53 = {"anyOf":[{"type":"string","const":"git_patch"},{"type":"string"}]};
@@ -4222,7 +4222,7 @@ const schema53 = {"anyOf":[{"type":"string","const":"git_patch"},{"type":"string
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate126_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4293,13 +4293,13 @@ vErrors = null;
 validate126.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate126_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
+const evaluated0 = validate125_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4348,13 +4348,13 @@ return false;
 validate125.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"format":true,"text":true},"dynamicProps":false,"dynamicItems":false};
+const validate125_evaluated = {"props":{"format":true,"text":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate108_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4482,7 +4482,7 @@ return false;
 validate108.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"changes":true,"patch":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate108_evaluated = {"props":{"changes":true,"patch":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema54 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId"]};
 const schema55 = {"type":"string"};
@@ -4490,7 +4490,7 @@ const schema55 = {"type":"string"};
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate131_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4504,13 +4504,13 @@ return false;
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate131_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate130_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4560,13 +4560,13 @@ return false;
 validate130.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate130_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate68_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5065,7 +5065,7 @@ validate68.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate68_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema56 = {"type":"object","properties":{"path":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"line":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["path"]};
 const formats4 = __formats.uint32;
@@ -5073,7 +5073,7 @@ const formats4 = __formats.uint32;
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate135_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5151,13 +5151,13 @@ return false;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate135_evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate61_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5407,13 +5407,13 @@ return false;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"toolCallId":true,"name":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate61_evaluated = {"props":{"toolCallId":true,"name":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate60_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5444,14 +5444,14 @@ return false;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"toolCall":true},"dynamicProps":false,"dynamicItems":false};
+const validate60_evaluated = {"props":{"toolCall":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema57 = {"type":"object","properties":{"command":{"type":"string"},"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"toolCallId":{"anyOf":[{"$ref":"#/$defs/ToolCallId"},{"type":"null"}]},"terminalId":{"anyOf":[{"$ref":"#/$defs/TerminalId"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["command","cwd"]};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate140_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5624,13 +5624,13 @@ return false;
 validate140.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"command":true,"cwd":true,"toolCallId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate140_evaluated = {"props":{"command":true,"cwd":true,"toolCallId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate59_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6006,7 +6006,7 @@ validate59.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate59.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate59_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema58 = {"type":"object","properties":{"optionId":{"allOf":[{"$ref":"#/$defs/PermissionOptionId"}]},"name":{"type":"string"},"kind":{"allOf":[{"$ref":"#/$defs/PermissionOptionKind"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["optionId","name","kind"]};
 const schema59 = {"type":"string"};
@@ -6014,7 +6014,7 @@ const schema59 = {"type":"string"};
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate147_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6028,14 +6028,14 @@ return false;
 validate147.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate147_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema60 = {"anyOf":[{"type":"string","const":"allow_once"},{"type":"string","const":"allow_always"},{"type":"string","const":"reject_once"},{"type":"string","const":"reject_always"},{"type":"string"}]};
 
 function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate149_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6175,13 +6175,13 @@ vErrors = null;
 validate149.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate149_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate146_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6257,13 +6257,13 @@ return false;
 validate146.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate146_evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate56_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6432,7 +6432,7 @@ return false;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"sessionId":true,"title":true,"description":true,"subject":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate56_evaluated = {"props":{"sessionId":true,"title":true,"description":true,"subject":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema61 = {"type":"object","properties":{"message":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"],"allOf":[{"$ref":"#/$defs/ElicitationFormMode"}]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"],"allOf":[{"$ref":"#/$defs/ElicitationUrlMode"}]},{"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"],"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"unevaluatedProperties":true,"not":{"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]}]}}],"required":["message"]};
 const schema62 = {"type":"object","properties":{"requestedSchema":{"allOf":[{"$ref":"#/$defs/ElicitationSchema"}]}},"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"required":["requestedSchema"]};
@@ -6441,7 +6441,7 @@ const schema63 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate155_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6532,14 +6532,14 @@ return false;
 validate155.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
+const validate155_evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema64 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"#/$defs/RequestId"}]}},"required":["requestId"]};
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate159_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6570,7 +6570,7 @@ return false;
 validate159.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+const validate159_evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema65 = {"type":"object","properties":{"type":{"allOf":[{"$ref":"#/$defs/ElicitationSchemaType"}]},"title":{"type":["string","null"]},"properties":{"type":"object","additionalProperties":{"$ref":"#/$defs/ElicitationPropertySchema"}},"required":{"type":["array","null"],"items":{"type":"string"}},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema66 = {"oneOf":[{"type":"string","const":"object"}]};
@@ -6578,7 +6578,7 @@ const schema66 = {"oneOf":[{"type":"string","const":"object"}]};
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate163_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6640,7 +6640,7 @@ vErrors = null;
 validate163.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate163_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema67 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"],"allOf":[{"$ref":"#/$defs/StringPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"],"allOf":[{"$ref":"#/$defs/NumberPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"],"allOf":[{"$ref":"#/$defs/IntegerPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"],"allOf":[{"$ref":"#/$defs/BooleanPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"],"allOf":[{"$ref":"#/$defs/MultiSelectPropertySchema"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema68 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minLength":{"type":["integer","null"],"format":"uint32","minimum":0},"maxLength":{"type":["integer","null"],"format":"uint32","minimum":0},"pattern":{"type":["string","null"],"format":"regex"},"format":{"anyOf":[{"$ref":"#/$defs/StringFormat"},{"type":"null"}]},"default":{"type":["string","null"]},"enum":{"type":["array","null"],"items":{"type":"string"},"minItems":1},"oneOf":{"type":["array","null"],"items":{"$ref":"#/$defs/EnumOption"},"minItems":1},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -6649,7 +6649,7 @@ const schema69 = {"anyOf":[{"type":"string","const":"email"},{"type":"string","c
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate167_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6789,14 +6789,14 @@ vErrors = null;
 validate167.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate167_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema70 = {"type":"object","properties":{"const":{"type":"string"},"title":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["const","title"]};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
+const evaluated0 = validate169_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6873,13 +6873,13 @@ return false;
 validate169.errors = vErrors;
 return errors === 0;
 }
-validate169.evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate169_evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate166_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7150,14 +7150,14 @@ return false;
 validate166.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate166_evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema71 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["number","null"],"format":"double"},"maximum":{"type":["number","null"],"format":"double"},"default":{"type":["number","null"],"format":"double"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
+const evaluated0 = validate172_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7257,14 +7257,14 @@ return false;
 validate172.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate172_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema72 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["integer","null"],"format":"int64"},"maximum":{"type":["integer","null"],"format":"int64"},"default":{"type":["integer","null"],"format":"int64"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate174_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7388,14 +7388,14 @@ return false;
 validate174.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate174_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema73 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"default":{"type":["boolean","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate176_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7467,7 +7467,7 @@ return false;
 validate176.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate176_evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema74 = {"type":"object","properties":{"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minItems":{"type":["integer","null"],"format":"uint64","minimum":0},"maxItems":{"type":["integer","null"],"format":"uint64","minimum":0},"items":{"allOf":[{"$ref":"#/$defs/MultiSelectItems"}]},"default":{"type":["array","null"],"items":{"type":"string"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["items"]};
 const formats16 = __formats.uint64;
@@ -7477,7 +7477,7 @@ const schema76 = {"type":"object","properties":{"enum":{"type":"array","items":{
 function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate180_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7551,14 +7551,14 @@ return false;
 validate180.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate180_evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema77 = {"type":"object","properties":{"anyOf":{"type":"array","items":{"$ref":"#/$defs/EnumOption"},"minItems":1},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["anyOf"]};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate182_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7632,13 +7632,13 @@ return false;
 validate182.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate182_evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate179_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7902,13 +7902,13 @@ validate179.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate179.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate179_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
+const evaluated0 = validate178_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8073,13 +8073,13 @@ return false;
 validate178.errors = vErrors;
 return errors === 0;
 }
-validate178.evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate178_evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate165_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8848,13 +8848,13 @@ validate165.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate165.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate165_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate162_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8985,13 +8985,13 @@ return false;
 validate162.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate162_evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate154_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9077,7 +9077,7 @@ validate154.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate154.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate154_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema78 = {"type":"object","properties":{"elicitationId":{"allOf":[{"$ref":"#/$defs/ElicitationId"}]},"url":{"type":"string","format":"uri"}},"anyOf":[{"allOf":[{"$ref":"#/$defs/ElicitationSessionScope"}]},{"allOf":[{"$ref":"#/$defs/ElicitationRequestScope"}]}],"required":["elicitationId","url"]};
 const schema79 = {"type":"string"};
@@ -9085,7 +9085,7 @@ const schema79 = {"type":"string"};
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate193_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9099,13 +9099,13 @@ return false;
 validate193.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate193_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate190_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9214,13 +9214,13 @@ validate190.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate190.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate190_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
+const evaluated0 = validate153_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9235,7 +9235,7 @@ vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.err
 errors = vErrors.length;
 }
 else {
-var props0 = validate154.evaluated.props;
+var props0 = validate154_evaluated.props;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9299,7 +9299,7 @@ vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate190.evaluated.props;
+var props1 = validate190_evaluated.props;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9702,7 +9702,7 @@ validate153.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate153.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate153_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema80 = {"type":"object","properties":{"serverId":{"allOf":[{"$ref":"#/$defs/McpServerAcpId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["serverId"]};
 const schema81 = {"type":"string"};
@@ -9710,7 +9710,7 @@ const schema81 = {"type":"string"};
 function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate200_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9724,13 +9724,13 @@ return false;
 validate200.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate200_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
+const evaluated0 = validate199_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9780,7 +9780,7 @@ return false;
 validate199.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate199_evaluated = {"props":{"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema82 = {"type":"object","properties":{"connectionId":{"allOf":[{"$ref":"#/$defs/McpConnectionId"}]},"method":{"type":"string"},"params":{"type":["object","null"],"additionalProperties":true},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["connectionId","method"]};
 const schema83 = {"type":"string"};
@@ -9788,7 +9788,7 @@ const schema83 = {"type":"string"};
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate204_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9802,13 +9802,13 @@ return false;
 validate204.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate204_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate203_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9885,14 +9885,14 @@ return false;
 validate203.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate203_evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema84 = {"type":"object","properties":{"connectionId":{"allOf":[{"$ref":"#/$defs/McpConnectionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["connectionId"]};
 
 function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate207_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9942,7 +9942,7 @@ return false;
 validate207.errors = vErrors;
 return errors === 0;
 }
-validate207.evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate207_evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema85 = {};
 
@@ -9950,13 +9950,13 @@ function validate210(data, {instancePath="", parentData, parentDataProperty, roo
 validate210.errors = null;
 return true;
 }
-validate210.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate210_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate53_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10025,7 +10025,7 @@ vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate153.evaluated.props;
+var props1 = validate153_evaluated.props;
 }
 var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
@@ -10167,14 +10167,14 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate53_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestId = validate212;
 
 function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate212_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10262,14 +10262,14 @@ vErrors = null;
 validate212.errors = vErrors;
 return errors === 0;
 }
-validate212.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate212_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionRequest = validate213;
 
 function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate213_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10438,14 +10438,14 @@ return false;
 validate213.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":{"sessionId":true,"title":true,"description":true,"subject":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate213_evaluated = {"props":{"sessionId":true,"title":true,"description":true,"subject":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionId = validate217;
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate217_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10459,14 +10459,14 @@ return false;
 validate217.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate217_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionSubject = validate218;
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate218_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10842,14 +10842,14 @@ validate218.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate218.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate218_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vToolCallUpdate = validate221;
 
 function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate221_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11099,14 +11099,14 @@ return false;
 validate221.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"toolCallId":true,"name":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate221_evaluated = {"props":{"toolCallId":true,"name":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallId = validate227;
 
 function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate227_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11120,14 +11120,14 @@ return false;
 validate227.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate227_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolKind = validate228;
 
 function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate228_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11405,14 +11405,14 @@ vErrors = null;
 validate228.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate228_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallStatus = validate229;
 
 function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate229_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11575,14 +11575,14 @@ vErrors = null;
 validate229.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate229_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallContent = validate230;
 
 function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate230_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12081,14 +12081,14 @@ validate230.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate230.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate230_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vContentBlock = validate234;
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate234_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12848,14 +12848,14 @@ validate234.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate234.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate234_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vAnnotations = validate240;
 
 function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate240_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12958,14 +12958,14 @@ return false;
 validate240.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate240_evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRole = validate242;
 
 function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate242_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13059,14 +13059,14 @@ vErrors = null;
 validate242.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate242_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vTextContent = validate243;
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate243_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13178,14 +13178,14 @@ return false;
 validate243.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate243_evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMediaType = validate245;
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate245_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13199,14 +13199,14 @@ return false;
 validate245.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate245_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vImageContent = validate246;
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate246_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13345,14 +13345,14 @@ return false;
 validate246.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate246_evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAudioContent = validate249;
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate249_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13477,14 +13477,14 @@ return false;
 validate249.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate249_evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIcon = validate252;
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate252_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13665,14 +13665,14 @@ return false;
 validate252.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"src":true,"mimeType":true,"sizes":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
+const validate252_evaluated = {"props":{"src":true,"mimeType":true,"sizes":true,"theme":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIconTheme = validate255;
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
+const evaluated0 = validate255_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13766,14 +13766,14 @@ vErrors = null;
 validate255.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate255_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vResourceLink = validate256;
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate256_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14038,14 +14038,14 @@ return false;
 validate256.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"name":true,"uri":true,"title":true,"description":true,"icons":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate256_evaluated = {"props":{"name":true,"uri":true,"title":true,"description":true,"icons":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEmbeddedResourceResource = validate260;
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
+const evaluated0 = validate260_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14111,14 +14111,14 @@ validate260.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate260.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate260_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vTextResourceContents = validate263;
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate263_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14240,14 +14240,14 @@ return false;
 validate263.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"props":{"text":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate263_evaluated = {"props":{"text":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBlobResourceContents = validate265;
 
 function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate265_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14369,14 +14369,14 @@ return false;
 validate265.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"blob":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate265_evaluated = {"props":{"blob":true,"uri":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vEmbeddedResource = validate267;
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
+const evaluated0 = validate267_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14488,14 +14488,14 @@ return false;
 validate267.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate267_evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vContent = validate270;
 
 function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
+const evaluated0 = validate270_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14545,14 +14545,14 @@ return false;
 validate270.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate270_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffChange = validate272;
 
 function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
+const evaluated0 = validate272_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15431,14 +15431,14 @@ validate272.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate272.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate272_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vDiffFileType = validate280;
 
 function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate280_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15578,14 +15578,14 @@ vErrors = null;
 validate280.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate280_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAbsolutePath = validate281;
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate281.evaluated;
+const evaluated0 = validate281_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15599,14 +15599,14 @@ return false;
 validate281.errors = vErrors;
 return errors === 0;
 }
-validate281.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate281_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffPathChange = validate282;
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate282_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15637,14 +15637,14 @@ return false;
 validate282.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
+const validate282_evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffPathPairChange = validate284;
 
 function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate284_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15693,14 +15693,14 @@ return false;
 validate284.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":{"oldPath":true,"path":true},"dynamicProps":false,"dynamicItems":false};
+const validate284_evaluated = {"props":{"oldPath":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffPatch = validate287;
 
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate287_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15749,14 +15749,14 @@ return false;
 validate287.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"props":{"format":true,"text":true},"dynamicProps":false,"dynamicItems":false};
+const validate287_evaluated = {"props":{"format":true,"text":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDiffPatchFormat = validate289;
 
 function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate289_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15827,14 +15827,14 @@ vErrors = null;
 validate289.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate289_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vDiff = validate290;
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate290_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15962,14 +15962,14 @@ return false;
 validate290.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":{"changes":true,"patch":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate290_evaluated = {"props":{"changes":true,"patch":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalId = validate293;
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate293_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15983,14 +15983,14 @@ return false;
 validate293.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate293_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminal = validate294;
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate294_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16040,14 +16040,14 @@ return false;
 validate294.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate294_evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallLocation = validate296;
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate296_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16125,14 +16125,14 @@ return false;
 validate296.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate296_evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vToolCallPermissionSubject = validate298;
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
+const evaluated0 = validate298_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16163,14 +16163,14 @@ return false;
 validate298.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"props":{"toolCall":true},"dynamicProps":false,"dynamicItems":false};
+const validate298_evaluated = {"props":{"toolCall":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCommandPermissionSubject = validate300;
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
+const evaluated0 = validate300_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16343,14 +16343,14 @@ return false;
 validate300.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"command":true,"cwd":true,"toolCallId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate300_evaluated = {"props":{"command":true,"cwd":true,"toolCallId":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOption = validate304;
 
 function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
+const evaluated0 = validate304_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16426,14 +16426,14 @@ return false;
 validate304.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate304_evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOptionId = validate307;
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
+const evaluated0 = validate307_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16447,14 +16447,14 @@ return false;
 validate307.errors = vErrors;
 return errors === 0;
 }
-validate307.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate307_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPermissionOptionKind = validate308;
 
 function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate308_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16594,14 +16594,14 @@ vErrors = null;
 validate308.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate308_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateElicitationRequest = validate309;
 
 function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate309_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16616,7 +16616,7 @@ vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.err
 errors = vErrors.length;
 }
 else {
-var props0 = validate154.evaluated.props;
+var props0 = validate154_evaluated.props;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16680,7 +16680,7 @@ vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate190.evaluated.props;
+var props1 = validate190_evaluated.props;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17083,14 +17083,14 @@ validate309.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate309.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate309_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationSessionScope = validate314;
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
+const evaluated0 = validate314_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17181,14 +17181,14 @@ return false;
 validate314.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
+const validate314_evaluated = {"props":{"sessionId":true,"toolCallId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationRequestScope = validate317;
 
 function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate317.evaluated;
+const evaluated0 = validate317_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17219,14 +17219,14 @@ return false;
 validate317.errors = vErrors;
 return errors === 0;
 }
-validate317.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+const validate317_evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationSchema = validate319;
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate319_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17357,14 +17357,14 @@ return false;
 validate319.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate319_evaluated = {"props":{"type":true,"title":true,"properties":true,"required":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationSchemaType = validate322;
 
 function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate322.evaluated;
+const evaluated0 = validate322_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17426,14 +17426,14 @@ vErrors = null;
 validate322.errors = vErrors;
 return errors === 0;
 }
-validate322.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate322_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationPropertySchema = validate323;
 
 function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate323.evaluated;
+const evaluated0 = validate323_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18202,14 +18202,14 @@ validate323.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate323.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate323_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vStringFormat = validate329;
 
 function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
+const evaluated0 = validate329_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18349,14 +18349,14 @@ vErrors = null;
 validate329.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate329_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vEnumOption = validate330;
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate330.evaluated;
+const evaluated0 = validate330_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18433,14 +18433,14 @@ return false;
 validate330.errors = vErrors;
 return errors === 0;
 }
-validate330.evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate330_evaluated = {"props":{"const":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStringPropertySchema = validate331;
 
 function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
+const evaluated0 = validate331_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18711,14 +18711,14 @@ return false;
 validate331.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate331_evaluated = {"props":{"title":true,"description":true,"minLength":true,"maxLength":true,"pattern":true,"format":true,"default":true,"enum":true,"oneOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNumberPropertySchema = validate334;
 
 function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
+const evaluated0 = validate334_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18818,14 +18818,14 @@ return false;
 validate334.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate334_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIntegerPropertySchema = validate335;
 
 function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate335.evaluated;
+const evaluated0 = validate335_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18949,14 +18949,14 @@ return false;
 validate335.errors = vErrors;
 return errors === 0;
 }
-validate335.evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate335_evaluated = {"props":{"title":true,"description":true,"minimum":true,"maximum":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vBooleanPropertySchema = validate336;
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
+const evaluated0 = validate336_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19028,14 +19028,14 @@ return false;
 validate336.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate336_evaluated = {"props":{"title":true,"description":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMultiSelectItems = validate337;
 
 function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
+const evaluated0 = validate337_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19299,14 +19299,14 @@ validate337.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate337.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate337_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vStringMultiSelectItems = validate340;
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate340.evaluated;
+const evaluated0 = validate340_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19380,14 +19380,14 @@ return false;
 validate340.errors = vErrors;
 return errors === 0;
 }
-validate340.evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate340_evaluated = {"props":{"enum":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTitledMultiSelectItems = validate341;
 
 function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate341_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19461,14 +19461,14 @@ return false;
 validate341.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate341_evaluated = {"props":{"anyOf":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMultiSelectPropertySchema = validate343;
 
 function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
+const evaluated0 = validate343_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19633,14 +19633,14 @@ return false;
 validate343.errors = vErrors;
 return errors === 0;
 }
-validate343.evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate343_evaluated = {"props":{"title":true,"description":true,"minItems":true,"maxItems":true,"items":true,"default":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationFormMode = validate345;
 
 function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
+const evaluated0 = validate345_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19726,14 +19726,14 @@ validate345.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate345.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate345_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationId = validate349;
 
 function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate349.evaluated;
+const evaluated0 = validate349_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19747,14 +19747,14 @@ return false;
 validate349.errors = vErrors;
 return errors === 0;
 }
-validate349.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate349_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationUrlMode = validate350;
 
 function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate350.evaluated;
+const evaluated0 = validate350_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19863,14 +19863,14 @@ validate350.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate350.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate350_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vConnectMcpRequest = validate354;
 
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate354_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19920,14 +19920,14 @@ return false;
 validate354.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate354_evaluated = {"props":{"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerAcpId = validate356;
 
 function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate356.evaluated;
+const evaluated0 = validate356_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19941,14 +19941,14 @@ return false;
 validate356.errors = vErrors;
 return errors === 0;
 }
-validate356.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate356_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vMessageMcpRequest = validate357;
 
 function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate357.evaluated;
+const evaluated0 = validate357_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20025,14 +20025,14 @@ return false;
 validate357.errors = vErrors;
 return errors === 0;
 }
-validate357.evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate357_evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpConnectionId = validate359;
 
 function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate359.evaluated;
+const evaluated0 = validate359_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20046,14 +20046,14 @@ return false;
 validate359.errors = vErrors;
 return errors === 0;
 }
-validate359.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate359_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vDisconnectMcpRequest = validate360;
 
 function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
+const evaluated0 = validate360_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20103,7 +20103,7 @@ return false;
 validate360.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate360_evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtRequest = validate362;
 
@@ -20111,7 +20111,7 @@ function validate362(data, {instancePath="", parentData, parentDataProperty, roo
 validate362.errors = null;
 return true;
 }
-validate362.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate362_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentResponse = validate363;
 const schema151 = {"anyOf":[{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"result":{"anyOf":[{"allOf":[{"$ref":"#/$defs/InitializeResponse"}]},{"allOf":[{"$ref":"#/$defs/LoginAuthResponse"}]},{"allOf":[{"$ref":"#/$defs/ListProvidersResponse"}]},{"allOf":[{"$ref":"#/$defs/SetProviderResponse"}]},{"allOf":[{"$ref":"#/$defs/DisableProviderResponse"}]},{"allOf":[{"$ref":"#/$defs/LogoutAuthResponse"}]},{"allOf":[{"$ref":"#/$defs/NewSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ListSessionsResponse"}]},{"allOf":[{"$ref":"#/$defs/DeleteSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ForkSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/ResumeSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/CloseSessionResponse"}]},{"allOf":[{"$ref":"#/$defs/SetSessionConfigOptionResponse"}]},{"allOf":[{"$ref":"#/$defs/PromptResponse"}]},{"allOf":[{"$ref":"#/$defs/StartNesResponse"}]},{"allOf":[{"$ref":"#/$defs/SuggestNesResponse"}]},{"allOf":[{"$ref":"#/$defs/CloseNesResponse"}]},{"allOf":[{"$ref":"#/$defs/ExtResponse"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpResponse"}]}]}},"required":["id","result"]},{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"error":{"allOf":[{"$ref":"#/$defs/Error"}]}},"required":["id","error"]}]};
@@ -20122,7 +20122,7 @@ const formats40 = __formats.uint16;
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
+const evaluated0 = validate366_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20156,14 +20156,14 @@ return false;
 validate366.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate366_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema154 = {"type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","version"]};
 
 function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate368.evaluated;
+const evaluated0 = validate368_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20240,7 +20240,7 @@ return false;
 validate368.errors = vErrors;
 return errors === 0;
 }
-validate368.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate368_evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema155 = {"type":"object","properties":{"session":{"anyOf":[{"$ref":"#/$defs/SessionCapabilities"},{"type":"null"}]},"auth":{"anyOf":[{"$ref":"#/$defs/AgentAuthCapabilities"},{"type":"null"}]},"providers":{"anyOf":[{"$ref":"#/$defs/ProvidersCapabilities"},{"type":"null"}]},"nes":{"anyOf":[{"$ref":"#/$defs/NesCapabilities"},{"type":"null"}]},"positionEncoding":{"anyOf":[{"$ref":"#/$defs/PositionEncodingKind"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema156 = {"type":"object","properties":{"prompt":{"anyOf":[{"$ref":"#/$defs/PromptCapabilities"},{"type":"null"}]},"mcp":{"anyOf":[{"$ref":"#/$defs/McpCapabilities"},{"type":"null"}]},"delete":{"anyOf":[{"$ref":"#/$defs/SessionDeleteCapabilities"},{"type":"null"}]},"additionalDirectories":{"anyOf":[{"$ref":"#/$defs/SessionAdditionalDirectoriesCapabilities"},{"type":"null"}]},"fork":{"anyOf":[{"$ref":"#/$defs/SessionForkCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -20250,7 +20250,7 @@ const schema158 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate373.evaluated;
+const evaluated0 = validate373_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20275,14 +20275,14 @@ return false;
 validate373.errors = vErrors;
 return errors === 0;
 }
-validate373.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate373_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema159 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate375.evaluated;
+const evaluated0 = validate375_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20307,14 +20307,14 @@ return false;
 validate375.errors = vErrors;
 return errors === 0;
 }
-validate375.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate375_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema160 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate377.evaluated;
+const evaluated0 = validate377_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20339,13 +20339,13 @@ return false;
 validate377.errors = vErrors;
 return errors === 0;
 }
-validate377.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate377_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate372.evaluated;
+const evaluated0 = validate372_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20552,7 +20552,7 @@ return false;
 validate372.errors = vErrors;
 return errors === 0;
 }
-validate372.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate372_evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema161 = {"type":"object","properties":{"stdio":{"anyOf":[{"$ref":"#/$defs/McpStdioCapabilities"},{"type":"null"}]},"http":{"anyOf":[{"$ref":"#/$defs/McpHttpCapabilities"},{"type":"null"}]},"acp":{"anyOf":[{"$ref":"#/$defs/McpAcpCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema162 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -20560,7 +20560,7 @@ const schema162 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate381.evaluated;
+const evaluated0 = validate381_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20585,14 +20585,14 @@ return false;
 validate381.errors = vErrors;
 return errors === 0;
 }
-validate381.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate381_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema163 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate383.evaluated;
+const evaluated0 = validate383_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20617,14 +20617,14 @@ return false;
 validate383.errors = vErrors;
 return errors === 0;
 }
-validate383.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate383_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema164 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate385.evaluated;
+const evaluated0 = validate385_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20649,13 +20649,13 @@ return false;
 validate385.errors = vErrors;
 return errors === 0;
 }
-validate385.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate385_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate380.evaluated;
+const evaluated0 = validate380_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20862,14 +20862,14 @@ return false;
 validate380.errors = vErrors;
 return errors === 0;
 }
-validate380.evaluated = {"props":{"stdio":true,"http":true,"acp":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate380_evaluated = {"props":{"stdio":true,"http":true,"acp":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema165 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
+const evaluated0 = validate388_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20894,14 +20894,14 @@ return false;
 validate388.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate388_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema166 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate390.evaluated;
+const evaluated0 = validate390_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20926,14 +20926,14 @@ return false;
 validate390.errors = vErrors;
 return errors === 0;
 }
-validate390.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate390_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema167 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
+const evaluated0 = validate392_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20958,13 +20958,13 @@ return false;
 validate392.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate392_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate371.evaluated;
+const evaluated0 = validate371_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21295,14 +21295,14 @@ return false;
 validate371.errors = vErrors;
 return errors === 0;
 }
-validate371.evaluated = {"props":{"prompt":true,"mcp":true,"delete":true,"additionalDirectories":true,"fork":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate371_evaluated = {"props":{"prompt":true,"mcp":true,"delete":true,"additionalDirectories":true,"fork":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema168 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate395.evaluated;
+const evaluated0 = validate395_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21327,14 +21327,14 @@ return false;
 validate395.errors = vErrors;
 return errors === 0;
 }
-validate395.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate395_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema169 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate397.evaluated;
+const evaluated0 = validate397_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21359,7 +21359,7 @@ return false;
 validate397.errors = vErrors;
 return errors === 0;
 }
-validate397.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate397_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema170 = {"type":"object","properties":{"events":{"anyOf":[{"$ref":"#/$defs/NesEventCapabilities"},{"type":"null"}]},"context":{"anyOf":[{"$ref":"#/$defs/NesContextCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema171 = {"type":"object","properties":{"document":{"anyOf":[{"$ref":"#/$defs/NesDocumentEventCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -21369,7 +21369,7 @@ const schema173 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate402.evaluated;
+const evaluated0 = validate402_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21394,7 +21394,7 @@ return false;
 validate402.errors = vErrors;
 return errors === 0;
 }
-validate402.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate402_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema174 = {"type":"object","properties":{"syncKind":{"allOf":[{"$ref":"#/$defs/TextDocumentSyncKind"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["syncKind"]};
 const schema175 = {"oneOf":[{"type":"string","const":"full"},{"type":"string","const":"incremental"}]};
@@ -21402,7 +21402,7 @@ const schema175 = {"oneOf":[{"type":"string","const":"full"},{"type":"string","c
 function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate405.evaluated;
+const evaluated0 = validate405_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21496,13 +21496,13 @@ vErrors = null;
 validate405.errors = vErrors;
 return errors === 0;
 }
-validate405.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate405_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate404.evaluated;
+const evaluated0 = validate404_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21552,14 +21552,14 @@ return false;
 validate404.errors = vErrors;
 return errors === 0;
 }
-validate404.evaluated = {"props":{"syncKind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate404_evaluated = {"props":{"syncKind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema176 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate408.evaluated;
+const evaluated0 = validate408_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21584,14 +21584,14 @@ return false;
 validate408.errors = vErrors;
 return errors === 0;
 }
-validate408.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate408_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema177 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate410.evaluated;
+const evaluated0 = validate410_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21616,14 +21616,14 @@ return false;
 validate410.errors = vErrors;
 return errors === 0;
 }
-validate410.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate410_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema178 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate412.evaluated;
+const evaluated0 = validate412_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21648,13 +21648,13 @@ return false;
 validate412.errors = vErrors;
 return errors === 0;
 }
-validate412.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate412_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate401.evaluated;
+const evaluated0 = validate401_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21980,13 +21980,13 @@ return false;
 validate401.errors = vErrors;
 return errors === 0;
 }
-validate401.evaluated = {"props":{"didOpen":true,"didChange":true,"didClose":true,"didSave":true,"didFocus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate401_evaluated = {"props":{"didOpen":true,"didChange":true,"didClose":true,"didSave":true,"didFocus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate400.evaluated;
+const evaluated0 = validate400_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22080,7 +22080,7 @@ return false;
 validate400.errors = vErrors;
 return errors === 0;
 }
-validate400.evaluated = {"props":{"document":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate400_evaluated = {"props":{"document":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema179 = {"type":"object","properties":{"recentFiles":{"anyOf":[{"$ref":"#/$defs/NesRecentFilesCapabilities"},{"type":"null"}]},"relatedSnippets":{"anyOf":[{"$ref":"#/$defs/NesRelatedSnippetsCapabilities"},{"type":"null"}]},"editHistory":{"anyOf":[{"$ref":"#/$defs/NesEditHistoryCapabilities"},{"type":"null"}]},"userActions":{"anyOf":[{"$ref":"#/$defs/NesUserActionsCapabilities"},{"type":"null"}]},"openFiles":{"anyOf":[{"$ref":"#/$defs/NesOpenFilesCapabilities"},{"type":"null"}]},"diagnostics":{"anyOf":[{"$ref":"#/$defs/NesDiagnosticsCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema180 = {"type":"object","properties":{"maxCount":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -22088,7 +22088,7 @@ const schema180 = {"type":"object","properties":{"maxCount":{"type":["integer","
 function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate417.evaluated;
+const evaluated0 = validate417_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22146,14 +22146,14 @@ return false;
 validate417.errors = vErrors;
 return errors === 0;
 }
-validate417.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate417_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema181 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate419.evaluated;
+const evaluated0 = validate419_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22178,14 +22178,14 @@ return false;
 validate419.errors = vErrors;
 return errors === 0;
 }
-validate419.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate419_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema182 = {"type":"object","properties":{"maxCount":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate421.evaluated;
+const evaluated0 = validate421_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22243,14 +22243,14 @@ return false;
 validate421.errors = vErrors;
 return errors === 0;
 }
-validate421.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate421_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema183 = {"type":"object","properties":{"maxCount":{"type":["integer","null"],"format":"uint32","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate423.evaluated;
+const evaluated0 = validate423_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22308,14 +22308,14 @@ return false;
 validate423.errors = vErrors;
 return errors === 0;
 }
-validate423.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate423_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema184 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate425.evaluated;
+const evaluated0 = validate425_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22340,14 +22340,14 @@ return false;
 validate425.errors = vErrors;
 return errors === 0;
 }
-validate425.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate425_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema185 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate427.evaluated;
+const evaluated0 = validate427_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22372,13 +22372,13 @@ return false;
 validate427.errors = vErrors;
 return errors === 0;
 }
-validate427.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate427_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate416.evaluated;
+const evaluated0 = validate416_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22765,13 +22765,13 @@ return false;
 validate416.errors = vErrors;
 return errors === 0;
 }
-validate416.evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate416_evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate399.evaluated;
+const evaluated0 = validate399_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22926,14 +22926,14 @@ return false;
 validate399.errors = vErrors;
 return errors === 0;
 }
-validate399.evaluated = {"props":{"events":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate399_evaluated = {"props":{"events":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema186 = {"oneOf":[{"type":"string","const":"utf-16"},{"type":"string","const":"utf-32"},{"type":"string","const":"utf-8"}]};
 
 function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate431.evaluated;
+const evaluated0 = validate431_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23059,13 +23059,13 @@ vErrors = null;
 validate431.errors = vErrors;
 return errors === 0;
 }
-validate431.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate431_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate370.evaluated;
+const evaluated0 = validate370_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23393,7 +23393,7 @@ return false;
 validate370.errors = vErrors;
 return errors === 0;
 }
-validate370.evaluated = {"props":{"session":true,"auth":true,"providers":true,"nes":true,"positionEncoding":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate370_evaluated = {"props":{"session":true,"auth":true,"providers":true,"nes":true,"positionEncoding":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema187 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"],"allOf":[{"$ref":"#/$defs/AuthMethodTerminal"}]},{"type":"object","properties":{"type":{"type":"string","const":"agent"}},"required":["type"],"allOf":[{"$ref":"#/$defs/AuthMethodAgent"}]},{"type":"object","properties":{"type":{"type":"string"},"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["type","methodId","name"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"agent"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"terminal"}},"required":["type"]}]},"additionalProperties":true}]};
 const schema188 = {"type":"object","properties":{"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"#/$defs/EnvVariable"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["methodId","name"]};
@@ -23402,7 +23402,7 @@ const schema189 = {"type":"string"};
 function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate436.evaluated;
+const evaluated0 = validate436_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23416,14 +23416,14 @@ return false;
 validate436.errors = vErrors;
 return errors === 0;
 }
-validate436.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate436_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema190 = {"type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","value"]};
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate438.evaluated;
+const evaluated0 = validate438_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23486,13 +23486,13 @@ return false;
 validate438.errors = vErrors;
 return errors === 0;
 }
-validate438.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate438_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate435.evaluated;
+const evaluated0 = validate435_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23631,14 +23631,14 @@ return false;
 validate435.errors = vErrors;
 return errors === 0;
 }
-validate435.evaluated = {"props":{"methodId":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate435_evaluated = {"props":{"methodId":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema191 = {"type":"object","properties":{"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["methodId","name"]};
 
 function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate441.evaluated;
+const evaluated0 = validate441_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23715,13 +23715,13 @@ return false;
 validate441.errors = vErrors;
 return errors === 0;
 }
-validate441.evaluated = {"props":{"methodId":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate441_evaluated = {"props":{"methodId":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate434.evaluated;
+const evaluated0 = validate434_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24178,13 +24178,13 @@ validate434.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate434.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate434_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate365.evaluated;
+const evaluated0 = validate365_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24291,14 +24291,14 @@ return false;
 validate365.errors = vErrors;
 return errors === 0;
 }
-validate365.evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"authMethods":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate365_evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"authMethods":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema192 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate447.evaluated;
+const evaluated0 = validate447_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24323,7 +24323,7 @@ return false;
 validate447.errors = vErrors;
 return errors === 0;
 }
-validate447.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate447_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema193 = {"type":"object","properties":{"providers":{"type":"array","items":{"$ref":"#/$defs/ProviderInfo"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["providers"]};
 const schema194 = {"type":"object","properties":{"providerId":{"allOf":[{"$ref":"#/$defs/ProviderId"}]},"supported":{"type":"array","items":{"$ref":"#/$defs/LlmProtocol"}},"required":{"type":"boolean"},"current":{"anyOf":[{"$ref":"#/$defs/ProviderCurrentConfig"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["providerId","supported","required"]};
@@ -24332,7 +24332,7 @@ const schema195 = {"type":"string"};
 function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate451.evaluated;
+const evaluated0 = validate451_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24346,14 +24346,14 @@ return false;
 validate451.errors = vErrors;
 return errors === 0;
 }
-validate451.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate451_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema196 = {"anyOf":[{"type":"string","const":"anthropic"},{"type":"string","const":"openai"},{"type":"string","const":"azure"},{"type":"string","const":"vertex"},{"type":"string","const":"bedrock"},{"type":"string"}]};
 
 function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate453.evaluated;
+const evaluated0 = validate453_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24516,14 +24516,14 @@ vErrors = null;
 validate453.errors = vErrors;
 return errors === 0;
 }
-validate453.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate453_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema197 = {"type":"object","properties":{"apiType":{"allOf":[{"$ref":"#/$defs/LlmProtocol"}]},"baseUrl":{"type":"string","format":"uri"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["apiType","baseUrl"]};
 
 function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate455.evaluated;
+const evaluated0 = validate455_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24590,13 +24590,13 @@ return false;
 validate455.errors = vErrors;
 return errors === 0;
 }
-validate455.evaluated = {"props":{"apiType":true,"baseUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate455_evaluated = {"props":{"apiType":true,"baseUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate450.evaluated;
+const evaluated0 = validate450_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24751,13 +24751,13 @@ return false;
 validate450.errors = vErrors;
 return errors === 0;
 }
-validate450.evaluated = {"props":{"providerId":true,"supported":true,"required":true,"current":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate450_evaluated = {"props":{"providerId":true,"supported":true,"required":true,"current":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate449.evaluated;
+const evaluated0 = validate449_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24825,14 +24825,14 @@ return false;
 validate449.errors = vErrors;
 return errors === 0;
 }
-validate449.evaluated = {"props":{"providers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate449_evaluated = {"props":{"providers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema198 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate460.evaluated;
+const evaluated0 = validate460_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24857,14 +24857,14 @@ return false;
 validate460.errors = vErrors;
 return errors === 0;
 }
-validate460.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate460_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema199 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate462.evaluated;
+const evaluated0 = validate462_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24889,14 +24889,14 @@ return false;
 validate462.errors = vErrors;
 return errors === 0;
 }
-validate462.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate462_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema200 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate464.evaluated;
+const evaluated0 = validate464_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24921,7 +24921,7 @@ return false;
 validate464.errors = vErrors;
 return errors === 0;
 }
-validate464.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate464_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema201 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 const schema202 = {"type":"object","properties":{"configId":{"allOf":[{"$ref":"#/$defs/SessionConfigId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"#/$defs/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configId","name"],"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"],"allOf":[{"$ref":"#/$defs/SessionConfigSelect"}]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"],"allOf":[{"$ref":"#/$defs/SessionConfigBoolean"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]}]},"additionalProperties":true}]};
@@ -24931,7 +24931,7 @@ const schema204 = {"type":"string"};
 function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate470.evaluated;
+const evaluated0 = validate470_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24945,7 +24945,7 @@ return false;
 validate470.errors = vErrors;
 return errors === 0;
 }
-validate470.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate470_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema205 = {"anyOf":[{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectGroup"}}]};
 const schema206 = {"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["value","name"]};
@@ -24953,7 +24953,7 @@ const schema206 = {"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$d
 function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate473.evaluated;
+const evaluated0 = validate473_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25030,7 +25030,7 @@ return false;
 validate473.errors = vErrors;
 return errors === 0;
 }
-validate473.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate473_evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema207 = {"type":"object","properties":{"groupId":{"allOf":[{"$ref":"#/$defs/SessionConfigGroupId"}]},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"#/$defs/SessionConfigSelectOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["groupId","name","options"]};
 const schema208 = {"type":"string"};
@@ -25038,7 +25038,7 @@ const schema208 = {"type":"string"};
 function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate477.evaluated;
+const evaluated0 = validate477_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25052,13 +25052,13 @@ return false;
 validate477.errors = vErrors;
 return errors === 0;
 }
-validate477.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate477_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate476.evaluated;
+const evaluated0 = validate476_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25152,13 +25152,13 @@ return false;
 validate476.errors = vErrors;
 return errors === 0;
 }
-validate476.evaluated = {"props":{"groupId":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate476_evaluated = {"props":{"groupId":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate472.evaluated;
+const evaluated0 = validate472_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25262,13 +25262,13 @@ validate472.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate472.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate472_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
 function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate469.evaluated;
+const evaluated0 = validate469_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25317,14 +25317,14 @@ return false;
 validate469.errors = vErrors;
 return errors === 0;
 }
-validate469.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
+const validate469_evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema209 = {"type":"object","properties":{"currentValue":{"type":"boolean"}},"required":["currentValue"]};
 
 function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate483.evaluated;
+const evaluated0 = validate483_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25355,14 +25355,14 @@ return false;
 validate483.errors = vErrors;
 return errors === 0;
 }
-validate483.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
+const validate483_evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema210 = {"type":"string"};
 
 function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate485.evaluated;
+const evaluated0 = validate485_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25376,14 +25376,14 @@ return false;
 validate485.errors = vErrors;
 return errors === 0;
 }
-validate485.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate485_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema211 = {"anyOf":[{"type":"string","const":"mode"},{"type":"string","const":"model"},{"type":"string","const":"model_config"},{"type":"string","const":"thought_level"},{"type":"string"}]};
 
 function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate487.evaluated;
+const evaluated0 = validate487_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -25523,13 +25523,13 @@ vErrors = null;
 validate487.errors = vErrors;
 return errors === 0;
 }
-validate487.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate487_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate468.evaluated;
+const evaluated0 = validate468_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26032,13 +26032,13 @@ validate468.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate468.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate468_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate466.evaluated;
+const evaluated0 = validate466_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26119,7 +26119,7 @@ return false;
 validate466.errors = vErrors;
 return errors === 0;
 }
-validate466.evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate466_evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema212 = {"type":"object","properties":{"sessions":{"type":"array","items":{"$ref":"#/$defs/SessionInfo"}},"nextCursor":{"anyOf":[{"$ref":"#/$defs/SessionListCursor"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessions"]};
 const schema213 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"additionalDirectories":{"type":"array","items":{"$ref":"#/$defs/AbsolutePath"}},"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"],"format":"date-time"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
@@ -26127,7 +26127,7 @@ const schema213 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"
 function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate492.evaluated;
+const evaluated0 = validate492_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26249,14 +26249,14 @@ return false;
 validate492.errors = vErrors;
 return errors === 0;
 }
-validate492.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate492_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema214 = {"type":"string"};
 
 function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate497.evaluated;
+const evaluated0 = validate497_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26270,13 +26270,13 @@ return false;
 validate497.errors = vErrors;
 return errors === 0;
 }
-validate497.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate497_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate491.evaluated;
+const evaluated0 = validate491_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26399,14 +26399,14 @@ return false;
 validate491.errors = vErrors;
 return errors === 0;
 }
-validate491.evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate491_evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema215 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate500.evaluated;
+const evaluated0 = validate500_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26431,14 +26431,14 @@ return false;
 validate500.errors = vErrors;
 return errors === 0;
 }
-validate500.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate500_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema216 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate502.evaluated;
+const evaluated0 = validate502_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26519,14 +26519,14 @@ return false;
 validate502.errors = vErrors;
 return errors === 0;
 }
-validate502.evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate502_evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema217 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate506.evaluated;
+const evaluated0 = validate506_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26587,14 +26587,14 @@ return false;
 validate506.errors = vErrors;
 return errors === 0;
 }
-validate506.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate506_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema218 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate509.evaluated;
+const evaluated0 = validate509_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26619,14 +26619,14 @@ return false;
 validate509.errors = vErrors;
 return errors === 0;
 }
-validate509.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate509_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema219 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
 
 function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate511.evaluated;
+const evaluated0 = validate511_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26694,14 +26694,14 @@ return false;
 validate511.errors = vErrors;
 return errors === 0;
 }
-validate511.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate511_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema220 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate514.evaluated;
+const evaluated0 = validate514_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26726,14 +26726,14 @@ return false;
 validate514.errors = vErrors;
 return errors === 0;
 }
-validate514.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate514_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema221 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate516.evaluated;
+const evaluated0 = validate516_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26783,7 +26783,7 @@ return false;
 validate516.errors = vErrors;
 return errors === 0;
 }
-validate516.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate516_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema222 = {"type":"object","properties":{"suggestions":{"type":"array","items":{"$ref":"#/$defs/NesSuggestion"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["suggestions"]};
 const schema223 = {"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"edit"}},"required":["kind"],"allOf":[{"$ref":"#/$defs/NesEditSuggestion"}]},{"type":"object","properties":{"kind":{"type":"string","const":"jump"}},"required":["kind"],"allOf":[{"$ref":"#/$defs/NesJumpSuggestion"}]},{"type":"object","properties":{"kind":{"type":"string","const":"rename"}},"required":["kind"],"allOf":[{"$ref":"#/$defs/NesRenameSuggestion"}]},{"type":"object","properties":{"kind":{"type":"string","const":"searchAndReplace"}},"required":["kind"],"allOf":[{"$ref":"#/$defs/NesSearchAndReplaceSuggestion"}]},{"type":"object","properties":{"kind":{"type":"string"},"suggestionId":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]}},"required":["kind","suggestionId"],"not":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"edit"}},"required":["kind"]},{"type":"object","properties":{"kind":{"type":"string","const":"jump"}},"required":["kind"]},{"type":"object","properties":{"kind":{"type":"string","const":"rename"}},"required":["kind"]},{"type":"object","properties":{"kind":{"type":"string","const":"searchAndReplace"}},"required":["kind"]}]},"additionalProperties":true}]};
@@ -26793,7 +26793,7 @@ const schema225 = {"type":"string"};
 function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate522.evaluated;
+const evaluated0 = validate522_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26807,7 +26807,7 @@ return false;
 validate522.errors = vErrors;
 return errors === 0;
 }
-validate522.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate522_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema226 = {"type":"object","properties":{"range":{"allOf":[{"$ref":"#/$defs/Range"}]},"newText":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["range","newText"]};
 const schema227 = {"type":"object","properties":{"start":{"allOf":[{"$ref":"#/$defs/Position"}]},"end":{"allOf":[{"$ref":"#/$defs/Position"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["start","end"]};
@@ -26816,7 +26816,7 @@ const schema228 = {"type":"object","properties":{"line":{"type":"integer","forma
 function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate526.evaluated;
+const evaluated0 = validate526_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26909,13 +26909,13 @@ return false;
 validate526.errors = vErrors;
 return errors === 0;
 }
-validate526.evaluated = {"props":{"line":true,"character":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate526_evaluated = {"props":{"line":true,"character":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate525.evaluated;
+const evaluated0 = validate525_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -26978,13 +26978,13 @@ return false;
 validate525.errors = vErrors;
 return errors === 0;
 }
-validate525.evaluated = {"props":{"start":true,"end":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate525_evaluated = {"props":{"start":true,"end":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate524.evaluated;
+const evaluated0 = validate524_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27047,13 +27047,13 @@ return false;
 validate524.errors = vErrors;
 return errors === 0;
 }
-validate524.evaluated = {"props":{"range":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate524_evaluated = {"props":{"range":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate521.evaluated;
+const evaluated0 = validate521_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27218,14 +27218,14 @@ return false;
 validate521.errors = vErrors;
 return errors === 0;
 }
-validate521.evaluated = {"props":{"suggestionId":true,"uri":true,"edits":true,"cursorPosition":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate521_evaluated = {"props":{"suggestionId":true,"uri":true,"edits":true,"cursorPosition":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema229 = {"type":"object","properties":{"suggestionId":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"uri":{"type":"string","format":"uri"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["suggestionId","uri","position"]};
 
 function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate533.evaluated;
+const evaluated0 = validate533_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27305,14 +27305,14 @@ return false;
 validate533.errors = vErrors;
 return errors === 0;
 }
-validate533.evaluated = {"props":{"suggestionId":true,"uri":true,"position":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate533_evaluated = {"props":{"suggestionId":true,"uri":true,"position":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema230 = {"type":"object","properties":{"suggestionId":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"uri":{"type":"string","format":"uri"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"newName":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["suggestionId","uri","position","newName"]};
 
 function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate537.evaluated;
+const evaluated0 = validate537_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27405,14 +27405,14 @@ return false;
 validate537.errors = vErrors;
 return errors === 0;
 }
-validate537.evaluated = {"props":{"suggestionId":true,"uri":true,"position":true,"newName":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate537_evaluated = {"props":{"suggestionId":true,"uri":true,"position":true,"newName":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema231 = {"type":"object","properties":{"suggestionId":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"uri":{"type":"string","format":"uri"},"search":{"type":"string"},"replace":{"type":"string"},"isRegex":{"type":["boolean","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["suggestionId","uri","search","replace"]};
 
 function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate541.evaluated;
+const evaluated0 = validate541_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -27519,13 +27519,13 @@ return false;
 validate541.errors = vErrors;
 return errors === 0;
 }
-validate541.evaluated = {"props":{"suggestionId":true,"uri":true,"search":true,"replace":true,"isRegex":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate541_evaluated = {"props":{"suggestionId":true,"uri":true,"search":true,"replace":true,"isRegex":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate520.evaluated;
+const evaluated0 = validate520_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28177,13 +28177,13 @@ validate520.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate520.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate520_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate519.evaluated;
+const evaluated0 = validate519_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28251,14 +28251,14 @@ return false;
 validate519.errors = vErrors;
 return errors === 0;
 }
-validate519.evaluated = {"props":{"suggestions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate519_evaluated = {"props":{"suggestions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema232 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate547.evaluated;
+const evaluated0 = validate547_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28283,7 +28283,7 @@ return false;
 validate547.errors = vErrors;
 return errors === 0;
 }
-validate547.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate547_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema233 = {};
 
@@ -28291,7 +28291,7 @@ function validate549(data, {instancePath="", parentData, parentDataProperty, roo
 validate549.errors = null;
 return true;
 }
-validate549.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate549_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema234 = {};
 
@@ -28299,7 +28299,7 @@ function validate551(data, {instancePath="", parentData, parentDataProperty, roo
 validate551.errors = null;
 return true;
 }
-validate551.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate551_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema235 = {"type":"object","properties":{"code":{"allOf":[{"$ref":"#/$defs/ErrorCode"}]},"message":{"type":"string"},"data":{}},"required":["code","message"]};
 const schema236 = {"anyOf":[{"type":"integer","format":"int32","const":-32700},{"type":"integer","format":"int32","const":-32600},{"type":"integer","format":"int32","const":-32601},{"type":"integer","format":"int32","const":-32602},{"type":"integer","format":"int32","const":-32603},{"type":"integer","format":"int32","const":-32800},{"type":"integer","format":"int32","const":-32000},{"type":"integer","format":"int32","const":-32002},{"type":"integer","format":"int32"}]};
@@ -28308,7 +28308,7 @@ const formats52 = __formats.int32;
 function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate555.evaluated;
+const evaluated0 = validate555_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28666,13 +28666,13 @@ vErrors = null;
 validate555.errors = vErrors;
 return errors === 0;
 }
-validate555.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate555_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate554.evaluated;
+const evaluated0 = validate554_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -28721,13 +28721,13 @@ return false;
 validate554.errors = vErrors;
 return errors === 0;
 }
-validate554.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+const validate554_evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate363.evaluated;
+const evaluated0 = validate363_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29151,14 +29151,14 @@ validate363.errors = vErrors;
 evaluated0.props = props1;
 return errors === 0;
 }
-validate363.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate363_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vInitializeResponse = validate558;
 
 function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate558.evaluated;
+const evaluated0 = validate558_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29265,14 +29265,14 @@ return false;
 validate558.errors = vErrors;
 return errors === 0;
 }
-validate558.evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"authMethods":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate558_evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"authMethods":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProtocolVersion = validate563;
 
 function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate563.evaluated;
+const evaluated0 = validate563_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29306,14 +29306,14 @@ return false;
 validate563.errors = vErrors;
 return errors === 0;
 }
-validate563.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate563_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vImplementation = validate564;
 
 function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate564.evaluated;
+const evaluated0 = validate564_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29390,14 +29390,14 @@ return false;
 validate564.errors = vErrors;
 return errors === 0;
 }
-validate564.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate564_evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentCapabilities = validate565;
 
 function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate565.evaluated;
+const evaluated0 = validate565_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -29725,14 +29725,14 @@ return false;
 validate565.errors = vErrors;
 return errors === 0;
 }
-validate565.evaluated = {"props":{"session":true,"auth":true,"providers":true,"nes":true,"positionEncoding":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate565_evaluated = {"props":{"session":true,"auth":true,"providers":true,"nes":true,"positionEncoding":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionCapabilities = validate571;
 
 function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate571.evaluated;
+const evaluated0 = validate571_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30063,14 +30063,14 @@ return false;
 validate571.errors = vErrors;
 return errors === 0;
 }
-validate571.evaluated = {"props":{"prompt":true,"mcp":true,"delete":true,"additionalDirectories":true,"fork":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate571_evaluated = {"props":{"prompt":true,"mcp":true,"delete":true,"additionalDirectories":true,"fork":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptCapabilities = validate577;
 
 function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate577.evaluated;
+const evaluated0 = validate577_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30277,14 +30277,14 @@ return false;
 validate577.errors = vErrors;
 return errors === 0;
 }
-validate577.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate577_evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptImageCapabilities = validate581;
 
 function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate581.evaluated;
+const evaluated0 = validate581_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30309,14 +30309,14 @@ return false;
 validate581.errors = vErrors;
 return errors === 0;
 }
-validate581.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate581_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptAudioCapabilities = validate582;
 
 function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate582.evaluated;
+const evaluated0 = validate582_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30341,14 +30341,14 @@ return false;
 validate582.errors = vErrors;
 return errors === 0;
 }
-validate582.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate582_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptEmbeddedContextCapabilities = validate583;
 
 function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate583.evaluated;
+const evaluated0 = validate583_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30373,14 +30373,14 @@ return false;
 validate583.errors = vErrors;
 return errors === 0;
 }
-validate583.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate583_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpCapabilities = validate584;
 
 function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate584.evaluated;
+const evaluated0 = validate584_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30587,14 +30587,14 @@ return false;
 validate584.errors = vErrors;
 return errors === 0;
 }
-validate584.evaluated = {"props":{"stdio":true,"http":true,"acp":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate584_evaluated = {"props":{"stdio":true,"http":true,"acp":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpStdioCapabilities = validate588;
 
 function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate588.evaluated;
+const evaluated0 = validate588_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30619,14 +30619,14 @@ return false;
 validate588.errors = vErrors;
 return errors === 0;
 }
-validate588.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate588_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpHttpCapabilities = validate589;
 
 function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate589.evaluated;
+const evaluated0 = validate589_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30651,14 +30651,14 @@ return false;
 validate589.errors = vErrors;
 return errors === 0;
 }
-validate589.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate589_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpAcpCapabilities = validate590;
 
 function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate590.evaluated;
+const evaluated0 = validate590_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30683,14 +30683,14 @@ return false;
 validate590.errors = vErrors;
 return errors === 0;
 }
-validate590.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate590_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionDeleteCapabilities = validate591;
 
 function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate591.evaluated;
+const evaluated0 = validate591_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30715,14 +30715,14 @@ return false;
 validate591.errors = vErrors;
 return errors === 0;
 }
-validate591.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate591_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionAdditionalDirectoriesCapabilities = validate592;
 
 function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate592.evaluated;
+const evaluated0 = validate592_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30747,14 +30747,14 @@ return false;
 validate592.errors = vErrors;
 return errors === 0;
 }
-validate592.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate592_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionForkCapabilities = validate593;
 
 function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate593.evaluated;
+const evaluated0 = validate593_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30779,14 +30779,14 @@ return false;
 validate593.errors = vErrors;
 return errors === 0;
 }
-validate593.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate593_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentAuthCapabilities = validate594;
 
 function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate594.evaluated;
+const evaluated0 = validate594_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30811,14 +30811,14 @@ return false;
 validate594.errors = vErrors;
 return errors === 0;
 }
-validate594.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate594_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProvidersCapabilities = validate595;
 
 function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate595.evaluated;
+const evaluated0 = validate595_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -30843,14 +30843,14 @@ return false;
 validate595.errors = vErrors;
 return errors === 0;
 }
-validate595.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate595_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesCapabilities = validate596;
 
 function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate596.evaluated;
+const evaluated0 = validate596_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31005,14 +31005,14 @@ return false;
 validate596.errors = vErrors;
 return errors === 0;
 }
-validate596.evaluated = {"props":{"events":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate596_evaluated = {"props":{"events":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesEventCapabilities = validate599;
 
 function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate599.evaluated;
+const evaluated0 = validate599_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31106,14 +31106,14 @@ return false;
 validate599.errors = vErrors;
 return errors === 0;
 }
-validate599.evaluated = {"props":{"document":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate599_evaluated = {"props":{"document":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentEventCapabilities = validate601;
 
 function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate601.evaluated;
+const evaluated0 = validate601_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31439,14 +31439,14 @@ return false;
 validate601.errors = vErrors;
 return errors === 0;
 }
-validate601.evaluated = {"props":{"didOpen":true,"didChange":true,"didClose":true,"didSave":true,"didFocus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate601_evaluated = {"props":{"didOpen":true,"didChange":true,"didClose":true,"didSave":true,"didFocus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidOpenCapabilities = validate607;
 
 function validate607(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate607.evaluated;
+const evaluated0 = validate607_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31471,14 +31471,14 @@ return false;
 validate607.errors = vErrors;
 return errors === 0;
 }
-validate607.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate607_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidChangeCapabilities = validate608;
 
 function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate608.evaluated;
+const evaluated0 = validate608_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31528,14 +31528,14 @@ return false;
 validate608.errors = vErrors;
 return errors === 0;
 }
-validate608.evaluated = {"props":{"syncKind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate608_evaluated = {"props":{"syncKind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTextDocumentSyncKind = validate610;
 
 function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate610.evaluated;
+const evaluated0 = validate610_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31629,14 +31629,14 @@ vErrors = null;
 validate610.errors = vErrors;
 return errors === 0;
 }
-validate610.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate610_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidCloseCapabilities = validate611;
 
 function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate611.evaluated;
+const evaluated0 = validate611_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31661,14 +31661,14 @@ return false;
 validate611.errors = vErrors;
 return errors === 0;
 }
-validate611.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate611_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidSaveCapabilities = validate612;
 
 function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate612.evaluated;
+const evaluated0 = validate612_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31693,14 +31693,14 @@ return false;
 validate612.errors = vErrors;
 return errors === 0;
 }
-validate612.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate612_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDocumentDidFocusCapabilities = validate613;
 
 function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate613.evaluated;
+const evaluated0 = validate613_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -31725,14 +31725,14 @@ return false;
 validate613.errors = vErrors;
 return errors === 0;
 }
-validate613.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate613_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesContextCapabilities = validate614;
 
 function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate614.evaluated;
+const evaluated0 = validate614_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32119,14 +32119,14 @@ return false;
 validate614.errors = vErrors;
 return errors === 0;
 }
-validate614.evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate614_evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRecentFilesCapabilities = validate621;
 
 function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate621.evaluated;
+const evaluated0 = validate621_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32184,14 +32184,14 @@ return false;
 validate621.errors = vErrors;
 return errors === 0;
 }
-validate621.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate621_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRelatedSnippetsCapabilities = validate622;
 
 function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate622.evaluated;
+const evaluated0 = validate622_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32216,14 +32216,14 @@ return false;
 validate622.errors = vErrors;
 return errors === 0;
 }
-validate622.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate622_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesEditHistoryCapabilities = validate623;
 
 function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate623.evaluated;
+const evaluated0 = validate623_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32281,14 +32281,14 @@ return false;
 validate623.errors = vErrors;
 return errors === 0;
 }
-validate623.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate623_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesUserActionsCapabilities = validate624;
 
 function validate624(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate624.evaluated;
+const evaluated0 = validate624_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32346,14 +32346,14 @@ return false;
 validate624.errors = vErrors;
 return errors === 0;
 }
-validate624.evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate624_evaluated = {"props":{"maxCount":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesOpenFilesCapabilities = validate625;
 
 function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate625.evaluated;
+const evaluated0 = validate625_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32378,14 +32378,14 @@ return false;
 validate625.errors = vErrors;
 return errors === 0;
 }
-validate625.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate625_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDiagnosticsCapabilities = validate626;
 
 function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate626.evaluated;
+const evaluated0 = validate626_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32410,14 +32410,14 @@ return false;
 validate626.errors = vErrors;
 return errors === 0;
 }
-validate626.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate626_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPositionEncodingKind = validate627;
 
 function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate627.evaluated;
+const evaluated0 = validate627_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -32543,14 +32543,14 @@ vErrors = null;
 validate627.errors = vErrors;
 return errors === 0;
 }
-validate627.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate627_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethod = validate628;
 
 function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate628.evaluated;
+const evaluated0 = validate628_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33007,14 +33007,14 @@ validate628.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate628.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate628_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vAuthMethodId = validate632;
 
 function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate632.evaluated;
+const evaluated0 = validate632_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33028,14 +33028,14 @@ return false;
 validate632.errors = vErrors;
 return errors === 0;
 }
-validate632.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate632_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vEnvVariable = validate633;
 
 function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate633.evaluated;
+const evaluated0 = validate633_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33098,14 +33098,14 @@ return false;
 validate633.errors = vErrors;
 return errors === 0;
 }
-validate633.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate633_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethodTerminal = validate634;
 
 function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate634.evaluated;
+const evaluated0 = validate634_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33244,14 +33244,14 @@ return false;
 validate634.errors = vErrors;
 return errors === 0;
 }
-validate634.evaluated = {"props":{"methodId":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate634_evaluated = {"props":{"methodId":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthMethodAgent = validate637;
 
 function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate637.evaluated;
+const evaluated0 = validate637_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33328,14 +33328,14 @@ return false;
 validate637.errors = vErrors;
 return errors === 0;
 }
-validate637.evaluated = {"props":{"methodId":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate637_evaluated = {"props":{"methodId":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLoginAuthResponse = validate639;
 
 function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate639.evaluated;
+const evaluated0 = validate639_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33360,14 +33360,14 @@ return false;
 validate639.errors = vErrors;
 return errors === 0;
 }
-validate639.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate639_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListProvidersResponse = validate640;
 
 function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate640.evaluated;
+const evaluated0 = validate640_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33435,14 +33435,14 @@ return false;
 validate640.errors = vErrors;
 return errors === 0;
 }
-validate640.evaluated = {"props":{"providers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate640_evaluated = {"props":{"providers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProviderInfo = validate642;
 
 function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate642.evaluated;
+const evaluated0 = validate642_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33597,14 +33597,14 @@ return false;
 validate642.errors = vErrors;
 return errors === 0;
 }
-validate642.evaluated = {"props":{"providerId":true,"supported":true,"required":true,"current":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate642_evaluated = {"props":{"providerId":true,"supported":true,"required":true,"current":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vProviderId = validate646;
 
 function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate646.evaluated;
+const evaluated0 = validate646_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33618,14 +33618,14 @@ return false;
 validate646.errors = vErrors;
 return errors === 0;
 }
-validate646.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate646_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vLlmProtocol = validate647;
 
 function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate647.evaluated;
+const evaluated0 = validate647_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33788,14 +33788,14 @@ vErrors = null;
 validate647.errors = vErrors;
 return errors === 0;
 }
-validate647.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate647_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vProviderCurrentConfig = validate648;
 
 function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate648.evaluated;
+const evaluated0 = validate648_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33862,14 +33862,14 @@ return false;
 validate648.errors = vErrors;
 return errors === 0;
 }
-validate648.evaluated = {"props":{"apiType":true,"baseUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate648_evaluated = {"props":{"apiType":true,"baseUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetProviderResponse = validate650;
 
 function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate650.evaluated;
+const evaluated0 = validate650_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33894,14 +33894,14 @@ return false;
 validate650.errors = vErrors;
 return errors === 0;
 }
-validate650.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate650_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDisableProviderResponse = validate651;
 
 function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate651.evaluated;
+const evaluated0 = validate651_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33926,14 +33926,14 @@ return false;
 validate651.errors = vErrors;
 return errors === 0;
 }
-validate651.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate651_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutAuthResponse = validate652;
 
 function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate652.evaluated;
+const evaluated0 = validate652_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33958,14 +33958,14 @@ return false;
 validate652.errors = vErrors;
 return errors === 0;
 }
-validate652.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate652_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNewSessionResponse = validate653;
 
 function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate653.evaluated;
+const evaluated0 = validate653_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34046,14 +34046,14 @@ return false;
 validate653.errors = vErrors;
 return errors === 0;
 }
-validate653.evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate653_evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOption = validate656;
 
 function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate656.evaluated;
+const evaluated0 = validate656_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34556,14 +34556,14 @@ validate656.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate656.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate656_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vSessionConfigId = validate661;
 
 function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
+const evaluated0 = validate661_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34577,14 +34577,14 @@ return false;
 validate661.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate661_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigOptionCategory = validate662;
 
 function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate662.evaluated;
+const evaluated0 = validate662_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34724,14 +34724,14 @@ vErrors = null;
 validate662.errors = vErrors;
 return errors === 0;
 }
-validate662.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate662_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigValueId = validate663;
 
 function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate663.evaluated;
+const evaluated0 = validate663_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34745,14 +34745,14 @@ return false;
 validate663.errors = vErrors;
 return errors === 0;
 }
-validate663.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate663_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelectOptions = validate664;
 
 function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate664.evaluated;
+const evaluated0 = validate664_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34856,14 +34856,14 @@ validate664.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate664.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate664_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 export const vSessionConfigSelectOption = validate667;
 
 function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate667.evaluated;
+const evaluated0 = validate667_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -34940,14 +34940,14 @@ return false;
 validate667.errors = vErrors;
 return errors === 0;
 }
-validate667.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate667_evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelectGroup = validate669;
 
 function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate669.evaluated;
+const evaluated0 = validate669_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35041,14 +35041,14 @@ return false;
 validate669.errors = vErrors;
 return errors === 0;
 }
-validate669.evaluated = {"props":{"groupId":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate669_evaluated = {"props":{"groupId":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigGroupId = validate672;
 
 function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate672.evaluated;
+const evaluated0 = validate672_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35062,14 +35062,14 @@ return false;
 validate672.errors = vErrors;
 return errors === 0;
 }
-validate672.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate672_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigSelect = validate673;
 
 function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate673.evaluated;
+const evaluated0 = validate673_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35118,14 +35118,14 @@ return false;
 validate673.errors = vErrors;
 return errors === 0;
 }
-validate673.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
+const validate673_evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionConfigBoolean = validate676;
 
 function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate676.evaluated;
+const evaluated0 = validate676_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35156,14 +35156,14 @@ return false;
 validate676.errors = vErrors;
 return errors === 0;
 }
-validate676.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
+const validate676_evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListSessionsResponse = validate677;
 
 function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate677.evaluated;
+const evaluated0 = validate677_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35286,14 +35286,14 @@ return false;
 validate677.errors = vErrors;
 return errors === 0;
 }
-validate677.evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate677_evaluated = {"props":{"sessions":true,"nextCursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionInfo = validate680;
 
 function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate680.evaluated;
+const evaluated0 = validate680_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35415,14 +35415,14 @@ return false;
 validate680.errors = vErrors;
 return errors === 0;
 }
-validate680.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate680_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionListCursor = validate684;
 
 function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate684.evaluated;
+const evaluated0 = validate684_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35436,14 +35436,14 @@ return false;
 validate684.errors = vErrors;
 return errors === 0;
 }
-validate684.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate684_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vDeleteSessionResponse = validate685;
 
 function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate685_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35468,14 +35468,14 @@ return false;
 validate685.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate685_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vForkSessionResponse = validate686;
 
 function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate686.evaluated;
+const evaluated0 = validate686_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35556,14 +35556,14 @@ return false;
 validate686.errors = vErrors;
 return errors === 0;
 }
-validate686.evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate686_evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResumeSessionResponse = validate689;
 
 function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate689.evaluated;
+const evaluated0 = validate689_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35624,14 +35624,14 @@ return false;
 validate689.errors = vErrors;
 return errors === 0;
 }
-validate689.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate689_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseSessionResponse = validate691;
 
 function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate691.evaluated;
+const evaluated0 = validate691_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35656,14 +35656,14 @@ return false;
 validate691.errors = vErrors;
 return errors === 0;
 }
-validate691.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate691_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionConfigOptionResponse = validate692;
 
 function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate692.evaluated;
+const evaluated0 = validate692_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35731,14 +35731,14 @@ return false;
 validate692.errors = vErrors;
 return errors === 0;
 }
-validate692.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate692_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPromptResponse = validate694;
 
 function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate694.evaluated;
+const evaluated0 = validate694_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35763,14 +35763,14 @@ return false;
 validate694.errors = vErrors;
 return errors === 0;
 }
-validate694.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate694_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStartNesResponse = validate695;
 
 function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate695.evaluated;
+const evaluated0 = validate695_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35820,14 +35820,14 @@ return false;
 validate695.errors = vErrors;
 return errors === 0;
 }
-validate695.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate695_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSuggestNesResponse = validate697;
 
 function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate697.evaluated;
+const evaluated0 = validate697_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -35895,14 +35895,14 @@ return false;
 validate697.errors = vErrors;
 return errors === 0;
 }
-validate697.evaluated = {"props":{"suggestions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate697_evaluated = {"props":{"suggestions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesSuggestion = validate699;
 
 function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate699.evaluated;
+const evaluated0 = validate699_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36554,14 +36554,14 @@ validate699.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate699.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate699_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vNesSuggestionId = validate705;
 
 function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate705.evaluated;
+const evaluated0 = validate705_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36575,14 +36575,14 @@ return false;
 validate705.errors = vErrors;
 return errors === 0;
 }
-validate705.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate705_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vNesTextEdit = validate706;
 
 function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate706.evaluated;
+const evaluated0 = validate706_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36645,14 +36645,14 @@ return false;
 validate706.errors = vErrors;
 return errors === 0;
 }
-validate706.evaluated = {"props":{"range":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate706_evaluated = {"props":{"range":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRange = validate708;
 
 function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate708.evaluated;
+const evaluated0 = validate708_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36715,14 +36715,14 @@ return false;
 validate708.errors = vErrors;
 return errors === 0;
 }
-validate708.evaluated = {"props":{"start":true,"end":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate708_evaluated = {"props":{"start":true,"end":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPosition = validate711;
 
 function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate711.evaluated;
+const evaluated0 = validate711_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36815,14 +36815,14 @@ return false;
 validate711.errors = vErrors;
 return errors === 0;
 }
-validate711.evaluated = {"props":{"line":true,"character":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate711_evaluated = {"props":{"line":true,"character":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesEditSuggestion = validate712;
 
 function validate712(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate712.evaluated;
+const evaluated0 = validate712_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36987,14 +36987,14 @@ return false;
 validate712.errors = vErrors;
 return errors === 0;
 }
-validate712.evaluated = {"props":{"suggestionId":true,"uri":true,"edits":true,"cursorPosition":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate712_evaluated = {"props":{"suggestionId":true,"uri":true,"edits":true,"cursorPosition":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesJumpSuggestion = validate716;
 
 function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate716.evaluated;
+const evaluated0 = validate716_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37074,14 +37074,14 @@ return false;
 validate716.errors = vErrors;
 return errors === 0;
 }
-validate716.evaluated = {"props":{"suggestionId":true,"uri":true,"position":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate716_evaluated = {"props":{"suggestionId":true,"uri":true,"position":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRenameSuggestion = validate719;
 
 function validate719(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate719.evaluated;
+const evaluated0 = validate719_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37174,14 +37174,14 @@ return false;
 validate719.errors = vErrors;
 return errors === 0;
 }
-validate719.evaluated = {"props":{"suggestionId":true,"uri":true,"position":true,"newName":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate719_evaluated = {"props":{"suggestionId":true,"uri":true,"position":true,"newName":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesSearchAndReplaceSuggestion = validate722;
 
 function validate722(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate722.evaluated;
+const evaluated0 = validate722_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37288,14 +37288,14 @@ return false;
 validate722.errors = vErrors;
 return errors === 0;
 }
-validate722.evaluated = {"props":{"suggestionId":true,"uri":true,"search":true,"replace":true,"isRegex":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate722_evaluated = {"props":{"suggestionId":true,"uri":true,"search":true,"replace":true,"isRegex":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseNesResponse = validate724;
 
 function validate724(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate724.evaluated;
+const evaluated0 = validate724_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37320,7 +37320,7 @@ return false;
 validate724.errors = vErrors;
 return errors === 0;
 }
-validate724.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate724_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtResponse = validate725;
 
@@ -37328,7 +37328,7 @@ function validate725(data, {instancePath="", parentData, parentDataProperty, roo
 validate725.errors = null;
 return true;
 }
-validate725.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate725_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vMessageMcpResponse = validate726;
 
@@ -37336,14 +37336,14 @@ function validate726(data, {instancePath="", parentData, parentDataProperty, roo
 validate726.errors = null;
 return true;
 }
-validate726.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate726_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vError = validate727;
 
 function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate727.evaluated;
+const evaluated0 = validate727_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37392,14 +37392,14 @@ return false;
 validate727.errors = vErrors;
 return errors === 0;
 }
-validate727.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+const validate727_evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vErrorCode = validate729;
 
 function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate729.evaluated;
+const evaluated0 = validate729_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37757,7 +37757,7 @@ vErrors = null;
 validate729.errors = vErrors;
 return errors === 0;
 }
-validate729.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate729_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentNotification = validate730;
 const schema322 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/UpdateSessionNotification"}]},{"allOf":[{"$ref":"#/$defs/CompleteElicitationNotification"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpNotification"}]},{"allOf":[{"$ref":"#/$defs/ExtNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -37769,7 +37769,7 @@ const schema326 = {"type":"string"};
 function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate735.evaluated;
+const evaluated0 = validate735_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37783,13 +37783,13 @@ return false;
 validate735.errors = vErrors;
 return errors === 0;
 }
-validate735.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate735_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate734(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate734.evaluated;
+const evaluated0 = validate734_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37852,14 +37852,14 @@ return false;
 validate734.errors = vErrors;
 return errors === 0;
 }
-validate734.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate734_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema327 = {"type":"object","properties":{"messageId":{"allOf":[{"$ref":"#/$defs/MessageId"}]},"content":{"type":["array","null"],"items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["messageId"]};
 
 function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate739.evaluated;
+const evaluated0 = validate739_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37940,14 +37940,14 @@ return false;
 validate739.errors = vErrors;
 return errors === 0;
 }
-validate739.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate739_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema328 = {"type":"object","properties":{"messageId":{"allOf":[{"$ref":"#/$defs/MessageId"}]},"content":{"type":["array","null"],"items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["messageId"]};
 
 function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate744.evaluated;
+const evaluated0 = validate744_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38028,14 +38028,14 @@ return false;
 validate744.errors = vErrors;
 return errors === 0;
 }
-validate744.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate744_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema329 = {"type":"object","properties":{"messageId":{"allOf":[{"$ref":"#/$defs/MessageId"}]},"content":{"type":["array","null"],"items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["messageId"]};
 
 function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate749.evaluated;
+const evaluated0 = validate749_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38116,7 +38116,7 @@ return false;
 validate749.errors = vErrors;
 return errors === 0;
 }
-validate749.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate749_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema330 = {"anyOf":[{"type":"object","properties":{"state":{"type":"string","const":"running"}},"required":["state"],"allOf":[{"$ref":"#/$defs/RunningStateUpdate"}]},{"type":"object","properties":{"state":{"type":"string","const":"idle"}},"required":["state"],"allOf":[{"$ref":"#/$defs/IdleStateUpdate"}]},{"type":"object","properties":{"state":{"type":"string","const":"requires_action"}},"required":["state"],"allOf":[{"$ref":"#/$defs/RequiresActionStateUpdate"}]},{"type":"object","properties":{"state":{"type":"string"}},"required":["state"],"not":{"anyOf":[{"type":"object","properties":{"state":{"type":"string","const":"running"}},"required":["state"]},{"type":"object","properties":{"state":{"type":"string","const":"idle"}},"required":["state"]},{"type":"object","properties":{"state":{"type":"string","const":"requires_action"}},"required":["state"]}]},"additionalProperties":true}]};
 const schema331 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -38124,7 +38124,7 @@ const schema331 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate754.evaluated;
+const evaluated0 = validate754_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38149,7 +38149,7 @@ return false;
 validate754.errors = vErrors;
 return errors === 0;
 }
-validate754.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate754_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema332 = {"type":"object","properties":{"stopReason":{"anyOf":[{"$ref":"#/$defs/StopReason"},{"type":"null"}]},"usage":{"anyOf":[{"$ref":"#/$defs/Usage"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema333 = {"anyOf":[{"type":"string","const":"end_turn"},{"type":"string","const":"max_tokens"},{"type":"string","const":"max_turn_requests"},{"type":"string","const":"refusal"},{"type":"string","const":"cancelled"},{"type":"string"}]};
@@ -38157,7 +38157,7 @@ const schema333 = {"anyOf":[{"type":"string","const":"end_turn"},{"type":"string
 function validate757(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate757.evaluated;
+const evaluated0 = validate757_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38320,14 +38320,14 @@ vErrors = null;
 validate757.errors = vErrors;
 return errors === 0;
 }
-validate757.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate757_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema334 = {"type":"object","properties":{"totalTokens":{"type":"integer","format":"uint64","minimum":0},"inputTokens":{"type":"integer","format":"uint64","minimum":0},"outputTokens":{"type":"integer","format":"uint64","minimum":0},"thoughtTokens":{"type":["integer","null"],"format":"uint64","minimum":0},"cachedReadTokens":{"type":["integer","null"],"format":"uint64","minimum":0},"cachedWriteTokens":{"type":["integer","null"],"format":"uint64","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["totalTokens","inputTokens","outputTokens"]};
 
 function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate759.evaluated;
+const evaluated0 = validate759_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38532,13 +38532,13 @@ return false;
 validate759.errors = vErrors;
 return errors === 0;
 }
-validate759.evaluated = {"props":{"totalTokens":true,"inputTokens":true,"outputTokens":true,"thoughtTokens":true,"cachedReadTokens":true,"cachedWriteTokens":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate759_evaluated = {"props":{"totalTokens":true,"inputTokens":true,"outputTokens":true,"thoughtTokens":true,"cachedReadTokens":true,"cachedWriteTokens":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate756.evaluated;
+const evaluated0 = validate756_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38688,14 +38688,14 @@ return false;
 validate756.errors = vErrors;
 return errors === 0;
 }
-validate756.evaluated = {"props":{"stopReason":true,"usage":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate756_evaluated = {"props":{"stopReason":true,"usage":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema335 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate762(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate762.evaluated;
+const evaluated0 = validate762_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38720,13 +38720,13 @@ return false;
 validate762.errors = vErrors;
 return errors === 0;
 }
-validate762.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate762_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate753.evaluated;
+const evaluated0 = validate753_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39223,14 +39223,14 @@ validate753.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate753.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate753_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema336 = {"type":"object","properties":{"toolCallId":{"allOf":[{"$ref":"#/$defs/ToolCallId"}]},"content":{"allOf":[{"$ref":"#/$defs/ToolCallContent"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["toolCallId","content"]};
 
 function validate765(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate765.evaluated;
+const evaluated0 = validate765_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39293,7 +39293,7 @@ return false;
 validate765.errors = vErrors;
 return errors === 0;
 }
-validate765.evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate765_evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema337 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"command":{"type":["string","null"]},"cwd":{"anyOf":[{"$ref":"#/$defs/AbsolutePath"},{"type":"null"}]},"output":{"anyOf":[{"$ref":"#/$defs/TerminalOutput"},{"type":"null"}]},"exitStatus":{"anyOf":[{"$ref":"#/$defs/TerminalExitStatus"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId"]};
 const schema338 = {"type":"object","properties":{"data":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["data"]};
@@ -39301,7 +39301,7 @@ const schema338 = {"type":"object","properties":{"data":{"type":"string"},"_meta
 function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate773.evaluated;
+const evaluated0 = validate773_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39351,14 +39351,14 @@ return false;
 validate773.errors = vErrors;
 return errors === 0;
 }
-validate773.evaluated = {"props":{"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate773_evaluated = {"props":{"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema339 = {"type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0},"signal":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate775.evaluated;
+const evaluated0 = validate775_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39430,13 +39430,13 @@ return false;
 validate775.errors = vErrors;
 return errors === 0;
 }
-validate775.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate775_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate770(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate770.evaluated;
+const evaluated0 = validate770_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39676,14 +39676,14 @@ return false;
 validate770.errors = vErrors;
 return errors === 0;
 }
-validate770.evaluated = {"props":{"terminalId":true,"command":true,"cwd":true,"output":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate770_evaluated = {"props":{"terminalId":true,"command":true,"cwd":true,"output":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema340 = {"type":"object","properties":{"terminalId":{"allOf":[{"$ref":"#/$defs/TerminalId"}]},"data":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["terminalId","data"]};
 
 function validate778(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate778.evaluated;
+const evaluated0 = validate778_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39746,7 +39746,7 @@ return false;
 validate778.errors = vErrors;
 return errors === 0;
 }
-validate778.evaluated = {"props":{"terminalId":true,"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate778_evaluated = {"props":{"terminalId":true,"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema341 = {"type":"object","properties":{"plan":{"allOf":[{"$ref":"#/$defs/PlanUpdateContent"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["plan"]};
 const schema342 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"items"}},"required":["type"],"allOf":[{"$ref":"#/$defs/PlanItems"}]},{"type":"object","properties":{"type":{"type":"string","const":"file"}},"required":["type"],"allOf":[{"$ref":"#/$defs/PlanFile"}]},{"type":"object","properties":{"type":{"type":"string","const":"markdown"}},"required":["type"],"allOf":[{"$ref":"#/$defs/PlanMarkdown"}]},{"type":"object","properties":{"type":{"type":"string"},"planId":{"allOf":[{"$ref":"#/$defs/PlanId"}]}},"required":["type","planId"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"items"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"file"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"markdown"}},"required":["type"]}]},"additionalProperties":true}]};
@@ -39756,7 +39756,7 @@ const schema344 = {"type":"string"};
 function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate784.evaluated;
+const evaluated0 = validate784_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39770,7 +39770,7 @@ return false;
 validate784.errors = vErrors;
 return errors === 0;
 }
-validate784.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate784_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema345 = {"type":"object","properties":{"content":{"type":"string"},"priority":{"allOf":[{"$ref":"#/$defs/PlanEntryPriority"}]},"status":{"allOf":[{"$ref":"#/$defs/PlanEntryStatus"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content","priority","status"]};
 const schema346 = {"anyOf":[{"type":"string","const":"high"},{"type":"string","const":"medium"},{"type":"string","const":"low"},{"type":"string"}]};
@@ -39778,7 +39778,7 @@ const schema346 = {"anyOf":[{"type":"string","const":"high"},{"type":"string","c
 function validate787(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate787.evaluated;
+const evaluated0 = validate787_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39895,14 +39895,14 @@ vErrors = null;
 validate787.errors = vErrors;
 return errors === 0;
 }
-validate787.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate787_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema347 = {"anyOf":[{"type":"string","const":"pending"},{"type":"string","const":"in_progress"},{"type":"string","const":"completed"},{"type":"string","const":"cancelled"},{"type":"string"}]};
 
 function validate789(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate789.evaluated;
+const evaluated0 = validate789_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40042,13 +40042,13 @@ vErrors = null;
 validate789.errors = vErrors;
 return errors === 0;
 }
-validate789.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate789_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate786(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate786.evaluated;
+const evaluated0 = validate786_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40124,13 +40124,13 @@ return false;
 validate786.errors = vErrors;
 return errors === 0;
 }
-validate786.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate786_evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate783(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate783.evaluated;
+const evaluated0 = validate783_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40211,14 +40211,14 @@ return false;
 validate783.errors = vErrors;
 return errors === 0;
 }
-validate783.evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate783_evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema348 = {"type":"object","properties":{"planId":{"allOf":[{"$ref":"#/$defs/PlanId"}]},"uri":{"type":"string","format":"uri"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["planId","uri"]};
 
 function validate793(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate793.evaluated;
+const evaluated0 = validate793_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40285,14 +40285,14 @@ return false;
 validate793.errors = vErrors;
 return errors === 0;
 }
-validate793.evaluated = {"props":{"planId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate793_evaluated = {"props":{"planId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema349 = {"type":"object","properties":{"planId":{"allOf":[{"$ref":"#/$defs/PlanId"}]},"content":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["planId","content"]};
 
 function validate796(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate796.evaluated;
+const evaluated0 = validate796_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40355,13 +40355,13 @@ return false;
 validate796.errors = vErrors;
 return errors === 0;
 }
-validate796.evaluated = {"props":{"planId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate796_evaluated = {"props":{"planId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate782(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate782.evaluated;
+const evaluated0 = validate782_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40880,13 +40880,13 @@ validate782.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate782.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate782_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate781(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate781.evaluated;
+const evaluated0 = validate781_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40936,14 +40936,14 @@ return false;
 validate781.errors = vErrors;
 return errors === 0;
 }
-validate781.evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate781_evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema350 = {"type":"object","properties":{"planId":{"allOf":[{"$ref":"#/$defs/PlanId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["planId"]};
 
 function validate802(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate802.evaluated;
+const evaluated0 = validate802_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40993,7 +40993,7 @@ return false;
 validate802.errors = vErrors;
 return errors === 0;
 }
-validate802.evaluated = {"props":{"planId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate802_evaluated = {"props":{"planId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema351 = {"type":"object","properties":{"availableCommands":{"type":"array","items":{"$ref":"#/$defs/AvailableCommand"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["availableCommands"]};
 const schema352 = {"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"input":{"anyOf":[{"$ref":"#/$defs/AvailableCommandInput"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","description"]};
@@ -41003,7 +41003,7 @@ const schema354 = {"type":"object","properties":{"hint":{"type":"string"},"_meta
 function validate808(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate808.evaluated;
+const evaluated0 = validate808_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41053,13 +41053,13 @@ return false;
 validate808.errors = vErrors;
 return errors === 0;
 }
-validate808.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate808_evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate807(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate807.evaluated;
+const evaluated0 = validate807_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41309,13 +41309,13 @@ validate807.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate807.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate807_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate806(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate806.evaluated;
+const evaluated0 = validate806_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41433,13 +41433,13 @@ return false;
 validate806.errors = vErrors;
 return errors === 0;
 }
-validate806.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate806_evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate805(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate805.evaluated;
+const evaluated0 = validate805_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41507,14 +41507,14 @@ return false;
 validate805.errors = vErrors;
 return errors === 0;
 }
-validate805.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate805_evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema355 = {"type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"#/$defs/SessionConfigOption"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
 
 function validate813(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate813.evaluated;
+const evaluated0 = validate813_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41582,14 +41582,14 @@ return false;
 validate813.errors = vErrors;
 return errors === 0;
 }
-validate813.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate813_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema356 = {"type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"],"format":"date-time"},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate816(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate816.evaluated;
+const evaluated0 = validate816_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41647,7 +41647,7 @@ return false;
 validate816.errors = vErrors;
 return errors === 0;
 }
-validate816.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate816_evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema357 = {"type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0},"size":{"type":"integer","format":"uint64","minimum":0},"cost":{"anyOf":[{"$ref":"#/$defs/Cost"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["used","size"]};
 const schema358 = {"type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string","pattern":"^[A-Z]{3}$"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["amount","currency"]};
@@ -41656,7 +41656,7 @@ const pattern3 = new RegExp("^[A-Z]{3}$", "u");
 function validate819(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate819.evaluated;
+const evaluated0 = validate819_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41731,13 +41731,13 @@ return false;
 validate819.errors = vErrors;
 return errors === 0;
 }
-validate819.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate819_evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate818(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate818.evaluated;
+const evaluated0 = validate818_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41891,7 +41891,7 @@ return false;
 validate818.errors = vErrors;
 return errors === 0;
 }
-validate818.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate818_evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema359 = {"type":"object","properties":{"severity":{"allOf":[{"$ref":"#/$defs/NoticeSeverity"}]},"title":{"type":"string","minLength":1},"description":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["severity","title"]};
 const func1416 = __ucs2length;
@@ -41900,7 +41900,7 @@ const schema360 = {"anyOf":[{"type":"string","const":"info"},{"type":"string","c
 function validate823(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate823.evaluated;
+const evaluated0 = validate823_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42017,13 +42017,13 @@ vErrors = null;
 validate823.errors = vErrors;
 return errors === 0;
 }
-validate823.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate823_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate822(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate822.evaluated;
+const evaluated0 = validate822_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42109,7 +42109,7 @@ return false;
 validate822.errors = vErrors;
 return errors === 0;
 }
-validate822.evaluated = {"props":{"severity":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate822_evaluated = {"props":{"severity":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema361 = {"type":"object","properties":{"compactionId":{"allOf":[{"$ref":"#/$defs/CompactionId"}]},"status":{"allOf":[{"$ref":"#/$defs/CompactionStatus"}]},"summary":{"type":["array","null"],"items":{"$ref":"#/$defs/ContentBlock"}},"error":{"type":["string","null"]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["compactionId","status"]};
 const schema362 = {"type":"string"};
@@ -42117,7 +42117,7 @@ const schema362 = {"type":"string"};
 function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate827.evaluated;
+const evaluated0 = validate827_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42131,14 +42131,14 @@ return false;
 validate827.errors = vErrors;
 return errors === 0;
 }
-validate827.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate827_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema363 = {"anyOf":[{"type":"string","const":"in_progress"},{"type":"string","const":"completed"},{"type":"string","const":"failed"},{"type":"string","const":"cancelled"},{"type":"string"}]};
 
 function validate829(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate829.evaluated;
+const evaluated0 = validate829_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42278,13 +42278,13 @@ vErrors = null;
 validate829.errors = vErrors;
 return errors === 0;
 }
-validate829.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate829_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate826(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate826.evaluated;
+const evaluated0 = validate826_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42392,14 +42392,14 @@ return false;
 validate826.errors = vErrors;
 return errors === 0;
 }
-validate826.evaluated = {"props":{"compactionId":true,"status":true,"summary":true,"error":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate826_evaluated = {"props":{"compactionId":true,"status":true,"summary":true,"error":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema364 = {"type":"object","properties":{"compactionId":{"allOf":[{"$ref":"#/$defs/CompactionId"}]},"content":{"allOf":[{"$ref":"#/$defs/ContentBlock"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["compactionId","content"]};
 
 function validate833(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate833.evaluated;
+const evaluated0 = validate833_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42462,13 +42462,13 @@ return false;
 validate833.errors = vErrors;
 return errors === 0;
 }
-validate833.evaluated = {"props":{"compactionId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate833_evaluated = {"props":{"compactionId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate733(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate733.evaluated;
+const evaluated0 = validate733_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42877,7 +42877,7 @@ vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate753.evaluated.props;
+var props1 = validate753_evaluated.props;
 }
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45113,13 +45113,13 @@ validate733.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate733.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate733_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate731.evaluated;
+const evaluated0 = validate731_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45182,14 +45182,14 @@ return false;
 validate731.errors = vErrors;
 return errors === 0;
 }
-validate731.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate731_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema365 = {"type":"object","properties":{"elicitationId":{"allOf":[{"$ref":"#/$defs/ElicitationId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["elicitationId"]};
 
 function validate839(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate839.evaluated;
+const evaluated0 = validate839_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45239,14 +45239,14 @@ return false;
 validate839.errors = vErrors;
 return errors === 0;
 }
-validate839.evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate839_evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema366 = {"type":"object","properties":{"connectionId":{"allOf":[{"$ref":"#/$defs/McpConnectionId"}]},"method":{"type":"string"},"params":{"type":["object","null"],"additionalProperties":true},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["connectionId","method"]};
 
 function validate842(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate842.evaluated;
+const evaluated0 = validate842_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45323,7 +45323,7 @@ return false;
 validate842.errors = vErrors;
 return errors === 0;
 }
-validate842.evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate842_evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema367 = {};
 
@@ -45331,13 +45331,13 @@ function validate845(data, {instancePath="", parentData, parentDataProperty, roo
 validate845.errors = null;
 return true;
 }
-validate845.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate845_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate730.evaluated;
+const evaluated0 = validate730_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45497,14 +45497,14 @@ return false;
 validate730.errors = vErrors;
 return errors === 0;
 }
-validate730.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate730_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vUpdateSessionNotification = validate847;
 
 function validate847(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate847.evaluated;
+const evaluated0 = validate847_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45567,14 +45567,14 @@ return false;
 validate847.errors = vErrors;
 return errors === 0;
 }
-validate847.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate847_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionUpdate = validate850;
 
 function validate850(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate850.evaluated;
+const evaluated0 = validate850_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45983,7 +45983,7 @@ vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.err
 errors = vErrors.length;
 }
 else {
-var props1 = validate753.evaluated.props;
+var props1 = validate753_evaluated.props;
 }
 if(errors === _errs31){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48219,14 +48219,14 @@ validate850.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate850.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate850_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vMessageId = validate871;
 
 function validate871(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate871.evaluated;
+const evaluated0 = validate871_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48240,14 +48240,14 @@ return false;
 validate871.errors = vErrors;
 return errors === 0;
 }
-validate871.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate871_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vContentChunk = validate872;
 
 function validate872(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate872.evaluated;
+const evaluated0 = validate872_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48310,14 +48310,14 @@ return false;
 validate872.errors = vErrors;
 return errors === 0;
 }
-validate872.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate872_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vUserMessage = validate875;
 
 function validate875(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate875.evaluated;
+const evaluated0 = validate875_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48398,14 +48398,14 @@ return false;
 validate875.errors = vErrors;
 return errors === 0;
 }
-validate875.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate875_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentMessage = validate878;
 
 function validate878(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate878.evaluated;
+const evaluated0 = validate878_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48486,14 +48486,14 @@ return false;
 validate878.errors = vErrors;
 return errors === 0;
 }
-validate878.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate878_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAgentThought = validate881;
 
 function validate881(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate881.evaluated;
+const evaluated0 = validate881_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48574,14 +48574,14 @@ return false;
 validate881.errors = vErrors;
 return errors === 0;
 }
-validate881.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate881_evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRunningStateUpdate = validate884;
 
 function validate884(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate884.evaluated;
+const evaluated0 = validate884_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48606,14 +48606,14 @@ return false;
 validate884.errors = vErrors;
 return errors === 0;
 }
-validate884.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate884_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStopReason = validate885;
 
 function validate885(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate885.evaluated;
+const evaluated0 = validate885_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48776,14 +48776,14 @@ vErrors = null;
 validate885.errors = vErrors;
 return errors === 0;
 }
-validate885.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate885_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vUsage = validate886;
 
 function validate886(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate886.evaluated;
+const evaluated0 = validate886_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48988,14 +48988,14 @@ return false;
 validate886.errors = vErrors;
 return errors === 0;
 }
-validate886.evaluated = {"props":{"totalTokens":true,"inputTokens":true,"outputTokens":true,"thoughtTokens":true,"cachedReadTokens":true,"cachedWriteTokens":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate886_evaluated = {"props":{"totalTokens":true,"inputTokens":true,"outputTokens":true,"thoughtTokens":true,"cachedReadTokens":true,"cachedWriteTokens":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vIdleStateUpdate = validate887;
 
 function validate887(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate887.evaluated;
+const evaluated0 = validate887_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49145,14 +49145,14 @@ return false;
 validate887.errors = vErrors;
 return errors === 0;
 }
-validate887.evaluated = {"props":{"stopReason":true,"usage":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate887_evaluated = {"props":{"stopReason":true,"usage":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequiresActionStateUpdate = validate890;
 
 function validate890(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate890.evaluated;
+const evaluated0 = validate890_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49177,14 +49177,14 @@ return false;
 validate890.errors = vErrors;
 return errors === 0;
 }
-validate890.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate890_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStateUpdate = validate891;
 
 function validate891(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate891.evaluated;
+const evaluated0 = validate891_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49681,14 +49681,14 @@ validate891.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate891.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate891_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vToolCallContentChunk = validate895;
 
 function validate895(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate895.evaluated;
+const evaluated0 = validate895_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49751,14 +49751,14 @@ return false;
 validate895.errors = vErrors;
 return errors === 0;
 }
-validate895.evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate895_evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalOutput = validate898;
 
 function validate898(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate898.evaluated;
+const evaluated0 = validate898_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49808,14 +49808,14 @@ return false;
 validate898.errors = vErrors;
 return errors === 0;
 }
-validate898.evaluated = {"props":{"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate898_evaluated = {"props":{"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalExitStatus = validate899;
 
 function validate899(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate899.evaluated;
+const evaluated0 = validate899_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49887,14 +49887,14 @@ return false;
 validate899.errors = vErrors;
 return errors === 0;
 }
-validate899.evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate899_evaluated = {"props":{"exitCode":true,"signal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalUpdate = validate900;
 
 function validate900(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate900.evaluated;
+const evaluated0 = validate900_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50134,14 +50134,14 @@ return false;
 validate900.errors = vErrors;
 return errors === 0;
 }
-validate900.evaluated = {"props":{"terminalId":true,"command":true,"cwd":true,"output":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate900_evaluated = {"props":{"terminalId":true,"command":true,"cwd":true,"output":true,"exitStatus":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalOutputChunk = validate905;
 
 function validate905(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate905.evaluated;
+const evaluated0 = validate905_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50204,14 +50204,14 @@ return false;
 validate905.errors = vErrors;
 return errors === 0;
 }
-validate905.evaluated = {"props":{"terminalId":true,"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate905_evaluated = {"props":{"terminalId":true,"data":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanUpdateContent = validate907;
 
 function validate907(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate907.evaluated;
+const evaluated0 = validate907_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50730,14 +50730,14 @@ validate907.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate907.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate907_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vPlanId = validate912;
 
 function validate912(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate912.evaluated;
+const evaluated0 = validate912_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50751,14 +50751,14 @@ return false;
 validate912.errors = vErrors;
 return errors === 0;
 }
-validate912.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate912_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntry = validate913;
 
 function validate913(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate913.evaluated;
+const evaluated0 = validate913_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50834,14 +50834,14 @@ return false;
 validate913.errors = vErrors;
 return errors === 0;
 }
-validate913.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate913_evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntryPriority = validate916;
 
 function validate916(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate916.evaluated;
+const evaluated0 = validate916_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50958,14 +50958,14 @@ vErrors = null;
 validate916.errors = vErrors;
 return errors === 0;
 }
-validate916.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate916_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanEntryStatus = validate917;
 
 function validate917(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate917.evaluated;
+const evaluated0 = validate917_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51105,14 +51105,14 @@ vErrors = null;
 validate917.errors = vErrors;
 return errors === 0;
 }
-validate917.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate917_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanItems = validate918;
 
 function validate918(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate918.evaluated;
+const evaluated0 = validate918_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51193,14 +51193,14 @@ return false;
 validate918.errors = vErrors;
 return errors === 0;
 }
-validate918.evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate918_evaluated = {"props":{"planId":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanFile = validate921;
 
 function validate921(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate921.evaluated;
+const evaluated0 = validate921_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51267,14 +51267,14 @@ return false;
 validate921.errors = vErrors;
 return errors === 0;
 }
-validate921.evaluated = {"props":{"planId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate921_evaluated = {"props":{"planId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanMarkdown = validate923;
 
 function validate923(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate923.evaluated;
+const evaluated0 = validate923_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51337,14 +51337,14 @@ return false;
 validate923.errors = vErrors;
 return errors === 0;
 }
-validate923.evaluated = {"props":{"planId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate923_evaluated = {"props":{"planId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanUpdate = validate925;
 
 function validate925(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate925.evaluated;
+const evaluated0 = validate925_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51394,14 +51394,14 @@ return false;
 validate925.errors = vErrors;
 return errors === 0;
 }
-validate925.evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate925_evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vPlanRemoved = validate927;
 
 function validate927(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate927.evaluated;
+const evaluated0 = validate927_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51451,14 +51451,14 @@ return false;
 validate927.errors = vErrors;
 return errors === 0;
 }
-validate927.evaluated = {"props":{"planId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate927_evaluated = {"props":{"planId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommand = validate929;
 
 function validate929(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate929.evaluated;
+const evaluated0 = validate929_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51576,14 +51576,14 @@ return false;
 validate929.errors = vErrors;
 return errors === 0;
 }
-validate929.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate929_evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommandInput = validate931;
 
 function validate931(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate931.evaluated;
+const evaluated0 = validate931_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51833,14 +51833,14 @@ validate931.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate931.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate931_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vTextCommandInput = validate933;
 
 function validate933(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate933.evaluated;
+const evaluated0 = validate933_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51890,14 +51890,14 @@ return false;
 validate933.errors = vErrors;
 return errors === 0;
 }
-validate933.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate933_evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAvailableCommandsUpdate = validate934;
 
 function validate934(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate934.evaluated;
+const evaluated0 = validate934_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51965,14 +51965,14 @@ return false;
 validate934.errors = vErrors;
 return errors === 0;
 }
-validate934.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate934_evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vConfigOptionUpdate = validate936;
 
 function validate936(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate936.evaluated;
+const evaluated0 = validate936_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52040,14 +52040,14 @@ return false;
 validate936.errors = vErrors;
 return errors === 0;
 }
-validate936.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate936_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSessionInfoUpdate = validate938;
 
 function validate938(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate938.evaluated;
+const evaluated0 = validate938_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52105,14 +52105,14 @@ return false;
 validate938.errors = vErrors;
 return errors === 0;
 }
-validate938.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate938_evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCost = validate939;
 
 function validate939(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate939.evaluated;
+const evaluated0 = validate939_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52187,14 +52187,14 @@ return false;
 validate939.errors = vErrors;
 return errors === 0;
 }
-validate939.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate939_evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vUsageUpdate = validate940;
 
 function validate940(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate940.evaluated;
+const evaluated0 = validate940_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52348,14 +52348,14 @@ return false;
 validate940.errors = vErrors;
 return errors === 0;
 }
-validate940.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate940_evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNoticeSeverity = validate942;
 
 function validate942(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate942.evaluated;
+const evaluated0 = validate942_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52472,14 +52472,14 @@ vErrors = null;
 validate942.errors = vErrors;
 return errors === 0;
 }
-validate942.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate942_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vNotice = validate943;
 
 function validate943(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate943.evaluated;
+const evaluated0 = validate943_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52565,14 +52565,14 @@ return false;
 validate943.errors = vErrors;
 return errors === 0;
 }
-validate943.evaluated = {"props":{"severity":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate943_evaluated = {"props":{"severity":true,"title":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionId = validate945;
 
 function validate945(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate945.evaluated;
+const evaluated0 = validate945_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52586,14 +52586,14 @@ return false;
 validate945.errors = vErrors;
 return errors === 0;
 }
-validate945.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate945_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionStatus = validate946;
 
 function validate946(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate946.evaluated;
+const evaluated0 = validate946_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52733,14 +52733,14 @@ vErrors = null;
 validate946.errors = vErrors;
 return errors === 0;
 }
-validate946.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate946_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionUpdate = validate947;
 
 function validate947(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate947.evaluated;
+const evaluated0 = validate947_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52848,14 +52848,14 @@ return false;
 validate947.errors = vErrors;
 return errors === 0;
 }
-validate947.evaluated = {"props":{"compactionId":true,"status":true,"summary":true,"error":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate947_evaluated = {"props":{"compactionId":true,"status":true,"summary":true,"error":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompactionSummaryChunk = validate951;
 
 function validate951(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate951.evaluated;
+const evaluated0 = validate951_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52918,14 +52918,14 @@ return false;
 validate951.errors = vErrors;
 return errors === 0;
 }
-validate951.evaluated = {"props":{"compactionId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate951_evaluated = {"props":{"compactionId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCompleteElicitationNotification = validate954;
 
 function validate954(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate954.evaluated;
+const evaluated0 = validate954_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52975,14 +52975,14 @@ return false;
 validate954.errors = vErrors;
 return errors === 0;
 }
-validate954.evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate954_evaluated = {"props":{"elicitationId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMessageMcpNotification = validate956;
 
 function validate956(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate956.evaluated;
+const evaluated0 = validate956_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53059,7 +53059,7 @@ return false;
 validate956.errors = vErrors;
 return errors === 0;
 }
-validate956.evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate956_evaluated = {"props":{"connectionId":true,"method":true,"params":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vExtNotification = validate958;
 
@@ -53067,7 +53067,7 @@ function validate958(data, {instancePath="", parentData, parentDataProperty, roo
 validate958.errors = null;
 return true;
 }
-validate958.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate958_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vClientRequest = validate959;
 const schema413 = {"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/InitializeRequest"}]},{"allOf":[{"$ref":"#/$defs/LoginAuthRequest"}]},{"allOf":[{"$ref":"#/$defs/ListProvidersRequest"}]},{"allOf":[{"$ref":"#/$defs/SetProviderRequest"}]},{"allOf":[{"$ref":"#/$defs/DisableProviderRequest"}]},{"allOf":[{"$ref":"#/$defs/LogoutAuthRequest"}]},{"allOf":[{"$ref":"#/$defs/NewSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ListSessionsRequest"}]},{"allOf":[{"$ref":"#/$defs/DeleteSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ForkSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/ResumeSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/CloseSessionRequest"}]},{"allOf":[{"$ref":"#/$defs/SetSessionConfigOptionRequest"}]},{"allOf":[{"$ref":"#/$defs/PromptRequest"}]},{"allOf":[{"$ref":"#/$defs/StartNesRequest"}]},{"allOf":[{"$ref":"#/$defs/SuggestNesRequest"}]},{"allOf":[{"$ref":"#/$defs/CloseNesRequest"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpRequest"}]},{"allOf":[{"$ref":"#/$defs/ExtRequest"}]}]},{"type":"null"}]}},"required":["id","method"]};
@@ -53079,7 +53079,7 @@ const schema417 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate966(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate966.evaluated;
+const evaluated0 = validate966_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53104,13 +53104,13 @@ return false;
 validate966.errors = vErrors;
 return errors === 0;
 }
-validate966.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate966_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate965(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate965.evaluated;
+const evaluated0 = validate965_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53199,7 +53199,7 @@ return false;
 validate965.errors = vErrors;
 return errors === 0;
 }
-validate965.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate965_evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema418 = {"type":"object","properties":{"form":{"anyOf":[{"$ref":"#/$defs/ElicitationFormCapabilities"},{"type":"null"}]},"url":{"anyOf":[{"$ref":"#/$defs/ElicitationUrlCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema419 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -53207,7 +53207,7 @@ const schema419 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate970(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate970.evaluated;
+const evaluated0 = validate970_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53232,14 +53232,14 @@ return false;
 validate970.errors = vErrors;
 return errors === 0;
 }
-validate970.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate970_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema420 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate972(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate972.evaluated;
+const evaluated0 = validate972_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53264,13 +53264,13 @@ return false;
 validate972.errors = vErrors;
 return errors === 0;
 }
-validate972.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate972_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate969(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate969.evaluated;
+const evaluated0 = validate969_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53418,7 +53418,7 @@ return false;
 validate969.errors = vErrors;
 return errors === 0;
 }
-validate969.evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate969_evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema421 = {"type":"object","properties":{"jump":{"anyOf":[{"$ref":"#/$defs/NesJumpCapabilities"},{"type":"null"}]},"rename":{"anyOf":[{"$ref":"#/$defs/NesRenameCapabilities"},{"type":"null"}]},"searchAndReplace":{"anyOf":[{"$ref":"#/$defs/NesSearchAndReplaceCapabilities"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema422 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
@@ -53426,7 +53426,7 @@ const schema422 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate976(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate976.evaluated;
+const evaluated0 = validate976_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53451,14 +53451,14 @@ return false;
 validate976.errors = vErrors;
 return errors === 0;
 }
-validate976.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate976_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema423 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate978(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate978.evaluated;
+const evaluated0 = validate978_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53483,14 +53483,14 @@ return false;
 validate978.errors = vErrors;
 return errors === 0;
 }
-validate978.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate978_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema424 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate980(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate980.evaluated;
+const evaluated0 = validate980_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53515,13 +53515,13 @@ return false;
 validate980.errors = vErrors;
 return errors === 0;
 }
-validate980.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate980_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate975(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate975.evaluated;
+const evaluated0 = validate975_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53728,13 +53728,13 @@ return false;
 validate975.errors = vErrors;
 return errors === 0;
 }
-validate975.evaluated = {"props":{"jump":true,"rename":true,"searchAndReplace":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate975_evaluated = {"props":{"jump":true,"rename":true,"searchAndReplace":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate964(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate964.evaluated;
+const evaluated0 = validate964_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -53978,13 +53978,13 @@ return false;
 validate964.errors = vErrors;
 return errors === 0;
 }
-validate964.evaluated = {"props":{"auth":true,"elicitation":true,"nes":true,"positionEncodings":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate964_evaluated = {"props":{"auth":true,"elicitation":true,"nes":true,"positionEncodings":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate961(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate961.evaluated;
+const evaluated0 = validate961_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54060,14 +54060,14 @@ return false;
 validate961.errors = vErrors;
 return errors === 0;
 }
-validate961.evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate961_evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema425 = {"type":"object","properties":{"methodId":{"allOf":[{"$ref":"#/$defs/AuthMethodId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["methodId"]};
 
 function validate986(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate986.evaluated;
+const evaluated0 = validate986_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54117,14 +54117,14 @@ return false;
 validate986.errors = vErrors;
 return errors === 0;
 }
-validate986.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate986_evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema426 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate989(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate989.evaluated;
+const evaluated0 = validate989_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54149,14 +54149,14 @@ return false;
 validate989.errors = vErrors;
 return errors === 0;
 }
-validate989.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate989_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema427 = {"type":"object","properties":{"providerId":{"allOf":[{"$ref":"#/$defs/ProviderId"}]},"apiType":{"allOf":[{"$ref":"#/$defs/LlmProtocol"}]},"baseUrl":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["providerId","apiType","baseUrl"]};
 
 function validate991(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate991.evaluated;
+const evaluated0 = validate991_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54265,14 +54265,14 @@ return false;
 validate991.errors = vErrors;
 return errors === 0;
 }
-validate991.evaluated = {"props":{"providerId":true,"apiType":true,"baseUrl":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate991_evaluated = {"props":{"providerId":true,"apiType":true,"baseUrl":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema428 = {"type":"object","properties":{"providerId":{"allOf":[{"$ref":"#/$defs/ProviderId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["providerId"]};
 
 function validate995(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate995.evaluated;
+const evaluated0 = validate995_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54322,14 +54322,14 @@ return false;
 validate995.errors = vErrors;
 return errors === 0;
 }
-validate995.evaluated = {"props":{"providerId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate995_evaluated = {"props":{"providerId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema429 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate998(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate998.evaluated;
+const evaluated0 = validate998_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54354,7 +54354,7 @@ return false;
 validate998.errors = vErrors;
 return errors === 0;
 }
-validate998.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate998_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema430 = {"type":"object","properties":{"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"additionalDirectories":{"type":"array","items":{"$ref":"#/$defs/AbsolutePath"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["cwd"]};
 const schema431 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerHttp"}]},{"type":"object","properties":{"type":{"type":"string","const":"acp"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerAcp"}]},{"type":"object","properties":{"type":{"type":"string","const":"stdio"}},"required":["type"],"allOf":[{"$ref":"#/$defs/McpServerStdio"}]},{"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"http"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"stdio"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"acp"}},"required":["type"]}]},"additionalProperties":true}]};
@@ -54364,7 +54364,7 @@ const schema433 = {"type":"object","properties":{"name":{"type":"string"},"value
 function validate1005(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1005.evaluated;
+const evaluated0 = validate1005_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54427,13 +54427,13 @@ return false;
 validate1005.errors = vErrors;
 return errors === 0;
 }
-validate1005.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1005_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1004(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1004.evaluated;
+const evaluated0 = validate1004_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54531,14 +54531,14 @@ return false;
 validate1004.errors = vErrors;
 return errors === 0;
 }
-validate1004.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1004_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema434 = {"type":"object","properties":{"name":{"type":"string"},"serverId":{"allOf":[{"$ref":"#/$defs/McpServerAcpId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","serverId"]};
 
 function validate1008(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1008.evaluated;
+const evaluated0 = validate1008_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54601,14 +54601,14 @@ return false;
 validate1008.errors = vErrors;
 return errors === 0;
 }
-validate1008.evaluated = {"props":{"name":true,"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1008_evaluated = {"props":{"name":true,"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema435 = {"type":"object","properties":{"name":{"type":"string"},"command":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"#/$defs/EnvVariable"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","command"]};
 
 function validate1011(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1011.evaluated;
+const evaluated0 = validate1011_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -54733,13 +54733,13 @@ return false;
 validate1011.errors = vErrors;
 return errors === 0;
 }
-validate1011.evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1011_evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1003(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1003.evaluated;
+const evaluated0 = validate1003_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55243,13 +55243,13 @@ validate1003.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1003.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1003_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate1000(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1000.evaluated;
+const evaluated0 = validate1000_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55361,14 +55361,14 @@ return false;
 validate1000.errors = vErrors;
 return errors === 0;
 }
-validate1000.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1000_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema436 = {"type":"object","properties":{"cwd":{"anyOf":[{"$ref":"#/$defs/AbsolutePath"},{"type":"null"}]},"cursor":{"anyOf":[{"$ref":"#/$defs/SessionListCursor"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate1017(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1017.evaluated;
+const evaluated0 = validate1017_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55508,14 +55508,14 @@ return false;
 validate1017.errors = vErrors;
 return errors === 0;
 }
-validate1017.evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1017_evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema437 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate1021(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1021.evaluated;
+const evaluated0 = validate1021_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55565,14 +55565,14 @@ return false;
 validate1021.errors = vErrors;
 return errors === 0;
 }
-validate1021.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1021_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema438 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"additionalDirectories":{"type":"array","items":{"$ref":"#/$defs/AbsolutePath"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
 
 function validate1024(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1024.evaluated;
+const evaluated0 = validate1024_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55697,7 +55697,7 @@ return false;
 validate1024.errors = vErrors;
 return errors === 0;
 }
-validate1024.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1024_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema439 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"cwd":{"allOf":[{"$ref":"#/$defs/AbsolutePath"}]},"additionalDirectories":{"type":"array","items":{"$ref":"#/$defs/AbsolutePath"}},"mcpServers":{"type":"array","items":{"$ref":"#/$defs/McpServer"}},"replayFrom":{"anyOf":[{"$ref":"#/$defs/ReplayFrom"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
 const schema440 = {"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"start"}},"required":["type"],"allOf":[{"$ref":"#/$defs/ReplayFromStart"}]},{"type":"object","properties":{"type":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"start"}},"required":["type"]}]},"additionalProperties":true}]};
@@ -55706,7 +55706,7 @@ const schema441 = {"type":"object","properties":{"_meta":{"type":["object","null
 function validate1036(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1036.evaluated;
+const evaluated0 = validate1036_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -55731,13 +55731,13 @@ return false;
 validate1036.errors = vErrors;
 return errors === 0;
 }
-validate1036.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1036_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1035(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1035.evaluated;
+const evaluated0 = validate1035_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -56011,13 +56011,13 @@ validate1035.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1035.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1035_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate1030(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1030.evaluated;
+const evaluated0 = validate1030_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -56197,14 +56197,14 @@ return false;
 validate1030.errors = vErrors;
 return errors === 0;
 }
-validate1030.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"replayFrom":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1030_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"replayFrom":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema442 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate1040(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1040.evaluated;
+const evaluated0 = validate1040_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -56254,14 +56254,14 @@ return false;
 validate1040.errors = vErrors;
 return errors === 0;
 }
-validate1040.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1040_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema443 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"configId":{"allOf":[{"$ref":"#/$defs/SessionConfigId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","configId"],"anyOf":[{"type":"object","properties":{"value":{"allOf":[{"$ref":"#/$defs/SessionConfigValueId"}]},"type":{"type":"string","const":"id"}},"required":["type","value"]},{"type":"object","properties":{"value":{"type":"boolean"},"type":{"type":"string","const":"boolean"}},"required":["type","value"]},{"type":"object","properties":{"type":{"type":"string"},"value":{}},"required":["type","value"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"id"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]}]},"additionalProperties":true}]};
 
 function validate1043(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1043.evaluated;
+const evaluated0 = validate1043_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -56726,14 +56726,14 @@ validate1043.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1043.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1043_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema444 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"prompt":{"type":"array","items":{"$ref":"#/$defs/ContentBlock"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","prompt"]};
 
 function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1048.evaluated;
+const evaluated0 = validate1048_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -56814,7 +56814,7 @@ return false;
 validate1048.errors = vErrors;
 return errors === 0;
 }
-validate1048.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1048_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema445 = {"type":"object","properties":{"workspaceUri":{"type":["string","null"],"format":"uri"},"workspaceFolders":{"type":["array","null"],"items":{"$ref":"#/$defs/WorkspaceFolder"}},"repository":{"anyOf":[{"$ref":"#/$defs/NesRepository"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema446 = {"type":"object","properties":{"uri":{"type":"string","format":"uri"},"name":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","name"]};
@@ -56822,7 +56822,7 @@ const schema446 = {"type":"object","properties":{"uri":{"type":"string","format"
 function validate1053(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1053.evaluated;
+const evaluated0 = validate1053_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -56889,14 +56889,14 @@ return false;
 validate1053.errors = vErrors;
 return errors === 0;
 }
-validate1053.evaluated = {"props":{"uri":true,"name":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1053_evaluated = {"props":{"uri":true,"name":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema447 = {"type":"object","properties":{"name":{"type":"string"},"owner":{"type":"string"},"remoteUrl":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["name","owner","remoteUrl"]};
 
 function validate1055(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1055.evaluated;
+const evaluated0 = validate1055_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -56972,13 +56972,13 @@ return false;
 validate1055.errors = vErrors;
 return errors === 0;
 }
-validate1055.evaluated = {"props":{"name":true,"owner":true,"remoteUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1055_evaluated = {"props":{"name":true,"owner":true,"remoteUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1052(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1052.evaluated;
+const evaluated0 = validate1052_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57115,7 +57115,7 @@ return false;
 validate1052.errors = vErrors;
 return errors === 0;
 }
-validate1052.evaluated = {"props":{"workspaceUri":true,"workspaceFolders":true,"repository":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1052_evaluated = {"props":{"workspaceUri":true,"workspaceFolders":true,"repository":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema448 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string","format":"uri"},"version":{"type":"integer","format":"int64"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"selection":{"anyOf":[{"$ref":"#/$defs/Range"},{"type":"null"}]},"triggerKind":{"allOf":[{"$ref":"#/$defs/NesTriggerKind"}]},"context":{"anyOf":[{"$ref":"#/$defs/NesSuggestContext"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri","version","position","triggerKind"]};
 const schema449 = {"anyOf":[{"type":"string","const":"automatic"},{"type":"string","const":"diagnostic"},{"type":"string","const":"manual"},{"type":"string"}]};
@@ -57123,7 +57123,7 @@ const schema449 = {"anyOf":[{"type":"string","const":"automatic"},{"type":"strin
 function validate1062(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1062.evaluated;
+const evaluated0 = validate1062_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57240,7 +57240,7 @@ vErrors = null;
 validate1062.errors = vErrors;
 return errors === 0;
 }
-validate1062.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1062_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema450 = {"type":"object","properties":{"recentFiles":{"type":["array","null"],"items":{"$ref":"#/$defs/NesRecentFile"}},"relatedSnippets":{"type":["array","null"],"items":{"$ref":"#/$defs/NesRelatedSnippet"}},"editHistory":{"type":["array","null"],"items":{"$ref":"#/$defs/NesEditHistoryEntry"}},"userActions":{"type":["array","null"],"items":{"$ref":"#/$defs/NesUserAction"}},"openFiles":{"type":["array","null"],"items":{"$ref":"#/$defs/NesOpenFile"}},"diagnostics":{"type":["array","null"],"items":{"$ref":"#/$defs/NesDiagnostic"}},"_meta":{"type":["object","null"],"additionalProperties":true}}};
 const schema451 = {"type":"object","properties":{"uri":{"type":"string","format":"uri"},"languageId":{"type":"string"},"text":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","languageId","text"]};
@@ -57248,7 +57248,7 @@ const schema451 = {"type":"object","properties":{"uri":{"type":"string","format"
 function validate1065(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1065.evaluated;
+const evaluated0 = validate1065_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57328,7 +57328,7 @@ return false;
 validate1065.errors = vErrors;
 return errors === 0;
 }
-validate1065.evaluated = {"props":{"uri":true,"languageId":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1065_evaluated = {"props":{"uri":true,"languageId":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema452 = {"type":"object","properties":{"uri":{"type":"string","format":"uri"},"excerpts":{"type":"array","items":{"$ref":"#/$defs/NesExcerpt"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","excerpts"]};
 const schema453 = {"type":"object","properties":{"startLine":{"type":"integer","format":"uint32","minimum":0},"endLine":{"type":"integer","format":"uint32","minimum":0},"text":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["startLine","endLine","text"]};
@@ -57336,7 +57336,7 @@ const schema453 = {"type":"object","properties":{"startLine":{"type":"integer","
 function validate1068(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1068.evaluated;
+const evaluated0 = validate1068_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57442,13 +57442,13 @@ return false;
 validate1068.errors = vErrors;
 return errors === 0;
 }
-validate1068.evaluated = {"props":{"startLine":true,"endLine":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1068_evaluated = {"props":{"startLine":true,"endLine":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1067(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1067.evaluated;
+const evaluated0 = validate1067_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57533,14 +57533,14 @@ return false;
 validate1067.errors = vErrors;
 return errors === 0;
 }
-validate1067.evaluated = {"props":{"uri":true,"excerpts":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1067_evaluated = {"props":{"uri":true,"excerpts":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema454 = {"type":"object","properties":{"uri":{"type":"string","format":"uri"},"diff":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","diff"]};
 
 function validate1071(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1071.evaluated;
+const evaluated0 = validate1071_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57607,14 +57607,14 @@ return false;
 validate1071.errors = vErrors;
 return errors === 0;
 }
-validate1071.evaluated = {"props":{"uri":true,"diff":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1071_evaluated = {"props":{"uri":true,"diff":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema455 = {"type":"object","properties":{"action":{"type":"string"},"uri":{"type":"string","format":"uri"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"timestampMs":{"type":"integer","format":"uint64","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["action","uri","position","timestampMs"]};
 
 function validate1073(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1073.evaluated;
+const evaluated0 = validate1073_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57722,14 +57722,14 @@ return false;
 validate1073.errors = vErrors;
 return errors === 0;
 }
-validate1073.evaluated = {"props":{"action":true,"uri":true,"position":true,"timestampMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1073_evaluated = {"props":{"action":true,"uri":true,"position":true,"timestampMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema456 = {"type":"object","properties":{"uri":{"type":"string","format":"uri"},"languageId":{"type":"string"},"visibleRange":{"anyOf":[{"$ref":"#/$defs/Range"},{"type":"null"}]},"lastFocusedMs":{"type":["integer","null"],"format":"uint64","minimum":0},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","languageId"]};
 
 function validate1076(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1076.evaluated;
+const evaluated0 = validate1076_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -57885,7 +57885,7 @@ return false;
 validate1076.errors = vErrors;
 return errors === 0;
 }
-validate1076.evaluated = {"props":{"uri":true,"languageId":true,"visibleRange":true,"lastFocusedMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1076_evaluated = {"props":{"uri":true,"languageId":true,"visibleRange":true,"lastFocusedMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema457 = {"type":"object","properties":{"uri":{"type":"string","format":"uri"},"range":{"allOf":[{"$ref":"#/$defs/Range"}]},"severity":{"allOf":[{"$ref":"#/$defs/NesDiagnosticSeverity"}]},"message":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["uri","range","severity","message"]};
 const schema458 = {"anyOf":[{"type":"string","const":"error"},{"type":"string","const":"warning"},{"type":"string","const":"information"},{"type":"string","const":"hint"},{"type":"string"}]};
@@ -57893,7 +57893,7 @@ const schema458 = {"anyOf":[{"type":"string","const":"error"},{"type":"string","
 function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1081.evaluated;
+const evaluated0 = validate1081_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -58033,13 +58033,13 @@ vErrors = null;
 validate1081.errors = vErrors;
 return errors === 0;
 }
-validate1081.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1081_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1079(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1079.evaluated;
+const evaluated0 = validate1079_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -58132,13 +58132,13 @@ return false;
 validate1079.errors = vErrors;
 return errors === 0;
 }
-validate1079.evaluated = {"props":{"uri":true,"range":true,"severity":true,"message":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1079_evaluated = {"props":{"uri":true,"range":true,"severity":true,"message":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1064(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1064.evaluated;
+const evaluated0 = validate1064_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -58354,13 +58354,13 @@ return false;
 validate1064.errors = vErrors;
 return errors === 0;
 }
-validate1064.evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1064_evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1058.evaluated;
+const evaluated0 = validate1058_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -58601,14 +58601,14 @@ return false;
 validate1058.errors = vErrors;
 return errors === 0;
 }
-validate1058.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"selection":true,"triggerKind":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1058_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"selection":true,"triggerKind":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema459 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
 
 function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1086.evaluated;
+const evaluated0 = validate1086_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -58658,13 +58658,13 @@ return false;
 validate1086.errors = vErrors;
 return errors === 0;
 }
-validate1086.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1086_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate959(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate959.evaluated;
+const evaluated0 = validate959_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -58896,7 +58896,7 @@ vErrors = vErrors === null ? validate1043.errors : vErrors.concat(validate1043.e
 errors = vErrors.length;
 }
 else {
-var props1 = validate1043.evaluated.props;
+var props1 = validate1043_evaluated.props;
 }
 var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
@@ -59075,14 +59075,14 @@ return false;
 validate959.errors = vErrors;
 return errors === 0;
 }
-validate959.evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate959_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vInitializeRequest = validate1091;
 
 function validate1091(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1091.evaluated;
+const evaluated0 = validate1091_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -59158,14 +59158,14 @@ return false;
 validate1091.errors = vErrors;
 return errors === 0;
 }
-validate1091.evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1091_evaluated = {"props":{"protocolVersion":true,"info":true,"capabilities":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientCapabilities = validate1095;
 
 function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1095.evaluated;
+const evaluated0 = validate1095_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -59409,14 +59409,14 @@ return false;
 validate1095.errors = vErrors;
 return errors === 0;
 }
-validate1095.evaluated = {"props":{"auth":true,"elicitation":true,"nes":true,"positionEncodings":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1095_evaluated = {"props":{"auth":true,"elicitation":true,"nes":true,"positionEncodings":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAuthCapabilities = validate1100;
 
 function validate1100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1100.evaluated;
+const evaluated0 = validate1100_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -59505,14 +59505,14 @@ return false;
 validate1100.errors = vErrors;
 return errors === 0;
 }
-validate1100.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1100_evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTerminalAuthCapabilities = validate1102;
 
 function validate1102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1102.evaluated;
+const evaluated0 = validate1102_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -59537,14 +59537,14 @@ return false;
 validate1102.errors = vErrors;
 return errors === 0;
 }
-validate1102.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1102_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationCapabilities = validate1103;
 
 function validate1103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1103.evaluated;
+const evaluated0 = validate1103_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -59692,14 +59692,14 @@ return false;
 validate1103.errors = vErrors;
 return errors === 0;
 }
-validate1103.evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1103_evaluated = {"props":{"form":true,"url":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationFormCapabilities = validate1106;
 
 function validate1106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1106.evaluated;
+const evaluated0 = validate1106_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -59724,14 +59724,14 @@ return false;
 validate1106.errors = vErrors;
 return errors === 0;
 }
-validate1106.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1106_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vElicitationUrlCapabilities = validate1107;
 
 function validate1107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1107.evaluated;
+const evaluated0 = validate1107_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -59756,14 +59756,14 @@ return false;
 validate1107.errors = vErrors;
 return errors === 0;
 }
-validate1107.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1107_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientNesCapabilities = validate1108;
 
 function validate1108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1108.evaluated;
+const evaluated0 = validate1108_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -59970,14 +59970,14 @@ return false;
 validate1108.errors = vErrors;
 return errors === 0;
 }
-validate1108.evaluated = {"props":{"jump":true,"rename":true,"searchAndReplace":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1108_evaluated = {"props":{"jump":true,"rename":true,"searchAndReplace":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesJumpCapabilities = validate1112;
 
 function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1112.evaluated;
+const evaluated0 = validate1112_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60002,14 +60002,14 @@ return false;
 validate1112.errors = vErrors;
 return errors === 0;
 }
-validate1112.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1112_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRenameCapabilities = validate1113;
 
 function validate1113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1113.evaluated;
+const evaluated0 = validate1113_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60034,14 +60034,14 @@ return false;
 validate1113.errors = vErrors;
 return errors === 0;
 }
-validate1113.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1113_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesSearchAndReplaceCapabilities = validate1114;
 
 function validate1114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1114.evaluated;
+const evaluated0 = validate1114_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60066,14 +60066,14 @@ return false;
 validate1114.errors = vErrors;
 return errors === 0;
 }
-validate1114.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1114_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLoginAuthRequest = validate1115;
 
 function validate1115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1115.evaluated;
+const evaluated0 = validate1115_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60123,14 +60123,14 @@ return false;
 validate1115.errors = vErrors;
 return errors === 0;
 }
-validate1115.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1115_evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListProvidersRequest = validate1117;
 
 function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1117.evaluated;
+const evaluated0 = validate1117_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60155,14 +60155,14 @@ return false;
 validate1117.errors = vErrors;
 return errors === 0;
 }
-validate1117.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1117_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetProviderRequest = validate1118;
 
 function validate1118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1118.evaluated;
+const evaluated0 = validate1118_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60271,14 +60271,14 @@ return false;
 validate1118.errors = vErrors;
 return errors === 0;
 }
-validate1118.evaluated = {"props":{"providerId":true,"apiType":true,"baseUrl":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1118_evaluated = {"props":{"providerId":true,"apiType":true,"baseUrl":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDisableProviderRequest = validate1121;
 
 function validate1121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1121.evaluated;
+const evaluated0 = validate1121_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60328,14 +60328,14 @@ return false;
 validate1121.errors = vErrors;
 return errors === 0;
 }
-validate1121.evaluated = {"props":{"providerId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1121_evaluated = {"props":{"providerId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vLogoutAuthRequest = validate1123;
 
 function validate1123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1123.evaluated;
+const evaluated0 = validate1123_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60360,14 +60360,14 @@ return false;
 validate1123.errors = vErrors;
 return errors === 0;
 }
-validate1123.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1123_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNewSessionRequest = validate1124;
 
 function validate1124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1124.evaluated;
+const evaluated0 = validate1124_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60479,14 +60479,14 @@ return false;
 validate1124.errors = vErrors;
 return errors === 0;
 }
-validate1124.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1124_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServer = validate1128;
 
 function validate1128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1128.evaluated;
+const evaluated0 = validate1128_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -60990,14 +60990,14 @@ validate1128.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1128.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1128_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vHttpHeader = validate1132;
 
 function validate1132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1132.evaluated;
+const evaluated0 = validate1132_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -61060,14 +61060,14 @@ return false;
 validate1132.errors = vErrors;
 return errors === 0;
 }
-validate1132.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1132_evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerHttp = validate1133;
 
 function validate1133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1133.evaluated;
+const evaluated0 = validate1133_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -61165,14 +61165,14 @@ return false;
 validate1133.errors = vErrors;
 return errors === 0;
 }
-validate1133.evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1133_evaluated = {"props":{"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerAcp = validate1135;
 
 function validate1135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1135.evaluated;
+const evaluated0 = validate1135_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -61235,14 +61235,14 @@ return false;
 validate1135.errors = vErrors;
 return errors === 0;
 }
-validate1135.evaluated = {"props":{"name":true,"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1135_evaluated = {"props":{"name":true,"serverId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vMcpServerStdio = validate1137;
 
 function validate1137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1137.evaluated;
+const evaluated0 = validate1137_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -61367,14 +61367,14 @@ return false;
 validate1137.errors = vErrors;
 return errors === 0;
 }
-validate1137.evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1137_evaluated = {"props":{"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vListSessionsRequest = validate1140;
 
 function validate1140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1140.evaluated;
+const evaluated0 = validate1140_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -61514,14 +61514,14 @@ return false;
 validate1140.errors = vErrors;
 return errors === 0;
 }
-validate1140.evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1140_evaluated = {"props":{"cwd":true,"cursor":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDeleteSessionRequest = validate1143;
 
 function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1143.evaluated;
+const evaluated0 = validate1143_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -61571,14 +61571,14 @@ return false;
 validate1143.errors = vErrors;
 return errors === 0;
 }
-validate1143.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1143_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vForkSessionRequest = validate1145;
 
 function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1145.evaluated;
+const evaluated0 = validate1145_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -61703,14 +61703,14 @@ return false;
 validate1145.errors = vErrors;
 return errors === 0;
 }
-validate1145.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1145_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vResumeSessionRequest = validate1150;
 
 function validate1150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1150.evaluated;
+const evaluated0 = validate1150_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -61890,14 +61890,14 @@ return false;
 validate1150.errors = vErrors;
 return errors === 0;
 }
-validate1150.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"replayFrom":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1150_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"replayFrom":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vReplayFrom = validate1156;
 
 function validate1156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1156.evaluated;
+const evaluated0 = validate1156_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -62171,14 +62171,14 @@ validate1156.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1156.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1156_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vReplayFromStart = validate1158;
 
 function validate1158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1158.evaluated;
+const evaluated0 = validate1158_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -62203,14 +62203,14 @@ return false;
 validate1158.errors = vErrors;
 return errors === 0;
 }
-validate1158.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1158_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseSessionRequest = validate1159;
 
 function validate1159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1159.evaluated;
+const evaluated0 = validate1159_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -62260,14 +62260,14 @@ return false;
 validate1159.errors = vErrors;
 return errors === 0;
 }
-validate1159.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1159_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSetSessionConfigOptionRequest = validate1161;
 
 function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1161.evaluated;
+const evaluated0 = validate1161_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -62732,14 +62732,14 @@ validate1161.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1161.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1161_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vPromptRequest = validate1165;
 
 function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1165.evaluated;
+const evaluated0 = validate1165_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -62820,14 +62820,14 @@ return false;
 validate1165.errors = vErrors;
 return errors === 0;
 }
-validate1165.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1165_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vStartNesRequest = validate1168;
 
 function validate1168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1168.evaluated;
+const evaluated0 = validate1168_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -62964,14 +62964,14 @@ return false;
 validate1168.errors = vErrors;
 return errors === 0;
 }
-validate1168.evaluated = {"props":{"workspaceUri":true,"workspaceFolders":true,"repository":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1168_evaluated = {"props":{"workspaceUri":true,"workspaceFolders":true,"repository":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vWorkspaceFolder = validate1171;
 
 function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1171.evaluated;
+const evaluated0 = validate1171_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -63038,14 +63038,14 @@ return false;
 validate1171.errors = vErrors;
 return errors === 0;
 }
-validate1171.evaluated = {"props":{"uri":true,"name":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1171_evaluated = {"props":{"uri":true,"name":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRepository = validate1172;
 
 function validate1172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1172.evaluated;
+const evaluated0 = validate1172_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -63121,14 +63121,14 @@ return false;
 validate1172.errors = vErrors;
 return errors === 0;
 }
-validate1172.evaluated = {"props":{"name":true,"owner":true,"remoteUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1172_evaluated = {"props":{"name":true,"owner":true,"remoteUrl":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vSuggestNesRequest = validate1173;
 
 function validate1173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1173.evaluated;
+const evaluated0 = validate1173_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -63369,14 +63369,14 @@ return false;
 validate1173.errors = vErrors;
 return errors === 0;
 }
-validate1173.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"selection":true,"triggerKind":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1173_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"selection":true,"triggerKind":true,"context":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesTriggerKind = validate1179;
 
 function validate1179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1179.evaluated;
+const evaluated0 = validate1179_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -63493,14 +63493,14 @@ vErrors = null;
 validate1179.errors = vErrors;
 return errors === 0;
 }
-validate1179.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1179_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vNesSuggestContext = validate1180;
 
 function validate1180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1180.evaluated;
+const evaluated0 = validate1180_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -63716,14 +63716,14 @@ return false;
 validate1180.errors = vErrors;
 return errors === 0;
 }
-validate1180.evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1180_evaluated = {"props":{"recentFiles":true,"relatedSnippets":true,"editHistory":true,"userActions":true,"openFiles":true,"diagnostics":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRecentFile = validate1187;
 
 function validate1187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1187.evaluated;
+const evaluated0 = validate1187_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -63803,14 +63803,14 @@ return false;
 validate1187.errors = vErrors;
 return errors === 0;
 }
-validate1187.evaluated = {"props":{"uri":true,"languageId":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1187_evaluated = {"props":{"uri":true,"languageId":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRelatedSnippet = validate1188;
 
 function validate1188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1188.evaluated;
+const evaluated0 = validate1188_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -63895,14 +63895,14 @@ return false;
 validate1188.errors = vErrors;
 return errors === 0;
 }
-validate1188.evaluated = {"props":{"uri":true,"excerpts":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1188_evaluated = {"props":{"uri":true,"excerpts":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesExcerpt = validate1190;
 
 function validate1190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1190.evaluated;
+const evaluated0 = validate1190_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64008,14 +64008,14 @@ return false;
 validate1190.errors = vErrors;
 return errors === 0;
 }
-validate1190.evaluated = {"props":{"startLine":true,"endLine":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1190_evaluated = {"props":{"startLine":true,"endLine":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesEditHistoryEntry = validate1191;
 
 function validate1191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1191.evaluated;
+const evaluated0 = validate1191_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64082,14 +64082,14 @@ return false;
 validate1191.errors = vErrors;
 return errors === 0;
 }
-validate1191.evaluated = {"props":{"uri":true,"diff":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1191_evaluated = {"props":{"uri":true,"diff":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesUserAction = validate1192;
 
 function validate1192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1192.evaluated;
+const evaluated0 = validate1192_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64197,14 +64197,14 @@ return false;
 validate1192.errors = vErrors;
 return errors === 0;
 }
-validate1192.evaluated = {"props":{"action":true,"uri":true,"position":true,"timestampMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1192_evaluated = {"props":{"action":true,"uri":true,"position":true,"timestampMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesOpenFile = validate1194;
 
 function validate1194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1194.evaluated;
+const evaluated0 = validate1194_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64360,14 +64360,14 @@ return false;
 validate1194.errors = vErrors;
 return errors === 0;
 }
-validate1194.evaluated = {"props":{"uri":true,"languageId":true,"visibleRange":true,"lastFocusedMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1194_evaluated = {"props":{"uri":true,"languageId":true,"visibleRange":true,"lastFocusedMs":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDiagnostic = validate1196;
 
 function validate1196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1196.evaluated;
+const evaluated0 = validate1196_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64460,14 +64460,14 @@ return false;
 validate1196.errors = vErrors;
 return errors === 0;
 }
-validate1196.evaluated = {"props":{"uri":true,"range":true,"severity":true,"message":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1196_evaluated = {"props":{"uri":true,"range":true,"severity":true,"message":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesDiagnosticSeverity = validate1199;
 
 function validate1199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1199.evaluated;
+const evaluated0 = validate1199_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64607,14 +64607,14 @@ vErrors = null;
 validate1199.errors = vErrors;
 return errors === 0;
 }
-validate1199.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1199_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vCloseNesRequest = validate1200;
 
 function validate1200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1200.evaluated;
+const evaluated0 = validate1200_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64664,7 +64664,7 @@ return false;
 validate1200.errors = vErrors;
 return errors === 0;
 }
-validate1200.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1200_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientResponse = validate1202;
 const schema506 = {"anyOf":[{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"result":{"anyOf":[{"allOf":[{"$ref":"#/$defs/RequestPermissionResponse"}]},{"allOf":[{"$ref":"#/$defs/CreateElicitationResponse"}]},{"allOf":[{"$ref":"#/$defs/ConnectMcpResponse"}]},{"allOf":[{"$ref":"#/$defs/DisconnectMcpResponse"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpResponse"}]},{"allOf":[{"$ref":"#/$defs/ExtResponse"}]}]}},"required":["id","result"]},{"type":"object","properties":{"id":{"allOf":[{"$ref":"#/$defs/RequestId"}]},"error":{"allOf":[{"$ref":"#/$defs/Error"}]}},"required":["id","error"]}]};
@@ -64675,7 +64675,7 @@ const schema509 = {"type":"object","properties":{"optionId":{"allOf":[{"$ref":"#
 function validate1206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1206.evaluated;
+const evaluated0 = validate1206_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64725,13 +64725,13 @@ return false;
 validate1206.errors = vErrors;
 return errors === 0;
 }
-validate1206.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1206_evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1205.evaluated;
+const evaluated0 = validate1205_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -65099,13 +65099,13 @@ validate1205.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1205.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1205_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate1204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1204.evaluated;
+const evaluated0 = validate1204_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -65155,7 +65155,7 @@ return false;
 validate1204.errors = vErrors;
 return errors === 0;
 }
-validate1204.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1204_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema510 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}},"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"],"allOf":[{"$ref":"#/$defs/ElicitationAcceptAction"}]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string"}},"required":["action"],"not":{"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]}]},"additionalProperties":true}]};
 const schema511 = {"type":"object","properties":{"content":{"type":["object","null"],"additionalProperties":{"$ref":"#/$defs/ElicitationContentValue"}}}};
@@ -65164,7 +65164,7 @@ const schema512 = {"anyOf":[{"type":"string"},{"type":"integer","format":"int64"
 function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1213.evaluated;
+const evaluated0 = validate1213_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -65307,13 +65307,13 @@ validate1213.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate1213.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate1213_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
 function validate1212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1212.evaluated;
+const evaluated0 = validate1212_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -65354,13 +65354,13 @@ return false;
 validate1212.errors = vErrors;
 return errors === 0;
 }
-validate1212.evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
+const validate1212_evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1211.evaluated;
+const evaluated0 = validate1211_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -65864,14 +65864,14 @@ validate1211.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1211.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1211_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema513 = {"type":"object","properties":{"connectionId":{"allOf":[{"$ref":"#/$defs/McpConnectionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["connectionId"]};
 
 function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1217.evaluated;
+const evaluated0 = validate1217_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -65921,14 +65921,14 @@ return false;
 validate1217.errors = vErrors;
 return errors === 0;
 }
-validate1217.evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1217_evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema514 = {"type":"object","properties":{"_meta":{"type":["object","null"],"additionalProperties":true}}};
 
 function validate1220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1220.evaluated;
+const evaluated0 = validate1220_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -65953,13 +65953,13 @@ return false;
 validate1220.errors = vErrors;
 return errors === 0;
 }
-validate1220.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1220_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1202.evaluated;
+const evaluated0 = validate1202_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -66018,7 +66018,7 @@ vErrors = vErrors === null ? validate1211.errors : vErrors.concat(validate1211.e
 errors = vErrors.length;
 }
 else {
-var props1 = validate1211.evaluated.props;
+var props1 = validate1211_evaluated.props;
 }
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
@@ -66209,14 +66209,14 @@ validate1202.errors = vErrors;
 evaluated0.props = props2;
 return errors === 0;
 }
-validate1202.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1202_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vRequestPermissionResponse = validate1226;
 
 function validate1226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1226.evaluated;
+const evaluated0 = validate1226_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -66266,14 +66266,14 @@ return false;
 validate1226.errors = vErrors;
 return errors === 0;
 }
-validate1226.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1226_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRequestPermissionOutcome = validate1228;
 
 function validate1228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1228.evaluated;
+const evaluated0 = validate1228_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -66641,14 +66641,14 @@ validate1228.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1228.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1228_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vSelectedPermissionOutcome = validate1230;
 
 function validate1230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1230.evaluated;
+const evaluated0 = validate1230_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -66698,14 +66698,14 @@ return false;
 validate1230.errors = vErrors;
 return errors === 0;
 }
-validate1230.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1230_evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCreateElicitationResponse = validate1232;
 
 function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1232.evaluated;
+const evaluated0 = validate1232_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67209,14 +67209,14 @@ validate1232.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate1232.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate1232_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const vElicitationContentValue = validate1234;
 
 function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1234.evaluated;
+const evaluated0 = validate1234_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67359,14 +67359,14 @@ validate1234.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate1234.evaluated = {"dynamicProps":false,"dynamicItems":true};
+const validate1234_evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 export const vElicitationAcceptAction = validate1235;
 
 function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1235.evaluated;
+const evaluated0 = validate1235_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67407,14 +67407,14 @@ return false;
 validate1235.errors = vErrors;
 return errors === 0;
 }
-validate1235.evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
+const validate1235_evaluated = {"props":{"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vConnectMcpResponse = validate1237;
 
 function validate1237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1237.evaluated;
+const evaluated0 = validate1237_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67464,14 +67464,14 @@ return false;
 validate1237.errors = vErrors;
 return errors === 0;
 }
-validate1237.evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1237_evaluated = {"props":{"connectionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDisconnectMcpResponse = validate1239;
 
 function validate1239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1239.evaluated;
+const evaluated0 = validate1239_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67496,7 +67496,7 @@ return false;
 validate1239.errors = vErrors;
 return errors === 0;
 }
-validate1239.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1239_evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vClientNotification = validate1240;
 const schema523 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/CancelSessionNotification"}]},{"allOf":[{"$ref":"#/$defs/DidOpenDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/DidChangeDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/DidCloseDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/DidSaveDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/DidFocusDocumentNotification"}]},{"allOf":[{"$ref":"#/$defs/AcceptNesNotification"}]},{"allOf":[{"$ref":"#/$defs/RejectNesNotification"}]},{"allOf":[{"$ref":"#/$defs/MessageMcpNotification"}]},{"allOf":[{"$ref":"#/$defs/ExtNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -67505,7 +67505,7 @@ const schema524 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"
 function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1241.evaluated;
+const evaluated0 = validate1241_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67555,14 +67555,14 @@ return false;
 validate1241.errors = vErrors;
 return errors === 0;
 }
-validate1241.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1241_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema525 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string","format":"uri"},"languageId":{"type":"string"},"version":{"type":"integer","format":"int64"},"text":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri","languageId","version","text"]};
 
 function validate1244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1244.evaluated;
+const evaluated0 = validate1244_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67677,7 +67677,7 @@ return false;
 validate1244.errors = vErrors;
 return errors === 0;
 }
-validate1244.evaluated = {"props":{"sessionId":true,"uri":true,"languageId":true,"version":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1244_evaluated = {"props":{"sessionId":true,"uri":true,"languageId":true,"version":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema526 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string","format":"uri"},"version":{"type":"integer","format":"int64"},"contentChanges":{"type":"array","items":{"$ref":"#/$defs/TextDocumentContentChangeEvent"}},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri","version","contentChanges"]};
 const schema527 = {"type":"object","properties":{"range":{"anyOf":[{"$ref":"#/$defs/Range"},{"type":"null"}]},"text":{"type":"string"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["text"]};
@@ -67685,7 +67685,7 @@ const schema527 = {"type":"object","properties":{"range":{"anyOf":[{"$ref":"#/$d
 function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1249.evaluated;
+const evaluated0 = validate1249_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67796,13 +67796,13 @@ return false;
 validate1249.errors = vErrors;
 return errors === 0;
 }
-validate1249.evaluated = {"props":{"range":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1249_evaluated = {"props":{"range":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1247.evaluated;
+const evaluated0 = validate1247_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67922,14 +67922,14 @@ return false;
 validate1247.errors = vErrors;
 return errors === 0;
 }
-validate1247.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"contentChanges":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1247_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"contentChanges":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema528 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string","format":"uri"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri"]};
 
 function validate1253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1253.evaluated;
+const evaluated0 = validate1253_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -67996,14 +67996,14 @@ return false;
 validate1253.errors = vErrors;
 return errors === 0;
 }
-validate1253.evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1253_evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema529 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string","format":"uri"},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri"]};
 
 function validate1256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1256.evaluated;
+const evaluated0 = validate1256_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -68070,14 +68070,14 @@ return false;
 validate1256.errors = vErrors;
 return errors === 0;
 }
-validate1256.evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1256_evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema530 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"uri":{"type":"string","format":"uri"},"version":{"type":"integer","format":"int64"},"position":{"allOf":[{"$ref":"#/$defs/Position"}]},"visibleRange":{"allOf":[{"$ref":"#/$defs/Range"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","uri","version","position","visibleRange"]};
 
 function validate1259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1259.evaluated;
+const evaluated0 = validate1259_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -68192,14 +68192,14 @@ return false;
 validate1259.errors = vErrors;
 return errors === 0;
 }
-validate1259.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"visibleRange":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1259_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"visibleRange":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema531 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"suggestionId":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","suggestionId"]};
 
 function validate1264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1264.evaluated;
+const evaluated0 = validate1264_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -68262,7 +68262,7 @@ return false;
 validate1264.errors = vErrors;
 return errors === 0;
 }
-validate1264.evaluated = {"props":{"sessionId":true,"suggestionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1264_evaluated = {"props":{"sessionId":true,"suggestionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema532 = {"type":"object","properties":{"sessionId":{"allOf":[{"$ref":"#/$defs/SessionId"}]},"suggestionId":{"allOf":[{"$ref":"#/$defs/NesSuggestionId"}]},"reason":{"anyOf":[{"$ref":"#/$defs/NesRejectReason"},{"type":"null"}]},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","suggestionId"]};
 const schema533 = {"anyOf":[{"type":"string","const":"rejected"},{"type":"string","const":"ignored"},{"type":"string","const":"replaced"},{"type":"string","const":"cancelled"},{"type":"string"}]};
@@ -68270,7 +68270,7 @@ const schema533 = {"anyOf":[{"type":"string","const":"rejected"},{"type":"string
 function validate1271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1271.evaluated;
+const evaluated0 = validate1271_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -68410,13 +68410,13 @@ vErrors = null;
 validate1271.errors = vErrors;
 return errors === 0;
 }
-validate1271.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1271_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1268.evaluated;
+const evaluated0 = validate1268_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -68534,13 +68534,13 @@ return false;
 validate1268.errors = vErrors;
 return errors === 0;
 }
-validate1268.evaluated = {"props":{"sessionId":true,"suggestionId":true,"reason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1268_evaluated = {"props":{"sessionId":true,"suggestionId":true,"reason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1240.evaluated;
+const evaluated0 = validate1240_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -68799,14 +68799,14 @@ return false;
 validate1240.errors = vErrors;
 return errors === 0;
 }
-validate1240.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate1240_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCancelSessionNotification = validate1276;
 
 function validate1276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1276.evaluated;
+const evaluated0 = validate1276_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -68856,14 +68856,14 @@ return false;
 validate1276.errors = vErrors;
 return errors === 0;
 }
-validate1276.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1276_evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidOpenDocumentNotification = validate1278;
 
 function validate1278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1278.evaluated;
+const evaluated0 = validate1278_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -68978,14 +68978,14 @@ return false;
 validate1278.errors = vErrors;
 return errors === 0;
 }
-validate1278.evaluated = {"props":{"sessionId":true,"uri":true,"languageId":true,"version":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1278_evaluated = {"props":{"sessionId":true,"uri":true,"languageId":true,"version":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidChangeDocumentNotification = validate1280;
 
 function validate1280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1280.evaluated;
+const evaluated0 = validate1280_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69105,14 +69105,14 @@ return false;
 validate1280.errors = vErrors;
 return errors === 0;
 }
-validate1280.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"contentChanges":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1280_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"contentChanges":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vTextDocumentContentChangeEvent = validate1283;
 
 function validate1283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1283.evaluated;
+const evaluated0 = validate1283_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69223,14 +69223,14 @@ return false;
 validate1283.errors = vErrors;
 return errors === 0;
 }
-validate1283.evaluated = {"props":{"range":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1283_evaluated = {"props":{"range":true,"text":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidCloseDocumentNotification = validate1285;
 
 function validate1285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1285.evaluated;
+const evaluated0 = validate1285_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69297,14 +69297,14 @@ return false;
 validate1285.errors = vErrors;
 return errors === 0;
 }
-validate1285.evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1285_evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidSaveDocumentNotification = validate1287;
 
 function validate1287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1287.evaluated;
+const evaluated0 = validate1287_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69371,14 +69371,14 @@ return false;
 validate1287.errors = vErrors;
 return errors === 0;
 }
-validate1287.evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1287_evaluated = {"props":{"sessionId":true,"uri":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vDidFocusDocumentNotification = validate1289;
 
 function validate1289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1289.evaluated;
+const evaluated0 = validate1289_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69493,14 +69493,14 @@ return false;
 validate1289.errors = vErrors;
 return errors === 0;
 }
-validate1289.evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"visibleRange":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1289_evaluated = {"props":{"sessionId":true,"uri":true,"version":true,"position":true,"visibleRange":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vAcceptNesNotification = validate1293;
 
 function validate1293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1293.evaluated;
+const evaluated0 = validate1293_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69563,14 +69563,14 @@ return false;
 validate1293.errors = vErrors;
 return errors === 0;
 }
-validate1293.evaluated = {"props":{"sessionId":true,"suggestionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1293_evaluated = {"props":{"sessionId":true,"suggestionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vRejectNesNotification = validate1296;
 
 function validate1296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1296.evaluated;
+const evaluated0 = validate1296_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69688,14 +69688,14 @@ return false;
 validate1296.errors = vErrors;
 return errors === 0;
 }
-validate1296.evaluated = {"props":{"sessionId":true,"suggestionId":true,"reason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1296_evaluated = {"props":{"sessionId":true,"suggestionId":true,"reason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vNesRejectReason = validate1300;
 
 function validate1300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1300.evaluated;
+const evaluated0 = validate1300_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69835,7 +69835,7 @@ vErrors = null;
 validate1300.errors = vErrors;
 return errors === 0;
 }
-validate1300.evaluated = {"dynamicProps":false,"dynamicItems":false};
+const validate1300_evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const vProtocolLevelNotification = validate1301;
 const schema544 = {"type":"object","properties":{"method":{"type":"string"},"params":{"anyOf":[{"anyOf":[{"allOf":[{"$ref":"#/$defs/CancelRequestNotification"}]}]},{"type":"null"}]}},"required":["method"]};
@@ -69844,7 +69844,7 @@ const schema545 = {"type":"object","properties":{"requestId":{"allOf":[{"$ref":"
 function validate1302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1302.evaluated;
+const evaluated0 = validate1302_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -69894,13 +69894,13 @@ return false;
 validate1302.errors = vErrors;
 return errors === 0;
 }
-validate1302.evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1302_evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate1301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1301.evaluated;
+const evaluated0 = validate1301_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -70022,14 +70022,14 @@ return false;
 validate1301.errors = vErrors;
 return errors === 0;
 }
-validate1301.evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+const validate1301_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 export const vCancelRequestNotification = validate1305;
 
 function validate1305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1305.evaluated;
+const evaluated0 = validate1305_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -70079,5 +70079,5 @@ return false;
 validate1305.errors = vErrors;
 return errors === 0;
 }
-validate1305.evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+const validate1305_evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
