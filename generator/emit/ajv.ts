@@ -55,7 +55,6 @@ export function createAjv(
     allowUnionTypes: true,
     discriminator: true,
     allErrors: false,
-    inlineRefs: false,
     // `required: ["toString"]` must not be satisfied by Object.prototype.
     ownProperties: true,
     ...options,

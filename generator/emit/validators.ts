@@ -1,10 +1,17 @@
 import { _ } from "ajv";
 import type { Diagnostics } from "../diagnostics.js";
 import { InputError, pointer } from "../errors.js";
-import type { JsonObject } from "../load/json-types.js";
+import { isObject, type Json, type JsonObject } from "../load/json-types.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { validatorExportName } from "../naming.js";
-import { applyRules, discriminatorForAjv, stripAnnotations } from "../patch/rules.js";
+import {
+  applyRules,
+  discriminatorForAjv,
+  dropNoopUnevaluated,
+  enumsAsEnum,
+  refsToOwnIds,
+  stripAnnotations,
+} from "../patch/rules.js";
 import { forEachSchema } from "../patch/walk.js";
 import { ANNOTATION_FORMATS, createAjv, loadFormats, standaloneModule } from "./ajv.js";
 import { banner, type OutputFile } from "./output.js";
@@ -15,6 +22,15 @@ import { banner, type OutputFile } from "./output.js";
  * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
  * compiled at import time. Exports `v<Name>` per definition; guards.js wraps them.
  */
+/** Each definition is compiled as its own schema under this id prefix. */
+const DEFINITION_ID = "acp-codegen:definition:";
+
+function usesKeyword(value: Json, keywords: readonly string[]): boolean {
+  if (Array.isArray(value)) return value.some((v) => usesKeyword(v, keywords));
+  if (!isObject(value)) return false;
+  return Object.entries(value).some(([k, v]) => keywords.includes(k) || usesKeyword(v, keywords));
+}
+
 export async function emitValidators(
   surface: SurfaceModel,
   diagnostics: Diagnostics,
@@ -28,12 +44,18 @@ export async function emitValidators(
     Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
     surface.defsKeyword,
   );
+  const ownIds = refsToOwnIds(surface.defsKeyword, DEFINITION_ID);
   for (const def of surface.definitions) {
     const at = pointer(surface.defsKeyword, def.key);
-    defs[def.key] = applyRules(def.schema, [
+    // Refs are rewritten in a pass of their own: the discriminator rule resolves `$ref`
+    // branches by their `#/$defs/` form.
+    const prepared = applyRules(def.schema, [
       stripAnnotations(diagnostics, file, at),
       discriminators,
+      enumsAsEnum,
+      dropNoopUnevaluated,
     ]);
+    defs[def.key] = applyRules(prepared, [ownIds]);
     forEachSchema(def.schema, (node) => {
       const format = node.format;
       if (
@@ -54,14 +76,23 @@ export async function emitValidators(
   const ajv = createAjv(formats, unknownFormats, {
     code: { source: true, esm: true, lines: true, formats: _`__formats` },
   });
-  const id = "acp-codegen:surface";
+  if (!usesKeyword(defs, ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef"])) {
+    // Ajv2020 switches this bookkeeping on unconditionally; with no keyword that needs it
+    // left, it is dead code in every validator.
+    ajv.opts.unevaluated = false;
+    ajv.opts.dynamicRef = false;
+  }
   const exports: Record<string, string> = {};
   for (const def of surface.definitions)
-    exports[validatorExportName(def.name)] = `${id}#/${surface.defsKeyword}/${def.key}`;
+    exports[validatorExportName(def.name)] = `${DEFINITION_ID}${def.key}`;
 
   let code: string;
   try {
-    ajv.addSchema({ $id: id, [surface.defsKeyword]: defs }, id);
+    for (const def of surface.definitions) {
+      const schema = defs[def.key];
+      const body: JsonObject = isObject(schema) ? schema : schema === false ? { not: {} } : {};
+      ajv.addSchema({ ...body, $id: `${DEFINITION_ID}${def.key}` });
+    }
     code = standaloneModule(ajv, exports, runtimePath, "validators.js");
   } catch (error) {
     throw new InputError(

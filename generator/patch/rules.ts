@@ -114,6 +114,99 @@ export function discriminatorForAjv(defs: Record<string, Json>, defsKeyword: str
   };
 }
 
+const jsonType = (value: Json): string =>
+  value === null
+    ? "null"
+    : Array.isArray(value)
+      ? "array"
+      : Number.isInteger(value)
+        ? "integer"
+        : typeof value;
+
+/** The constant of a branch that is nothing but `{const}` (with a matching `type`), if it is one. */
+function constOf(branch: Json): { value: Json } | undefined {
+  if (!isObject(branch) || !Object.hasOwn(branch, "const")) return undefined;
+  if (Object.keys(branch).some((k) => k !== "const" && k !== "type")) return undefined;
+  const value = branch.const as Json;
+  const type = jsonType(value);
+  if (
+    branch.type !== undefined &&
+    branch.type !== type &&
+    !(branch.type === "number" && type === "integer")
+  )
+    return undefined;
+  return { value };
+}
+
+export const enumsAsEnum: Rule = {
+  name: "enums-as-enum",
+  reason:
+    "Upstream writes enums as oneOf/anyOf of {type, const} branches (so each value can carry a description). ajv then tries every branch and allocates an error for each that fails, on every call. A closed set is an `enum`; an open one (consts plus one catch-all {type} under anyOf) is the catch-all alone, which every const already satisfies.",
+  apply(node) {
+    for (const union of ["oneOf", "anyOf"] as const) {
+      const branches = node[union];
+      if (!Array.isArray(branches) || branches.length < 2) continue;
+      const consts = branches.map(constOf);
+      const values = consts.filter((c) => c !== undefined).map((c) => c.value);
+      if (values.length < 2 || new Set(values.map((v) => JSON.stringify(v))).size !== values.length)
+        continue;
+      const others = branches.filter((_b, i) => consts[i] === undefined);
+      const { [union]: _dropped, ...rest } = node;
+      if (others.length === 0) return { ...rest, enum: values };
+      const [catchAll] = others;
+      if (
+        union === "anyOf" &&
+        others.length === 1 &&
+        isObject(catchAll) &&
+        Object.keys(catchAll).length === 1 &&
+        typeof catchAll.type === "string" &&
+        values.every(
+          (v) =>
+            jsonType(v) === catchAll.type ||
+            (catchAll.type === "number" && jsonType(v) === "integer"),
+        )
+      ) {
+        return { ...rest, type: catchAll.type };
+      }
+    }
+    return node;
+  },
+};
+
+export const dropNoopUnevaluated: Rule = {
+  name: "drop-noop-unevaluated",
+  reason:
+    "`unevaluatedProperties: true` / `unevaluatedItems: true` can never fail, yet their presence makes ajv track evaluated properties in every validator.",
+  apply(node) {
+    if (node.unevaluatedProperties !== true && node.unevaluatedItems !== true) return node;
+    const { unevaluatedProperties, unevaluatedItems, ...rest } = node;
+    return {
+      ...rest,
+      ...(unevaluatedProperties !== undefined && unevaluatedProperties !== true
+        ? { unevaluatedProperties }
+        : {}),
+      ...(unevaluatedItems !== undefined && unevaluatedItems !== true ? { unevaluatedItems } : {}),
+    };
+  },
+};
+
+/**
+ * `#/$defs/Name` → `<prefix>Name`: each definition compiled as a schema of its own.
+ * Exported through a pointer into one big schema, ajv compiles a definition twice (as the
+ * export and again where another reaches it by $ref): 349 functions for 178 definitions.
+ */
+export function refsToOwnIds(defsKeyword: string, prefix: string): Rule {
+  const local = `#/${defsKeyword}/`;
+  return {
+    name: "refs-to-own-ids",
+    reason: "one compiled function per definition instead of two",
+    apply(node) {
+      if (typeof node.$ref !== "string" || !node.$ref.startsWith(local)) return node;
+      return { ...node, $ref: `${prefix}${node.$ref.slice(local.length)}` };
+    },
+  };
+}
+
 /** Remove every keyword that cannot change validity, and warn about keywords nobody knows. */
 export function stripAnnotations(diagnostics: Diagnostics, file: string, at: string): Rule {
   return {
