@@ -43,6 +43,26 @@ export const CONNECTION_EXPORTS = [
   "RequestContext",
   "NotificationContext",
   "CallOptions",
+  "LogReason",
+  "MaybePromise",
+  "ErrorObject",
+  "JsonRpcId",
+  "JsonRpcMessage",
+  "MalformedFrame",
+  "ParamsOf",
+  "RemoteMethods",
+  "ResultOf",
+  "ReadableLike",
+  "SignalLike",
+  "WritableLike",
+  "ErrorMessage",
+  "NotificationMessage",
+  "RequestMessage",
+  "ResultMessage",
+  "MalformedProblem",
+  "StreamReader",
+  "StreamWriter",
+  "StreamReadResult",
 ] as const;
 
 /** The two roles a connection can play, and the interfaces and tables that belong to each. */
@@ -193,7 +213,12 @@ function declarations(
     `export type { NdJsonStreamOptions } from "${runtime}/ndjson-stream.js";`,
     `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
     `export type { MessageStream } from "${runtime}/message-stream.js";`,
-    `export type { CallOptions, ConnectionOptions, LogEvent, NotificationContext, RequestContext, ValidationOptions } from "${runtime}/connection-types.js";`,
+    `export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, ValidationOptions } from "${runtime}/connection-types.js";`,
+    // Types the public signatures above mention: exported so users can name them too.
+    `export type { ErrorMessage, ErrorObject, JsonRpcId, JsonRpcMessage, NotificationMessage, RequestMessage, ResultMessage } from "${runtime}/json-rpc.js";`,
+    `export type { MalformedFrame, MalformedProblem } from "${runtime}/message-stream.js";`,
+    `export type { ParamsOf, RemoteMethods, ResultOf } from "${runtime}/side-connection.js";`,
+    `export type { ReadableLike, SignalLike, StreamReader, StreamReadResult, StreamWriter, WritableLike } from "${runtime}/web-types.js";`,
     "",
   ];
   for (const role of ["agent", "client"] as const) {
