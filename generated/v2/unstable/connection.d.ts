@@ -10,7 +10,11 @@ export { ndJsonStream } from "../../runtime/ndjson-stream.js";
 export type { NdJsonStreamOptions } from "../../runtime/ndjson-stream.js";
 export { ConnectionClosedError, RequestError } from "../../runtime/request-error.js";
 export type { MessageStream } from "../../runtime/message-stream.js";
-export type { CallOptions, ConnectionOptions, LogEvent, NotificationContext, RequestContext, ValidationOptions } from "../../runtime/connection-types.js";
+export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, ValidationOptions } from "../../runtime/connection-types.js";
+export type { ErrorMessage, ErrorObject, JsonRpcId, JsonRpcMessage, NotificationMessage, RequestMessage, ResultMessage } from "../../runtime/json-rpc.js";
+export type { MalformedFrame, MalformedProblem } from "../../runtime/message-stream.js";
+export type { ParamsOf, RemoteMethods, ResultOf } from "../../runtime/side-connection.js";
+export type { ReadableLike, SignalLike, StreamReader, StreamReadResult, StreamWriter, WritableLike } from "../../runtime/web-types.js";
 
 /**
  * What the agent side serves: one handler per method the agent handles, named after its
