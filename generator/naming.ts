@@ -68,30 +68,19 @@ const RESERVED = new Set([
   "undefined",
 ]);
 
-/** Names the generated package exports itself, per namespace (types and values are separate in TS). */
-export const PACKAGE_TYPE_NAMES = new Set([
+/** Names `connection.js` / `connection.d.ts` export, besides the generated method maps. */
+export const CONNECTION_EXPORTS = [
   "Agent",
   "Client",
   "RemoteAgent",
   "RemoteClient",
-  "AgentRequestMap",
-  "AgentNotificationMap",
-  "ClientRequestMap",
-  "ClientNotificationMap",
-  "ProtocolRequestMap",
-  "ProtocolNotificationMap",
-  "ProxyRequestMap",
-  "ProxyNotificationMap",
-  "MethodSpec",
-  "ValidationIssue",
-  "ValidationResult",
-  "RequestError",
-  "ConnectionClosedError",
-  "ValidationError",
   "AgentSideConnection",
   "ClientSideConnection",
-  "MessageStream",
+  "ndJsonStream",
   "NdJsonStreamOptions",
+  "RequestError",
+  "ConnectionClosedError",
+  "MessageStream",
   "ConnectionOptions",
   "ValidationOptions",
   "LogEvent",
@@ -118,6 +107,23 @@ export const PACKAGE_TYPE_NAMES = new Set([
   "StreamReader",
   "StreamWriter",
   "StreamReadResult",
+] as const;
+
+/** Names the generated package exports itself, per namespace (types and values are separate in TS). */
+export const PACKAGE_TYPE_NAMES = new Set<string>([
+  "AgentRequestMap",
+  "AgentNotificationMap",
+  "ClientRequestMap",
+  "ClientNotificationMap",
+  "ProtocolRequestMap",
+  "ProtocolNotificationMap",
+  "ProxyRequestMap",
+  "ProxyNotificationMap",
+  "MethodSpec",
+  "ValidationIssue",
+  "ValidationResult",
+  "ValidationError",
+  ...CONNECTION_EXPORTS,
 ]);
 
 export type NameProblem = string;

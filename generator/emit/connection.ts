@@ -1,7 +1,7 @@
 import { InputError, pointer } from "../errors.js";
 import type { Method, SurfaceModel } from "../model/protocol.js";
 import { parserName } from "../model/unions.js";
-import { validatorExportName } from "../naming.js";
+import { CONNECTION_EXPORTS, validatorExportName } from "../naming.js";
 import type { HandlerSide } from "../patch/vocabulary.js";
 import { mapName, methodsOf } from "./methods.js";
 import { banner, literal, type OutputFile } from "./output.js";
@@ -24,46 +24,7 @@ export const REQUIRED_HANDLERS: Readonly<Record<"agent" | "client", readonly str
   client: ["session/request_permission", "session/update"],
 };
 
-/** Names `connection.js` / `connection.d.ts` export, besides the generated method maps. */
-export const CONNECTION_EXPORTS = [
-  "Agent",
-  "Client",
-  "RemoteAgent",
-  "RemoteClient",
-  "AgentSideConnection",
-  "ClientSideConnection",
-  "ndJsonStream",
-  "NdJsonStreamOptions",
-  "RequestError",
-  "ConnectionClosedError",
-  "MessageStream",
-  "ConnectionOptions",
-  "ValidationOptions",
-  "LogEvent",
-  "RequestContext",
-  "NotificationContext",
-  "CallOptions",
-  "LogReason",
-  "MaybePromise",
-  "ErrorObject",
-  "JsonRpcId",
-  "JsonRpcMessage",
-  "MalformedFrame",
-  "ParamsOf",
-  "RemoteMethods",
-  "ResultOf",
-  "ReadableLike",
-  "SignalLike",
-  "WritableLike",
-  "ErrorMessage",
-  "NotificationMessage",
-  "RequestMessage",
-  "ResultMessage",
-  "MalformedProblem",
-  "StreamReader",
-  "StreamWriter",
-  "StreamReadResult",
-] as const;
+export { CONNECTION_EXPORTS };
 
 /** The two roles a connection can play, and the interfaces and tables that belong to each. */
 const ROLES = {

@@ -102,14 +102,3 @@ describe("emitConnection", () => {
     );
   });
 });
-
-describe("names the connection module exports", () => {
-  it("are all reserved in naming.ts, so a definition can never shadow one", async () => {
-    const { CONNECTION_EXPORTS } = await import("../../generator/emit/connection.js");
-    const { PACKAGE_TYPE_NAMES, PACKAGE_VALUE_NAMES } = await import("../../generator/naming.js");
-    const missing = CONNECTION_EXPORTS.filter(
-      (name: string) => !PACKAGE_TYPE_NAMES.has(name) && !PACKAGE_VALUE_NAMES.has(name),
-    );
-    expect(missing).toEqual([]);
-  });
-});
