@@ -6,6 +6,7 @@ import { formatWarning } from "./diagnostics.js";
 import { registerDiff } from "./diff/command.js";
 import type { PackageOptions } from "./emit/package.js";
 import { InputError, oneLine } from "./errors.js";
+import { registerFetch } from "./fetch/command.js";
 import { GENERATOR_VERSION } from "./paths.js";
 import { MANIFEST, type Manifest } from "./plan.js";
 import { readTree, writeAtomically } from "./write.js";
@@ -273,6 +274,7 @@ ${EXIT_CODES_HELP}`,
     });
 
   registerDiff(program, { out, err });
+  registerFetch(program, { out, err });
 
   return program;
 }
