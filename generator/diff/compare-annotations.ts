@@ -1,5 +1,5 @@
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
-import { jsonEqual } from "../model/stability.js";
+import { jsonEqual } from "../schema/equal.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { type Breaks, type ChangeKind, COMPATIBLE } from "./change.js";
 import type { At } from "./compare-schema.js";
 import { DOC_KEYWORDS, METHOD_KEYWORDS, PARSING_KEYWORDS } from "./keywords.js";

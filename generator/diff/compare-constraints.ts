@@ -1,5 +1,5 @@
-import type { Json, JsonObject } from "../load/json-types.js";
-import { jsonEqual } from "../model/stability.js";
+import { jsonEqual } from "../schema/equal.js";
+import type { Json, JsonObject } from "../schema/json.js";
 import { BREAKS_BOTH, type Breaks, NARROWS, WIDENS } from "./change.js";
 import type { At, Options, Walk } from "./compare-schema.js";
 import { LOWER_BOUNDS, OTHER_CONSTRAINTS, UPPER_BOUNDS } from "./keywords.js";

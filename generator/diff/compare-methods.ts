@@ -1,6 +1,6 @@
-import { escapePointerToken } from "../errors.js";
-import type { Json } from "../load/json-types.js";
 import type { Method, SurfaceModel } from "../model/protocol.js";
+import type { Json } from "../schema/json.js";
+import { escapePointerToken } from "../schema/pointer.js";
 import { BREAKS_BOTH, type Breaks, COMPATIBLE, either, type Finding, finding } from "./change.js";
 import { SchemaComparison, type SchemaSide } from "./compare-schema.js";
 

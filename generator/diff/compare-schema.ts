@@ -1,6 +1,6 @@
-import { escapePointerToken } from "../errors.js";
-import type { Json, JsonObject } from "../load/json-types.js";
-import { jsonEqual } from "../model/stability.js";
+import { jsonEqual } from "../schema/equal.js";
+import type { Json, JsonObject } from "../schema/json.js";
+import { escapePointerToken } from "../schema/pointer.js";
 import {
   BREAKS_BOTH,
   type Breaks,

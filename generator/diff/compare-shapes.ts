@@ -1,6 +1,6 @@
-import type { Json, JsonObject } from "../load/json-types.js";
-import { isObject } from "../load/json-types.js";
-import { jsonEqual } from "../model/stability.js";
+import { jsonEqual } from "../schema/equal.js";
+import type { Json, JsonObject } from "../schema/json.js";
+import { isObject } from "../schema/json.js";
 import { COMPATIBLE, NARROWS, WIDENS } from "./change.js";
 import type { At, Walk } from "./compare-schema.js";
 import type { SchemaView } from "./schema-view.js";

@@ -1,5 +1,5 @@
-import { escapePointerToken } from "../errors.js";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
+import { escapePointerToken } from "../schema/pointer.js";
 import { BREAKS_BOTH, type Change, COMPATIBLE, type Finding, finding } from "./change.js";
 import { compareMethods, type SurfacePair } from "./compare-methods.js";
 import { compareDefinition, type SchemaSide } from "./compare-schema.js";

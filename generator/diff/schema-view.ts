@@ -1,6 +1,6 @@
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { refTarget } from "../schema/refs.js";
 import { isAnnotation } from "./keywords.js";
-import { refTarget } from "./refs.js";
 import { branchVariants, type Variants, valueVariants } from "./variants.js";
 
 /**
@@ -75,11 +75,12 @@ export function viewOf(node: Json, tokens: string[], side: DefsSide): SchemaView
   const view = emptyView(structure, structureTokens);
   view.annotations = annotations;
 
-  if (typeof structure.$ref === "string") view.refs.push(refTarget(structure.$ref, side.keyword));
+  if (typeof structure.$ref === "string")
+    view.refs.push(refTarget(structure.$ref, side.keyword) ?? structure.$ref);
   if (Array.isArray(structure.allOf)) {
     for (const [index, entry] of structure.allOf.entries()) {
       const ref = bareRef(entry);
-      if (ref !== undefined) view.refs.push(refTarget(ref, side.keyword));
+      if (ref !== undefined) view.refs.push(refTarget(ref, side.keyword) ?? ref);
       else view.allOf.push({ schema: entry as Json, index });
     }
   }

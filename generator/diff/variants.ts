@@ -1,5 +1,6 @@
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
-import { refTarget } from "./refs.js";
+import { canonical } from "../schema/equal.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { refTarget } from "../schema/refs.js";
 
 /**
  * One alternative of an enum or a union. Branches are matched between releases by `tag`,
@@ -183,10 +184,11 @@ function fieldNames(branch: JsonObject): string[] {
 
 /** `{"$ref": X}` or `{"allOf": [{"$ref": X}]}`, with nothing structural beside it. */
 function singleRef(branch: JsonObject, defsKeyword: string): string | undefined {
-  if (typeof branch.$ref === "string") return refTarget(branch.$ref, defsKeyword);
+  if (typeof branch.$ref === "string") return refTarget(branch.$ref, defsKeyword) ?? branch.$ref;
   if (Array.isArray(branch.allOf) && branch.allOf.length === 1) {
     const only = branch.allOf[0];
-    if (isObject(only) && typeof only.$ref === "string") return refTarget(only.$ref, defsKeyword);
+    if (isObject(only) && typeof only.$ref === "string")
+      return refTarget(only.$ref, defsKeyword) ?? only.$ref;
   }
   return undefined;
 }
@@ -199,14 +201,4 @@ function dedupe(items: Variant[]): Variant[] {
     seen.set(v.tag, n);
     return n === 1 ? v : { ...v, tag: `${v.tag}#${n}`, label: `${v.label} (#${n})` };
   });
-}
-
-/** JSON with sorted keys: a stable identity for literals whatever their key order. */
-export function canonical(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v)).join(",")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k] as Json)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

@@ -1,8 +1,9 @@
-import { InputError, pointer } from "../errors.js";
+import { InputError } from "../errors.js";
 import type { Method, SurfaceModel } from "../model/protocol.js";
+import type { HandlerSide } from "../model/sides.js";
 import { parserName } from "../model/unions.js";
 import { CONNECTION_EXPORTS, validatorExportName } from "../naming.js";
-import type { HandlerSide } from "../patch/vocabulary.js";
+import { pointer } from "../schema/pointer.js";
 import { mapName, methodsOf } from "./methods.js";
 import { banner, literal, type OutputFile } from "./output.js";
 import { runtimePathFrom } from "./package.js";

@@ -1,5 +1,5 @@
 import type { Method, SurfaceModel } from "../model/protocol.js";
-import { HANDLER_SIDES, type HandlerSide } from "../patch/vocabulary.js";
+import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
 import { banner, literal, type OutputFile, propertyKey } from "./output.js";
 
 /** Sides that always get constants and maps, even when empty, so imports never break. */

@@ -1,7 +1,6 @@
 import { _ } from "ajv";
 import { Diagnostics } from "../diagnostics.js";
-import { InputError, pointer } from "../errors.js";
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import {
@@ -20,8 +19,12 @@ import {
 } from "../model/unions.js";
 import { guardName, validateName, validatorExportName } from "../naming.js";
 import { applyRules, discriminatorForAjv, stripAnnotations } from "../patch/rules.js";
-import { forEachSchema, mapSchema } from "../patch/walk.js";
-import { ANNOTATION_FORMATS, createAjv, loadFormats, standaloneModule } from "./ajv.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { containsRef } from "../schema/node.js";
+import { pointer } from "../schema/pointer.js";
+import { refTarget, refTo } from "../schema/refs.js";
+import { mapSchema } from "../schema/walk.js";
+import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import { banner, literal, type OutputFile, propertyKey } from "./output.js";
 
 const SURFACE_ID = "acp-codegen:surface";
@@ -288,20 +291,13 @@ async function localValidatorsJs(
     const spec = specs[index] as Extract<CheckSpec, { kind: "local" }>;
     schemas.set(name, absoluteRefs(spec.schema, surface.defsKeyword));
   }
-  const unknownFormats = new Set<string>();
-  for (const schema of schemas.values())
-    forEachSchema(schema, (node) => {
-      if (
-        typeof node.format === "string" &&
-        !Object.hasOwn(formats, node.format) &&
-        !ANNOTATION_FORMATS.includes(node.format)
-      )
-        unknownFormats.add(node.format);
-    });
+  const unknown = new Set(
+    [...schemas.values()].flatMap((schema) => unknownFormats(schema, formats)),
+  );
 
   // strictTypes off: a branch compiled on its own no longer sees the `type` its parent
   // declared, which strict mode would flag although the meaning is unchanged.
-  const ajv = createAjv(formats, unknownFormats, {
+  const ajv = createAjv(formats, unknown, {
     strictTypes: false,
     code: { source: true, esm: true, lines: true, formats: _`__formats` },
   });
@@ -310,7 +306,7 @@ async function localValidatorsJs(
   try {
     // Only a local check that could not be split refers to definitions (none upstream so far);
     // then they are compiled here as well, from the same prepared schemas as validators.js.
-    if ([...schemas.values()].some(hasRef)) ajv.addSchema(preparedDefs(surface), SURFACE_ID);
+    if ([...schemas.values()].some(containsRef)) ajv.addSchema(preparedDefs(surface), SURFACE_ID);
     for (const [name, schema] of schemas) {
       ajv.addSchema(schema, `${LOCAL_ID}/${name}`);
       exports[name] = `${LOCAL_ID}/${name}`;
@@ -326,24 +322,12 @@ async function localValidatorsJs(
   return `${head}${code}`;
 }
 
-function hasRef(schema: Json): boolean {
-  let found = false;
-  forEachSchema(schema, (node) => {
-    if (typeof node.$ref === "string") found = true;
-  });
-  return found;
-}
-
 /** `#/$defs/X` → the surface container's absolute URI, so a local check can reach definitions. */
 function absoluteRefs(schema: JsonObject, defsKeyword: string): JsonObject {
-  return mapSchema(schema, (node) =>
-    typeof node.$ref === "string" && node.$ref.startsWith("#/")
-      ? {
-          ...node,
-          $ref: `${SURFACE_ID}#/${node.$ref.slice(2).replace(/^(\$defs|definitions)\//, `${defsKeyword}/`)}`,
-        }
-      : node,
-  ) as JsonObject;
+  return mapSchema(schema, (node) => {
+    const key = typeof node.$ref === "string" ? refTarget(node.$ref, defsKeyword) : undefined;
+    return key === undefined ? node : { ...node, $ref: `${SURFACE_ID}${refTo(defsKeyword, key)}` };
+  }) as JsonObject;
 }
 
 /** The definitions as validators.ts prepares them (annotations out, usable discriminators kept). */

@@ -1,6 +1,5 @@
 import { compile } from "json-schema-to-typescript";
-import { InputError, pointer } from "../errors.js";
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import { InputError } from "../errors.js";
 import type { Definition, SurfaceModel } from "../model/protocol.js";
 import {
   applyRules,
@@ -9,6 +8,9 @@ import {
   splitPropertiesFromUnion,
   stripTitles,
 } from "../patch/rules.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
+import { refTo } from "../schema/refs.js";
 import { banner, literal, type OutputFile } from "./output.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
@@ -25,7 +27,7 @@ export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
   // A root that references every definition, so each is emitted exactly once under its key.
   const properties: JsonObject = {};
   for (const def of surface.definitions)
-    properties[def.key] = { $ref: `#/${surface.defsKeyword}/${def.key}` };
+    properties[def.key] = { $ref: refTo(surface.defsKeyword, def.key) };
   const root: JsonObject = {
     type: "object",
     additionalProperties: false,

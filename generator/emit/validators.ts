@@ -1,7 +1,6 @@
 import { _ } from "ajv";
 import type { Diagnostics } from "../diagnostics.js";
-import { InputError, pointer } from "../errors.js";
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import { InputError } from "../errors.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { validatorExportName } from "../naming.js";
 import {
@@ -12,8 +11,10 @@ import {
   refsToOwnIds,
   stripAnnotations,
 } from "../patch/rules.js";
-import { forEachSchema } from "../patch/walk.js";
-import { ANNOTATION_FORMATS, createAjv, loadFormats, standaloneModule } from "./ajv.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
+import { forEachJson } from "../schema/walk.js";
+import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import { banner, type OutputFile } from "./output.js";
 
 // `lines: true` (below) puts one statement per line, so a drift diff of validators.js is reviewable.
@@ -25,10 +26,14 @@ import { banner, type OutputFile } from "./output.js";
 /** Each definition is compiled as its own schema under this id prefix. */
 const DEFINITION_ID = "acp-codegen:definition:";
 
+/** True when some object in `value`, data and names included, has one of `keywords` as a key. */
 function usesKeyword(value: Json, keywords: readonly string[]): boolean {
-  if (Array.isArray(value)) return value.some((v) => usesKeyword(v, keywords));
-  if (!isObject(value)) return false;
-  return Object.entries(value).some(([k, v]) => keywords.includes(k) || usesKeyword(v, keywords));
+  let found = false;
+  forEachJson(value, (_node, path) => {
+    const key = path.at(-1);
+    if (typeof key === "string" && keywords.includes(key)) found = true;
+  });
+  return found;
 }
 
 export async function emitValidators(
@@ -38,7 +43,7 @@ export async function emitValidators(
 ): Promise<OutputFile> {
   const file = surface.schemaFile.display;
   const defs: JsonObject = {};
-  const unknownFormats = new Set<string>();
+  const unknown = new Set<string>();
   const formats = await loadFormats();
   const discriminators = discriminatorForAjv(
     Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
@@ -56,24 +61,17 @@ export async function emitValidators(
       dropNoopUnevaluated,
     ]);
     defs[def.key] = applyRules(prepared, [ownIds]);
-    forEachSchema(def.schema, (node) => {
-      const format = node.format;
-      if (
-        typeof format === "string" &&
-        !Object.hasOwn(formats, format) &&
-        !ANNOTATION_FORMATS.includes(format)
-      ) {
-        unknownFormats.add(format);
-        diagnostics.warn(
-          file,
-          at,
-          `unknown format ${JSON.stringify(format)} treated as an annotation`,
-        );
-      }
-    });
+    for (const format of unknownFormats(def.schema, formats)) {
+      unknown.add(format);
+      diagnostics.warn(
+        file,
+        at,
+        `unknown format ${JSON.stringify(format)} treated as an annotation`,
+      );
+    }
   }
 
-  const ajv = createAjv(formats, unknownFormats, {
+  const ajv = createAjv(formats, unknown, {
     code: { source: true, esm: true, lines: true, formats: _`__formats` },
   });
   if (!usesKeyword(defs, ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef"])) {

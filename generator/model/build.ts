@@ -1,6 +1,7 @@
-import { InputError, pointer } from "../errors.js";
+import { InputError } from "../errors.js";
 import type { LoadedInput, LoadedSurface } from "../load/index.js";
 import { findExportClash, typeName } from "../naming.js";
+import { pointer } from "../schema/pointer.js";
 import { extractMethods } from "./methods.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";

@@ -1,11 +1,7 @@
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
-import {
-  ANNOTATION_KEYWORDS,
-  forEachSchema,
-  mapSchema,
-  STANDARD_KEYWORDS,
-  SUBSCHEMA_MAP_KEYWORDS,
-} from "../patch/walk.js";
+import { canonical } from "../schema/equal.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
+import { assertions, containsRef } from "../schema/node.js";
 
 /**
  * Validity checks for subschemas that are not definitions (a property's schema, an array's
@@ -135,39 +131,4 @@ export class CheckTable {
     this.index.set(key, this.specs.length - 1);
     return this.specs.length - 1;
   }
-}
-
-/**
- * The schema without keywords that cannot change validity, at every depth: descriptions and
- * defaults, the ACP vocabulary, `discriminator` (only a dispatch hint) and unknown keywords
- * (validators.ts already warns about those and leaves them out the same way).
- */
-export function assertions(schema: JsonObject): JsonObject {
-  return mapSchema(schema, (node) =>
-    Object.fromEntries(
-      Object.entries(node).filter(
-        ([key]) => !ANNOTATION_KEYWORDS.has(key) && STANDARD_KEYWORDS.has(key),
-      ),
-    ),
-  ) as JsonObject;
-}
-
-function containsRef(schema: Json): boolean {
-  if (Array.isArray(schema)) return schema.some(containsRef);
-  let found = false;
-  forEachSchema(schema, (node) => {
-    if (typeof node.$ref === "string" || typeof node.$dynamicRef === "string") found = true;
-  });
-  return found;
-}
-
-/** JSON with sorted keys: equal schemas share one check whatever their key order. */
-export function canonical(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isObject(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(value[k] as Json)}`)
-      .join(",")}}`;
-  return JSON.stringify(value);
 }

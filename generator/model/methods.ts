@@ -1,9 +1,10 @@
-import { InputError, pointer } from "../errors.js";
+import { InputError } from "../errors.js";
 import type { LoadedSurface } from "../load/index.js";
-import { isObject } from "../load/json-types.js";
 import { handlerName, methodKey } from "../naming.js";
-import { HANDLER_SIDES, isSide, SIDES, type Side } from "../patch/vocabulary.js";
+import { isObject } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
 import type { Method, MethodKind } from "./protocol.js";
+import { HANDLER_SIDES, isSide, SIDES, type Side } from "./sides.js";
 
 /**
  * Nothing in the schema says whether an annotated definition is a request, a response or

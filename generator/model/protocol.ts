@@ -1,7 +1,7 @@
 import type { InputFile, Meta } from "../load/index.js";
-import type { Json } from "../load/json-types.js";
 import type { Stability } from "../load/layout.js";
-import type { HandlerSide, Side } from "../patch/vocabulary.js";
+import type { Json } from "../schema/json.js";
+import type { HandlerSide, Side } from "./sides.js";
 
 /** The intermediate model every emitter reads: one entry per surface (entry point). */
 export interface ProtocolModel {

@@ -1,5 +1,7 @@
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
-import { assertions, CheckTable } from "./checks.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { assertions, requiredOf, unionKeyword } from "../schema/node.js";
+import { refTarget, refTo } from "../schema/refs.js";
+import { CheckTable } from "./checks.js";
 import type { Definition, SurfaceModel } from "./protocol.js";
 import { type TaggedUnion, taggedUnion } from "./unions.js";
 
@@ -109,13 +111,8 @@ class PlanBuilder {
 
   /** `#/$defs/Name` → `Name`, for references to this surface's definitions only. */
   refToDef(ref: string): string | undefined {
-    for (const keyword of [this.surface.defsKeyword, "$defs", "definitions"]) {
-      const prefix = `#/${keyword}/`;
-      if (!ref.startsWith(prefix)) continue;
-      const key = ref.slice(prefix.length).replace(/~1/g, "/").replace(/~0/g, "~");
-      return this.defs.has(key) ? key : undefined;
-    }
-    return undefined;
+    const key = refTarget(ref, this.surface.defsKeyword);
+    return key !== undefined && this.defs.has(key) ? key : undefined;
   }
 
   private resolve = (ref: string): Json | undefined => {
@@ -179,7 +176,7 @@ class PlanBuilder {
 
   private fill(index: number, schema: JsonObject, where: string): void {
     const node: PlanNode = { where };
-    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const required = new Set(requiredOf(schema));
 
     if (isObject(schema.properties)) {
       const properties: PropertyPlan[] = [];
@@ -259,11 +256,7 @@ class PlanBuilder {
 
   /** Dispatch for a `oneOf`/`anyOf` with anything to repair inside some branch. */
   private union(schema: JsonObject, where: string): UnionPlan | undefined {
-    const keyword = Array.isArray(schema.oneOf)
-      ? "oneOf"
-      : Array.isArray(schema.anyOf)
-        ? "anyOf"
-        : null;
+    const keyword = unionKeyword(schema);
     if (!keyword) return undefined;
     const branches = schema[keyword] as Json[];
     const nodes = branches.map((b, i) => this.node(b, `${where}/${keyword}/${i}`));
@@ -297,7 +290,7 @@ class PlanBuilder {
     // `message`); a variant is then the whole definition *and* that branch.
     const siblings = Object.keys(assertions(def.schema)).some((k) => k !== union.keyword);
     const whole = siblings
-      ? this.checks.of({ $ref: `#/${this.surface.defsKeyword}/${def.key}` })
+      ? this.checks.of({ $ref: refTo(this.surface.defsKeyword, def.key) })
       : undefined;
     const checkOf = (schema: Json): number =>
       this.checks.all([whole, this.checks.of(schema)]) ?? this.checks.always();
@@ -315,7 +308,7 @@ class PlanBuilder {
 function hasOwnAction(schema: JsonObject): boolean {
   if (schema[SKIP_INVALID] === true && isObject(schema.items)) return true;
   if (!isObject(schema.properties)) return false;
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const required = new Set(requiredOf(schema));
   return Object.entries(schema.properties).some(
     ([name, sub]) =>
       isObject(sub) &&

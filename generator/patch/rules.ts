@@ -1,7 +1,8 @@
 import type { Diagnostics } from "../diagnostics.js";
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
-import { ACP_KEYWORDS } from "./vocabulary.js";
-import { ANNOTATION_KEYWORDS, mapSchema, STANDARD_KEYWORDS } from "./walk.js";
+import { isObject, type Json, type JsonObject, jsonType } from "../schema/json.js";
+import { ACP_KEYWORDS, ANNOTATION_KEYWORDS, STANDARD_KEYWORDS } from "../schema/keywords.js";
+import { onlyRef, refTarget } from "../schema/refs.js";
+import { mapSchema } from "../schema/walk.js";
 
 /**
  * Named rewrites of the input, each with the reason it exists. Rules never mutate their
@@ -75,9 +76,9 @@ export const escapeCommentTerminators: Rule = {
  */
 export function discriminatorForAjv(defs: Record<string, Json>, defsKeyword: string): Rule {
   const resolve = (branch: Json): Json => {
-    if (!isObject(branch) || typeof branch.$ref !== "string" || Object.keys(branch).length !== 1)
-      return branch;
-    return defs[branch.$ref.slice(defsKeyword.length + 3)] ?? branch;
+    const ref = onlyRef(branch);
+    const key = ref === undefined ? undefined : refTarget(ref, defsKeyword);
+    return (key !== undefined && Object.hasOwn(defs, key) ? defs[key] : undefined) ?? branch;
   };
   const usable = (node: JsonObject): boolean => {
     const tag = isObject(node.discriminator) ? node.discriminator.propertyName : undefined;
@@ -113,15 +114,6 @@ export function discriminatorForAjv(defs: Record<string, Json>, defsKeyword: str
     },
   };
 }
-
-const jsonType = (value: Json): string =>
-  value === null
-    ? "null"
-    : Array.isArray(value)
-      ? "array"
-      : Number.isInteger(value)
-        ? "integer"
-        : typeof value;
 
 /** The constant of a branch that is nothing but `{const}` (with a matching `type`), if it is one. */
 function constOf(branch: Json): { value: Json } | undefined {

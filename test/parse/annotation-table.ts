@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { JsonObject } from "../../generator/load/json-types.js";
+import type { JsonObject } from "../../generator/schema/json.js";
 import { attempt, deepFreeze, type ParsePackage } from "./support.js";
 import { ON_ERROR, ON_NULL, SKIP, type Target, Targets } from "./targets.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { isObject, type Json, type JsonObject } from "../../generator/load/json-types.js";
 import type { Definition, SurfaceModel } from "../../generator/model/protocol.js";
+import { isObject, type Json, type JsonObject } from "../../generator/schema/json.js";
 import { SchemaArbitraries, SchemaChecker } from "./arbitrary.js";
 import type { SurfaceModules } from "./support.js";
 

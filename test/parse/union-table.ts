@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { expect } from "vitest";
-import { isObject, type Json, type JsonObject } from "../../generator/load/json-types.js";
 import type { Definition } from "../../generator/model/protocol.js";
 import {
   customGuardName,
@@ -10,6 +9,7 @@ import {
   taggedUnion,
   variantGuardName,
 } from "../../generator/model/unions.js";
+import { isObject, type Json, type JsonObject } from "../../generator/schema/json.js";
 import { attempt, deepFreeze, type ParsePackage, type SurfaceModules } from "./support.js";
 import { ON_ERROR, Targets } from "./targets.js";
 

@@ -1,18 +1,3 @@
-/**
- * The ACP vendor vocabulary: keywords the upstream schema generator writes. All are
- * annotations for validation purposes; some drive code generation elsewhere.
- */
-export const ACP_KEYWORDS = new Set([
-  "x-side",
-  "x-method",
-  "x-docs-ignore",
-  "x-deserialize-default-on-error",
-  "x-deserialize-skip-invalid-items",
-  "x-deserialize-default-on-null",
-  // OpenAPI-style tagged-union hint; validated as a real discriminator by ajv.
-  "discriminator",
-]);
-
 /** `x-side` values and the handler side(s) that serve such a method. */
 export const SIDES = {
   agent: ["agent"],
