@@ -44,7 +44,7 @@ export async function render(
   for (const surface of model.surfaces) {
     const runtime = runtimePathFrom(surface);
     emitted.push(
-      await emitTypes(surface),
+      await emitTypes(surface, diagnostics),
       ...emitMethods(surface),
       await emitValidators(surface, diagnostics, runtime),
       ...emitGuards(surface, runtime),

@@ -18,16 +18,14 @@ import {
   variantGuardName,
 } from "../model/unions.js";
 import { guardName, validateName, validatorExportName } from "../naming.js";
-import { applyRules, discriminatorForAjv, stripAnnotations } from "../patch/rules.js";
+import { type PrepareInput, prepareDefinition, prepareDefinitions } from "../prepare/backends.js";
+import { SURFACE_ID } from "../prepare/rules.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
 import { pointer } from "../schema/pointer.js";
-import { refTarget, refTo } from "../schema/refs.js";
-import { mapSchema } from "../schema/walk.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import { banner, literal, type OutputFile, propertyKey } from "./output.js";
 
-const SURFACE_ID = "acp-codegen:surface";
 const LOCAL_ID = "acp-codegen:parse";
 
 /**
@@ -286,10 +284,17 @@ async function localValidatorsJs(
   const head = banner(surface.schemaFile.name);
   if (locals.size === 0) return `${head}export {};\n`;
   const formats = await loadFormats();
-  const schemas = new Map<string, JsonObject>();
+  // The validators warned about what these schemas hold already.
+  const input: PrepareInput = {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file: surface.schemaFile.display,
+    diagnostics: new Diagnostics(),
+  };
+  const schemas = new Map<string, Json>();
   for (const [index, name] of locals) {
     const spec = specs[index] as Extract<CheckSpec, { kind: "local" }>;
-    schemas.set(name, absoluteRefs(spec.schema, surface.defsKeyword));
+    schemas.set(name, prepareDefinition("parse-checks", input, "", spec.schema));
   }
   const unknown = new Set(
     [...schemas.values()].flatMap((schema) => unknownFormats(schema, formats)),
@@ -305,10 +310,13 @@ async function localValidatorsJs(
   let code: string;
   try {
     // Only a local check that could not be split refers to definitions (none upstream so far);
-    // then they are compiled here as well, from the same prepared schemas as validators.js.
-    if ([...schemas.values()].some(containsRef)) ajv.addSchema(preparedDefs(surface), SURFACE_ID);
+    // then they are compiled here as well, in one container schema (prepare/backends.ts).
+    if ([...schemas.values()].some(containsRef)) {
+      const defs = prepareDefinitions("parse-definitions", input) as JsonObject;
+      ajv.addSchema({ $id: SURFACE_ID, [surface.defsKeyword]: defs }, SURFACE_ID);
+    }
     for (const [name, schema] of schemas) {
-      ajv.addSchema(schema, `${LOCAL_ID}/${name}`);
+      ajv.addSchema(schema as JsonObject, `${LOCAL_ID}/${name}`);
       exports[name] = `${LOCAL_ID}/${name}`;
     }
     code = standaloneModule(ajv, exports, runtimePath, "parsers-validators.js");
@@ -320,29 +328,4 @@ async function localValidatorsJs(
     );
   }
   return `${head}${code}`;
-}
-
-/** `#/$defs/X` → the surface container's absolute URI, so a local check can reach definitions. */
-function absoluteRefs(schema: JsonObject, defsKeyword: string): JsonObject {
-  return mapSchema(schema, (node) => {
-    const key = typeof node.$ref === "string" ? refTarget(node.$ref, defsKeyword) : undefined;
-    return key === undefined ? node : { ...node, $ref: `${SURFACE_ID}${refTo(defsKeyword, key)}` };
-  }) as JsonObject;
-}
-
-/** The definitions as validators.ts prepares them (annotations out, usable discriminators kept). */
-function preparedDefs(surface: SurfaceModel): JsonObject {
-  const quiet = new Diagnostics();
-  const file = surface.schemaFile.display;
-  const discriminators = discriminatorForAjv(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
-  const defs: JsonObject = {};
-  for (const def of surface.definitions)
-    defs[def.key] = applyRules(def.schema, [
-      stripAnnotations(quiet, file, pointer(surface.defsKeyword, def.key)),
-      discriminators,
-    ]);
-  return { $id: SURFACE_ID, [surface.defsKeyword]: defs };
 }

@@ -1,13 +1,9 @@
 import { compile } from "json-schema-to-typescript";
+import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { Definition, SurfaceModel } from "../model/protocol.js";
-import {
-  applyRules,
-  escapeCommentTerminators,
-  refBesideKeywords,
-  splitPropertiesFromUnion,
-  stripTitles,
-} from "../patch/rules.js";
+import { prepareDefinitions } from "../prepare/backends.js";
+import { PlaceholderKeys } from "../prepare/placeholder-keys.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
@@ -19,11 +15,20 @@ const ROOT_NAME = "AcpCodegenRoot";
  * `types.d.ts` for one surface: a type per definition, named by its `$defs` key, with the
  * schema's descriptions as JSDoc. json-schema-to-typescript does the translation.
  */
-export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
-  const placeholders = new PlaceholderKeys();
+export async function emitTypes(
+  surface: SurfaceModel,
+  diagnostics: Diagnostics,
+): Promise<OutputFile> {
+  const prepared = prepareDefinitions("types", {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file: surface.schemaFile.display,
+    diagnostics,
+  });
+  const placeholders = new PlaceholderKeys(literal);
   const defs: JsonObject = {};
   for (const def of surface.definitions)
-    defs[def.key] = applyRules(typesInput(def), [placeholders.rule]);
+    defs[def.key] = placeholders.encode(withExperimentalTags(def, prepared[def.key] as Json));
   // A root that references every definition, so each is emitted exactly once under its key.
   const properties: JsonObject = {};
   for (const def of surface.definitions)
@@ -57,53 +62,8 @@ export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
   };
 }
 
-/**
- * json-schema-to-typescript calls `schema.hasOwnProperty(…)` on the objects it walks, so a
- * property *named* `hasOwnProperty` (or any other Object.prototype member) crashes it.
- * Such keys go in as unique placeholder identifiers and are put back, quoted, afterwards.
- */
-class PlaceholderKeys {
-  private readonly originals: string[] = [];
-  private readonly shadowing = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-  readonly rule = {
-    name: "placeholder-prototype-keys",
-    reason: "see PlaceholderKeys",
-    apply: (node: JsonObject): JsonObject => {
-      if (!isObject(node.properties)) return node;
-      const keys = Object.keys(node.properties);
-      if (!keys.some((k) => this.shadowing.has(k))) return node;
-      const rename = (k: string) => (this.shadowing.has(k) ? this.placeholder(k) : k);
-      const properties = Object.fromEntries(
-        keys.map((k) => [rename(k), (node.properties as JsonObject)[k] as Json]),
-      );
-      const required = Array.isArray(node.required)
-        ? node.required.map((r) => (typeof r === "string" ? rename(r) : r))
-        : node.required;
-      return required === undefined ? { ...node, properties } : { ...node, properties, required };
-    },
-  };
-
-  private placeholder(original: string): string {
-    let index = this.originals.indexOf(original);
-    if (index < 0) index = this.originals.push(original) - 1;
-    return `AcpCodegenPlaceholderKey${index}`;
-  }
-
-  restore(text: string): string {
-    return text.replace(/\bAcpCodegenPlaceholderKey(\d+)\b/g, (_, i: string) =>
-      literal(this.originals[Number(i)] ?? ""),
-    );
-  }
-}
-
-function typesInput(def: Definition): Json {
-  const patched = applyRules(def.schema, [
-    stripTitles,
-    refBesideKeywords,
-    splitPropertiesFromUnion,
-    escapeCommentTerminators,
-  ]);
+/** On unstable surfaces: what the stable schema lacks is marked `@experimental` in its JSDoc. */
+function withExperimentalTags(def: Definition, patched: Json): Json {
   if (!isObject(patched) || !def.experimental) return patched;
   const marked = markExperimentalProperties(patched, def.experimentalProperties);
   if (def.experimental !== "new") return marked;

@@ -3,14 +3,8 @@ import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { validatorExportName } from "../naming.js";
-import {
-  applyRules,
-  discriminatorForAjv,
-  dropNoopUnevaluated,
-  enumsAsEnum,
-  refsToOwnIds,
-  stripAnnotations,
-} from "../patch/rules.js";
+import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
+import { DEFINITION_ID } from "../prepare/rules.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { forEachJson } from "../schema/walk.js";
@@ -18,13 +12,6 @@ import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.
 import { banner, type OutputFile } from "./output.js";
 
 // `lines: true` (below) puts one statement per line, so a drift diff of validators.js is reviewable.
-
-/**
- * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
- * compiled at import time. Exports `v<Name>` per definition; guards.js wraps them.
- */
-/** Each definition is compiled as its own schema under this id prefix. */
-const DEFINITION_ID = "acp-codegen:definition:";
 
 /** True when some object in `value`, data and names included, has one of `keywords` as a key. */
 function usesKeyword(value: Json, keywords: readonly string[]): boolean {
@@ -36,6 +23,11 @@ function usesKeyword(value: Json, keywords: readonly string[]): boolean {
   return found;
 }
 
+/**
+ * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
+ * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
+ * Exports `v<Name>` per definition; guards.js wraps them.
+ */
 export async function emitValidators(
   surface: SurfaceModel,
   diagnostics: Diagnostics,
@@ -45,22 +37,15 @@ export async function emitValidators(
   const defs: JsonObject = {};
   const unknown = new Set<string>();
   const formats = await loadFormats();
-  const discriminators = discriminatorForAjv(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
-  const ownIds = refsToOwnIds(surface.defsKeyword, DEFINITION_ID);
+  const input: PrepareInput = {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file,
+    diagnostics,
+  };
   for (const def of surface.definitions) {
     const at = pointer(surface.defsKeyword, def.key);
-    // Refs are rewritten in a pass of their own: the discriminator rule resolves `$ref`
-    // branches by their `#/$defs/` form.
-    const prepared = applyRules(def.schema, [
-      stripAnnotations(diagnostics, file, at),
-      discriminators,
-      enumsAsEnum,
-      dropNoopUnevaluated,
-    ]);
-    defs[def.key] = applyRules(prepared, [ownIds]);
+    defs[def.key] = prepareDefinition("validators", input, def.key, def.schema);
     for (const format of unknownFormats(def.schema, formats)) {
       unknown.add(format);
       diagnostics.warn(

@@ -52,7 +52,11 @@ export async function buildParsePackage(
       ...(await emitParsers(surface, runtime)),
     );
     if (options.types?.includes(surface.id))
-      files.push(await emitTypes(surface), ...emitMethods(surface), ...emitSurfaceIndex(surface));
+      files.push(
+        await emitTypes(surface, new Diagnostics()),
+        ...emitMethods(surface),
+        ...emitSurfaceIndex(surface),
+      );
   }
   for (const file of files) {
     const path = join(dir, file.path);

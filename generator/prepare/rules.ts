@@ -1,17 +1,29 @@
 import type { Diagnostics } from "../diagnostics.js";
 import { isObject, type Json, type JsonObject, jsonType } from "../schema/json.js";
 import { ACP_KEYWORDS, ANNOTATION_KEYWORDS, STANDARD_KEYWORDS } from "../schema/keywords.js";
-import { onlyRef, refTarget } from "../schema/refs.js";
+import { onlyRef, refTarget, refTo } from "../schema/refs.js";
 import { mapSchema } from "../schema/walk.js";
 
 /**
- * Named rewrites of the input, each with the reason it exists. Rules never mutate their
- * input; each returns a new node. They run per definition, before an emitter sees it.
+ * Named rewrites of the input, each with the reason it exists. Which backend sees which
+ * rule, in which order, is said in backends.ts. A rule never mutates its input: it returns
+ * a new node (or the same one, unchanged). Rules run at every subschema, bottom-up.
  */
 export interface Rule {
   name: string;
   reason: string;
-  apply(node: JsonObject): JsonObject;
+  apply(node: JsonObject, context: RuleContext): JsonObject;
+}
+
+/** What a rule may know besides the node: the surface's definitions and where to warn. */
+export interface RuleContext {
+  /** The surface's definitions as loaded (not prepared), by key. */
+  defs: Readonly<Record<string, Json>>;
+  defsKeyword: "$defs" | "definitions";
+  /** The schema file and the JSON pointer of what is being prepared, for warnings. */
+  file: string;
+  at: string;
+  diagnostics: Diagnostics;
 }
 
 export const stripTitles: Rule = {
@@ -74,45 +86,44 @@ export const escapeCommentTerminators: Rule = {
  * unions have a catch-all branch; there the hint is dropped and plain `oneOf`/`anyOf`
  * semantics apply, which is what the schema means anyway.
  */
-export function discriminatorForAjv(defs: Record<string, Json>, defsKeyword: string): Rule {
+export const discriminatorForAjv: Rule = {
+  name: "discriminator-for-ajv",
+  reason:
+    "ajv rejects a `discriminator` it cannot dispatch on, and its strict mode wants `type: object` beside one; every branch of a discriminated union is an object, so adding the type changes nothing.",
+  apply(node, context) {
+    if (!Object.hasOwn(node, "discriminator")) return node;
+    if (!dispatchable(node, context)) {
+      const { discriminator: _unused, ...rest } = node;
+      return rest;
+    }
+    return Object.hasOwn(node, "type") ? node : { type: "object", ...node };
+  },
+};
+
+function dispatchable(node: JsonObject, { defs, defsKeyword }: RuleContext): boolean {
   const resolve = (branch: Json): Json => {
     const ref = onlyRef(branch);
     const key = ref === undefined ? undefined : refTarget(ref, defsKeyword);
     return (key !== undefined && Object.hasOwn(defs, key) ? defs[key] : undefined) ?? branch;
   };
-  const usable = (node: JsonObject): boolean => {
-    const tag = isObject(node.discriminator) ? node.discriminator.propertyName : undefined;
-    if (
-      typeof tag !== "string" ||
-      !Array.isArray(node.oneOf) ||
-      (isObject(node.discriminator) && node.discriminator.mapping)
-    )
-      return false;
-    const topRequired = Array.isArray(node.required) && node.required.includes(tag);
-    return node.oneOf.every((raw) => {
-      const branch = resolve(raw);
-      if (!isObject(branch) || !isObject(branch.properties)) return false;
-      const prop = branch.properties[tag];
-      const required =
-        topRequired || (Array.isArray(branch.required) && branch.required.includes(tag));
-      return (
-        isObject(prop) && (Object.hasOwn(prop, "const") || Object.hasOwn(prop, "enum")) && required
-      );
-    });
-  };
-  return {
-    name: "discriminator-for-ajv",
-    reason:
-      "ajv rejects a `discriminator` it cannot dispatch on, and its strict mode wants `type: object` beside one; every branch of a discriminated union is an object, so adding the type changes nothing.",
-    apply(node) {
-      if (!Object.hasOwn(node, "discriminator")) return node;
-      if (!usable(node)) {
-        const { discriminator: _unused, ...rest } = node;
-        return rest;
-      }
-      return Object.hasOwn(node, "type") ? node : { type: "object", ...node };
-    },
-  };
+  const tag = isObject(node.discriminator) ? node.discriminator.propertyName : undefined;
+  if (
+    typeof tag !== "string" ||
+    !Array.isArray(node.oneOf) ||
+    (isObject(node.discriminator) && node.discriminator.mapping)
+  )
+    return false;
+  const topRequired = Array.isArray(node.required) && node.required.includes(tag);
+  return node.oneOf.every((raw) => {
+    const branch = resolve(raw);
+    if (!isObject(branch) || !isObject(branch.properties)) return false;
+    const prop = branch.properties[tag];
+    const required =
+      topRequired || (Array.isArray(branch.required) && branch.required.includes(tag));
+    return (
+      isObject(prop) && (Object.hasOwn(prop, "const") || Object.hasOwn(prop, "enum")) && required
+    );
+  });
 }
 
 /** The constant of a branch that is nothing but `{const}` (with a matching `type`), if it is one. */
@@ -182,59 +193,71 @@ export const dropNoopUnevaluated: Rule = {
   },
 };
 
+/** The id prefix of each definition compiled as a schema of its own (validators.js). */
+export const DEFINITION_ID = "acp-codegen:definition:";
+
 /**
- * `#/$defs/Name` → `<prefix>Name`: each definition compiled as a schema of its own.
- * Exported through a pointer into one big schema, ajv compiles a definition twice (as the
- * export and again where another reaches it by $ref): 349 functions for 178 definitions.
+ * `#/$defs/Name` → `acp-codegen:definition:Name`: each definition compiled as a schema of
+ * its own. Exported through a pointer into one big schema, ajv compiles a definition twice
+ * (as the export and again where another reaches it by $ref): 349 functions for 178
+ * definitions.
  */
-export function refsToOwnIds(defsKeyword: string, prefix: string): Rule {
-  const local = `#/${defsKeyword}/`;
-  return {
-    name: "refs-to-own-ids",
-    reason: "one compiled function per definition instead of two",
-    apply(node) {
-      if (typeof node.$ref !== "string" || !node.$ref.startsWith(local)) return node;
-      return { ...node, $ref: `${prefix}${node.$ref.slice(local.length)}` };
-    },
-  };
-}
+export const refsToOwnIds: Rule = {
+  name: "refs-to-own-ids",
+  reason: "one compiled function per definition instead of two",
+  apply(node, { defsKeyword }) {
+    const key = typeof node.$ref === "string" ? refTarget(node.$ref, defsKeyword) : undefined;
+    return key === undefined ? node : { ...node, $ref: `${DEFINITION_ID}${key}` };
+  },
+};
+
+/** The id of the one schema holding a surface's definitions, for checks compiled beside them. */
+export const SURFACE_ID = "acp-codegen:surface";
+
+/**
+ * `#/$defs/Name` → `acp-codegen:surface#/$defs/Name`: a parse check compiled as a schema of
+ * its own still reaches the definitions, held in one container schema with that id.
+ */
+export const refsToSurface: Rule = {
+  name: "refs-to-surface",
+  reason:
+    "a check compiled under its own id would resolve `#/$defs/…` against itself, where there are no definitions",
+  apply(node, { defsKeyword }) {
+    const key = typeof node.$ref === "string" ? refTarget(node.$ref, defsKeyword) : undefined;
+    return key === undefined ? node : { ...node, $ref: `${SURFACE_ID}${refTo(defsKeyword, key)}` };
+  },
+};
 
 /** Remove every keyword that cannot change validity, and warn about keywords nobody knows. */
-export function stripAnnotations(diagnostics: Diagnostics, file: string, at: string): Rule {
-  return {
-    name: "strip-annotations",
-    reason:
-      "Validators only need assertions. ajv's standalone code embeds whole schema objects for some error messages, so descriptions would bloat the generated validators many times over; unknown keywords cannot be enforced and must not crash strict mode.",
-    apply(node) {
-      const out: JsonObject = {};
-      for (const [key, value] of Object.entries(node)) {
-        if (ANNOTATION_KEYWORDS.has(key)) continue;
-        if (ACP_KEYWORDS.has(key)) {
-          if (key === "discriminator") out[key] = value;
-          continue;
-        }
-        if (!STANDARD_KEYWORDS.has(key)) {
-          diagnostics.warn(
-            file,
-            at,
-            `unknown keyword ${JSON.stringify(key)} ignored by the validators`,
-          );
-          continue;
-        }
-        out[key] = value;
+export const stripAnnotations: Rule = {
+  name: "strip-annotations",
+  reason:
+    "Validators only need assertions. ajv's standalone code embeds whole schema objects for some error messages, so descriptions would bloat the generated validators many times over; unknown keywords cannot be enforced and must not crash strict mode. `discriminator` stays, for discriminator-for-ajv.",
+  apply(node, { diagnostics, file, at }) {
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (ANNOTATION_KEYWORDS.has(key)) continue;
+      if (ACP_KEYWORDS.has(key)) {
+        if (key === "discriminator") out[key] = value;
+        continue;
       }
-      return out;
-    },
-  };
-}
+      if (!STANDARD_KEYWORDS.has(key)) {
+        diagnostics.warn(
+          file,
+          at,
+          `unknown keyword ${JSON.stringify(key)} ignored by the validators`,
+        );
+        continue;
+      }
+      out[key] = value;
+    }
+    return out;
+  },
+};
 
 /** Apply rules in order at every subschema position (bottom-up). */
-export function applyRules(schema: Json, rules: Rule[]): Json {
+export function applyRules(schema: Json, rules: readonly Rule[], context: RuleContext): Json {
   return mapSchema(schema, (node) =>
-    rules.reduce<JsonObject>((acc, rule) => rule.apply(acc), node),
+    rules.reduce<JsonObject>((acc, rule) => rule.apply(acc, context), node),
   );
-}
-
-export function isSchemaObject(value: Json): value is JsonObject {
-  return isObject(value);
 }
