@@ -4,8 +4,9 @@ import type { HandlerSide } from "../model/sides.js";
 import { parserName } from "../model/unions.js";
 import { CONNECTION_EXPORTS, validatorExportName } from "../naming.js";
 import { pointer } from "../schema/pointer.js";
+import { literal } from "./js.js";
 import { mapName, methodsOf } from "./methods.js";
-import { banner, literal, type OutputFile } from "./output.js";
+import { banner, type OutputFile } from "./output.js";
 import { runtimePathFrom } from "./package.js";
 
 /**

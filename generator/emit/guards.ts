@@ -1,6 +1,7 @@
 import type { SurfaceModel } from "../model/protocol.js";
 import { guardName, validateName, validatorExportName } from "../naming.js";
-import { banner, literal, type OutputFile } from "./output.js";
+import { literal } from "./js.js";
+import { banner, type OutputFile } from "./output.js";
 
 /**
  * `guards.js` / `guards.d.ts`: for every definition a strict type guard `is<Name>`, a

@@ -1,6 +1,7 @@
 import type { Method, SurfaceModel } from "../model/protocol.js";
 import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
-import { banner, literal, type OutputFile, propertyKey } from "./output.js";
+import { literal, propertyKey } from "./js.js";
+import { banner, type OutputFile } from "./output.js";
 
 /** Sides that always get constants and maps, even when empty, so imports never break. */
 const ALWAYS: readonly HandlerSide[] = ["agent", "client", "protocol"];

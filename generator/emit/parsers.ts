@@ -1,15 +1,10 @@
 import { _ } from "ajv";
+import type * as Runtime from "../../templates/runtime/parse.js";
 import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
-import {
-  buildRepairPlan,
-  type PlanNode,
-  type PropertyPlan,
-  type RepairPlan,
-  type UnionHelper,
-} from "../model/repair-plan.js";
+import { buildRepairPlan, type RepairPlan, type UnionHelper } from "../model/repair-plan.js";
 import {
   customGuardName,
   hasCatchAll,
@@ -20,13 +15,22 @@ import {
 import { guardName, validateName, validatorExportName } from "../naming.js";
 import { type PrepareInput, prepareDefinition, prepareDefinitions } from "../prepare/backends.js";
 import { SURFACE_ID } from "../prepare/rules.js";
-import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
 import { pointer } from "../schema/pointer.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
-import { banner, literal, type OutputFile, propertyKey } from "./output.js";
+import { jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
+import { banner, type OutputFile } from "./output.js";
 
 const LOCAL_ID = "acp-codegen:parse";
+
+/** What parsers.js calls in the runtime's parse module, checked against its types. */
+const CREATE_PLAN = "createParsePlan" satisfies keyof typeof Runtime;
+const PLAN = {
+  parser: "parser",
+  variantGuard: "variantGuard",
+  customGuard: "customGuard",
+} as const satisfies Record<string, keyof Runtime.ParsePlan>;
 
 /**
  * `parsers.js` / `parsers.d.ts`: `parse<Name>` for every definition, and for every tagged
@@ -89,9 +93,12 @@ function parsersJs(
     "",
     "// The repair plan: one node per subschema that leads to an x-deserialize-* annotation or a default.",
     "const nodes = [",
-    ...plan.nodes.map((node, i) => `  /* ${i} ${commentSafe(node.where)} */ ${nodeLiteral(node)},`),
+    ...plan.nodes.map(
+      (node, i) =>
+        `  /* ${i} ${commentSafe(plan.where[i] ?? "")} */ ${jsLiteral(node, PLAN_STYLE)},`,
+    ),
     "];",
-    "const plan = /* @__PURE__ */ P.createParsePlan(nodes, checks);",
+    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, checks);`,
     "",
   );
   for (const def of surface.definitions) {
@@ -102,21 +109,21 @@ function parsersJs(
       ...(root === undefined ? [] : [String(root)]),
     ];
     lines.push(
-      `export const ${parserName(def.name)} = /* @__PURE__ */ plan.parser(${args.join(", ")});`,
+      `export const ${parserName(def.name)} = /* @__PURE__ */ plan.${PLAN.parser}(${args.join(", ")});`,
     );
   }
   for (const helper of plan.unions) {
     const name = helper.def.name;
     const tag = literal(helper.union.tag);
-    const variants = `[${helper.variants.map((v) => `[${literal(v.tag)}, ${v.check}]`).join(", ")}]`;
+    const variants = jsLiteral(helper.variants.map((v) => [v.tag, v.check]));
     const other = helper.other === undefined ? "" : `, ${helper.other}`;
     lines.push(
-      `export const ${variantGuardName(name)} = /* @__PURE__ */ plan.variantGuard(${tag}, ${variants}${other});`,
+      `export const ${variantGuardName(name)} = /* @__PURE__ */ plan.${PLAN.variantGuard}(${tag}, ${variants}${other});`,
     );
     if (helper.other !== undefined) {
-      const known = `[${knownTags(helper.union).map(literal).join(", ")}]`;
+      const known = jsLiteral(knownTags(helper.union));
       lines.push(
-        `export const ${customGuardName(name)} = /* @__PURE__ */ plan.customGuard(${tag}, ${known}, ${helper.other});`,
+        `export const ${customGuardName(name)} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
       );
     }
   }
@@ -151,57 +158,14 @@ function checkExpression(
   }
 }
 
-function nodeLiteral(node: PlanNode): string {
-  const parts: string[] = [];
-  if (node.properties)
-    parts.push(`properties: [${node.properties.map(propertyLiteral).join(", ")}]`);
-  if (node.allOf) parts.push(`allOf: [${node.allOf.join(", ")}]`);
-  if (node.union) {
-    const variants = node.union.variants.map((v) => {
-      const fields: string[] = [];
-      if (v.tag !== undefined) fields.push(`tag: ${literal(v.tag)}`);
-      if (v.other) fields.push("other: true");
-      if (v.node !== undefined) fields.push(`node: ${v.node}`);
-      if (v.check !== undefined) fields.push(`check: ${v.check}`);
-      return `{ ${fields.join(", ")} }`;
-    });
-    const tag = node.union.tag === undefined ? "" : `tag: ${literal(node.union.tag)}, `;
-    parts.push(`union: { ${tag}variants: [${variants.join(", ")}] }`);
-  }
-  if (node.items !== undefined) parts.push(`items: ${node.items}`);
-  if (node.skipInvalid !== undefined) parts.push(`skipInvalid: ${node.skipInvalid}`);
-  if (node.values !== undefined)
-    parts.push(`values: ${node.values}`, `declared: ${jsLiteral(node.declared ?? [])}`);
-  if (node.fill) parts.push("fill: true");
-  return `{ ${parts.join(", ")} }`;
-}
-
-function propertyLiteral(p: PropertyPlan): string {
-  const fields = [`name: ${literal(p.name)}`];
-  if (p.node !== undefined) fields.push(`node: ${p.node}`);
-  if (p.onError !== undefined) fields.push(`onError: ${p.onError}`);
-  if (p.fallback === "omit") fields.push("omit: true");
-  else if (p.fallback !== undefined) fields.push(`fallback: ${jsLiteral(p.fallback.value)}`);
-  if (p.onNull !== undefined) fields.push(`onNull: ${jsLiteral(p.onNull.value)}`);
-  if (p.default !== undefined) fields.push(`default: ${jsLiteral(p.default.value)}`);
-  return `{ ${fields.join(", ")} }`;
-}
-
 /**
- * A JSON value as a JavaScript literal. A `__proto__` key is written computed
- * (`["__proto__"]: …`): written plainly, an object literal would set the prototype.
+ * Plan records as parsers.js has always spelled them: `{  }` when empty, while the schema's
+ * values inside them (fallbacks, defaults) are plain JSON literals (`{}`).
  */
-function jsLiteral(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(", ")}]`;
-  if (isObject(value)) {
-    const entries = Object.entries(value).map(([k, v]) => {
-      const key = k === "__proto__" ? `[${literal(k)}]` : propertyKey(k);
-      return `${key}: ${jsLiteral(v)}`;
-    });
-    return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
-  }
-  return typeof value === "string" ? literal(value) : JSON.stringify(value);
-}
+const PLAN_STYLE: LiteralStyle = {
+  emptyObject: "{  }",
+  dataKeys: new Set(["fallback", "onNull", "default"]),
+};
 
 /** Definition keys and property names end up in a block comment: keep it closed. */
 function commentSafe(text: string): string {

@@ -7,7 +7,8 @@ import { PlaceholderKeys } from "../prepare/placeholder-keys.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
-import { banner, literal, type OutputFile } from "./output.js";
+import { literal } from "./js.js";
+import { banner, type OutputFile } from "./output.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 

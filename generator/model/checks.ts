@@ -1,3 +1,4 @@
+import type * as Runtime from "../../templates/runtime/parse.js";
 import { canonical } from "../schema/equal.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
@@ -15,14 +16,20 @@ export type CheckSpec =
   | { kind: "ref"; def: string }
   /** A schema with no `$ref` (or, rarely, one that cannot be split), compiled on its own. */
   | { kind: "local"; schema: JsonObject }
-  | { kind: "all" | "any" | "one"; of: number[] }
-  | { kind: "not"; of: number }
+  | { kind: Combinator<"all" | "any" | "one">; of: number[] }
+  | { kind: Combinator<"not">; of: number }
   /** Every item of an array (anything else passes: `items` only constrains arrays). */
-  | { kind: "items"; of: number }
+  | { kind: Combinator<"items">; of: number }
   /** Every present property among `of` (anything but an object passes). */
-  | { kind: "props"; of: Array<[string, number]> }
+  | { kind: Combinator<"props">; of: Array<[string, number]> }
   /** Every property not in `declared` (`additionalProperties` with a `$ref`). */
-  | { kind: "values"; of: number; declared: string[] };
+  | { kind: Combinator<"values">; of: number; declared: string[] };
+
+/**
+ * A composed check is written as a call to the runtime combinator of the same name
+ * (templates/runtime/parse.ts): naming one the runtime does not export fails to compile.
+ */
+type Combinator<K extends keyof typeof Runtime> = keyof Pick<typeof Runtime, K>;
 
 /** Keywords the decomposition may not split: their meaning depends on sibling keywords' results. */
 const UNSPLITTABLE = new Set(["unevaluatedProperties", "unevaluatedItems"]);
