@@ -6,6 +6,7 @@ import { loadSchemaDir, loadSurfaces } from "../load/index.js";
 import { surfaceOfFile } from "../load/layout.js";
 import { buildModel } from "../model/build.js";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
+import { buildSymbols } from "../symbols/table.js";
 
 export interface DiffSide {
   model: ProtocolModel;
@@ -17,8 +18,8 @@ export interface DiffSide {
 }
 
 /**
- * Load one side of a diff through the generator's own loader and model builder (same
- * checks, same errors): a schema folder in any layout, or a single schema file, which is
+ * Load one side of a diff through the generator's own loader, model builder and symbol
+ * table (same checks, same errors): a schema folder in any layout, or a single schema file, which is
  * the one surface its name and folder say (`surfaceOfFile`) and needs no meta.json
  * (methods come from its `x-method`/`x-side` annotations).
  */
@@ -33,7 +34,10 @@ export function loadSide(path: string): DiffSide {
   const input = isDirectory
     ? loadSchemaDir(resolve(path), path, diagnostics)
     : loadSurfaces([surfaceOfFile(path, path)], diagnostics);
-  return { model: buildModel(input), display: path, singleFile: !isDirectory, diagnostics };
+  const model = buildModel(input);
+  // A schema whose names generate refuses is refused here too: it can make no package.
+  buildSymbols(model);
+  return { model, display: path, singleFile: !isDirectory, diagnostics };
 }
 
 /**

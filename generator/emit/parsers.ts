@@ -5,20 +5,14 @@ import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { buildRepairPlan, type RepairPlan, type UnionHelper } from "../model/repair-plan.js";
-import {
-  customGuardName,
-  hasCatchAll,
-  knownTags,
-  parserName,
-  variantGuardName,
-} from "../model/unions.js";
-import { guardName, validateName, validatorExportName } from "../naming.js";
+import { hasCatchAll, knownTags } from "../model/unions.js";
 import { type PrepareInput, prepareDefinition, prepareDefinitions } from "../prepare/backends.js";
 import { SURFACE_ID } from "../prepare/rules.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
-import { pointer } from "../schema/pointer.js";
+import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
+import type { EmitContext } from "./context.js";
 import { jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 
@@ -38,16 +32,19 @@ const PLAN = {
  * The repair plan goes in as a table interpreted by runtime/parse.js; `parsers-validators.js`
  * holds the few ref-free subschema checks the definitions' validators cannot answer.
  */
-export async function emitParsers(
-  surface: SurfaceModel,
-  runtimePath: string,
-): Promise<OutputFile[]> {
+export async function emitParsers({
+  surface,
+  names,
+  runtime: runtimePath,
+}: EmitContext): Promise<OutputFile[]> {
   const plan = buildRepairPlan(surface);
-  checkHelperNames(surface, plan);
   const locals = localChecks(plan.checks.specs);
   return [
-    { path: `${surface.id}/parsers.js`, content: parsersJs(surface, plan, locals, runtimePath) },
-    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, plan) },
+    {
+      path: `${surface.id}/parsers.js`,
+      content: parsersJs(surface, names, plan, locals, runtimePath),
+    },
+    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, names, plan) },
     {
       path: `${surface.id}/parsers-validators.js`,
       content: await localValidatorsJs(surface, plan.checks.specs, locals, runtimePath),
@@ -66,14 +63,14 @@ function localChecks(specs: CheckSpec[]): Map<number, string> {
 
 function parsersJs(
   surface: SurfaceModel,
+  names: SurfaceSymbols,
   plan: RepairPlan,
   locals: Map<number, string>,
   runtimePath: string,
 ): string {
-  const nameOf = new Map(surface.definitions.map((d) => [d.key, d.name]));
-  const validators = new Set(surface.definitions.map((d) => validatorExportName(d.name)));
+  const validators = names.definitions.map((d) => d.validator);
   const checkLines = plan.checks.specs.map((spec, i) => {
-    const expression = checkExpression(spec, i, locals, nameOf);
+    const expression = checkExpression(spec, i, locals, names);
     return `const c${i} = ${expression};`;
   });
 
@@ -81,7 +78,7 @@ function parsersJs(
   const lines = [
     banner(surface.schemaFile.name),
     `import * as P from "${runtimePath}/parse.js";`,
-    `import { ${[...validators].join(", ")} } from "./validators.js";`,
+    `import { ${validators.join(", ")} } from "./validators.js";`,
   ];
   if (locals.size > 0)
     lines.push(`import { ${[...locals.values()].join(", ")} } from "./parsers-validators.js";`);
@@ -101,29 +98,25 @@ function parsersJs(
     `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, checks);`,
     "",
   );
-  for (const def of surface.definitions) {
+  for (const def of names.definitions) {
     const root = plan.roots.get(def.key);
-    const args = [
-      validatorExportName(def.name),
-      literal(def.name),
-      ...(root === undefined ? [] : [String(root)]),
-    ];
+    const args = [def.validator, literal(def.type), ...(root === undefined ? [] : [String(root)])];
     lines.push(
-      `export const ${parserName(def.name)} = /* @__PURE__ */ plan.${PLAN.parser}(${args.join(", ")});`,
+      `export const ${def.parse} = /* @__PURE__ */ plan.${PLAN.parser}(${args.join(", ")});`,
     );
   }
   for (const helper of plan.unions) {
-    const name = helper.def.name;
+    const { variantGuard, customGuard } = names.definition(helper.def.key);
     const tag = literal(helper.union.tag);
     const variants = jsLiteral(helper.variants.map((v) => [v.tag, v.check]));
     const other = helper.other === undefined ? "" : `, ${helper.other}`;
     lines.push(
-      `export const ${variantGuardName(name)} = /* @__PURE__ */ plan.${PLAN.variantGuard}(${tag}, ${variants}${other});`,
+      `export const ${variantGuard} = /* @__PURE__ */ plan.${PLAN.variantGuard}(${tag}, ${variants}${other});`,
     );
     if (helper.other !== undefined) {
       const known = jsLiteral(knownTags(helper.union));
       lines.push(
-        `export const ${customGuardName(name)} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
+        `export const ${customGuard} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
       );
     }
   }
@@ -134,13 +127,13 @@ function checkExpression(
   spec: CheckSpec,
   index: number,
   locals: Map<number, string>,
-  nameOf: Map<string, string>,
+  names: SurfaceSymbols,
 ): string {
   // Pure calls: a bundler may drop the whole table when no parser is imported.
   const use = (name: string): string => `/* @__PURE__ */ P.${name}`;
   switch (spec.kind) {
     case "ref":
-      return validatorExportName(nameOf.get(spec.def) ?? spec.def);
+      return names.definition(spec.def).validator;
     case "local":
       return locals.get(index) as string;
     case "all":
@@ -172,24 +165,26 @@ function commentSafe(text: string): string {
   return text.replace(/\*\//g, "*\\/");
 }
 
-function parsersDts(surface: SurfaceModel, plan: RepairPlan): string {
+function parsersDts(surface: SurfaceModel, names: SurfaceSymbols, plan: RepairPlan): string {
   const lines = [banner(surface.schemaFile.name), 'import type * as T from "./types.js";', ""];
   for (const def of surface.definitions) {
+    const { parse, type } = names.definition(def.key);
     const experimental = def.experimental === "new" ? " @experimental" : "";
     const what = plan.roots.has(def.key)
       ? "applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does"
       : "(no `x-deserialize-*` annotation applies, so this is strict validation)";
     lines.push(
       `/** Reads a \`${def.key}\` leniently, ${what}. Returns the result (the input is never changed) or throws a \`ValidationError\`.${experimental} */`,
-      `export declare function ${parserName(def.name)}(value: unknown): T.${def.name};`,
+      `export declare function ${parse}(value: unknown): T.${type};`,
     );
   }
-  for (const helper of plan.unions) lines.push(...unionDeclarations(helper));
+  for (const helper of plan.unions)
+    lines.push(...unionDeclarations(helper, names.definition(helper.def.key)));
   return `${lines.join("\n")}\n`;
 }
 
-function unionDeclarations(helper: UnionHelper): string[] {
-  const name = helper.def.name;
+function unionDeclarations(helper: UnionHelper, names: DefinitionSymbols): string[] {
+  const { type: name, variantGuard, customGuard } = names;
   const tag = propertyKey(helper.union.tag);
   const known = knownTags(helper.union).map(literal).join(" | ");
   const experimental = helper.def.experimental === "new" ? " @experimental" : "";
@@ -198,44 +193,14 @@ function unionDeclarations(helper: UnionHelper): string[] {
   if (!hasCatchAll(helper.union))
     return [
       `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag.${experimental} */`,
-      `export declare function ${variantGuardName(name)}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
+      `export declare function ${variantGuard}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
     ];
   return [
     `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant.${experimental} */`,
-    `export declare function ${variantGuardName(name)}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
+    `export declare function ${variantGuard}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
     `/** True when \`value\` is a valid custom \`${helper.def.key}\`: a \`${helper.union.tag}\` no known variant uses, with a payload the catch-all accepts.${experimental} */`,
-    `export declare function ${customGuardName(name)}(value: unknown): value is ${custom};`,
+    `export declare function ${customGuard}(value: unknown): value is ${custom};`,
   ];
-}
-
-/**
- * The helpers' names must not shadow another export of the entry point; like definition
- * names, a collision is an error rather than a silent rename.
- */
-function checkHelperNames(surface: SurfaceModel, plan: RepairPlan): void {
-  const taken = new Map<string, string>();
-  for (const def of surface.definitions)
-    for (const name of [
-      guardName(def.name),
-      validateName(def.name),
-      `assert${def.name}`,
-      parserName(def.name),
-    ])
-      taken.set(name, def.key);
-  for (const helper of plan.unions) {
-    const names = [variantGuardName(helper.def.name)];
-    if (helper.other !== undefined) names.push(customGuardName(helper.def.name));
-    for (const name of names) {
-      const owner = taken.get(name);
-      if (owner !== undefined)
-        throw new InputError(
-          surface.schemaFile.display,
-          pointer(surface.defsKeyword, helper.def.key),
-          `union helper ${name} collides with a function generated for ${owner}`,
-        );
-      taken.set(name, helper.def.key);
-    }
-  }
 }
 
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */

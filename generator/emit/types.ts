@@ -1,5 +1,4 @@
 import { compile } from "json-schema-to-typescript";
-import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { Definition, SurfaceModel } from "../model/protocol.js";
 import { prepareDefinitions } from "../prepare/backends.js";
@@ -7,6 +6,8 @@ import { PlaceholderKeys } from "../prepare/placeholder-keys.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
+import type { SurfaceSymbols } from "../symbols/table.js";
+import type { EmitContext } from "./context.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 
@@ -16,10 +17,7 @@ const ROOT_NAME = "AcpCodegenRoot";
  * `types.d.ts` for one surface: a type per definition, named by its `$defs` key, with the
  * schema's descriptions as JSDoc. json-schema-to-typescript does the translation.
  */
-export async function emitTypes(
-  surface: SurfaceModel,
-  diagnostics: Diagnostics,
-): Promise<OutputFile> {
+export async function emitTypes({ surface, names, diagnostics }: EmitContext): Promise<OutputFile> {
   const prepared = prepareDefinitions("types", {
     defsKeyword: surface.defsKeyword,
     definitions: surface.definitions,
@@ -40,7 +38,7 @@ export async function emitTypes(
     properties,
     [surface.defsKeyword]: defs,
   };
-  const names = new Map(surface.definitions.map((d) => [d.key, d.name]));
+  const typeNames = new Map(names.definitions.map((d) => [d.key, d.type]));
 
   const raw = await compile(root as never, ROOT_NAME, {
     bannerComment: "",
@@ -51,11 +49,11 @@ export async function emitTypes(
     strictIndexSignatures: false,
     ignoreMinAndMaxItems: true,
     $refOptions: { resolve: { external: false } } as never,
-    customName: (_schema, keyName) => (keyName === undefined ? undefined : names.get(keyName)),
+    customName: (_schema, keyName) => (keyName === undefined ? undefined : typeNames.get(keyName)),
   });
 
   const body = placeholders.restore(tidy(raw));
-  checkDeclaredNames(surface, body);
+  checkDeclaredNames(surface, names, body);
   return {
     path: `${surface.id}/types.d.ts`,
     // With no definitions the file must still be a module, or importing it fails to compile.
@@ -115,13 +113,13 @@ function tidy(raw: string): string {
 }
 
 /** The declared names must be exactly the definitions: anything else is a silent rename. */
-function checkDeclaredNames(surface: SurfaceModel, body: string): void {
+function checkDeclaredNames(surface: SurfaceModel, names: SurfaceSymbols, body: string): void {
   const declared = new Set(
     [...body.matchAll(/^export (?:interface|type|enum|const enum) ([A-Za-z_$][\w$]*)/gm)].map(
       (m) => m[1] as string,
     ),
   );
-  const expected = new Map(surface.definitions.map((d) => [d.name, d.key]));
+  const expected = new Map(names.definitions.map((d) => [d.type, d.key]));
   for (const name of declared) {
     if (!expected.has(name)) {
       throw new InputError(

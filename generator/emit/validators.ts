@@ -1,14 +1,12 @@
 import { _ } from "ajv";
-import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
-import type { SurfaceModel } from "../model/protocol.js";
-import { validatorExportName } from "../naming.js";
 import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
 import { DEFINITION_ID } from "../prepare/rules.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { forEachJson } from "../schema/walk.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
+import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
 
 // `lines: true` (below) puts one statement per line, so a drift diff of validators.js is reviewable.
@@ -28,11 +26,12 @@ function usesKeyword(value: Json, keywords: readonly string[]): boolean {
  * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
  * Exports `v<Name>` per definition; guards.js wraps them.
  */
-export async function emitValidators(
-  surface: SurfaceModel,
-  diagnostics: Diagnostics,
-  runtimePath: string,
-): Promise<OutputFile> {
+export async function emitValidators({
+  surface,
+  names,
+  diagnostics,
+  runtime: runtimePath,
+}: EmitContext): Promise<OutputFile> {
   const file = surface.schemaFile.display;
   const defs: JsonObject = {};
   const unknown = new Set<string>();
@@ -66,8 +65,7 @@ export async function emitValidators(
     ajv.opts.dynamicRef = false;
   }
   const exports: Record<string, string> = {};
-  for (const def of surface.definitions)
-    exports[validatorExportName(def.name)] = `${DEFINITION_ID}${def.key}`;
+  for (const def of names.definitions) exports[def.validator] = `${DEFINITION_ID}${def.key}`;
 
   let code: string;
   try {

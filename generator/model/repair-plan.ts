@@ -263,9 +263,8 @@ class PlanBuilder {
   }
 
   private unionHelper(def: Definition): UnionHelper | undefined {
-    if (!isObject(def.schema)) return undefined;
-    const union = taggedUnion(def.schema, this.resolve);
-    if (!union) return undefined;
+    const union = def.union;
+    if (!union || !isObject(def.schema)) return undefined;
     // Beside the union the definition may require common properties (CreateElicitationRequest's
     // `message`); a variant is then the whole definition *and* that branch.
     const siblings = Object.keys(assertions(def.schema)).some((k) => k !== union.keyword);

@@ -153,7 +153,7 @@ export async function annotationCases(set: string, pkg: ParsePackage): Promise<A
       });
       if (!found) continue;
       const { target, made } = found;
-      const name = target.def.name;
+      const name = target.def.key;
       built.push({
         set,
         surface: surfaceId,

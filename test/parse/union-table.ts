@@ -41,7 +41,7 @@ const ALL = ["v1", "v1/unstable", "v2", "v2/unstable"];
 const CUSTOM_TAG = "_acp_codegen_custom";
 
 const fns = (s: Subject) => {
-  const name = s.def.name;
+  const name = s.def.key;
   return {
     parse: s.modules.parsers[`parse${name}`] as Fn,
     is: s.modules.guards[`is${name}`] as (v: unknown) => boolean,
@@ -176,7 +176,7 @@ function propertiesOf(branch: Json, s: Subject): Array<[string, JsonObject]> {
 
 /** Valid generated values of the union, one per tag (and one custom, one untagged). */
 function samplesOf(s: Omit<Subject, "samples">): Subject["samples"] {
-  const is = s.modules.guards[`is${s.def.name}`] as (v: unknown) => boolean;
+  const is = s.modules.guards[`is${s.def.key}`] as (v: unknown) => boolean;
   const known = new Set(knownTags(s.union));
   const samples: Subject["samples"] = new Map();
   for (const value of fc.sample(s.targets.arbitraries.definition(s.def.key), {
