@@ -1,5 +1,5 @@
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { literalOf, requiredOf, unionKeyword } from "../schema/node.js";
+import { discriminatorOf, literalOf, requiredOf, unionKeyword } from "../schema/node.js";
 
 /**
  * Tagged unions as the schema writes them: a `oneOf`/`anyOf` whose branches pin one
@@ -68,8 +68,8 @@ export function hasCatchAll(union: TaggedUnion): boolean {
  * on a tie, so the choice is deterministic).
  */
 function tagProperty(node: JsonObject, branches: JsonObject[]): string | undefined {
-  const declared = isObject(node.discriminator) ? node.discriminator.propertyName : undefined;
-  if (typeof declared === "string") return declared;
+  const declared = discriminatorOf(node);
+  if (declared !== undefined) return declared;
   const topRequired = requiredOf(node);
   const counts = new Map<string, number>();
   for (const branch of branches) {

@@ -1,6 +1,7 @@
 import type { Diagnostics } from "../diagnostics.js";
 import { isObject, type Json, type JsonObject, jsonType } from "../schema/json.js";
 import { ACP_KEYWORDS, ANNOTATION_KEYWORDS, STANDARD_KEYWORDS } from "../schema/keywords.js";
+import { discriminatorOf } from "../schema/node.js";
 import { onlyRef, refTarget, refTo } from "../schema/refs.js";
 import { mapSchema } from "../schema/walk.js";
 
@@ -106,9 +107,9 @@ function dispatchable(node: JsonObject, { defs, defsKeyword }: RuleContext): boo
     const key = ref === undefined ? undefined : refTarget(ref, defsKeyword);
     return (key !== undefined && Object.hasOwn(defs, key) ? defs[key] : undefined) ?? branch;
   };
-  const tag = isObject(node.discriminator) ? node.discriminator.propertyName : undefined;
+  const tag = discriminatorOf(node);
   if (
-    typeof tag !== "string" ||
+    tag === undefined ||
     !Array.isArray(node.oneOf) ||
     (isObject(node.discriminator) && node.discriminator.mapping)
   )

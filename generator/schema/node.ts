@@ -1,4 +1,4 @@
-import type { Json, JsonObject } from "./json.js";
+import { isObject, type Json, type JsonObject } from "./json.js";
 import { ANNOTATION_KEYWORDS, STANDARD_KEYWORDS } from "./keywords.js";
 import { mapSchema, someSchema } from "./walk.js";
 
@@ -24,6 +24,12 @@ export function literalOf(node: JsonObject): Json | undefined {
   if (Object.hasOwn(node, "const")) return node.const as Json;
   if (Array.isArray(node.enum) && node.enum.length === 1) return node.enum[0] as Json;
   return undefined;
+}
+
+/** The tag property an OpenAPI-style `discriminator` names, if the node has one. */
+export function discriminatorOf(node: JsonObject): string | undefined {
+  const d = node.discriminator;
+  return isObject(d) && typeof d.propertyName === "string" ? d.propertyName : undefined;
 }
 
 /** The names `required` lists (strings only). */

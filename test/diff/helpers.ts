@@ -1,5 +1,5 @@
 import type { Change } from "../../generator/diff/change.js";
-import { compareModels } from "../../generator/diff/compare.js";
+import { compareModels } from "../../generator/diff/surfaces.js";
 import type { LoadedInput, LoadedSurface } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
 import type { ProtocolModel } from "../../generator/model/protocol.js";

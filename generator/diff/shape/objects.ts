@@ -1,10 +1,8 @@
-import { jsonEqual } from "../schema/equal.js";
-import type { Json, JsonObject } from "../schema/json.js";
-import { isObject } from "../schema/json.js";
-import { COMPATIBLE, NARROWS, WIDENS } from "./change.js";
-import type { At, Walk } from "./compare-schema.js";
-import type { SchemaView } from "./schema-view.js";
-import { compareText } from "./text.js";
+import { jsonEqual } from "../../schema/equal.js";
+import { isObject, type Json, type JsonObject } from "../../schema/json.js";
+import { compareText } from "../text.js";
+import type { SchemaView } from "./view.js";
+import type { At, Walk } from "./walk.js";
 
 /** Objects (fields, extra fields) and arrays (items, tuples, `allOf` parts). */
 
@@ -19,39 +17,30 @@ export function compareProperties(walk: Walk, va: SchemaView, vb: SchemaView, at
     if (a && !b) {
       const rejected = closed(vb.structure);
       walk.add(
-        "field-removed",
+        rejected ? "field-removed-from-closed-object" : "field-removed",
         a.tokens,
         field,
         `field removed (was ${va.required.has(name) ? "required" : "optional"}; readers that use it no longer compile${rejected ? "; extra fields are rejected, so builders that still send it fail validation" : ""})`,
-        { breaksBuilders: rejected, breaksReaders: true },
       );
     } else if (!a && b) {
       const required = vb.required.has(name);
       walk.add(
-        "field-added",
+        required ? "required-field-added" : "field-added",
         b.tokens,
         field,
         required ? "required field added (builders must now send it)" : "optional field added",
-        required ? NARROWS : COMPATIBLE,
       );
     } else if (a && b) {
       const wasRequired = va.required.has(name);
       const isRequired = vb.required.has(name);
       if (!wasRequired && isRequired) {
-        walk.add(
-          "field-required",
-          b.tokens,
-          field,
-          "now required (builders must send it)",
-          NARROWS,
-        );
+        walk.add("field-required", b.tokens, field, "now required (builders must send it)");
       } else if (wasRequired && !isRequired) {
         walk.add(
           "field-optional",
           b.tokens,
           field,
           "now optional (readers must handle it missing)",
-          WIDENS,
         );
       }
       walk.compare(a.schema, b.schema, { old: a.tokens, new: b.tokens, label: field });
@@ -65,11 +54,10 @@ export function compareProperties(walk: Walk, va: SchemaView, vb: SchemaView, at
     if (va.required.has(name) === vb.required.has(name)) continue;
     const added = vb.required.has(name);
     walk.add(
-      "constraint-changed",
+      added ? "undeclared-field-required" : "undeclared-field-optional",
       [...vb.tokens, "required"],
       at.label,
       `field "${name}" ${added ? "now required" : "no longer required"}`,
-      added ? NARROWS : WIDENS,
     );
   }
 }
@@ -90,88 +78,55 @@ export function compareExtraProperties(
     walk.compare(a, b, { old: [...va.tokens, keyword], new: tokens, label: `${at.label}[key]` });
   } else if (b === false) {
     walk.add(
-      "constraint-changed",
+      "extra-fields-rejected",
       tokens,
       at.label,
       "no longer accepts fields it does not list",
-      NARROWS,
     );
   } else if (a === false) {
-    // Readers never enumerate unknown fields, so accepting more of them breaks nobody.
-    walk.add(
-      "constraint-changed",
-      tokens,
-      at.label,
-      "now accepts fields it does not list",
-      COMPATIBLE,
-    );
+    walk.add("extra-fields-accepted", tokens, at.label, "now accepts fields it does not list");
   } else if (isObject(b)) {
-    walk.add(
-      "constraint-changed",
-      tokens,
-      at.label,
-      "extra fields must now match a schema",
-      NARROWS,
-    );
+    walk.add("extra-fields-checked", tokens, at.label, "extra fields must now match a schema");
   } else {
-    walk.add("constraint-changed", tokens, at.label, "extra fields are no longer checked", WIDENS);
+    walk.add("extra-fields-unchecked", tokens, at.label, "extra fields are no longer checked");
   }
 }
 
 export function compareItems(walk: Walk, va: SchemaView, vb: SchemaView, at: At): void {
+  const tuple = (keyword: "items" | "prefixItems") =>
+    positional(
+      walk,
+      listOf(va.structure[keyword]),
+      listOf(vb.structure[keyword]),
+      [...va.tokens, keyword],
+      [...vb.tokens, keyword],
+      (i) => `${at.label}[${i}]`,
+      at,
+      "a tuple item",
+    );
   const a = va.structure.items;
   const b = vb.structure.items;
   if (a === undefined && b === undefined) {
     // fall through to prefixItems
   } else if (Array.isArray(a) || Array.isArray(b)) {
-    // Draft-07 tuple form.
-    positional(
-      walk,
-      listOf(a),
-      listOf(b),
-      [...va.tokens, "items"],
-      [...vb.tokens, "items"],
-      (i) => `${at.label}[${i}]`,
-      at,
-      "a tuple item",
-    );
+    tuple("items"); // the draft-07 tuple form
   } else if (a !== undefined && b !== undefined) {
     walk.compare(a, b, {
       old: [...va.tokens, "items"],
       new: [...vb.tokens, "items"],
       label: `${at.label}[]`,
     });
-  } else if (b !== undefined) {
-    walk.add(
-      "constraint-changed",
-      [...vb.tokens, "items"],
-      at.label,
-      "array items now constrained",
-      NARROWS,
-    );
   } else {
+    const constrained = b !== undefined;
     walk.add(
-      "constraint-changed",
+      constrained ? "items-constrained" : "items-unconstrained",
       [...vb.tokens, "items"],
       at.label,
-      "array items no longer constrained",
-      WIDENS,
+      `array items ${constrained ? "now" : "no longer"} constrained`,
     );
   }
-  const pa = va.structure.prefixItems;
-  const pb = vb.structure.prefixItems;
-  if (Array.isArray(pa) || Array.isArray(pb)) {
-    positional(
-      walk,
-      listOf(pa),
-      listOf(pb),
-      [...va.tokens, "prefixItems"],
-      [...vb.tokens, "prefixItems"],
-      (i) => `${at.label}[${i}]`,
-      at,
-      "a tuple item",
-    );
-  }
+  if (Array.isArray(va.structure.prefixItems) || Array.isArray(vb.structure.prefixItems))
+    tuple("prefixItems");
 }
 
 export function positional(
@@ -195,21 +150,9 @@ export function positional(
         label: label(i),
       });
     } else if (y) {
-      walk.add(
-        "constraint-changed",
-        [...tokensB, String(y.index)],
-        at.label,
-        `${what} added`,
-        NARROWS,
-      );
+      walk.add("part-added", [...tokensB, String(y.index)], at.label, `${what} added`);
     } else if (x) {
-      walk.add(
-        "constraint-changed",
-        [...tokensA, String(x.index)],
-        at.label,
-        `${what} removed`,
-        WIDENS,
-      );
+      walk.add("part-removed", [...tokensA, String(x.index)], at.label, `${what} removed`);
     }
   }
 }

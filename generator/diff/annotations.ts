@@ -1,20 +1,8 @@
 import { jsonEqual } from "../schema/equal.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { type Breaks, type ChangeKind, COMPATIBLE } from "./change.js";
-import type { At } from "./compare-schema.js";
-import { DOC_KEYWORDS, METHOD_KEYWORDS, PARSING_KEYWORDS } from "./keywords.js";
+import { METHOD_KEYWORDS, PARSING_KEYWORDS, PROSE_KEYWORDS } from "../schema/keywords.js";
+import type { At, Report } from "./shape/walk.js";
 import { show } from "./text.js";
-
-export interface Reporter {
-  add(
-    kind: ChangeKind,
-    tokens: string[],
-    subject: string,
-    what: string,
-    breaks: Breaks,
-    docOnly?: boolean,
-  ): void;
-}
 
 /** What each lenient-parsing annotation makes `parse<Name>` do. */
 const PARSING_EFFECT: Record<(typeof PARSING_KEYWORDS)[number], string> = {
@@ -23,21 +11,19 @@ const PARSING_EFFECT: Record<(typeof PARSING_KEYWORDS)[number], string> = {
   "x-deserialize-default-on-null": "replaces null with the default",
 };
 
-const BREAKS_READERS: Breaks = { breaksBuilders: false, breaksReaders: true };
-
 /**
  * Keywords that never decide validity. Prose is doc-only (a patch release); the rest
  * changes what generated code does or says about the API and is at least a minor change.
  */
-export function compareAnnotations(report: Reporter, a: JsonObject, b: JsonObject, at: At): void {
+export function compareAnnotations(report: Report, a: JsonObject, b: JsonObject, at: At): void {
   const same = (k: string) =>
     jsonEqual(a[k] ?? null, b[k] ?? null) && Object.hasOwn(a, k) === Object.hasOwn(b, k);
 
-  const prose = DOC_KEYWORDS.filter((k) => !same(k)).map((k) =>
+  const prose = PROSE_KEYWORDS.filter((k) => !same(k)).map((k) =>
     !Object.hasOwn(a, k) ? `${k} added` : !Object.hasOwn(b, k) ? `${k} removed` : `${k} changed`,
   );
   if (prose.length > 0) {
-    report.add("doc-changed", at.new, at.label, `${prose.join(", ")}`, COMPATIBLE, true);
+    report.add("doc-changed", at.new, at.label, `${prose.join(", ")}`);
   }
 
   if ((a.deprecated === true) !== (b.deprecated === true)) {
@@ -46,7 +32,6 @@ export function compareAnnotations(report: Reporter, a: JsonObject, b: JsonObjec
       at.new,
       at.label,
       `${b.deprecated === true ? "now deprecated" : "no longer deprecated"}`,
-      COMPATIBLE,
     );
   }
 
@@ -58,11 +43,10 @@ export function compareAnnotations(report: Reporter, a: JsonObject, b: JsonObjec
       if (added) {
         // Only new keys, for new fields: what an omitted value meant before is unchanged.
         report.add(
-          "default-changed",
+          "default-extended",
           at.new,
           at.label,
           `default now also sets ${added.join(", ")}`,
-          COMPATIBLE,
         );
       } else {
         // An omitted value now means something else to whoever reads the message.
@@ -71,19 +55,13 @@ export function compareAnnotations(report: Reporter, a: JsonObject, b: JsonObjec
           at.new,
           at.label,
           `default changed from ${show(before)} to ${show(after)} (an omitted value now means something else)`,
-          BREAKS_READERS,
         );
       }
     } else {
-      report.add(
-        "default-changed",
-        at.new,
-        at.label,
-        after !== undefined
-          ? `default ${show(after)} added`
-          : `default ${show(before as Json)} removed`,
-        COMPATIBLE,
-      );
+      if (after !== undefined)
+        report.add("default-added", at.new, at.label, `default ${show(after)} added`);
+      else
+        report.add("default-removed", at.new, at.label, `default ${show(before as Json)} removed`);
     }
   }
 
@@ -93,26 +71,19 @@ export function compareAnnotations(report: Reporter, a: JsonObject, b: JsonObjec
     if (before === after) continue;
     const effect = PARSING_EFFECT[keyword];
     if (after) {
-      report.add(
-        "parsing-changed",
-        at.new,
-        at.label,
-        `lenient parsing now ${effect} (${keyword})`,
-        COMPATIBLE,
-      );
+      report.add("parsing-added", at.new, at.label, `lenient parsing now ${effect} (${keyword})`);
     } else {
       report.add(
-        "parsing-changed",
+        "parsing-removed",
         at.new,
         at.label,
         `lenient parsing no longer ${effect} (${keyword} removed): input it used to repair is now rejected`,
-        BREAKS_READERS,
       );
     }
   }
 
   const handled = new Set<string>([
-    ...DOC_KEYWORDS,
+    ...PROSE_KEYWORDS,
     ...PARSING_KEYWORDS,
     ...METHOD_KEYWORDS,
     "deprecated",
@@ -122,13 +93,7 @@ export function compareAnnotations(report: Reporter, a: JsonObject, b: JsonObjec
     .filter((k) => !handled.has(k) && !same(k))
     .sort();
   for (const keyword of others) {
-    report.add(
-      "annotation-changed",
-      at.new,
-      at.label,
-      `annotation "${keyword}" changed`,
-      COMPATIBLE,
-    );
+    report.add("annotation-changed", at.new, at.label, `annotation "${keyword}" changed`);
   }
 }
 

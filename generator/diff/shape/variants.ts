@@ -1,6 +1,7 @@
-import { canonical } from "../schema/equal.js";
-import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { refTarget } from "../schema/refs.js";
+import { canonical } from "../../schema/equal.js";
+import { isObject, type Json, type JsonObject } from "../../schema/json.js";
+import { literalOf } from "../../schema/node.js";
+import { refTarget } from "../../schema/refs.js";
 
 /**
  * One alternative of an enum or a union. Branches are matched between releases by `tag`,
@@ -96,7 +97,7 @@ function identify(
 ): Pick<Variant, "tag" | "label" | "other"> {
   if (!isObject(branch))
     return { tag: `schema:${canonical(branch)}`, label: String(branch), other: false };
-  const value = constOf(branch);
+  const value = literalOf(branch);
   if (value !== undefined)
     return { tag: `=${canonical(value)}`, label: canonical(value), other: false };
 
@@ -147,13 +148,6 @@ function preferTypes(items: Variant[]): Variant[] {
   });
 }
 
-/** A branch that is one literal: `{ "const": "x" }` or `{ "enum": ["x"] }`. */
-export function constOf(node: JsonObject): Json | undefined {
-  if (Object.hasOwn(node, "const")) return node.const as Json;
-  if (Array.isArray(node.enum) && node.enum.length === 1) return node.enum[0] as Json;
-  return undefined;
-}
-
 /**
  * The property whose `const` tells branches apart: the union's `discriminator` when it has
  * one, else the first property (in name order, so the choice does not depend on key order)
@@ -169,7 +163,7 @@ function tagProperty(
   for (const name of names) {
     const schema = properties[name];
     if (!isObject(schema)) continue;
-    const value = constOf(schema);
+    const value = literalOf(schema);
     if (value !== undefined) return [name, value];
   }
   return undefined;

@@ -1,8 +1,10 @@
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { escapePointerToken } from "../schema/pointer.js";
-import { BREAKS_BOTH, type Change, COMPATIBLE, type Finding, finding } from "./change.js";
-import { compareMethods, type SurfacePair } from "./compare-methods.js";
-import { compareDefinition, type SchemaSide } from "./compare-schema.js";
+import type { Change, Finding } from "./change.js";
+import { finding } from "./classification.js";
+import { compareMethods, type SurfacePair } from "./methods.js";
+import { compareDefinition } from "./shape/compare.js";
+import type { SchemaSide } from "./shape/walk.js";
 import { compareText } from "./text.js";
 
 /**
@@ -83,7 +85,6 @@ function compareSurface(pair: SurfacePair): Finding[] {
         "",
         "PROTOCOL_VERSION",
         `changed from ${pair.old.protocolVersion} to ${pair.new.protocolVersion}`,
-        BREAKS_BOTH,
       ),
     );
   }
@@ -118,18 +119,11 @@ function compareDefinitions(pair: SurfacePair): Finding[] {
           path(pair.newSide.keyword, key),
           key,
           `now stable (was only in "${pair.oldUnstable?.entry}")`,
-          COMPATIBLE,
         ),
       );
     } else {
       findings.push(
-        finding(
-          "definition-added",
-          path(pair.newSide.keyword, key),
-          key,
-          "definition added",
-          COMPATIBLE,
-        ),
+        finding("definition-added", path(pair.newSide.keyword, key), key, "definition added"),
       );
     }
   }
@@ -144,7 +138,6 @@ function compareDefinitions(pair: SurfacePair): Finding[] {
         moved
           ? `moved to unstable (gone from "${pair.new.entry}", still in "${pair.newUnstable?.entry}")`
           : "definition removed (code that imports the type or its guards no longer compiles)",
-        BREAKS_BOTH,
       ),
     );
   }
@@ -157,7 +150,6 @@ function surfaceAdded(s: SurfaceModel): Finding {
     "",
     s.entry,
     `entry point added (${s.schemaFile.name}: ${s.definitions.length} definitions, ${s.methods.length} methods)`,
-    COMPATIBLE,
   );
 }
 
@@ -167,7 +159,6 @@ function surfaceRemoved(s: SurfaceModel): Finding {
     "",
     s.entry,
     "entry point removed (code importing it no longer compiles)",
-    BREAKS_BOTH,
   );
 }
 

@@ -1,8 +1,10 @@
 import type { Method, SurfaceModel } from "../model/protocol.js";
 import type { Json } from "../schema/json.js";
 import { escapePointerToken } from "../schema/pointer.js";
-import { BREAKS_BOTH, type Breaks, COMPATIBLE, either, type Finding, finding } from "./change.js";
-import { SchemaComparison, type SchemaSide } from "./compare-schema.js";
+import type { Finding } from "./change.js";
+import { BREAKS_BOTH, type Breaks, COMPATIBLE, either, finding } from "./classification.js";
+import { SchemaComparison } from "./shape/compare.js";
+import type { SchemaSide } from "./shape/walk.js";
 
 /** The surfaces a method comparison needs: the pair itself and, for stable ones, the unstable twins. */
 export interface SurfacePair {
@@ -42,13 +44,10 @@ export function compareMethods(pair: SurfacePair): Finding[] {
           pathOf(pair.new, m),
           labelOf(m),
           `now stable (was only in "${pair.oldUnstable?.entry}")`,
-          COMPATIBLE,
         ),
       );
     } else {
-      findings.push(
-        finding("method-added", pathOf(pair.new, m), labelOf(m), "method added", COMPATIBLE),
-      );
+      findings.push(finding("method-added", pathOf(pair.new, m), labelOf(m), "method added"));
     }
   }
   for (const [id, m] of oldById) {
@@ -62,7 +61,6 @@ export function compareMethods(pair: SurfacePair): Finding[] {
         pathOf(pair.old, m),
         labelOf(m),
         what,
-        BREAKS_BOTH,
       ),
     );
   }
@@ -77,13 +75,7 @@ function changedMethod(pair: SurfacePair, a: Method, b: Method): Finding[] {
   if (sides(a) !== sides(b)) {
     // The handler moves to the other side's interface, and senders change direction.
     findings.push(
-      finding(
-        "method-side-changed",
-        path,
-        label,
-        `now handled by ${sides(b)} (was ${sides(a)})`,
-        BREAKS_BOTH,
-      ),
+      finding("method-side-changed", path, label, `now handled by ${sides(b)} (was ${sides(a)})`),
     );
   }
   if (a.key !== b.key) {
@@ -94,7 +86,6 @@ function changedMethod(pair: SurfacePair, a: Method, b: Method): Finding[] {
         path,
         label,
         `method key renamed from ${a.key} to ${b.key} (handler ${a.handler} → ${b.handler})`,
-        BREAKS_BOTH,
       ),
     );
   }

@@ -1,48 +1,16 @@
-import { jsonEqual } from "../schema/equal.js";
-import type { Json, JsonObject } from "../schema/json.js";
-import { escapePointerToken } from "../schema/pointer.js";
-import {
-  BREAKS_BOTH,
-  type Breaks,
-  type ChangeKind,
-  COMPATIBLE,
-  type Finding,
-  finding,
-  NARROWS,
-  WIDENS,
-} from "./change.js";
-import { compareAnnotations } from "./compare-annotations.js";
-import { compareConstraints } from "./compare-constraints.js";
-import {
-  compareExtraProperties,
-  compareItems,
-  compareProperties,
-  positional,
-} from "./compare-shapes.js";
-import { compareVariants, openEnumOnOneSide } from "./compare-variants.js";
+import { jsonEqual } from "../../schema/equal.js";
+import type { Json, JsonObject } from "../../schema/json.js";
+import { escapePointerToken } from "../../schema/pointer.js";
+import { compareAnnotations } from "../annotations.js";
+import type { Finding } from "../change.js";
+import { finding, type RuleName } from "../classification.js";
+import { compareText } from "../text.js";
+import { compareConstraints } from "./constraints.js";
 import { isUnhandled } from "./keywords.js";
-import { type DefsSide, expandRefs, isPureRef, type SchemaView, viewOf } from "./schema-view.js";
-import { compareText } from "./text.js";
-
-export interface SchemaSide extends DefsSide {
-  /** Definitions carrying `x-method` (request, response and notification params). */
-  methodDefs: ReadonlySet<string>;
-}
-
-/** Where two nodes being compared sit: a pointer into each file, and a name for people. */
-export interface At {
-  old: string[];
-  new: string[];
-  /** `SessionUpdate<"plan">.entries[]`: definition, then fields, `[]` items, `<tag>` variants. */
-  label: string;
-}
-
-export interface Options {
-  /** The caller already compared docs and nullability at this spot (ref resolution). */
-  resolved?: boolean;
-  /** In a union's catch-all branch, `not` lists the known tags and changes with them. */
-  ignoreNot?: boolean;
-}
+import { compareExtraProperties, compareItems, compareProperties, positional } from "./objects.js";
+import { compareVariants, openEnumOnOneSide } from "./unions.js";
+import { expandRefs, isPureRef, type SchemaView, viewOf } from "./view.js";
+import type { At, Options, SchemaSide, Walk } from "./walk.js";
 
 /** Compare one definition in two releases; findings carry pointers into both files. */
 export function compareDefinition(
@@ -61,21 +29,6 @@ export function compareDefinition(
   return comparison.findings;
 }
 
-/** What the comparison modules (variants, shapes, constraints) need from the walk. */
-export interface Walk {
-  readonly oldSide: SchemaSide;
-  readonly newSide: SchemaSide;
-  add(
-    kind: ChangeKind,
-    tokens: string[],
-    subject: string,
-    what: string,
-    breaks: Breaks,
-    docOnly?: boolean,
-  ): void;
-  compare(a: Json, b: Json, at: At, options?: Options): void;
-}
-
 /**
  * A recursive walk over two versions of a schema. Definitions are compared one by one: a
  * `$ref` to the same definition on both sides is not followed (that definition reports its
@@ -91,17 +44,8 @@ export class SchemaComparison implements Walk {
     readonly newSide: SchemaSide,
   ) {}
 
-  add(
-    kind: ChangeKind,
-    tokens: string[],
-    subject: string,
-    what: string,
-    breaks: Breaks,
-    docOnly = false,
-  ): void {
-    this.findings.push(
-      finding(kind, tokens.map(escapePointerToken).join("/"), subject, what, breaks, docOnly),
-    );
+  add(rule: RuleName, tokens: string[], subject: string, what: string): void {
+    this.findings.push(finding(rule, tokens.map(escapePointerToken).join("/"), subject, what));
   }
 
   compare(a: Json, b: Json, at: At, options: Options = {}): void {
@@ -124,26 +68,21 @@ export class SchemaComparison implements Walk {
     const rank = (v: SchemaView) => (v.boolean === true ? 2 : v.boolean === false ? 0 : 1);
     const [ra, rb] = [rank(va), rank(vb)];
     if (ra === rb) {
-      this.add("schema-changed", at.new, at.label, "schema replaced", BREAKS_BOTH);
+      this.add("schema-replaced", at.new, at.label, "schema replaced");
     } else {
-      const wider = rb > ra;
       this.add(
-        "schema-changed",
+        rb > ra ? "schema-widened" : "schema-narrowed",
         at.new,
         at.label,
         `now accepts ${accepts(rb)} (was ${accepts(ra)})`,
-        wider ? WIDENS : NARROWS,
       );
     }
   }
 
   private nullability(va: SchemaView, vb: SchemaView, at: At): void {
     if (va.nullable === vb.nullable) return;
-    if (vb.nullable) {
-      this.add("nullable-added", vb.tokens, at.label, "may now be null", WIDENS);
-    } else {
-      this.add("nullable-removed", vb.tokens, at.label, "may no longer be null", NARROWS);
-    }
+    if (vb.nullable) this.add("nullable-added", vb.tokens, at.label, "may now be null");
+    else this.add("nullable-removed", vb.tokens, at.label, "may no longer be null");
   }
 
   private structure(va: SchemaView, vb: SchemaView, at: At, options: Options): void {
@@ -196,7 +135,7 @@ export class SchemaComparison implements Walk {
     if (va.refs.length === 0) what = `now refers to ${names(vb.refs)} (was written inline)`;
     else if (vb.refs.length === 0) what = `now written inline (was ${names(va.refs)})`;
     else what = `now refers to ${names(vb.refs)} instead of ${names(va.refs)}`;
-    this.add("ref-changed", vb.tokens, at.label, what, COMPATIBLE);
+    this.add("ref-changed", vb.tokens, at.label, what);
   }
 
   private parts(va: SchemaView, vb: SchemaView, at: At, options: Options): void {
@@ -223,11 +162,10 @@ export class SchemaComparison implements Walk {
       if (!isUnhandled(keyword)) continue;
       if (jsonEqual(va.structure[keyword] ?? null, vb.structure[keyword] ?? null)) continue;
       this.add(
-        "schema-changed",
+        "keyword-not-understood",
         [...vb.tokens, keyword],
         at.label,
         `keyword "${keyword}" changed (not understood by the diff; treated as breaking)`,
-        BREAKS_BOTH,
       );
     }
   }
@@ -240,17 +178,14 @@ export class SchemaComparison implements Walk {
       v.refs.length > 0 || v.variants !== undefined || v.allOf.length > 0 || v.properties.size > 0;
     if (!a || !b) {
       if ((!a && shapedElsewhere(va)) || (!b && shapedElsewhere(vb))) return;
-      if (b) {
-        this.add("type-changed", vb.tokens, at.label, `now restricted to ${typeNames(b)}`, NARROWS);
-      } else if (a) {
+      if (b) this.add("type-restricted", vb.tokens, at.label, `now restricted to ${typeNames(b)}`);
+      else if (a)
         this.add(
-          "type-changed",
+          "type-unrestricted",
           vb.tokens,
           at.label,
           `no longer restricted to ${typeNames(a)}`,
-          WIDENS,
         );
-      }
       return;
     }
     // `integer` values are `number`s: integer → number widens, number → integer narrows.
@@ -259,17 +194,13 @@ export class SchemaComparison implements Walk {
     const widened = [...b].some((t) => !covers(a, t));
     const narrowed = [...a].some((t) => !covers(b, t));
     if (!widened && !narrowed) return;
-    const breaks = widened && narrowed ? BREAKS_BOTH : widened ? WIDENS : NARROWS;
     this.add(
-      "type-changed",
+      widened && narrowed ? "type-replaced" : widened ? "type-widened" : "type-narrowed",
       vb.tokens,
       at.label,
       `type changed from ${typeNames(a)} to ${typeNames(b)}`,
-      breaks,
     );
   }
-
-  /** Lists whose entries are identified by position (tuples, `allOf` parts): more entries narrow. */
 }
 
 function accepts(rank: number): string {

@@ -1,8 +1,7 @@
-import { BREAKS_BOTH, COMPATIBLE, NARROWS, WIDENS } from "./change.js";
-import type { At, SchemaSide, Walk } from "./compare-schema.js";
-import { expandRefs, type SchemaView, viewOf } from "./schema-view.js";
-import { compareText } from "./text.js";
+import { compareText } from "../text.js";
 import type { Variant } from "./variants.js";
+import { expandRefs, type SchemaView, viewOf } from "./view.js";
+import type { At, SchemaSide, Walk } from "./walk.js";
 
 /**
  * Enums and unions: variants are matched by tag (see variants.ts), then by required fields,
@@ -18,12 +17,13 @@ export function compareVariants(walk: Walk, va: SchemaView, vb: SchemaView, at: 
     const literal = present.source === "enum" || present.source === "const";
     const list = present.items.map((v) => v.label).join(", ");
     if (b && literal) {
-      walk.add("type-changed", vb.tokens, at.label, `now limited to ${list}`, NARROWS);
+      walk.add("literals-listed", vb.tokens, at.label, `now limited to ${list}`);
     } else if (a && literal) {
-      walk.add("type-changed", vb.tokens, at.label, `no longer limited to ${list}`, WIDENS);
+      walk.add("literals-unlisted", vb.tokens, at.label, `no longer limited to ${list}`);
+    } else if (b) {
+      walk.add("union-made", vb.tokens, at.label, `now a union (${list})`);
     } else {
-      const what = b ? `now a union (${list})` : `no longer a union (was ${list})`;
-      walk.add("type-changed", vb.tokens, at.label, what, BREAKS_BOTH);
+      walk.add("union-unmade", vb.tokens, at.label, `no longer a union (was ${list})`);
     }
     return;
   }
@@ -46,27 +46,22 @@ export function compareVariants(walk: Walk, va: SchemaView, vb: SchemaView, at: 
     const before = oldByTag.get(v.tag);
     if (!before && v.other) {
       walk.add(
-        "variant-added",
+        "catch-all-added",
         pointer(vb, v),
         at.label,
         "now open: a catch-all branch accepts variants it does not list (readers must handle unknown ones)",
-        WIDENS,
       );
     } else if (!before) {
       const routed = routesMethod(v, walk.newSide);
-      const breaks = routed || a.open ? COMPATIBLE : WIDENS;
-      const why = routed
-        ? "a method's type: see the method changes"
+      const [rule, why] = routed
+        ? (["variant-added-for-method", "a method's type: see the method changes"] as const)
         : a.open
-          ? "open union: readers already handle unknown variants"
-          : `code that switches over ${at.label} must handle it`;
-      walk.add(
-        "variant-added",
-        pointer(vb, v),
-        at.label,
-        `variant ${v.label} added (${why})`,
-        breaks,
-      );
+          ? ([
+              "variant-added-to-open-union",
+              "open union: readers already handle unknown variants",
+            ] as const)
+          : (["variant-added", `code that switches over ${at.label} must handle it`] as const);
+      walk.add(rule, pointer(vb, v), at.label, `variant ${v.label} added (${why})`);
     } else if (before.schema !== undefined && v.schema !== undefined) {
       walk.compare(
         before.schema,
@@ -80,11 +75,10 @@ export function compareVariants(walk: Walk, va: SchemaView, vb: SchemaView, at: 
     if (newByTag.has(v.tag)) continue;
     if (v.other) {
       walk.add(
-        "variant-removed",
+        "catch-all-removed",
         pointer(va, v),
         at.label,
         "no longer open: the catch-all branch is gone (builders sending unlisted variants now fail)",
-        NARROWS,
       );
       continue;
     }
@@ -93,11 +87,10 @@ export function compareVariants(walk: Walk, va: SchemaView, vb: SchemaView, at: 
       ? "a method's type: see the method changes"
       : "builders can no longer send it; readers that name it no longer compile";
     walk.add(
-      "variant-removed",
+      routed ? "variant-removed-for-method" : "variant-removed",
       pointer(va, v),
       at.label,
       `variant ${v.label} removed (${why})`,
-      routed ? COMPATIBLE : BREAKS_BOTH,
     );
   }
 }
@@ -122,43 +115,38 @@ export function openEnumOnOneSide(walk: Walk, va: SchemaView, vb: SchemaView, at
       ? undefined
       : { schema: other.schema, tokens: [...v.variantTokens, String(other.index)] };
   };
-  if (plain(va) && openUnion(vb)) {
-    const other = catchAll(vb);
-    if (!other) return false;
+  const listing = plain(va) && openUnion(vb) ? "new" : openUnion(va) && plain(vb) ? "old" : null;
+  if (!listing) return false;
+  const other = catchAll(listing === "new" ? vb : va);
+  if (!other) return false;
+  if (listing === "new") {
     walk.add(
-      "type-changed",
+      "known-values-listed",
       vb.tokens,
       at.label,
       `now lists known values (${listed(vb)}); other values are still accepted`,
-      COMPATIBLE,
     );
-    walk.compare(
-      va.structure,
-      other.schema,
-      { old: va.tokens, new: other.tokens, label: at.label },
-      { resolved: true, ignoreNot: true },
-    );
-    return true;
-  }
-  if (openUnion(va) && plain(vb)) {
-    const other = catchAll(va);
-    if (!other) return false;
+  } else {
     walk.add(
-      "type-changed",
+      "known-values-unlisted",
       vb.tokens,
       at.label,
       `no longer lists known values (was ${listed(va)}); it accepted any value already`,
-      COMPATIBLE,
     );
-    walk.compare(
-      other.schema,
-      vb.structure,
-      { old: other.tokens, new: vb.tokens, label: at.label },
-      { resolved: true, ignoreNot: true },
-    );
-    return true;
   }
-  return false;
+  // The plain schema is compared with the catch-all, on whichever side each one is.
+  const plainSide = {
+    schema: (listing === "new" ? va : vb).structure,
+    tokens: (listing === "new" ? va : vb).tokens,
+  };
+  const [before, after] = listing === "new" ? [plainSide, other] : [other, plainSide];
+  walk.compare(
+    before.schema,
+    after.schema,
+    { old: before.tokens, new: after.tokens, label: at.label },
+    { resolved: true, ignoreNot: true },
+  );
+  return true;
 }
 
 /**

@@ -1,7 +1,9 @@
-import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { refTarget } from "../schema/refs.js";
+import { isObject, type Json, type JsonObject } from "../../schema/json.js";
+import { discriminatorOf, typesOf, unionKeyword } from "../../schema/node.js";
+import { refTarget } from "../../schema/refs.js";
 import { isAnnotation } from "./keywords.js";
 import { branchVariants, type Variants, valueVariants } from "./variants.js";
+import type { DefsSide } from "./walk.js";
 
 /**
  * One schema node as the diff sees it. Upstream has written the same type several ways
@@ -37,11 +39,6 @@ export interface SchemaView {
   allOf: Array<{ schema: Json; index: number }>;
   /** For the boolean schemas `true` (anything) and `false` (nothing). */
   boolean?: boolean;
-}
-
-export interface DefsSide {
-  defs: Record<string, Json>;
-  keyword: "$defs" | "definitions";
 }
 
 export function viewOf(node: Json, tokens: string[], side: DefsSide): SchemaView {
@@ -85,7 +82,7 @@ export function viewOf(node: Json, tokens: string[], side: DefsSide): SchemaView
     }
   }
 
-  const types = typeList(structure.type);
+  const types = typesOf(structure);
   if (types) {
     if (types.includes("null")) nullable = true;
     view.types = new Set(types.filter((t) => t !== "null"));
@@ -219,21 +216,15 @@ export function expandRefs(view: SchemaView, side: DefsSide, seen = new Set<stri
 function unionOf(
   node: JsonObject,
 ): { keyword: "oneOf" | "anyOf"; branches: Array<{ schema: Json; index: number }> } | undefined {
-  for (const keyword of ["oneOf", "anyOf"] as const) {
-    const list = node[keyword];
-    if (Array.isArray(list)) {
-      return {
-        keyword,
-        branches: list.map((schema, index) => ({ schema: schema as Json, index })),
-      };
-    }
-  }
-  return undefined;
+  const keyword = unionKeyword(node);
+  if (!keyword) return undefined;
+  const branches = (node[keyword] as Json[]).map((schema, index) => ({ schema, index }));
+  return { keyword, branches };
 }
 
 function isNullSchema(schema: Json): boolean {
   if (!isObject(schema)) return false;
-  const types = typeList(schema.type);
+  const types = typesOf(schema);
   const onlyNull =
     (types !== undefined && types.length === 1 && types[0] === "null") ||
     (Object.hasOwn(schema, "const") && schema.const === null);
@@ -242,18 +233,7 @@ function isNullSchema(schema: Json): boolean {
   );
 }
 
-function typeList(type: Json | undefined): string[] | undefined {
-  if (typeof type === "string") return [type];
-  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === "string");
-  return undefined;
-}
-
 function bareRef(entry: unknown): string | undefined {
   if (!isObject(entry) || typeof entry.$ref !== "string") return undefined;
   return Object.keys(entry).every((k) => k === "$ref" || isAnnotation(k)) ? entry.$ref : undefined;
-}
-
-function discriminatorOf(node: JsonObject): string | undefined {
-  const d = node.discriminator;
-  return isObject(d) && typeof d.propertyName === "string" ? d.propertyName : undefined;
 }
