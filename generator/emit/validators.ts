@@ -3,6 +3,7 @@ import { InputError } from "../errors.js";
 import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
 import { DEFINITION_ID } from "../prepare/rules.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { UNEVALUATED_KEYWORDS } from "../schema/keywords.js";
 import { pointer } from "../schema/pointer.js";
 import { forEachJson } from "../schema/walk.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
@@ -58,7 +59,7 @@ export async function emitValidators({
   const ajv = createAjv(formats, unknown, {
     code: { source: true, esm: true, lines: true, formats: _`__formats` },
   });
-  if (!usesKeyword(defs, ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef"])) {
+  if (!usesKeyword(defs, [...UNEVALUATED_KEYWORDS, "$dynamicRef"])) {
     // Ajv2020 switches this bookkeeping on unconditionally; with no keyword that needs it
     // left, it is dead code in every validator.
     ajv.opts.unevaluated = false;

@@ -1,7 +1,7 @@
 import type * as Runtime from "../../templates/runtime/parse.js";
 import { canonical } from "../schema/equal.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { SUBSCHEMA_MAP_KEYWORDS } from "../schema/keywords.js";
+import { SUBSCHEMA_MAP_KEYWORDS, UNEVALUATED_KEYWORDS } from "../schema/keywords.js";
 import { assertions, containsRef } from "../schema/node.js";
 
 /**
@@ -32,7 +32,7 @@ export type CheckSpec =
 type Combinator<K extends keyof typeof Runtime> = keyof Pick<typeof Runtime, K>;
 
 /** Keywords the decomposition may not split: their meaning depends on sibling keywords' results. */
-const UNSPLITTABLE = new Set(["unevaluatedProperties", "unevaluatedItems"]);
+const UNSPLITTABLE: ReadonlySet<string> = new Set(UNEVALUATED_KEYWORDS);
 
 export class CheckTable {
   readonly specs: CheckSpec[] = [];

@@ -114,11 +114,3 @@ function branchShape(branch: Json, resolve: ResolveRef): JsonObject {
   }
   return branch;
 }
-
-/**
- * Names of the narrowing helpers for a union definition. Built here only, so the emitter,
- * the collision check and the README agree.
- */
-export const variantGuardName = (type: string): string => `is${type}Of`;
-export const customGuardName = (type: string): string => `isCustom${type}`;
-export const parserName = (type: string): string => `parse${type}`;

@@ -179,5 +179,8 @@ export const LOWER_BOUNDS: readonly KeywordName[] = BOUNDS.lower;
 /** Bounds restricting from above: lowering one rejects values that used to pass. */
 export const UPPER_BOUNDS: readonly KeywordName[] = BOUNDS.upper;
 
+/** `unevaluatedProperties` and `unevaluatedItems`: their meaning depends on what siblings evaluated. */
+export const UNEVALUATED_KEYWORDS: readonly KeywordName[] = VOCABULARIES.unevaluated;
+
 /** Keywords whose values map names (not keywords) to subschemas: `properties`, `$defs`… */
 export const SUBSCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(SUBSCHEMAS.map);

@@ -2,12 +2,10 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import type { Definition } from "../../generator/model/protocol.js";
 import {
-  customGuardName,
   hasCatchAll,
   knownTags,
   type TaggedUnion,
   taggedUnion,
-  variantGuardName,
 } from "../../generator/model/unions.js";
 import { isObject, type Json, type JsonObject } from "../../generator/schema/json.js";
 import { attempt, deepFreeze, type ParsePackage, type SurfaceModules } from "./support.js";
@@ -45,8 +43,8 @@ const fns = (s: Subject) => {
   return {
     parse: s.modules.parsers[`parse${name}`] as Fn,
     is: s.modules.guards[`is${name}`] as (v: unknown) => boolean,
-    isOf: s.modules.parsers[variantGuardName(name)] as (v: unknown, tag: string) => boolean,
-    isCustom: s.modules.parsers[customGuardName(name)] as ((v: unknown) => boolean) | undefined,
+    isOf: s.modules.parsers[`is${name}Of`] as (v: unknown, tag: string) => boolean,
+    isCustom: s.modules.parsers[`isCustom${name}`] as ((v: unknown) => boolean) | undefined,
   };
 };
 

@@ -134,15 +134,15 @@ function typeTag(type: Json): Pick<Variant, "tag" | "label" | "other"> {
  * unique in its union, the type identifies it; titles only separate same-typed branches.
  */
 function preferTypes(items: Variant[]): Variant[] {
-  const typeOf = (v: Variant) =>
+  const jsonTypeOf = (v: Variant) =>
     isObject(v.schema) && v.schema.type !== undefined ? canonical(v.schema.type) : undefined;
   const counts = new Map<string, number>();
   for (const v of items) {
-    const t = typeOf(v);
+    const t = jsonTypeOf(v);
     if (t !== undefined) counts.set(t, (counts.get(t) ?? 0) + 1);
   }
   return items.map((v) => {
-    const t = typeOf(v);
+    const t = jsonTypeOf(v);
     if (!v.tag.startsWith("title:") || t === undefined || counts.get(t) !== 1) return v;
     return { ...v, ...typeTag((v.schema as JsonObject).type as Json) };
   });
