@@ -17,7 +17,7 @@ import { emitValidators } from "./emit/validators.js";
 import { loadSchemaDir } from "./load/index.js";
 import { buildModel } from "./model/build.js";
 import type { ProtocolModel } from "./model/protocol.js";
-import { plan } from "./plan.js";
+import { plan } from "./output/plan.js";
 import { buildSymbols } from "./symbols/table.js";
 
 export interface RenderResult {

@@ -21,10 +21,8 @@ const STAGES: ReadonlyArray<readonly string[]> = [
   ["generator/symbols"],
   // Consumers of the model, side by side: neither imports the other.
   ["generator/emit", "generator/diff"],
-  ["generator/fingerprint.ts"],
-  ["generator/plan.ts"],
-  ["generator/write.ts"],
-  ["generator/check.ts"],
+  // Rendering to memory, writing atomically, comparing with disk.
+  ["generator/output"],
   ["generator/pipeline.ts"],
   ["generator/cli.ts"],
 ];

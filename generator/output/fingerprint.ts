@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { GENERATOR_VERSION, ROOT } from "./paths.js";
+import { GENERATOR_VERSION, ROOT } from "../paths.js";
 
 let cached: string | undefined;
 

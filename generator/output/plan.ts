@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import type { OutputFile } from "./emit/output.js";
-import type { PackageOptions } from "./emit/package.js";
+import type { OutputFile } from "../emit/output.js";
+import type { PackageOptions } from "../emit/package.js";
+import type { ProtocolModel } from "../model/protocol.js";
+import { GENERATOR_VERSION } from "../paths.js";
 import { generatorFingerprint } from "./fingerprint.js";
-import type { ProtocolModel } from "./model/protocol.js";
-import { GENERATOR_VERSION } from "./paths.js";
 
 export const MANIFEST = "acp-codegen.json";
 

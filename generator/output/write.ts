@@ -9,8 +9,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import type { OutputFile } from "./emit/output.js";
-import { InputError } from "./errors.js";
+import type { OutputFile } from "../emit/output.js";
+import { InputError } from "../errors.js";
 import { MANIFEST } from "./plan.js";
 
 /** Every file under `dir`, by `/`-separated relative path. Empty when `dir` does not exist. */

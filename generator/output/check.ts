@@ -1,9 +1,9 @@
 import { createTwoFilesPatch } from "diff";
-import type { OutputFile } from "./emit/output.js";
-import type { PackageOptions } from "./emit/package.js";
+import type { OutputFile } from "../emit/output.js";
+import type { PackageOptions } from "../emit/package.js";
+import type { InputFile } from "../load/index.js";
+import { hashInputs } from "../load/index.js";
 import { generatorFingerprint } from "./fingerprint.js";
-import type { InputFile } from "./load/index.js";
-import { hashInputs } from "./load/index.js";
 import { MANIFEST, type Manifest, sha256, withoutFingerprint } from "./plan.js";
 import { compareTree, type TreeDiff } from "./write.js";
 
