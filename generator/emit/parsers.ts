@@ -6,7 +6,12 @@ import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { buildRepairPlan, type RepairPlan, type UnionHelper } from "../model/repair-plan.js";
 import { hasCatchAll, knownTags } from "../model/unions.js";
-import { type PrepareInput, prepareDefinition, prepareDefinitions } from "../prepare/backends.js";
+import {
+  contextOf,
+  type PrepareInput,
+  prepareDefinitions,
+  prepareSchema,
+} from "../prepare/backends.js";
 import { SURFACE_ID } from "../prepare/rules.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
@@ -223,7 +228,7 @@ async function localValidatorsJs(
   const schemas = new Map<string, Json>();
   for (const [index, name] of locals) {
     const spec = specs[index] as Extract<CheckSpec, { kind: "local" }>;
-    schemas.set(name, prepareDefinition("parse-checks", input, "", spec.schema));
+    schemas.set(name, prepareSchema("parse-checks", spec.schema, contextOf(input, "")));
   }
   const unknown = new Set(
     [...schemas.values()].flatMap((schema) => unknownFormats(schema, formats)),

@@ -105,18 +105,23 @@ export function prepareDefinition(
   key: string,
   schema: Json,
 ): Json {
-  return prepareSchema(backend, schema, {
+  return prepareSchema(backend, schema, contextOf(input, pointer(input.defsKeyword, key)));
+}
+
+/** One schema of `input`'s surface as `backend` must see it; `at` is where warnings point. */
+export function prepareSchema(backend: Backend, schema: Json, context: RuleContext): Json {
+  return BACKENDS[backend].passes.reduce((node, rules) => applyRules(node, rules, context), schema);
+}
+
+/** What rules know while preparing a schema of `input`'s surface found at `at`. */
+export function contextOf(input: PrepareInput, at: string): RuleContext {
+  return {
     defs: definitionsOf(input),
     defsKeyword: input.defsKeyword,
     file: input.file,
-    at: pointer(input.defsKeyword, key),
+    at,
     diagnostics: input.diagnostics,
-  });
-}
-
-/** One schema as `backend` must see it. */
-export function prepareSchema(backend: Backend, schema: Json, context: RuleContext): Json {
-  return BACKENDS[backend].passes.reduce((node, rules) => applyRules(node, rules, context), schema);
+  };
 }
 
 const byKey = new WeakMap<PrepareInput["definitions"], Record<string, Json>>();
