@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { checkTree, cleanByManifest } from "./check.js";
 import { formatWarning } from "./diagnostics.js";
 import { registerDiff } from "./diff/command.js";
 import type { PackageOptions } from "./emit/package.js";
 import { InputError, oneLine } from "./errors.js";
 import { registerFetch } from "./fetch/command.js";
+import { checkTree, cleanByManifest } from "./output/check.js";
+import { MANIFEST, type Manifest } from "./output/plan.js";
+import { readTree, writeAtomically } from "./output/write.js";
 import { GENERATOR_VERSION } from "./paths.js";
-import { MANIFEST, type Manifest } from "./plan.js";
-import { readTree, writeAtomically } from "./write.js";
 
 export const EXIT = { ok: 0, drift: 1, badInput: 2 } as const;
 

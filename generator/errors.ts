@@ -15,15 +15,6 @@ export class InputError extends Error {
   }
 }
 
-/** Encode one reference token of a JSON pointer (RFC 6901). */
-export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-export function pointer(...tokens: Array<string | number>): string {
-  return tokens.map((t) => `/${escapePointerToken(t)}`).join("");
-}
-
 /** Collapse any message to one printable line: error output is read in CI logs. */
 export function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, " ").trim();

@@ -1,5 +1,6 @@
 import { Diagnostics } from "./diagnostics.js";
 import { emitConnection } from "./emit/connection.js";
+import { type EmitContext, emitContext } from "./emit/context.js";
 import { emitGuards } from "./emit/guards.js";
 import { emitMethods } from "./emit/methods.js";
 import type { OutputFile } from "./emit/output.js";
@@ -9,7 +10,6 @@ import {
   emitRuntime,
   emitSurfaceIndex,
   type PackageOptions,
-  runtimePathFrom,
 } from "./emit/package.js";
 import { emitParsers } from "./emit/parsers.js";
 import { emitTypes } from "./emit/types.js";
@@ -17,7 +17,8 @@ import { emitValidators } from "./emit/validators.js";
 import { loadSchemaDir } from "./load/index.js";
 import { buildModel } from "./model/build.js";
 import type { ProtocolModel } from "./model/protocol.js";
-import { plan } from "./plan.js";
+import { plan } from "./output/plan.js";
+import { buildSymbols } from "./symbols/table.js";
 
 export interface RenderResult {
   model: ProtocolModel;
@@ -26,8 +27,9 @@ export interface RenderResult {
 }
 
 /**
- * The whole pipeline, in memory: load and check the input → one protocol model →
- * emitters → planned file list. `generate` writes the result; `check` compares it.
+ * The whole pipeline, in memory: load and check the input → one protocol model → its
+ * symbol table → emitters (each prepares the schema for its backend: prepare/) → planned
+ * file list. `generate` writes the result; `check` compares it.
  */
 export async function render(
   schemaDir: string,
@@ -36,22 +38,26 @@ export async function render(
 ): Promise<RenderResult> {
   const diagnostics = new Diagnostics();
   const model = buildModel(loadSchemaDir(schemaDir, displayDir, diagnostics));
+  const symbols = buildSymbols(model);
   const emitted: OutputFile[] = [
     emitPackageJson(model, options),
     emitReadme(model, options),
     ...emitRuntime(),
   ];
-  for (const surface of model.surfaces) {
-    const runtime = runtimePathFrom(surface);
-    emitted.push(
-      await emitTypes(surface),
-      ...emitMethods(surface),
-      await emitValidators(surface, diagnostics, runtime),
-      ...emitGuards(surface, runtime),
-      ...(await emitParsers(surface, runtime)),
-      ...emitConnection(surface),
-      ...emitSurfaceIndex(surface),
-    );
-  }
+  for (const surface of model.surfaces)
+    emitted.push(...(await emitSurface(emitContext(surface, symbols.of(surface), diagnostics))));
   return { model, files: plan(model, options, emitted), diagnostics };
+}
+
+/** Every file of one surface's folder (one entry point). */
+export async function emitSurface(context: EmitContext): Promise<OutputFile[]> {
+  return [
+    await emitTypes(context),
+    ...emitMethods(context),
+    await emitValidators(context),
+    ...emitGuards(context),
+    ...(await emitParsers(context)),
+    ...emitConnection(context),
+    ...emitSurfaceIndex(context),
+  ];
 }

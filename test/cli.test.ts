@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } fro
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { colourFor, wantsColour } from "../generator/cli.js";
+import { readTree } from "../generator/output/write.js";
 import { ROOT } from "../generator/paths.js";
-import { readTree } from "../generator/write.js";
 import { cli, HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR, tempDir } from "./support/run.js";
 
 const work = tempDir("cli");

@@ -1,8 +1,8 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readTree } from "../generator/output/write.js";
 import { ROOT } from "../generator/paths.js";
-import { readTree } from "../generator/write.js";
 import { cli, importSurface, SCHEMA_DIR, tempDir, typeCheckDeclarations } from "./support/run.js";
 
 /** One crafted input and what must happen with it (test/fixtures/hostile/<name>/case.json). */

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readTree } from "../generator/write.js";
+import { readTree } from "../generator/output/write.js";
 import {
   cli,
   HISTORY_DIR,

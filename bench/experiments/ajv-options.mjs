@@ -3,7 +3,7 @@
 // rewrites do to the generated validators?
 //
 // Compiles the v1 stable surface the way generator/emit/validators.ts does (same model, same
-// patch rules, same createAjv), once as is (variant A, checked to reproduce the generator's
+// prepare rules, same createAjv), once as is (variant A, checked to reproduce the generator's
 // validators.js byte for byte) and then with each change added on top of the previous one.
 // Each variant replaces v1/validators.js in a copy of the generated package, and is then
 // measured by the benchmark's own children, each in a fresh process against the official SDK's
@@ -35,7 +35,7 @@ const dist = (path) => import(pathToFileURL(join(REPO, "dist", "generator", path
 const { Diagnostics } = await dist("diagnostics.js");
 const { loadSchemaDir } = await dist("load/index.js");
 const { buildModel } = await dist("model/build.js");
-const { applyRules, discriminatorForAjv, stripAnnotations } = await dist("patch/rules.js");
+const { applyRules, discriminatorForAjv, stripAnnotations } = await dist("prepare/rules.js");
 const { createAjv, loadFormats } = await dist("emit/ajv.js");
 
 const { values: args } = parseArgs({
@@ -199,17 +199,20 @@ const diagnostics = new Diagnostics();
 const model = buildModel(loadSchemaDir(args["schema-dir"], args["schema-dir"], diagnostics));
 const surface = model.surfaces.find((s) => s.id === "v1");
 const formats = await loadFormats();
-const discriminators = discriminatorForAjv(
-  Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-  surface.defsKeyword,
-);
+const context = {
+  defs: Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+  defsKeyword: surface.defsKeyword,
+  file: surface.schemaFile.display,
+  at: "",
+  diagnostics,
+};
 
 function compileVariant(v) {
-  const rules = [stripAnnotations(diagnostics, surface.schemaFile.display, ""), discriminators];
+  const rules = [stripAnnotations, discriminatorForAjv];
   if (v.enums) rules.push(rule("enum", enumRule));
   if (v.lean) rules.push(rule("noop-unevaluated", noopUnevaluatedRule));
   const defs = {};
-  for (const def of surface.definitions) defs[def.key] = applyRules(def.schema, rules);
+  for (const def of surface.definitions) defs[def.key] = applyRules(def.schema, rules, context);
   const start = process.cpuUsage();
   const ajv = createAjv(formats, [], {
     code: {

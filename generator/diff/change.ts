@@ -1,17 +1,7 @@
 /**
- * What one difference between two schema releases means for code that uses the generated
- * package. Two audiences are judged separately, because every ACP message is built by one
- * side of the connection and read by the other:
- *
- * - builders: code that constructs a message (a client filling in `PromptRequest`, an agent
- *   sending `SessionNotification`). A change breaks them when something they used to send
- *   is no longer accepted, or when a name they mention disappears.
- * - readers: code that receives a message (a handler, a `switch` over a union's tag). A
- *   change breaks them when a message may now carry something they could not see before,
- *   or when a name they mention disappears.
- *
- * The guiding rule: narrowing what a message may hold breaks builders, widening it breaks
- * readers, removing a name breaks both. Each kind below documents its exceptions.
+ * What one difference between two schema releases is, and whom it breaks among the code
+ * that uses the generated package (builders and readers of messages): classification.ts
+ * has the rules that decide it.
  */
 export type ChangeKind =
   // Entry points (surfaces: v1, v1/unstable, v2, v2/unstable).
@@ -84,35 +74,4 @@ export function impactOf(
 ): Impact {
   if (change.breaksBuilders || change.breaksReaders) return "breaking";
   return change.docOnly ? "doc" : "compatible";
-}
-
-/** Who a change breaks, named by the rule that decided it (keeps call sites readable). */
-export interface Breaks {
-  breaksBuilders: boolean;
-  breaksReaders: boolean;
-}
-/** More values are possible: readers must now handle them. */
-export const WIDENS: Breaks = { breaksBuilders: false, breaksReaders: true };
-/** Fewer values are accepted: what builders used to send may be rejected. */
-export const NARROWS: Breaks = { breaksBuilders: true, breaksReaders: false };
-/** A name disappears or a type is replaced: both sides' code stops compiling. */
-export const BREAKS_BOTH: Breaks = { breaksBuilders: true, breaksReaders: true };
-export const COMPATIBLE: Breaks = { breaksBuilders: false, breaksReaders: false };
-
-export function either(a: Breaks, b: Breaks): Breaks {
-  return {
-    breaksBuilders: a.breaksBuilders || b.breaksBuilders,
-    breaksReaders: a.breaksReaders || b.breaksReaders,
-  };
-}
-
-export function finding(
-  kind: ChangeKind,
-  path: string,
-  subject: string,
-  what: string,
-  breaks: Breaks,
-  docOnly = false,
-): Finding {
-  return { kind, path, subject, description: `${subject}: ${what}`, ...breaks, docOnly };
 }

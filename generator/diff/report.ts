@@ -1,7 +1,7 @@
 import type { ProtocolModel } from "../model/protocol.js";
 import type { Change } from "./change.js";
-import { compareModels, surfaceIds } from "./compare.js";
 import { type BumpAdvice, suggestBump } from "./semver.js";
+import { compareModels, surfaceIds } from "./surfaces.js";
 
 export type SurfaceStatus = "added" | "removed" | "changed" | "unchanged";
 

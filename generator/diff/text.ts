@@ -1,5 +1,5 @@
-import type { Json } from "../load/json-types.js";
-import { canonical } from "./variants.js";
+import { canonical } from "../schema/equal.js";
+import type { Json } from "../schema/json.js";
 
 /** Code-unit order: the same on every machine, unlike localeCompare. */
 export function compareText(a: string, b: string): number {

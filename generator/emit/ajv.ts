@@ -3,8 +3,10 @@ import { pathToFileURL } from "node:url";
 import type { Options } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
-import { ACP_KEYWORDS } from "../patch/vocabulary.js";
 import { RUNTIME_DIR } from "../paths.js";
+import type { Json } from "../schema/json.js";
+import { ACP_KEYWORDS } from "../schema/keywords.js";
+import { forEachSchema } from "../schema/walk.js";
 
 const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneCodeModule.default;
@@ -36,6 +38,25 @@ export async function loadFormats(): Promise<Record<string, NumberFormat>> {
     formats: Record<string, NumberFormat>;
   };
   return mod.formats;
+}
+
+/**
+ * Formats used in `schema` that neither the runtime checks nor the specification lists as
+ * annotations, in the order first met: ajv's strict mode needs them declared (as
+ * annotations, which is what an unknown format is).
+ */
+export function unknownFormats(schema: Json, formats: Record<string, NumberFormat>): string[] {
+  const found = new Set<string>();
+  forEachSchema(schema, (node) => {
+    const format = node.format;
+    if (
+      typeof format === "string" &&
+      !Object.hasOwn(formats, format) &&
+      !ANNOTATION_FORMATS.includes(format)
+    )
+      found.add(format);
+  });
+  return [...found];
 }
 
 /**

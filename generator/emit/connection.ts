@@ -1,11 +1,11 @@
-import { InputError, pointer } from "../errors.js";
+import { methodsOf } from "../model/methods.js";
 import type { Method, SurfaceModel } from "../model/protocol.js";
-import { parserName } from "../model/unions.js";
-import { CONNECTION_EXPORTS, validatorExportName } from "../naming.js";
-import type { HandlerSide } from "../patch/vocabulary.js";
-import { mapName, methodsOf } from "./methods.js";
-import { banner, literal, type OutputFile } from "./output.js";
-import { runtimePathFrom } from "./package.js";
+import type { HandlerSide } from "../model/sides.js";
+import { type Role, reexportLines } from "../symbols/exports.js";
+import type { SurfaceSymbols } from "../symbols/table.js";
+import type { EmitContext } from "./context.js";
+import { literal } from "./js.js";
+import { banner, type OutputFile } from "./output.js";
 
 /**
  * The handlers an implementation must provide: the methods of a prompt turn that no
@@ -24,27 +24,10 @@ export const REQUIRED_HANDLERS: Readonly<Record<"agent" | "client", readonly str
   client: ["session/request_permission", "session/update"],
 };
 
-export { CONNECTION_EXPORTS };
-
-/** The two roles a connection can play, and the interfaces and tables that belong to each. */
-const ROLES = {
-  agent: {
-    iface: "Agent",
-    remote: "RemoteAgent",
-    table: "AGENT",
-    connection: "AgentSideConnection",
-    property: "agent",
-  },
-  client: {
-    iface: "Client",
-    remote: "RemoteClient",
-    table: "CLIENT",
-    connection: "ClientSideConnection",
-    property: "client",
-  },
-} as const;
-type Role = keyof typeof ROLES;
 const other = (role: Role): Role => (role === "agent" ? "client" : "agent");
+
+/** A role's method table in connection.js: a module constant, never exported. */
+const tableOf = (role: Role | "protocol"): string => role.toUpperCase();
 
 /**
  * `connection.js` / `connection.d.ts`: the `Agent` and `Client` handler interfaces, typed
@@ -52,77 +35,72 @@ const other = (role: Role): Role => (role === "agent" ? "client" : "agent");
  * JavaScript is data (method tables with their compiled validators) and two tiny
  * subclasses; routing, validation and cancellation live in the runtime's `SideConnection`.
  */
-export function emitConnection(surface: SurfaceModel): OutputFile[] {
-  checkNames(surface);
-  const runtime = runtimePathFrom(surface);
+export function emitConnection({ surface, names, runtime }: EmitContext): OutputFile[] {
   const head = banner(surface.schemaFile.name);
   const served = { agent: methodsOf(surface, "agent"), client: methodsOf(surface, "client") };
   const protocol = methodsOf(surface, "protocol");
   return [
     {
       path: `${surface.id}/connection.js`,
-      content: javascript(surface, head, runtime, served, protocol),
+      content: javascript(names, head, runtime, served, protocol),
     },
     {
       path: `${surface.id}/connection.d.ts`,
-      content: declarations(surface, head, runtime, served),
+      content: declarations(surface, names, head, runtime, served),
     },
   ];
 }
 
 function javascript(
-  surface: SurfaceModel,
+  names: SurfaceSymbols,
   head: string,
   runtime: string,
   served: Record<Role, Method[]>,
   protocol: Method[],
 ): string {
   const all = [...served.agent, ...served.client, ...protocol];
-  const types = [
-    ...new Set(all.flatMap((m) => (m.result ? [m.params, m.result] : [m.params]))),
-  ].map((key) => typeOf(surface, key));
-  const validators = types.map(validatorExportName);
-  const parsers = types.map(parserName);
+  const used = [...new Set(all.flatMap((m) => (m.result ? [m.params, m.result] : [m.params])))].map(
+    (key) => names.definition(key),
+  );
   const lines = [
     head,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
-    ...(validators.length > 0
+    ...(used.length > 0
       ? [
-          `import { ${validators.join(", ")} } from "./validators.js";`,
-          `import { ${parsers.join(", ")} } from "./parsers.js";`,
+          `import { ${used.map((d) => d.validator).join(", ")} } from "./validators.js";`,
+          `import { ${used.map((d) => d.parse).join(", ")} } from "./parsers.js";`,
         ]
       : []),
     "",
-    `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
-    `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
+    ...reexportLines(names.reexports.connection, runtime, false),
     "",
   ];
   const table = (name: string, doc: string, methods: Method[]) => {
     lines.push(
       `/** ${doc} */`,
       `const ${name} = Object.freeze([`,
-      ...methods.map((m) => `  ${entry(surface, m)},`),
+      ...methods.map((m) => `  ${entry(names, m)},`),
       "]);",
       "",
     );
   };
-  table(ROLES.agent.table, "Methods the agent serves.", served.agent);
-  table(ROLES.client.table, "Methods the client serves.", served.client);
+  table(tableOf("agent"), "Methods the agent serves.", served.agent);
+  table(tableOf("client"), "Methods the client serves.", served.client);
   table(
-    "PROTOCOL",
+    tableOf("protocol"),
     "Protocol-level methods both sides understand; the runtime implements them.",
     protocol,
   );
   for (const role of ["agent", "client"] as const) {
-    const mine = ROLES[role];
-    const peer = ROLES[other(role)];
+    const mine = names.roles[role];
+    const peer = other(role);
     lines.push(
-      `/** The ${role}'s end of a connection: serves the \`${mine.iface}\` handlers, calls the ${peer.property} through \`${peer.property}\`. */`,
+      `/** The ${role}'s end of a connection: serves the \`${mine.handlers}\` handlers, calls the ${peer} through \`${peer}\`. */`,
       `export class ${mine.connection} extends SideConnection {`,
-      `  constructor(to${mine.iface}, stream, options) {`,
-      `    super({ serves: ${mine.table}, calls: ${peer.table}, protocol: PROTOCOL }, to${mine.iface}, stream, options);`,
+      `  constructor(to${mine.handlers}, stream, options) {`,
+      `    super({ serves: ${tableOf(role)}, calls: ${tableOf(peer)}, protocol: ${tableOf("protocol")} }, to${mine.handlers}, stream, options);`,
       "  }",
-      `  get ${peer.property}() {`,
+      `  get ${peer}() {`,
       "    return this.remote;",
       "  }",
       "}",
@@ -133,23 +111,23 @@ function javascript(
 }
 
 /** One runtime `MethodEntry` literal. */
-function entry(surface: SurfaceModel, m: Method): string {
-  const params = typeOf(surface, m.params);
+function entry(names: SurfaceSymbols, m: Method): string {
+  const params = names.definition(m.params);
   const fields = [
     `method: ${literal(m.method)}`,
     `kind: ${literal(m.kind)}`,
     `handler: ${literal(m.handler)}`,
-    `params: ${literal(params)}`,
-    `validateParams: ${validatorExportName(params)}`,
+    `params: ${literal(params.type)}`,
+    `validateParams: ${params.validator}`,
     // Received values are read leniently, as the reference implementation reads them.
-    `parseParams: ${parserName(params)}`,
+    `parseParams: ${params.parse}`,
   ];
   if (m.result) {
-    const result = typeOf(surface, m.result);
+    const result = names.definition(m.result);
     fields.push(
-      `result: ${literal(result)}`,
-      `validateResult: ${validatorExportName(result)}`,
-      `parseResult: ${parserName(result)}`,
+      `result: ${literal(result.type)}`,
+      `validateResult: ${result.validator}`,
+      `parseResult: ${result.parse}`,
     );
   }
   return `{ ${fields.join(", ")} }`;
@@ -157,11 +135,16 @@ function entry(surface: SurfaceModel, m: Method): string {
 
 function declarations(
   surface: SurfaceModel,
+  names: SurfaceSymbols,
   head: string,
   runtime: string,
   served: Record<Role, Method[]>,
 ): string {
-  const maps = (side: HandlerSide) => [mapName(side, "request"), mapName(side, "notification")];
+  const type = (key: string) => names.definition(key).type;
+  const maps = (side: HandlerSide) => [
+    names.methodMap(side, "request"),
+    names.methodMap(side, "notification"),
+  ];
   const lines = [
     head,
     'import type * as T from "./types.js";',
@@ -170,20 +153,11 @@ function declarations(
     `import type { MessageStream } from "${runtime}/message-stream.js";`,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
     "",
-    `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
-    `export type { NdJsonStreamOptions } from "${runtime}/ndjson-stream.js";`,
-    `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
-    `export type { MessageStream } from "${runtime}/message-stream.js";`,
-    `export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, ValidationOptions } from "${runtime}/connection-types.js";`,
-    // Types the public signatures above mention: exported so users can name them too.
-    `export type { ErrorMessage, ErrorObject, JsonRpcId, JsonRpcMessage, NotificationMessage, RequestMessage, ResultMessage } from "${runtime}/json-rpc.js";`,
-    `export type { MalformedFrame, MalformedProblem } from "${runtime}/message-stream.js";`,
-    `export type { ParamsOf, RemoteMethods, ResultOf } from "${runtime}/side-connection.js";`,
-    `export type { ReadableLike, SignalLike, StreamReader, StreamReadResult, StreamWriter, WritableLike } from "${runtime}/web-types.js";`,
+    ...reexportLines(names.reexports.connection, runtime, true),
     "",
   ];
   for (const role of ["agent", "client"] as const) {
-    const { iface } = ROLES[role];
+    const iface = names.roles[role].handlers;
     lines.push(
       "/**",
       ` * What the ${role} side serves: one handler per method the ${role} handles, named after its`,
@@ -195,47 +169,47 @@ function declarations(
     );
     for (const m of served[role]) {
       const optional = REQUIRED_HANDLERS[role].includes(m.method) ? "" : "?";
-      const params = `params: T.${typeOf(surface, m.params)}`;
+      const params = `params: T.${type(m.params)}`;
       lines.push(...doc(surface, m, "  "));
       lines.push(
         m.result
-          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<T.${typeOf(surface, m.result)}>;`
+          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<T.${type(m.result)}>;`
           : `  ${m.handler}${optional}(${params}, context: NotificationContext): MaybePromise<void>;`,
       );
     }
     lines.push("}", "");
   }
   for (const role of ["agent", "client"] as const) {
-    const { remote } = ROLES[role];
+    const { remote } = names.roles[role];
     lines.push(
       `/** The ${role} as its peer sees it: one function per ${role} method, sending it over the connection. */`,
       `export interface ${remote} {`,
     );
     for (const m of served[role]) {
-      const params = `params: T.${typeOf(surface, m.params)}`;
+      const params = `params: T.${type(m.params)}`;
       lines.push(...doc(surface, m, "  "));
       lines.push(
         m.result
-          ? `  ${m.handler}(${params}, options?: CallOptions): Promise<T.${typeOf(surface, m.result)}>;`
+          ? `  ${m.handler}(${params}, options?: CallOptions): Promise<T.${type(m.result)}>;`
           : `  ${m.handler}(${params}): Promise<void>;`,
       );
     }
     lines.push("}", "");
   }
   for (const role of ["agent", "client"] as const) {
-    const mine = ROLES[role];
-    const peer = ROLES[other(role)];
-    const [requests, notifications] = maps(other(role));
+    const mine = names.roles[role];
+    const peer = other(role);
+    const [requests, notifications] = maps(peer);
     lines.push(
       "/**",
-      ` * The ${role}'s end of a connection. Serves the \`${mine.iface}\` that \`to${mine.iface}\` returns (it receives`,
-      ` * this connection, to call the ${peer.property} back) and calls the ${peer.property} through \`${peer.property}\`, or by wire`,
+      ` * The ${role}'s end of a connection. Serves the \`${mine.handlers}\` that \`to${mine.handlers}\` returns (it receives`,
+      ` * this connection, to call the ${peer} back) and calls the ${peer} through \`${peer}\`, or by wire`,
       " * name with `request`/`notify`. Reading starts as soon as it is constructed.",
       " */",
       `export declare class ${mine.connection} extends SideConnection<${requests}, ${notifications}> {`,
-      `  constructor(to${mine.iface}: (connection: ${mine.connection}) => ${mine.iface}, stream: MessageStream, options?: ConnectionOptions);`,
-      `  /** The ${peer.property}'s methods. */`,
-      `  get ${peer.property}(): ${peer.remote};`,
+      `  constructor(to${mine.handlers}: (connection: ${mine.connection}) => ${mine.handlers}, stream: MessageStream, options?: ConnectionOptions);`,
+      `  /** The ${peer}'s methods. */`,
+      `  get ${peer}(): ${names.roles[peer].remote};`,
       "}",
       "",
     );
@@ -271,22 +245,4 @@ function summaryOf(surface: SurfaceModel, key: string): string {
     .replace(/\s*\n\s*/g, " ")
     .trim();
   return text ? ` ${text}` : "";
-}
-
-/** Every exported name must stay free: a definition of that name would be shadowed silently. */
-function checkNames(surface: SurfaceModel): void {
-  const exported = new Set<string>(CONNECTION_EXPORTS);
-  for (const def of surface.definitions) {
-    if (exported.has(def.name)) {
-      throw new InputError(
-        surface.schemaFile.display,
-        pointer(surface.defsKeyword, def.key),
-        `definition name ${JSON.stringify(def.name)} collides with a name the generated package exports`,
-      );
-    }
-  }
-}
-
-function typeOf(surface: SurfaceModel, key: string): string {
-  return surface.definitions.find((d) => d.key === key)?.name ?? key;
 }

@@ -3,20 +3,13 @@ import { join } from "node:path";
 import Handlebars from "handlebars";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { GENERATOR_VERSION, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
+import { reexportLines } from "../symbols/exports.js";
+import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
 
 export interface PackageOptions {
   name: string;
   version: string;
-}
-
-/** Relative path from a surface folder (`v1/unstable`) to the package's `runtime/`. */
-export function runtimePathFrom(surface: SurfaceModel): string {
-  return surface.id
-    .split("/")
-    .map(() => "..")
-    .join("/")
-    .concat("/runtime");
 }
 
 const templates = new Map<string, Handlebars.TemplateDelegate>();
@@ -34,19 +27,26 @@ function render(name: string, data: object): string {
 }
 
 /** `index.js` / `index.d.ts`: what the surface's entry point exports. */
-export function emitSurfaceIndex(surface: SurfaceModel): OutputFile[] {
+export function emitSurfaceIndex({ surface, names, runtime }: EmitContext): OutputFile[] {
   const data = {
     banner: banner(surface.schemaFile.name).trimEnd(),
-    runtime: runtimePathFrom(surface),
     title: `Agent Client Protocol v${surface.version}${surface.stability === "unstable" ? " (unstable)" : ""}.`,
     protocolVersion: surface.protocolVersion,
     definitions: surface.definitions.length,
     methods: surface.methods.length,
     unstable: surface.stability === "unstable",
   };
+  const reexports = (declarations: boolean) =>
+    reexportLines(names.reexports.index, runtime, declarations);
   return [
-    { path: `${surface.id}/index.js`, content: render("index.js.hbs", data) },
-    { path: `${surface.id}/index.d.ts`, content: render("index.d.ts.hbs", data) },
+    {
+      path: `${surface.id}/index.js`,
+      content: render("index.js.hbs", { ...data, reexports: reexports(false) }),
+    },
+    {
+      path: `${surface.id}/index.d.ts`,
+      content: render("index.d.ts.hbs", { ...data, reexports: reexports(true) }),
+    },
   ];
 }
 

@@ -1,31 +1,35 @@
 import { _ } from "ajv";
+import type * as Runtime from "../../templates/runtime/parse.js";
 import { Diagnostics } from "../diagnostics.js";
-import { InputError, pointer } from "../errors.js";
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
+import { buildRepairPlan, type RepairPlan, type UnionHelper } from "../model/repair-plan.js";
+import { hasCatchAll, knownTags } from "../model/unions.js";
 import {
-  buildRepairPlan,
-  type PlanNode,
-  type PropertyPlan,
-  type RepairPlan,
-  type UnionHelper,
-} from "../model/repair-plan.js";
-import {
-  customGuardName,
-  hasCatchAll,
-  knownTags,
-  parserName,
-  variantGuardName,
-} from "../model/unions.js";
-import { guardName, validateName, validatorExportName } from "../naming.js";
-import { applyRules, discriminatorForAjv, stripAnnotations } from "../patch/rules.js";
-import { forEachSchema, mapSchema } from "../patch/walk.js";
-import { ANNOTATION_FORMATS, createAjv, loadFormats, standaloneModule } from "./ajv.js";
-import { banner, literal, type OutputFile, propertyKey } from "./output.js";
+  contextOf,
+  type PrepareInput,
+  prepareDefinitions,
+  prepareSchema,
+} from "../prepare/backends.js";
+import { SURFACE_ID } from "../prepare/rules.js";
+import type { Json, JsonObject } from "../schema/json.js";
+import { containsRef } from "../schema/node.js";
+import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
+import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
+import type { EmitContext } from "./context.js";
+import { jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
+import { banner, type OutputFile } from "./output.js";
 
-const SURFACE_ID = "acp-codegen:surface";
 const LOCAL_ID = "acp-codegen:parse";
+
+/** What parsers.js calls in the runtime's parse module, checked against its types. */
+const CREATE_PLAN = "createParsePlan" satisfies keyof typeof Runtime;
+const PLAN = {
+  parser: "parser",
+  variantGuard: "variantGuard",
+  customGuard: "customGuard",
+} as const satisfies Record<string, keyof Runtime.ParsePlan>;
 
 /**
  * `parsers.js` / `parsers.d.ts`: `parse<Name>` for every definition, and for every tagged
@@ -33,16 +37,19 @@ const LOCAL_ID = "acp-codegen:parse";
  * The repair plan goes in as a table interpreted by runtime/parse.js; `parsers-validators.js`
  * holds the few ref-free subschema checks the definitions' validators cannot answer.
  */
-export async function emitParsers(
-  surface: SurfaceModel,
-  runtimePath: string,
-): Promise<OutputFile[]> {
+export async function emitParsers({
+  surface,
+  names,
+  runtime: runtimePath,
+}: EmitContext): Promise<OutputFile[]> {
   const plan = buildRepairPlan(surface);
-  checkHelperNames(surface, plan);
   const locals = localChecks(plan.checks.specs);
   return [
-    { path: `${surface.id}/parsers.js`, content: parsersJs(surface, plan, locals, runtimePath) },
-    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, plan) },
+    {
+      path: `${surface.id}/parsers.js`,
+      content: parsersJs(surface, names, plan, locals, runtimePath),
+    },
+    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, names, plan) },
     {
       path: `${surface.id}/parsers-validators.js`,
       content: await localValidatorsJs(surface, plan.checks.specs, locals, runtimePath),
@@ -61,14 +68,14 @@ function localChecks(specs: CheckSpec[]): Map<number, string> {
 
 function parsersJs(
   surface: SurfaceModel,
+  names: SurfaceSymbols,
   plan: RepairPlan,
   locals: Map<number, string>,
   runtimePath: string,
 ): string {
-  const nameOf = new Map(surface.definitions.map((d) => [d.key, d.name]));
-  const validators = new Set(surface.definitions.map((d) => validatorExportName(d.name)));
+  const validators = names.definitions.map((d) => d.validator);
   const checkLines = plan.checks.specs.map((spec, i) => {
-    const expression = checkExpression(spec, i, locals, nameOf);
+    const expression = checkExpression(spec, i, locals, names);
     return `const c${i} = ${expression};`;
   });
 
@@ -76,7 +83,7 @@ function parsersJs(
   const lines = [
     banner(surface.schemaFile.name),
     `import * as P from "${runtimePath}/parse.js";`,
-    `import { ${[...validators].join(", ")} } from "./validators.js";`,
+    `import { ${validators.join(", ")} } from "./validators.js";`,
   ];
   if (locals.size > 0)
     lines.push(`import { ${[...locals.values()].join(", ")} } from "./parsers-validators.js";`);
@@ -88,34 +95,33 @@ function parsersJs(
     "",
     "// The repair plan: one node per subschema that leads to an x-deserialize-* annotation or a default.",
     "const nodes = [",
-    ...plan.nodes.map((node, i) => `  /* ${i} ${commentSafe(node.where)} */ ${nodeLiteral(node)},`),
+    ...plan.nodes.map(
+      (node, i) =>
+        `  /* ${i} ${commentSafe(plan.where[i] ?? "")} */ ${jsLiteral(node, PLAN_STYLE)},`,
+    ),
     "];",
-    "const plan = /* @__PURE__ */ P.createParsePlan(nodes, checks);",
+    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, checks);`,
     "",
   );
-  for (const def of surface.definitions) {
+  for (const def of names.definitions) {
     const root = plan.roots.get(def.key);
-    const args = [
-      validatorExportName(def.name),
-      literal(def.name),
-      ...(root === undefined ? [] : [String(root)]),
-    ];
+    const args = [def.validator, literal(def.type), ...(root === undefined ? [] : [String(root)])];
     lines.push(
-      `export const ${parserName(def.name)} = /* @__PURE__ */ plan.parser(${args.join(", ")});`,
+      `export const ${def.parse} = /* @__PURE__ */ plan.${PLAN.parser}(${args.join(", ")});`,
     );
   }
   for (const helper of plan.unions) {
-    const name = helper.def.name;
+    const { variantGuard, customGuard } = names.definition(helper.def.key);
     const tag = literal(helper.union.tag);
-    const variants = `[${helper.variants.map((v) => `[${literal(v.tag)}, ${v.check}]`).join(", ")}]`;
+    const variants = jsLiteral(helper.variants.map((v) => [v.tag, v.check]));
     const other = helper.other === undefined ? "" : `, ${helper.other}`;
     lines.push(
-      `export const ${variantGuardName(name)} = /* @__PURE__ */ plan.variantGuard(${tag}, ${variants}${other});`,
+      `export const ${variantGuard} = /* @__PURE__ */ plan.${PLAN.variantGuard}(${tag}, ${variants}${other});`,
     );
     if (helper.other !== undefined) {
-      const known = `[${knownTags(helper.union).map(literal).join(", ")}]`;
+      const known = jsLiteral(knownTags(helper.union));
       lines.push(
-        `export const ${customGuardName(name)} = /* @__PURE__ */ plan.customGuard(${tag}, ${known}, ${helper.other});`,
+        `export const ${customGuard} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
       );
     }
   }
@@ -126,13 +132,13 @@ function checkExpression(
   spec: CheckSpec,
   index: number,
   locals: Map<number, string>,
-  nameOf: Map<string, string>,
+  names: SurfaceSymbols,
 ): string {
   // Pure calls: a bundler may drop the whole table when no parser is imported.
   const use = (name: string): string => `/* @__PURE__ */ P.${name}`;
   switch (spec.kind) {
     case "ref":
-      return validatorExportName(nameOf.get(spec.def) ?? spec.def);
+      return names.definition(spec.def).validator;
     case "local":
       return locals.get(index) as string;
     case "all":
@@ -150,81 +156,40 @@ function checkExpression(
   }
 }
 
-function nodeLiteral(node: PlanNode): string {
-  const parts: string[] = [];
-  if (node.properties)
-    parts.push(`properties: [${node.properties.map(propertyLiteral).join(", ")}]`);
-  if (node.allOf) parts.push(`allOf: [${node.allOf.join(", ")}]`);
-  if (node.union) {
-    const variants = node.union.variants.map((v) => {
-      const fields: string[] = [];
-      if (v.tag !== undefined) fields.push(`tag: ${literal(v.tag)}`);
-      if (v.other) fields.push("other: true");
-      if (v.node !== undefined) fields.push(`node: ${v.node}`);
-      if (v.check !== undefined) fields.push(`check: ${v.check}`);
-      return `{ ${fields.join(", ")} }`;
-    });
-    const tag = node.union.tag === undefined ? "" : `tag: ${literal(node.union.tag)}, `;
-    parts.push(`union: { ${tag}variants: [${variants.join(", ")}] }`);
-  }
-  if (node.items !== undefined) parts.push(`items: ${node.items}`);
-  if (node.skipInvalid !== undefined) parts.push(`skipInvalid: ${node.skipInvalid}`);
-  if (node.values !== undefined)
-    parts.push(`values: ${node.values}`, `declared: ${jsLiteral(node.declared ?? [])}`);
-  if (node.fill) parts.push("fill: true");
-  return `{ ${parts.join(", ")} }`;
-}
-
-function propertyLiteral(p: PropertyPlan): string {
-  const fields = [`name: ${literal(p.name)}`];
-  if (p.node !== undefined) fields.push(`node: ${p.node}`);
-  if (p.onError !== undefined) fields.push(`onError: ${p.onError}`);
-  if (p.fallback === "omit") fields.push("omit: true");
-  else if (p.fallback !== undefined) fields.push(`fallback: ${jsLiteral(p.fallback.value)}`);
-  if (p.onNull !== undefined) fields.push(`onNull: ${jsLiteral(p.onNull.value)}`);
-  if (p.default !== undefined) fields.push(`default: ${jsLiteral(p.default.value)}`);
-  return `{ ${fields.join(", ")} }`;
-}
-
 /**
- * A JSON value as a JavaScript literal. A `__proto__` key is written computed
- * (`["__proto__"]: …`): written plainly, an object literal would set the prototype.
+ * Plan records as parsers.js has always spelled them: `{  }` when empty, while the schema's
+ * values inside them (fallbacks, defaults) are plain JSON literals (`{}`).
  */
-function jsLiteral(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(", ")}]`;
-  if (isObject(value)) {
-    const entries = Object.entries(value).map(([k, v]) => {
-      const key = k === "__proto__" ? `[${literal(k)}]` : propertyKey(k);
-      return `${key}: ${jsLiteral(v)}`;
-    });
-    return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
-  }
-  return typeof value === "string" ? literal(value) : JSON.stringify(value);
-}
+const PLAN_STYLE: LiteralStyle = {
+  emptyObject: "{  }",
+  dataKeys: new Set(["fallback", "onNull", "default"]),
+};
 
 /** Definition keys and property names end up in a block comment: keep it closed. */
 function commentSafe(text: string): string {
   return text.replace(/\*\//g, "*\\/");
 }
 
-function parsersDts(surface: SurfaceModel, plan: RepairPlan): string {
+function parsersDts(surface: SurfaceModel, names: SurfaceSymbols, plan: RepairPlan): string {
   const lines = [banner(surface.schemaFile.name), 'import type * as T from "./types.js";', ""];
   for (const def of surface.definitions) {
+    const { parse, type } = names.definition(def.key);
     const experimental = def.experimental === "new" ? " @experimental" : "";
     const what = plan.roots.has(def.key)
       ? "applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does"
       : "(no `x-deserialize-*` annotation applies, so this is strict validation)";
     lines.push(
       `/** Reads a \`${def.key}\` leniently, ${what}. Returns the result (the input is never changed) or throws a \`ValidationError\`.${experimental} */`,
-      `export declare function ${parserName(def.name)}(value: unknown): T.${def.name};`,
+      `export declare function ${parse}(value: unknown): T.${type};`,
     );
   }
-  for (const helper of plan.unions) lines.push(...unionDeclarations(helper));
+  for (const helper of plan.unions)
+    lines.push(...unionDeclarations(helper, names.definition(helper.def.key)));
   return `${lines.join("\n")}\n`;
 }
 
-function unionDeclarations(helper: UnionHelper): string[] {
-  const name = helper.def.name;
+function unionDeclarations(helper: UnionHelper, names: DefinitionSymbols): string[] {
+  const { type: name, variantGuard, customGuard } = names;
   const tag = propertyKey(helper.union.tag);
   const known = knownTags(helper.union).map(literal).join(" | ");
   const experimental = helper.def.experimental === "new" ? " @experimental" : "";
@@ -233,44 +198,14 @@ function unionDeclarations(helper: UnionHelper): string[] {
   if (!hasCatchAll(helper.union))
     return [
       `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag.${experimental} */`,
-      `export declare function ${variantGuardName(name)}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
+      `export declare function ${variantGuard}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
     ];
   return [
     `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant.${experimental} */`,
-    `export declare function ${variantGuardName(name)}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
+    `export declare function ${variantGuard}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
     `/** True when \`value\` is a valid custom \`${helper.def.key}\`: a \`${helper.union.tag}\` no known variant uses, with a payload the catch-all accepts.${experimental} */`,
-    `export declare function ${customGuardName(name)}(value: unknown): value is ${custom};`,
+    `export declare function ${customGuard}(value: unknown): value is ${custom};`,
   ];
-}
-
-/**
- * The helpers' names must not shadow another export of the entry point; like definition
- * names, a collision is an error rather than a silent rename.
- */
-function checkHelperNames(surface: SurfaceModel, plan: RepairPlan): void {
-  const taken = new Map<string, string>();
-  for (const def of surface.definitions)
-    for (const name of [
-      guardName(def.name),
-      validateName(def.name),
-      `assert${def.name}`,
-      parserName(def.name),
-    ])
-      taken.set(name, def.key);
-  for (const helper of plan.unions) {
-    const names = [variantGuardName(helper.def.name)];
-    if (helper.other !== undefined) names.push(customGuardName(helper.def.name));
-    for (const name of names) {
-      const owner = taken.get(name);
-      if (owner !== undefined)
-        throw new InputError(
-          surface.schemaFile.display,
-          pointer(surface.defsKeyword, helper.def.key),
-          `union helper ${name} collides with a function generated for ${owner}`,
-        );
-      taken.set(name, helper.def.key);
-    }
-  }
 }
 
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */
@@ -283,25 +218,25 @@ async function localValidatorsJs(
   const head = banner(surface.schemaFile.name);
   if (locals.size === 0) return `${head}export {};\n`;
   const formats = await loadFormats();
-  const schemas = new Map<string, JsonObject>();
+  // The validators warned about what these schemas hold already.
+  const input: PrepareInput = {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file: surface.schemaFile.display,
+    diagnostics: new Diagnostics(),
+  };
+  const schemas = new Map<string, Json>();
   for (const [index, name] of locals) {
     const spec = specs[index] as Extract<CheckSpec, { kind: "local" }>;
-    schemas.set(name, absoluteRefs(spec.schema, surface.defsKeyword));
+    schemas.set(name, prepareSchema("parse-checks", spec.schema, contextOf(input, "")));
   }
-  const unknownFormats = new Set<string>();
-  for (const schema of schemas.values())
-    forEachSchema(schema, (node) => {
-      if (
-        typeof node.format === "string" &&
-        !Object.hasOwn(formats, node.format) &&
-        !ANNOTATION_FORMATS.includes(node.format)
-      )
-        unknownFormats.add(node.format);
-    });
+  const unknown = new Set(
+    [...schemas.values()].flatMap((schema) => unknownFormats(schema, formats)),
+  );
 
   // strictTypes off: a branch compiled on its own no longer sees the `type` its parent
   // declared, which strict mode would flag although the meaning is unchanged.
-  const ajv = createAjv(formats, unknownFormats, {
+  const ajv = createAjv(formats, unknown, {
     strictTypes: false,
     code: { source: true, esm: true, lines: true, formats: _`__formats` },
   });
@@ -309,10 +244,13 @@ async function localValidatorsJs(
   let code: string;
   try {
     // Only a local check that could not be split refers to definitions (none upstream so far);
-    // then they are compiled here as well, from the same prepared schemas as validators.js.
-    if ([...schemas.values()].some(hasRef)) ajv.addSchema(preparedDefs(surface), SURFACE_ID);
+    // then they are compiled here as well, in one container schema (prepare/backends.ts).
+    if ([...schemas.values()].some(containsRef)) {
+      const defs = prepareDefinitions("parse-definitions", input) as JsonObject;
+      ajv.addSchema({ $id: SURFACE_ID, [surface.defsKeyword]: defs }, SURFACE_ID);
+    }
     for (const [name, schema] of schemas) {
-      ajv.addSchema(schema, `${LOCAL_ID}/${name}`);
+      ajv.addSchema(schema as JsonObject, `${LOCAL_ID}/${name}`);
       exports[name] = `${LOCAL_ID}/${name}`;
     }
     code = standaloneModule(ajv, exports, runtimePath, "parsers-validators.js");
@@ -324,41 +262,4 @@ async function localValidatorsJs(
     );
   }
   return `${head}${code}`;
-}
-
-function hasRef(schema: Json): boolean {
-  let found = false;
-  forEachSchema(schema, (node) => {
-    if (typeof node.$ref === "string") found = true;
-  });
-  return found;
-}
-
-/** `#/$defs/X` → the surface container's absolute URI, so a local check can reach definitions. */
-function absoluteRefs(schema: JsonObject, defsKeyword: string): JsonObject {
-  return mapSchema(schema, (node) =>
-    typeof node.$ref === "string" && node.$ref.startsWith("#/")
-      ? {
-          ...node,
-          $ref: `${SURFACE_ID}#/${node.$ref.slice(2).replace(/^(\$defs|definitions)\//, `${defsKeyword}/`)}`,
-        }
-      : node,
-  ) as JsonObject;
-}
-
-/** The definitions as validators.ts prepares them (annotations out, usable discriminators kept). */
-function preparedDefs(surface: SurfaceModel): JsonObject {
-  const quiet = new Diagnostics();
-  const file = surface.schemaFile.display;
-  const discriminators = discriminatorForAjv(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
-  const defs: JsonObject = {};
-  for (const def of surface.definitions)
-    defs[def.key] = applyRules(def.schema, [
-      stripAnnotations(quiet, file, pointer(surface.defsKeyword, def.key)),
-      discriminators,
-    ]);
-  return { $id: SURFACE_ID, [surface.defsKeyword]: defs };
 }

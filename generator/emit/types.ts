@@ -1,15 +1,15 @@
 import { compile } from "json-schema-to-typescript";
-import { InputError, pointer } from "../errors.js";
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import { InputError } from "../errors.js";
 import type { Definition, SurfaceModel } from "../model/protocol.js";
-import {
-  applyRules,
-  escapeCommentTerminators,
-  refBesideKeywords,
-  splitPropertiesFromUnion,
-  stripTitles,
-} from "../patch/rules.js";
-import { banner, literal, type OutputFile } from "./output.js";
+import { prepareDefinitions } from "../prepare/backends.js";
+import { PlaceholderKeys } from "../prepare/placeholder-keys.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
+import { refTo } from "../schema/refs.js";
+import type { SurfaceSymbols } from "../symbols/table.js";
+import type { EmitContext } from "./context.js";
+import { literal } from "./js.js";
+import { banner, type OutputFile } from "./output.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 
@@ -17,22 +17,28 @@ const ROOT_NAME = "AcpCodegenRoot";
  * `types.d.ts` for one surface: a type per definition, named by its `$defs` key, with the
  * schema's descriptions as JSDoc. json-schema-to-typescript does the translation.
  */
-export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
-  const placeholders = new PlaceholderKeys();
+export async function emitTypes({ surface, names, diagnostics }: EmitContext): Promise<OutputFile> {
+  const prepared = prepareDefinitions("types", {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file: surface.schemaFile.display,
+    diagnostics,
+  });
+  const placeholders = new PlaceholderKeys(literal);
   const defs: JsonObject = {};
   for (const def of surface.definitions)
-    defs[def.key] = applyRules(typesInput(def), [placeholders.rule]);
+    defs[def.key] = placeholders.encode(withExperimentalTags(def, prepared[def.key] as Json));
   // A root that references every definition, so each is emitted exactly once under its key.
   const properties: JsonObject = {};
   for (const def of surface.definitions)
-    properties[def.key] = { $ref: `#/${surface.defsKeyword}/${def.key}` };
+    properties[def.key] = { $ref: refTo(surface.defsKeyword, def.key) };
   const root: JsonObject = {
     type: "object",
     additionalProperties: false,
     properties,
     [surface.defsKeyword]: defs,
   };
-  const names = new Map(surface.definitions.map((d) => [d.key, d.name]));
+  const typeNames = new Map(names.definitions.map((d) => [d.key, d.type]));
 
   const raw = await compile(root as never, ROOT_NAME, {
     bannerComment: "",
@@ -43,11 +49,11 @@ export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
     strictIndexSignatures: false,
     ignoreMinAndMaxItems: true,
     $refOptions: { resolve: { external: false } } as never,
-    customName: (_schema, keyName) => (keyName === undefined ? undefined : names.get(keyName)),
+    customName: (_schema, keyName) => (keyName === undefined ? undefined : typeNames.get(keyName)),
   });
 
   const body = placeholders.restore(tidy(raw));
-  checkDeclaredNames(surface, body);
+  checkDeclaredNames(surface, names, body);
   return {
     path: `${surface.id}/types.d.ts`,
     // With no definitions the file must still be a module, or importing it fails to compile.
@@ -55,53 +61,8 @@ export async function emitTypes(surface: SurfaceModel): Promise<OutputFile> {
   };
 }
 
-/**
- * json-schema-to-typescript calls `schema.hasOwnProperty(…)` on the objects it walks, so a
- * property *named* `hasOwnProperty` (or any other Object.prototype member) crashes it.
- * Such keys go in as unique placeholder identifiers and are put back, quoted, afterwards.
- */
-class PlaceholderKeys {
-  private readonly originals: string[] = [];
-  private readonly shadowing = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-  readonly rule = {
-    name: "placeholder-prototype-keys",
-    reason: "see PlaceholderKeys",
-    apply: (node: JsonObject): JsonObject => {
-      if (!isObject(node.properties)) return node;
-      const keys = Object.keys(node.properties);
-      if (!keys.some((k) => this.shadowing.has(k))) return node;
-      const rename = (k: string) => (this.shadowing.has(k) ? this.placeholder(k) : k);
-      const properties = Object.fromEntries(
-        keys.map((k) => [rename(k), (node.properties as JsonObject)[k] as Json]),
-      );
-      const required = Array.isArray(node.required)
-        ? node.required.map((r) => (typeof r === "string" ? rename(r) : r))
-        : node.required;
-      return required === undefined ? { ...node, properties } : { ...node, properties, required };
-    },
-  };
-
-  private placeholder(original: string): string {
-    let index = this.originals.indexOf(original);
-    if (index < 0) index = this.originals.push(original) - 1;
-    return `AcpCodegenPlaceholderKey${index}`;
-  }
-
-  restore(text: string): string {
-    return text.replace(/\bAcpCodegenPlaceholderKey(\d+)\b/g, (_, i: string) =>
-      literal(this.originals[Number(i)] ?? ""),
-    );
-  }
-}
-
-function typesInput(def: Definition): Json {
-  const patched = applyRules(def.schema, [
-    stripTitles,
-    refBesideKeywords,
-    splitPropertiesFromUnion,
-    escapeCommentTerminators,
-  ]);
+/** On unstable surfaces: what the stable schema lacks is marked `@experimental` in its JSDoc. */
+function withExperimentalTags(def: Definition, patched: Json): Json {
   if (!isObject(patched) || !def.experimental) return patched;
   const marked = markExperimentalProperties(patched, def.experimentalProperties);
   if (def.experimental !== "new") return marked;
@@ -152,13 +113,13 @@ function tidy(raw: string): string {
 }
 
 /** The declared names must be exactly the definitions: anything else is a silent rename. */
-function checkDeclaredNames(surface: SurfaceModel, body: string): void {
+function checkDeclaredNames(surface: SurfaceModel, names: SurfaceSymbols, body: string): void {
   const declared = new Set(
     [...body.matchAll(/^export (?:interface|type|enum|const enum) ([A-Za-z_$][\w$]*)/gm)].map(
       (m) => m[1] as string,
     ),
   );
-  const expected = new Map(surface.definitions.map((d) => [d.name, d.key]));
+  const expected = new Map(names.definitions.map((d) => [d.type, d.key]));
   for (const name of declared) {
     if (!expected.has(name)) {
       throw new InputError(

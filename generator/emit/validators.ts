@@ -1,90 +1,72 @@
 import { _ } from "ajv";
-import type { Diagnostics } from "../diagnostics.js";
-import { InputError, pointer } from "../errors.js";
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
-import type { SurfaceModel } from "../model/protocol.js";
-import { validatorExportName } from "../naming.js";
-import {
-  applyRules,
-  discriminatorForAjv,
-  dropNoopUnevaluated,
-  enumsAsEnum,
-  refsToOwnIds,
-  stripAnnotations,
-} from "../patch/rules.js";
-import { forEachSchema } from "../patch/walk.js";
-import { ANNOTATION_FORMATS, createAjv, loadFormats, standaloneModule } from "./ajv.js";
+import { InputError } from "../errors.js";
+import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
+import { DEFINITION_ID } from "../prepare/rules.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { UNEVALUATED_KEYWORDS } from "../schema/keywords.js";
+import { pointer } from "../schema/pointer.js";
+import { forEachJson } from "../schema/walk.js";
+import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
+import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
 
 // `lines: true` (below) puts one statement per line, so a drift diff of validators.js is reviewable.
 
-/**
- * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
- * compiled at import time. Exports `v<Name>` per definition; guards.js wraps them.
- */
-/** Each definition is compiled as its own schema under this id prefix. */
-const DEFINITION_ID = "acp-codegen:definition:";
-
+/** True when some object in `value`, data and names included, has one of `keywords` as a key. */
 function usesKeyword(value: Json, keywords: readonly string[]): boolean {
-  if (Array.isArray(value)) return value.some((v) => usesKeyword(v, keywords));
-  if (!isObject(value)) return false;
-  return Object.entries(value).some(([k, v]) => keywords.includes(k) || usesKeyword(v, keywords));
+  let found = false;
+  forEachJson(value, (_node, path) => {
+    const key = path.at(-1);
+    if (typeof key === "string" && keywords.includes(key)) found = true;
+  });
+  return found;
 }
 
-export async function emitValidators(
-  surface: SurfaceModel,
-  diagnostics: Diagnostics,
-  runtimePath: string,
-): Promise<OutputFile> {
+/**
+ * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
+ * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
+ * Exports `v<Name>` per definition; guards.js wraps them.
+ */
+export async function emitValidators({
+  surface,
+  names,
+  diagnostics,
+  runtime: runtimePath,
+}: EmitContext): Promise<OutputFile> {
   const file = surface.schemaFile.display;
   const defs: JsonObject = {};
-  const unknownFormats = new Set<string>();
+  const unknown = new Set<string>();
   const formats = await loadFormats();
-  const discriminators = discriminatorForAjv(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
-  const ownIds = refsToOwnIds(surface.defsKeyword, DEFINITION_ID);
+  const input: PrepareInput = {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file,
+    diagnostics,
+  };
   for (const def of surface.definitions) {
     const at = pointer(surface.defsKeyword, def.key);
-    // Refs are rewritten in a pass of their own: the discriminator rule resolves `$ref`
-    // branches by their `#/$defs/` form.
-    const prepared = applyRules(def.schema, [
-      stripAnnotations(diagnostics, file, at),
-      discriminators,
-      enumsAsEnum,
-      dropNoopUnevaluated,
-    ]);
-    defs[def.key] = applyRules(prepared, [ownIds]);
-    forEachSchema(def.schema, (node) => {
-      const format = node.format;
-      if (
-        typeof format === "string" &&
-        !Object.hasOwn(formats, format) &&
-        !ANNOTATION_FORMATS.includes(format)
-      ) {
-        unknownFormats.add(format);
-        diagnostics.warn(
-          file,
-          at,
-          `unknown format ${JSON.stringify(format)} treated as an annotation`,
-        );
-      }
-    });
+    defs[def.key] = prepareDefinition("validators", input, def.key, def.schema);
+    for (const format of unknownFormats(def.schema, formats)) {
+      unknown.add(format);
+      diagnostics.warn(
+        file,
+        at,
+        `unknown format ${JSON.stringify(format)} treated as an annotation`,
+      );
+    }
   }
 
-  const ajv = createAjv(formats, unknownFormats, {
+  const ajv = createAjv(formats, unknown, {
     code: { source: true, esm: true, lines: true, formats: _`__formats` },
   });
-  if (!usesKeyword(defs, ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef"])) {
+  if (!usesKeyword(defs, [...UNEVALUATED_KEYWORDS, "$dynamicRef"])) {
     // Ajv2020 switches this bookkeeping on unconditionally; with no keyword that needs it
     // left, it is dead code in every validator.
     ajv.opts.unevaluated = false;
     ajv.opts.dynamicRef = false;
   }
   const exports: Record<string, string> = {};
-  for (const def of surface.definitions)
-    exports[validatorExportName(def.name)] = `${DEFINITION_ID}${def.key}`;
+  for (const def of names.definitions) exports[def.validator] = `${DEFINITION_ID}${def.key}`;
 
   let code: string;
   try {

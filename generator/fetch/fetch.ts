@@ -8,7 +8,7 @@ import { InputError } from "../errors.js";
 import { loadSchemaDir } from "../load/index.js";
 import { buildModel } from "../model/build.js";
 import type { ProtocolModel } from "../model/protocol.js";
-import { writeAtomically } from "../write.js";
+import { writeAtomically } from "../output/write.js";
 import { type Member, readArchive } from "./archive.js";
 import { SourceError } from "./errors.js";
 import { readFolder } from "./folder.js";

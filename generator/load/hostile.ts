@@ -1,5 +1,7 @@
-import { InputError, pointer } from "../errors.js";
-import { isObject, type Json } from "./json-types.js";
+import { InputError } from "../errors.js";
+import type { Json } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
+import { forEachJson } from "../schema/walk.js";
 
 /** Deeper than any real schema by an order of magnitude; deep enough to be deliberate. */
 export const MAX_DEPTH = 64;
@@ -13,24 +15,16 @@ export const MAX_DEPTH = 64;
  *   must be a clear error, not a crash.
  */
 export function checkDocument(file: string, root: Json): void {
-  const visit = (node: Json, path: Array<string | number>): void => {
+  forEachJson(root, (_value, path) => {
+    if (path.at(-1) === "__proto__")
+      throw new InputError(
+        file,
+        pointer(...path),
+        'the key "__proto__" is not supported: it would change an object\'s prototype',
+      );
     if (path.length > MAX_DEPTH)
       throw new InputError(file, pointer(...path), `nested more than ${MAX_DEPTH} levels deep`);
-    if (Array.isArray(node)) {
-      for (const [i, item] of node.entries()) visit(item, [...path, i]);
-    } else if (isObject(node)) {
-      for (const key of Object.keys(node)) {
-        if (key === "__proto__")
-          throw new InputError(
-            file,
-            pointer(...path, key),
-            'the key "__proto__" is not supported: it would change an object\'s prototype',
-          );
-        visit(node[key] as Json, [...path, key]);
-      }
-    }
-  };
-  visit(root, []);
+  });
 }
 
 /**

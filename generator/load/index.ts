@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Diagnostics } from "../diagnostics.js";
-import { InputError, pointer } from "../errors.js";
-import { forEachSchema } from "../patch/walk.js";
+import { InputError } from "../errors.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
+import { forEachSchema } from "../schema/walk.js";
 import { checkDocument, checkPattern } from "./hostile.js";
-import { isObject, type Json, type JsonObject } from "./json-types.js";
-import { discoverSurfaces, type Stability } from "./layout.js";
+import { discoverSurfaces, type Stability, type SurfaceFiles } from "./layout.js";
 import { readJsonFile } from "./read-json.js";
 import { checkRefs } from "./refs.js";
 
@@ -41,16 +41,28 @@ export interface LoadedInput {
   files: InputFile[];
 }
 
+/** Load every surface a schema folder holds, in any layout upstream has shipped. */
 export function loadSchemaDir(
   schemaDir: string,
   displayDir: string,
   diagnostics: Diagnostics,
 ): LoadedInput {
+  return loadSurfaces(discoverSurfaces(schemaDir, displayDir), diagnostics);
+}
+
+/**
+ * Read and check the given surfaces' files: a folder's layout (`discoverSurfaces`), or any
+ * other list of files, such as the lone schema file `diff` accepts (`surfaceOfFile`).
+ */
+export function loadSurfaces(
+  found: readonly SurfaceFiles[],
+  diagnostics: Diagnostics,
+): LoadedInput {
   const surfaces: LoadedSurface[] = [];
   const files: InputFile[] = [];
-  for (const found of discoverSurfaces(schemaDir, displayDir)) {
-    const schemaRead = readJsonFile(join(schemaDir, found.schema), join(displayDir, found.schema));
-    const schemaFile = inputFile(found.schema, join(displayDir, found.schema), schemaRead.text);
+  for (const { version, stability, schema: source, meta: metaSource } of found) {
+    const schemaRead = readJsonFile(source.path, source.display);
+    const schemaFile = inputFile(source.name, source.display, schemaRead.text);
     files.push(schemaFile);
     checkDocument(schemaFile.display, schemaRead.value as Json);
     const { schema, defsKeyword, defs } = checkSchemaShape(schemaFile.display, schemaRead.value);
@@ -61,16 +73,16 @@ export function loadSchemaDir(
     });
 
     let meta: Meta | undefined;
-    if (found.meta) {
-      const metaRead = readJsonFile(join(schemaDir, found.meta), join(displayDir, found.meta));
-      const metaFile = inputFile(found.meta, join(displayDir, found.meta), metaRead.text);
+    if (metaSource) {
+      const metaRead = readJsonFile(metaSource.path, metaSource.display);
+      const metaFile = inputFile(metaSource.name, metaSource.display, metaRead.text);
       checkDocument(metaFile.display, metaRead.value as Json);
       files.push(metaFile);
       meta = checkMeta(metaFile, metaRead.value, diagnostics);
     }
     surfaces.push({
-      version: found.version,
-      stability: found.stability,
+      version,
+      stability,
       schema,
       defsKeyword,
       defs,
@@ -168,15 +180,15 @@ export function describe(value: unknown): string {
 export function hashInputs(schemaDir: string, displayDir: string): Record<string, string> {
   const hashes: Record<string, string> = {};
   for (const found of discoverSurfaces(schemaDir, displayDir)) {
-    for (const name of [found.schema, found.meta]) {
-      if (name === undefined) continue;
+    for (const file of [found.schema, found.meta]) {
+      if (file === undefined) continue;
       let text: string;
       try {
-        text = readFileSync(join(schemaDir, name), "utf8");
+        text = readFileSync(file.path, "utf8");
       } catch {
         continue; // unreadable: the full check will report it properly
       }
-      hashes[name] = inputFile(name, join(displayDir, name), text).sha256;
+      hashes[file.name] = inputFile(file.name, file.display, text).sha256;
     }
   }
   return hashes;

@@ -1,17 +1,31 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 
 export type Stability = "stable" | "unstable";
+
+/** One input file: what the manifest records, where it is read from, and how errors name it. */
+export interface SourceFile {
+  /** Relative to the schema dir, with `/` separators (`v1/schema.json`): stable across machines. */
+  name: string;
+  /** Where to read it. */
+  path: string;
+  /** As the user would type it (`schema/v1/schema.json`). */
+  display: string;
+}
 
 /** One schema file (and its meta.json, when the release has one) that becomes one entry point. */
 export interface SurfaceFiles {
   /** Protocol major version: 1 for `v1/` or a flat release, N for `vN/`. */
   version: number;
   stability: Stability;
-  /** Paths relative to the schema dir, with `/` separators: stable across machines. */
-  schema: string;
-  meta?: string;
+  schema: SourceFile;
+  meta?: SourceFile;
+}
+
+/** A surface's file name in a folder (`""` flat, `v2/`): `schema.json`, `v2/meta.unstable.json`… */
+function fileName(folder: string, stability: Stability, base: "schema" | "meta"): string {
+  return `${folder}${base}${stability === "unstable" ? ".unstable" : ""}.json`;
 }
 
 /**
@@ -19,7 +33,6 @@ export interface SurfaceFiles {
  * `schema.unstable.json` / `meta.unstable.json`; releases before mid-2026) and versioned
  * (`v1/…`, `v2/…`, each with the same four files). Both are found here; a release may
  * lack unstable files or v2, and only the surfaces that exist are returned. Releases in
- * between ship flat v1 files beside a `v2/` folder holding only `schema.unstable.json`. Releases in
  * between ship flat v1 files beside a `v2/` folder holding only `schema.unstable.json`.
  */
 export function discoverSurfaces(schemaDir: string, displayDir: string): SurfaceFiles[] {
@@ -56,19 +69,23 @@ export function discoverSurfaces(schemaDir: string, displayDir: string): Surface
   }
 
   const folders = [
-    ...(flat ? [{ prefix: "", version: 1 }] : []),
-    ...versioned.map((v) => ({ prefix: `${v}/`, version: Number(v.slice(1)) })),
+    ...(flat ? [{ folder: "", version: 1 }] : []),
+    ...versioned.map((v) => ({ folder: `${v}/`, version: Number(v.slice(1)) })),
   ];
+  const source = (name: string): SourceFile => ({
+    name,
+    path: join(schemaDir, name),
+    display: join(displayDir, name),
+  });
   const surfaces: SurfaceFiles[] = [];
-  for (const { prefix, version } of folders) {
+  for (const { folder, version } of folders) {
     for (const stability of ["stable", "unstable"] as const) {
-      const suffix = stability === "stable" ? "" : ".unstable";
-      const schema = `${prefix}schema${suffix}.json`;
-      const meta = `${prefix}meta${suffix}.json`;
-      const hasSchema = existsSync(join(schemaDir, schema));
-      const hasMeta = existsSync(join(schemaDir, meta));
+      const schema = source(fileName(folder, stability, "schema"));
+      const meta = source(fileName(folder, stability, "meta"));
+      const hasSchema = existsSync(schema.path);
+      const hasMeta = existsSync(meta.path);
       if (!hasSchema) {
-        if (hasMeta) throw new InputError(join(displayDir, meta), "", `has no matching ${schema}`);
+        if (hasMeta) throw new InputError(meta.display, "", `has no matching ${schema.name}`);
         continue;
       }
       surfaces.push(
@@ -77,4 +94,18 @@ export function discoverSurfaces(schemaDir: string, displayDir: string): Surface
     }
   }
   return surfaces;
+}
+
+/**
+ * The surface a lone schema file is, read as a folder holding only that file (so without
+ * meta.json): by its name and folder, as in the layouts. `*.unstable.json` is unstable,
+ * anything else stable; inside a `vN/` folder it is protocol version N, otherwise 1.
+ */
+export function surfaceOfFile(path: string, display: string): SurfaceFiles {
+  const folder = /^v([1-9][0-9]*)$/.exec(basename(dirname(resolve(path))));
+  const version = folder ? Number(folder[1]) : 1;
+  const stability: Stability = /\.unstable\.json$/i.test(basename(path)) ? "unstable" : "stable";
+  // Recorded under the name a flat (v1) or versioned (vN) release would give it.
+  const name = fileName(version === 1 ? "" : `v${version}/`, stability, "schema");
+  return { version, stability, schema: { name, path, display } };
 }

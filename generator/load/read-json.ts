@@ -5,7 +5,8 @@ import {
   parse as parseTolerant,
   printParseErrorCode,
 } from "jsonc-parser";
-import { InputError, pointer } from "../errors.js";
+import { InputError } from "../errors.js";
+import { pointer } from "../schema/pointer.js";
 
 /**
  * Read and parse a JSON file. Acceptance is decided by the strict `JSON.parse`; the

@@ -1,9 +1,12 @@
-import { InputError, pointer } from "../errors.js";
+import { InputError } from "../errors.js";
 import type { LoadedInput, LoadedSurface } from "../load/index.js";
-import { findExportClash, typeName } from "../naming.js";
+import { isObject, type Json } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
+import { refTarget } from "../schema/refs.js";
 import { extractMethods } from "./methods.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
+import { taggedUnion } from "./unions.js";
 
 /** Build the one model all emitters read, from the loaded and checked input. */
 export function buildModel(input: LoadedInput): ProtocolModel {
@@ -18,35 +21,26 @@ export function buildModel(input: LoadedInput): ProtocolModel {
 }
 
 function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined): SurfaceModel {
-  const file = surface.schemaFile.display;
   const same = stable ? sameDefinitions(stable.defs, surface.defs, surface.defsKeyword) : undefined;
 
-  const definitions: Definition[] = Object.entries(surface.defs).map(([key, schema]) => {
-    const named = typeName(key);
-    if ("problem" in named)
-      throw new InputError(file, pointer(surface.defsKeyword, key), named.problem);
-    if (!stable || !same || same.has(key)) {
-      return { key, name: named.name, schema, experimental: false, experimentalProperties: [] };
-    }
-    const inStable = Object.hasOwn(stable.defs, key);
+  const resolve = (ref: string): Json | undefined => {
+    const key = refTarget(ref, surface.defsKeyword);
+    return key !== undefined && Object.hasOwn(surface.defs, key) ? surface.defs[key] : undefined;
+  };
+  const definitions = Object.entries(surface.defs).map(([key, schema]): Definition => {
+    const union = isObject(schema) ? taggedUnion(schema, resolve) : undefined;
+    const inStable = stable !== undefined && Object.hasOwn(stable.defs, key);
+    const experimental: Definition["experimental"] =
+      !stable || !same || same.has(key) ? false : inStable ? "changed" : "new";
     return {
       key,
-      name: named.name,
       schema,
-      experimental: inStable ? "changed" : "new",
-      experimentalProperties: inStable ? addedProperties(stable.defs[key], schema) : [],
+      ...(union ? { union } : {}),
+      experimental,
+      experimentalProperties:
+        experimental === "changed" ? addedProperties(stable?.defs[key], schema) : [],
     };
   });
-
-  const clash = findExportClash(definitions.map((d) => d.name));
-  if (clash) {
-    const key = definitions.find((d) => d.name === clash.name)?.key ?? clash.name;
-    throw new InputError(
-      file,
-      pointer(surface.defsKeyword, key),
-      `definition name ${JSON.stringify(clash.name)} collides with ${clash.clash}`,
-    );
-  }
 
   const stableMethods = stable ? extractMethods(stable) : [];
   const methods = extractMethods(surface).map((m) => ({

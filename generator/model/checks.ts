@@ -1,11 +1,8 @@
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
-import {
-  ANNOTATION_KEYWORDS,
-  forEachSchema,
-  mapSchema,
-  STANDARD_KEYWORDS,
-  SUBSCHEMA_MAP_KEYWORDS,
-} from "../patch/walk.js";
+import type * as Runtime from "../../templates/runtime/parse.js";
+import { canonical } from "../schema/equal.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { SUBSCHEMA_MAP_KEYWORDS, UNEVALUATED_KEYWORDS } from "../schema/keywords.js";
+import { assertions, containsRef } from "../schema/node.js";
 
 /**
  * Validity checks for subschemas that are not definitions (a property's schema, an array's
@@ -19,17 +16,23 @@ export type CheckSpec =
   | { kind: "ref"; def: string }
   /** A schema with no `$ref` (or, rarely, one that cannot be split), compiled on its own. */
   | { kind: "local"; schema: JsonObject }
-  | { kind: "all" | "any" | "one"; of: number[] }
-  | { kind: "not"; of: number }
+  | { kind: Combinator<"all" | "any" | "one">; of: number[] }
+  | { kind: Combinator<"not">; of: number }
   /** Every item of an array (anything else passes: `items` only constrains arrays). */
-  | { kind: "items"; of: number }
+  | { kind: Combinator<"items">; of: number }
   /** Every present property among `of` (anything but an object passes). */
-  | { kind: "props"; of: Array<[string, number]> }
+  | { kind: Combinator<"props">; of: Array<[string, number]> }
   /** Every property not in `declared` (`additionalProperties` with a `$ref`). */
-  | { kind: "values"; of: number; declared: string[] };
+  | { kind: Combinator<"values">; of: number; declared: string[] };
+
+/**
+ * A composed check is written as a call to the runtime combinator of the same name
+ * (templates/runtime/parse.ts): naming one the runtime does not export fails to compile.
+ */
+type Combinator<K extends keyof typeof Runtime> = keyof Pick<typeof Runtime, K>;
 
 /** Keywords the decomposition may not split: their meaning depends on sibling keywords' results. */
-const UNSPLITTABLE = new Set(["unevaluatedProperties", "unevaluatedItems"]);
+const UNSPLITTABLE: ReadonlySet<string> = new Set(UNEVALUATED_KEYWORDS);
 
 export class CheckTable {
   readonly specs: CheckSpec[] = [];
@@ -135,39 +138,4 @@ export class CheckTable {
     this.index.set(key, this.specs.length - 1);
     return this.specs.length - 1;
   }
-}
-
-/**
- * The schema without keywords that cannot change validity, at every depth: descriptions and
- * defaults, the ACP vocabulary, `discriminator` (only a dispatch hint) and unknown keywords
- * (validators.ts already warns about those and leaves them out the same way).
- */
-export function assertions(schema: JsonObject): JsonObject {
-  return mapSchema(schema, (node) =>
-    Object.fromEntries(
-      Object.entries(node).filter(
-        ([key]) => !ANNOTATION_KEYWORDS.has(key) && STANDARD_KEYWORDS.has(key),
-      ),
-    ),
-  ) as JsonObject;
-}
-
-function containsRef(schema: Json): boolean {
-  if (Array.isArray(schema)) return schema.some(containsRef);
-  let found = false;
-  forEachSchema(schema, (node) => {
-    if (typeof node.$ref === "string" || typeof node.$dynamicRef === "string") found = true;
-  });
-  return found;
-}
-
-/** JSON with sorted keys: equal schemas share one check whatever their key order. */
-export function canonical(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isObject(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(value[k] as Json)}`)
-      .join(",")}}`;
-  return JSON.stringify(value);
 }

@@ -1,9 +1,9 @@
-import { InputError, pointer } from "../errors.js";
+import { InputError } from "../errors.js";
 import type { LoadedSurface } from "../load/index.js";
-import { isObject } from "../load/json-types.js";
-import { handlerName, methodKey } from "../naming.js";
-import { HANDLER_SIDES, isSide, SIDES, type Side } from "../patch/vocabulary.js";
-import type { Method, MethodKind } from "./protocol.js";
+import { isObject } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
+import type { Method, MethodKind, SurfaceModel } from "./protocol.js";
+import { HANDLER_SIDES, type HandlerSide, isSide, SIDES, type Side } from "./sides.js";
 
 /**
  * Nothing in the schema says whether an annotated definition is a request, a response or
@@ -207,6 +207,33 @@ function methodKeys(
     }
   }
   return keys;
+}
+
+/** The methods of `side` (those it serves), optionally of one kind, in model order. */
+export function methodsOf(surface: SurfaceModel, side: HandlerSide, kind?: MethodKind): Method[] {
+  return surface.methods.filter(
+    (m) => m.handledBy.includes(side) && (kind === undefined || m.kind === kind),
+  );
+}
+
+/**
+ * `document/didOpen` → `document_did_open`; `$/cancel_request` → `cancel_request`: the
+ * meta.json key of a method, for releases without meta.json.
+ */
+export function methodKey(wire: string): string {
+  return wire
+    .replace(/^\$\//, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+}
+
+/** meta.json key → handler member name: `fs_read_text_file` → `fsReadTextFile`. */
+export function handlerName(key: string): string {
+  return key
+    .replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())
+    .replace(/^[^A-Za-z_$]+/, "_");
 }
 
 export type { MethodKind };

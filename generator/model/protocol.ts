@@ -1,7 +1,8 @@
 import type { InputFile, Meta } from "../load/index.js";
-import type { Json } from "../load/json-types.js";
 import type { Stability } from "../load/layout.js";
-import type { HandlerSide, Side } from "../patch/vocabulary.js";
+import type { Json } from "../schema/json.js";
+import type { HandlerSide, Side } from "./sides.js";
+import type { TaggedUnion } from "./unions.js";
 
 /** The intermediate model every emitter reads: one entry per surface (entry point). */
 export interface ProtocolModel {
@@ -27,11 +28,11 @@ export interface SurfaceModel {
 }
 
 export interface Definition {
-  /** The `$defs` key. */
+  /** The `$defs` key; also the TypeScript type's name (symbols/ checks that it can be one). */
   key: string;
-  /** TypeScript name (`naming.ts`); equal to the key for every upstream schema so far. */
-  name: string;
   schema: Json;
+  /** The tagged union at the definition's root, when it is one (see unions.ts). */
+  union?: TaggedUnion;
   /**
    * On unstable surfaces: `new` when the stable schema lacks the definition, `changed`
    * when it or anything it references differs; `false` when identical (and always on stable).

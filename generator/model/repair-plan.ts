@@ -1,5 +1,8 @@
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
-import { assertions, CheckTable } from "./checks.js";
+import type { PlanNode, PropertyPlan, VariantPlan } from "../../templates/runtime/parse.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { assertions, requiredOf, unionKeyword } from "../schema/node.js";
+import { refTarget, refTo } from "../schema/refs.js";
+import { CheckTable } from "./checks.js";
 import type { Definition, SurfaceModel } from "./protocol.js";
 import { type TaggedUnion, taggedUnion } from "./unions.js";
 
@@ -14,7 +17,10 @@ import { type TaggedUnion, taggedUnion } from "./unions.js";
  * carries no annotation needs no plan, and parsing it is exactly strict validation.
  */
 export interface RepairPlan {
+  /** The nodes, in the shape the runtime interpreter reads (templates/runtime/parse.ts). */
   nodes: PlanNode[];
+  /** Where each node comes from (`ToolCall/properties/content`), by index: a comment in the output. */
+  where: string[];
   checks: CheckTable;
   /** Definition key → its root node, for definitions with anything to repair or fill. */
   roots: Map<string, number>;
@@ -22,53 +28,8 @@ export interface RepairPlan {
   unions: UnionHelper[];
 }
 
-export interface PlanNode {
-  /** Where the node comes from (`ToolCall/properties/content`): a comment in the output. */
-  where: string;
-  properties?: PropertyPlan[];
-  /** Other nodes the same value is walked through (`allOf` parts, a `$ref` beside keywords). */
-  allOf?: number[];
-  union?: UnionPlan;
-  /** Node for every item of an array. */
-  items?: number;
-  /** `x-deserialize-skip-invalid-items`: the check an item must pass to be kept. */
-  skipInvalid?: number;
-  /** Node for the values of properties not in `declared` (`additionalProperties`). */
-  values?: number;
-  declared?: string[];
-  /** Something in this subtree changes even a valid value (a default to fill in). */
-  fill?: boolean;
-}
-
-export interface PropertyPlan {
-  name: string;
-  node?: number;
-  /** `x-deserialize-default-on-error`: the check the (repaired) value must pass. */
-  onError?: number;
-  /** What replaces a value failing `onError`; `omit` removes the property. Absent: an error. */
-  fallback?: { value: Json } | "omit";
-  /** `x-deserialize-default-on-null`: what an explicit `null` becomes. */
-  onNull?: { value: Json };
-  /** A missing property becomes this (serde's `#[serde(default)]`, written as `default`). */
-  default?: { value: Json };
-  /** Whether the schema itself admits `null`, so `onNull` changes even valid values. */
-  nullable?: boolean;
-}
-
-export interface UnionPlan {
-  tag?: string;
-  variants: VariantPlan[];
-}
-
-export interface VariantPlan {
-  /** Selected when the value's tag equals this. */
-  tag?: string;
-  /** The catch-all: selected by any string tag no other variant claims. */
-  other?: boolean;
-  node?: number;
-  /** Only when several variants can be candidates: the first that passes wins. */
-  check?: number;
-}
+/** A plan record while it is being built: the runtime's shape, not yet frozen. */
+type Draft<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface UnionHelper {
   def: Definition;
@@ -90,7 +51,10 @@ export function buildRepairPlan(surface: SurfaceModel): RepairPlan {
 class PlanBuilder {
   private readonly defs = new Map<string, Definition>();
   private readonly relevantDefs = new Set<string>();
-  private readonly nodes: PlanNode[] = [];
+  private readonly nodes: Draft<PlanNode>[] = [];
+  private readonly where: string[] = [];
+  /** Properties that change even a valid value: a default to fill in, or a null to replace. */
+  private readonly fillsValid = new WeakSet<PropertyPlan>();
   private readonly roots = new Map<string, number>();
   readonly checks: CheckTable;
 
@@ -102,20 +66,21 @@ class PlanBuilder {
   build(): RepairPlan {
     this.findRelevant();
     for (const def of this.surface.definitions) this.defRoot(def.key);
-    markFill(this.nodes);
+    markFill(this.nodes, this.fillsValid);
     const unions = this.surface.definitions.flatMap((def) => this.unionHelper(def) ?? []);
-    return { nodes: this.nodes, checks: this.checks, roots: this.roots, unions };
+    return {
+      nodes: this.nodes,
+      where: this.where,
+      checks: this.checks,
+      roots: this.roots,
+      unions,
+    };
   }
 
   /** `#/$defs/Name` → `Name`, for references to this surface's definitions only. */
   refToDef(ref: string): string | undefined {
-    for (const keyword of [this.surface.defsKeyword, "$defs", "definitions"]) {
-      const prefix = `#/${keyword}/`;
-      if (!ref.startsWith(prefix)) continue;
-      const key = ref.slice(prefix.length).replace(/~1/g, "/").replace(/~0/g, "~");
-      return this.defs.has(key) ? key : undefined;
-    }
-    return undefined;
+    const key = refTarget(ref, this.surface.defsKeyword);
+    return key !== undefined && this.defs.has(key) ? key : undefined;
   }
 
   private resolve = (ref: string): Json | undefined => {
@@ -173,40 +138,34 @@ class PlanBuilder {
   }
 
   private reserve(): number {
-    this.nodes.push({ where: "" });
+    this.nodes.push({});
+    this.where.push("");
     return this.nodes.length - 1;
   }
 
   private fill(index: number, schema: JsonObject, where: string): void {
-    const node: PlanNode = { where };
-    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const required = new Set(requiredOf(schema));
 
+    // Children are built in this order (it numbers the nodes), then set in the runtime's.
+    const properties: PropertyPlan[] = [];
     if (isObject(schema.properties)) {
-      const properties: PropertyPlan[] = [];
       for (const [name, sub] of Object.entries(schema.properties)) {
         if (!isObject(sub)) continue;
         const plan = this.property(name, sub, required.has(name), `${where}/properties/${name}`);
         if (plan) properties.push(plan);
       }
-      if (properties.length > 0) node.properties = properties;
     }
 
+    let items: number | undefined;
+    let skipInvalid: number | undefined;
     if (isObject(schema.items)) {
-      const items = this.node(schema.items, `${where}/items`);
-      if (items !== undefined) node.items = items;
-      if (schema[SKIP_INVALID] === true) {
-        const check = this.checks.of(schema.items);
-        if (check !== undefined) node.skipInvalid = check;
-      }
+      items = this.node(schema.items, `${where}/items`);
+      if (schema[SKIP_INVALID] === true) skipInvalid = this.checks.of(schema.items);
     }
 
-    if (isObject(schema.additionalProperties)) {
-      const values = this.node(schema.additionalProperties, `${where}/additionalProperties`);
-      if (values !== undefined) {
-        node.values = values;
-        node.declared = isObject(schema.properties) ? Object.keys(schema.properties) : [];
-      }
-    }
+    let values: number | undefined;
+    if (isObject(schema.additionalProperties))
+      values = this.node(schema.additionalProperties, `${where}/additionalProperties`);
 
     const allOf: number[] = [];
     if (typeof schema.$ref === "string") {
@@ -219,11 +178,21 @@ class PlanBuilder {
         const child = this.node(part, `${where}/allOf/${i}`);
         if (child !== undefined) allOf.push(child);
       });
-    if (allOf.length > 0) node.allOf = allOf;
 
     const union = this.union(schema, where);
+
+    const node: Draft<PlanNode> = {};
+    if (properties.length > 0) node.properties = properties;
+    if (allOf.length > 0) node.allOf = allOf;
     if (union) node.union = union;
+    if (items !== undefined) node.items = items;
+    if (skipInvalid !== undefined) node.skipInvalid = skipInvalid;
+    if (values !== undefined) {
+      node.values = values;
+      node.declared = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+    }
     this.nodes[index] = node;
+    this.where[index] = where;
   }
 
   private property(
@@ -232,46 +201,50 @@ class PlanBuilder {
     required: boolean,
     where: string,
   ): PropertyPlan | undefined {
-    const plan: PropertyPlan = { name };
+    const plan: Draft<PropertyPlan> = { name };
     const node = this.node(sub, where);
     if (node !== undefined) plan.node = node;
 
     const hasDefault = Object.hasOwn(sub, "default");
+    let fillsValid = false;
     if (sub[ON_ERROR] === true) {
       const check = this.checks.of(sub);
       if (check !== undefined) {
         plan.onError = check;
         const fallback = fallbackFor(sub, required);
-        if (fallback !== undefined) plan.fallback = fallback;
+        if (fallback === "omit") plan.omit = true;
+        else if (fallback !== undefined) plan.fallback = fallback.value;
       }
     }
     if (sub[ON_NULL] === true) {
       const empty = hasDefault ? { value: sub.default as Json } : emptyValue(sub);
       if (empty !== undefined) {
-        plan.onNull = empty;
-        if (admitsNull(sub)) plan.nullable = true;
+        plan.onNull = empty.value;
+        // Where the schema itself admits null, replacing it changes even a valid value.
+        if (admitsNull(sub)) fillsValid = true;
       }
     }
     // A required property with a default cannot be missing from a valid value anyway.
-    if (hasDefault && !required) plan.default = { value: sub.default as Json };
-    return Object.keys(plan).length > 1 ? plan : undefined;
+    if (hasDefault && !required) {
+      plan.default = sub.default as Json;
+      fillsValid = true;
+    }
+    if (Object.keys(plan).length === 1) return undefined;
+    if (fillsValid) this.fillsValid.add(plan);
+    return plan;
   }
 
   /** Dispatch for a `oneOf`/`anyOf` with anything to repair inside some branch. */
-  private union(schema: JsonObject, where: string): UnionPlan | undefined {
-    const keyword = Array.isArray(schema.oneOf)
-      ? "oneOf"
-      : Array.isArray(schema.anyOf)
-        ? "anyOf"
-        : null;
+  private union(schema: JsonObject, where: string): PlanNode["union"] | undefined {
+    const keyword = unionKeyword(schema);
     if (!keyword) return undefined;
     const branches = schema[keyword] as Json[];
     const nodes = branches.map((b, i) => this.node(b, `${where}/${keyword}/${i}`));
     if (nodes.every((n) => n === undefined)) return undefined;
     const tagged = taggedUnion(schema, this.resolve);
-    const variants: VariantPlan[] = branches.map((_, i) => {
+    const variants: Draft<VariantPlan>[] = branches.map((_, i) => {
       const variant = tagged?.variants[i];
-      const plan: VariantPlan = {};
+      const plan: Draft<VariantPlan> = {};
       if (variant?.kind === "tagged") plan.tag = variant.value;
       if (variant?.kind === "other") plan.other = true;
       const node = nodes[i];
@@ -283,21 +256,20 @@ class PlanBuilder {
     if (variants.some((v) => v.tag === undefined && !v.other) && variants.length > 1) {
       branches.forEach((branch, i) => {
         const check = this.checks.of(branch);
-        if (check !== undefined) (variants[i] as VariantPlan).check = check;
+        if (check !== undefined) (variants[i] as Draft<VariantPlan>).check = check;
       });
     }
     return tagged ? { tag: tagged.tag, variants } : { variants };
   }
 
   private unionHelper(def: Definition): UnionHelper | undefined {
-    if (!isObject(def.schema)) return undefined;
-    const union = taggedUnion(def.schema, this.resolve);
-    if (!union) return undefined;
+    const union = def.union;
+    if (!union || !isObject(def.schema)) return undefined;
     // Beside the union the definition may require common properties (CreateElicitationRequest's
     // `message`); a variant is then the whole definition *and* that branch.
     const siblings = Object.keys(assertions(def.schema)).some((k) => k !== union.keyword);
     const whole = siblings
-      ? this.checks.of({ $ref: `#/${this.surface.defsKeyword}/${def.key}` })
+      ? this.checks.of({ $ref: refTo(this.surface.defsKeyword, def.key) })
       : undefined;
     const checkOf = (schema: Json): number =>
       this.checks.all([whole, this.checks.of(schema)]) ?? this.checks.always();
@@ -315,7 +287,7 @@ class PlanBuilder {
 function hasOwnAction(schema: JsonObject): boolean {
   if (schema[SKIP_INVALID] === true && isObject(schema.items)) return true;
   if (!isObject(schema.properties)) return false;
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const required = new Set(requiredOf(schema));
   return Object.entries(schema.properties).some(
     ([name, sub]) =>
       isObject(sub) &&
@@ -365,7 +337,7 @@ function soleRef(schema: JsonObject): string | undefined {
  * optional property (`Option`, default `None`), no property at all. A required property
  * with neither stays invalid, and parsing fails.
  */
-export function fallbackFor(sub: JsonObject, required: boolean): PropertyPlan["fallback"] {
+function fallbackFor(sub: JsonObject, required: boolean): { value: Json } | "omit" | undefined {
   if (Object.hasOwn(sub, "default")) return { value: sub.default as Json };
   const empty = emptyValue(sub);
   if (empty !== undefined) return empty;
@@ -390,7 +362,7 @@ function admitsNull(sub: JsonObject): boolean {
 }
 
 /** `fill` on every node from which a default can be reached, to a fixpoint (cycles). */
-function markFill(nodes: PlanNode[]): void {
+function markFill(nodes: Draft<PlanNode>[], fillsValid: WeakSet<PropertyPlan>): void {
   const fills = (index: number | undefined): boolean =>
     index !== undefined && nodes[index]?.fill === true;
   for (let changed = true; changed; ) {
@@ -398,9 +370,7 @@ function markFill(nodes: PlanNode[]): void {
     for (const node of nodes) {
       if (node.fill) continue;
       const own =
-        node.properties?.some(
-          (p) => p.default !== undefined || (p.onNull !== undefined && p.nullable) || fills(p.node),
-        ) ||
+        node.properties?.some((p) => fillsValid.has(p) || fills(p.node)) ||
         fills(node.items) ||
         fills(node.values) ||
         node.allOf?.some(fills) ||

@@ -1,20 +1,6 @@
-import { isObject, type Json } from "../load/json-types.js";
-import { directRefs } from "../load/refs.js";
-
-/** Structural equality that ignores key order (upstream may reorder keys between releases). */
-export function jsonEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a))
-    return (
-      Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i] as Json))
-    );
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k] as Json, b[k] as Json));
-  }
-  return false;
-}
+import { jsonEqual } from "../schema/equal.js";
+import { isObject, type Json } from "../schema/json.js";
+import { directRefs } from "../schema/refs.js";
 
 /**
  * Definition keys of `unstable` that are the same as in `stable`: a definition is the same

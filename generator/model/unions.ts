@@ -1,4 +1,5 @@
-import { isObject, type Json, type JsonObject } from "../load/json-types.js";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { discriminatorOf, literalOf, requiredOf, unionKeyword } from "../schema/node.js";
 
 /**
  * Tagged unions as the schema writes them: a `oneOf`/`anyOf` whose branches pin one
@@ -31,7 +32,7 @@ export type ResolveRef = (ref: string) => Json | undefined;
 
 /** The union at the root of `node`, when it has at least one tagged branch. */
 export function taggedUnion(node: JsonObject, resolve: ResolveRef): TaggedUnion | undefined {
-  const keyword = Array.isArray(node.oneOf) ? "oneOf" : Array.isArray(node.anyOf) ? "anyOf" : null;
+  const keyword = unionKeyword(node);
   if (!keyword) return undefined;
   const branches = (node[keyword] as Json[]).map((b) => branchShape(b, resolve));
   const tag = tagProperty(node, branches);
@@ -67,8 +68,8 @@ export function hasCatchAll(union: TaggedUnion): boolean {
  * on a tie, so the choice is deterministic).
  */
 function tagProperty(node: JsonObject, branches: JsonObject[]): string | undefined {
-  const declared = isObject(node.discriminator) ? node.discriminator.propertyName : undefined;
-  if (typeof declared === "string") return declared;
+  const declared = discriminatorOf(node);
+  if (declared !== undefined) return declared;
   const topRequired = requiredOf(node);
   const counts = new Map<string, number>();
   for (const branch of branches) {
@@ -87,12 +88,7 @@ function tagProperty(node: JsonObject, branches: JsonObject[]): string | undefin
 function constTag(branch: JsonObject, tag: string, topRequired: string[]): string | undefined {
   const prop = isObject(branch.properties) ? branch.properties[tag] : undefined;
   if (!isObject(prop)) return undefined;
-  const value =
-    prop.const !== undefined
-      ? prop.const
-      : Array.isArray(prop.enum) && prop.enum.length === 1
-        ? prop.enum[0]
-        : undefined;
+  const value = literalOf(prop);
   if (typeof value !== "string") return undefined;
   return requiredOf(branch).includes(tag) || topRequired.includes(tag) ? value : undefined;
 }
@@ -118,17 +114,3 @@ function branchShape(branch: Json, resolve: ResolveRef): JsonObject {
   }
   return branch;
 }
-
-function requiredOf(node: JsonObject): string[] {
-  return Array.isArray(node.required)
-    ? node.required.filter((r): r is string => typeof r === "string")
-    : [];
-}
-
-/**
- * Names of the narrowing helpers for a union definition. Built here only, so the emitter,
- * the collision check and the README agree.
- */
-export const variantGuardName = (type: string): string => `is${type}Of`;
-export const customGuardName = (type: string): string => `isCustom${type}`;
-export const parserName = (type: string): string => `parse${type}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compareModels } from "../../generator/diff/compare.js";
 import { suggestBump } from "../../generator/diff/semver.js";
-import type { JsonObject } from "../../generator/load/json-types.js";
+import { compareModels } from "../../generator/diff/surfaces.js";
+import type { JsonObject } from "../../generator/schema/json.js";
 import { diffDefs, method, modelOf, verdicts } from "./helpers.js";
 
 /**

@@ -1,9 +1,9 @@
 import type { Change } from "../../generator/diff/change.js";
-import { compareModels } from "../../generator/diff/compare.js";
+import { compareModels } from "../../generator/diff/surfaces.js";
 import type { LoadedInput, LoadedSurface } from "../../generator/load/index.js";
-import type { Json, JsonObject } from "../../generator/load/json-types.js";
 import { buildModel } from "../../generator/model/build.js";
 import type { ProtocolModel } from "../../generator/model/protocol.js";
+import type { Json, JsonObject } from "../../generator/schema/json.js";
 
 /** Surface id (`v1`, `v1/unstable`, `v2`…) → its `$defs`. */
 export type Defs = Record<string, Json>;

@@ -3,9 +3,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Change } from "../../generator/diff/change.js";
-import { compareModels } from "../../generator/diff/compare.js";
 import { loadSide } from "../../generator/diff/input.js";
 import { suggestBump } from "../../generator/diff/semver.js";
+import { compareModels } from "../../generator/diff/surfaces.js";
 
 /**
  * Diffs between real releases. Each expectation below is a fact read off the schema files

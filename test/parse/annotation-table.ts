@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { JsonObject } from "../../generator/load/json-types.js";
+import type { JsonObject } from "../../generator/schema/json.js";
 import { attempt, deepFreeze, type ParsePackage } from "./support.js";
 import { ON_ERROR, ON_NULL, SKIP, type Target, Targets } from "./targets.js";
 
@@ -153,7 +153,7 @@ export async function annotationCases(set: string, pkg: ParsePackage): Promise<A
       });
       if (!found) continue;
       const { target, made } = found;
-      const name = target.def.name;
+      const name = target.def.key;
       built.push({
         set,
         surface: surfaceId,

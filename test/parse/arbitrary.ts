@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { type Ajv, createAjv, loadFormats } from "../../generator/emit/ajv.js";
-import { isObject, type Json, type JsonObject } from "../../generator/load/json-types.js";
-import { assertions } from "../../generator/model/checks.js";
 import type { SurfaceModel } from "../../generator/model/protocol.js";
-import { mapSchema } from "../../generator/patch/walk.js";
+import { isObject, type Json, type JsonObject } from "../../generator/schema/json.js";
+import { assertions } from "../../generator/schema/node.js";
+import { mapSchema } from "../../generator/schema/walk.js";
 
 const CONTAINER = "acp-test:surface";
 

@@ -2,16 +2,18 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Diagnostics } from "../../generator/diagnostics.js";
+import { emitContext } from "../../generator/emit/context.js";
 import { emitGuards } from "../../generator/emit/guards.js";
 import { emitMethods } from "../../generator/emit/methods.js";
 import type { OutputFile } from "../../generator/emit/output.js";
-import { emitRuntime, emitSurfaceIndex, runtimePathFrom } from "../../generator/emit/package.js";
+import { emitRuntime, emitSurfaceIndex } from "../../generator/emit/package.js";
 import { emitParsers } from "../../generator/emit/parsers.js";
 import { emitTypes } from "../../generator/emit/types.js";
 import { emitValidators } from "../../generator/emit/validators.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
 import type { ProtocolModel, SurfaceModel } from "../../generator/model/protocol.js";
+import { buildSymbols } from "../../generator/symbols/table.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: generated modules are untyped at run time.
 type Fn = (...args: any[]) => any;
@@ -43,16 +45,17 @@ export async function buildParsePackage(
   options: { types?: readonly string[] } = {},
 ): Promise<ParsePackage> {
   const model = buildModel(loadSchemaDir(schemaDir, schemaDir, new Diagnostics()));
+  const symbols = buildSymbols(model);
   const files: OutputFile[] = [...emitRuntime()];
   for (const surface of model.surfaces) {
-    const runtime = runtimePathFrom(surface);
+    const context = emitContext(surface, symbols.of(surface), new Diagnostics());
     files.push(
-      await emitValidators(surface, new Diagnostics(), runtime),
-      ...emitGuards(surface, runtime),
-      ...(await emitParsers(surface, runtime)),
+      await emitValidators(context),
+      ...emitGuards(context),
+      ...(await emitParsers(context)),
     );
     if (options.types?.includes(surface.id))
-      files.push(await emitTypes(surface), ...emitMethods(surface), ...emitSurfaceIndex(surface));
+      files.push(await emitTypes(context), ...emitMethods(context), ...emitSurfaceIndex(context));
   }
   for (const file of files) {
     const path = join(dir, file.path);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { isObject, type Json, type JsonObject } from "../../generator/load/json-types.js";
 import type { Definition, SurfaceModel } from "../../generator/model/protocol.js";
+import { isObject, type Json, type JsonObject } from "../../generator/schema/json.js";
 import { SchemaArbitraries, SchemaChecker } from "./arbitrary.js";
 import type { SurfaceModules } from "./support.js";
 
@@ -61,8 +61,8 @@ export class Targets {
    * so a row's expected output is the base value with the row's one change.
    */
   valid(def: Definition, accept: (value: Record<string, unknown>) => boolean = () => true) {
-    const is = this.modules.guards[`is${def.name}`] as (v: unknown) => boolean;
-    const parse = this.modules.parsers[`parse${def.name}`] as (v: unknown) => unknown;
+    const is = this.modules.guards[`is${def.key}`] as (v: unknown) => boolean;
+    const parse = this.modules.parsers[`parse${def.key}`] as (v: unknown) => unknown;
     const samples = fc.sample(this.arbitraries.definition(def.key), { seed: 7, numRuns: 60 });
     return samples.find(
       (v): v is Record<string, unknown> =>

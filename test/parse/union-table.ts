@@ -1,15 +1,13 @@
 import fc from "fast-check";
 import { expect } from "vitest";
-import { isObject, type Json, type JsonObject } from "../../generator/load/json-types.js";
 import type { Definition } from "../../generator/model/protocol.js";
 import {
-  customGuardName,
   hasCatchAll,
   knownTags,
   type TaggedUnion,
   taggedUnion,
-  variantGuardName,
 } from "../../generator/model/unions.js";
+import { isObject, type Json, type JsonObject } from "../../generator/schema/json.js";
 import { attempt, deepFreeze, type ParsePackage, type SurfaceModules } from "./support.js";
 import { ON_ERROR, Targets } from "./targets.js";
 
@@ -41,12 +39,12 @@ const ALL = ["v1", "v1/unstable", "v2", "v2/unstable"];
 const CUSTOM_TAG = "_acp_codegen_custom";
 
 const fns = (s: Subject) => {
-  const name = s.def.name;
+  const name = s.def.key;
   return {
     parse: s.modules.parsers[`parse${name}`] as Fn,
     is: s.modules.guards[`is${name}`] as (v: unknown) => boolean,
-    isOf: s.modules.parsers[variantGuardName(name)] as (v: unknown, tag: string) => boolean,
-    isCustom: s.modules.parsers[customGuardName(name)] as ((v: unknown) => boolean) | undefined,
+    isOf: s.modules.parsers[`is${name}Of`] as (v: unknown, tag: string) => boolean,
+    isCustom: s.modules.parsers[`isCustom${name}`] as ((v: unknown) => boolean) | undefined,
   };
 };
 
@@ -176,7 +174,7 @@ function propertiesOf(branch: Json, s: Subject): Array<[string, JsonObject]> {
 
 /** Valid generated values of the union, one per tag (and one custom, one untagged). */
 function samplesOf(s: Omit<Subject, "samples">): Subject["samples"] {
-  const is = s.modules.guards[`is${s.def.name}`] as (v: unknown) => boolean;
+  const is = s.modules.guards[`is${s.def.key}`] as (v: unknown) => boolean;
   const known = new Set(knownTags(s.union));
   const samples: Subject["samples"] = new Map();
   for (const value of fc.sample(s.targets.arbitraries.definition(s.def.key), {

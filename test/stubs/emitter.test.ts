@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
 import { emitConnection } from "../../generator/emit/connection.js";
+import { emitContext } from "../../generator/emit/context.js";
 import { InputError } from "../../generator/errors.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
 import type { SurfaceModel } from "../../generator/model/protocol.js";
+import { surfaceSymbols } from "../../generator/symbols/table.js";
 import { RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
 
 function surfaces(dir: string): SurfaceModel[] {
@@ -12,7 +14,7 @@ function surfaces(dir: string): SurfaceModel[] {
 }
 
 function emitted(surface: SurfaceModel): { js: string; dts: string } {
-  const files = emitConnection(surface);
+  const files = emitConnection(emitContext(surface, surfaceSymbols(surface), new Diagnostics()));
   expect(files.map((f) => f.path)).toEqual([
     `${surface.id}/connection.js`,
     `${surface.id}/connection.d.ts`,
@@ -92,12 +94,11 @@ describe("emitConnection", () => {
         {
           ...(stable.definitions[0] as SurfaceModel["definitions"][number]),
           key: "RemoteAgent",
-          name: "RemoteAgent",
         },
       ],
     };
-    expect(() => emitConnection(clash)).toThrow(InputError);
-    expect(() => emitConnection(clash)).toThrow(
+    expect(() => surfaceSymbols(clash)).toThrow(InputError);
+    expect(() => surfaceSymbols(clash)).toThrow(
       /\$defs\/RemoteAgent: definition name "RemoteAgent" collides/,
     );
   });

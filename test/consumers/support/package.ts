@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { STANDARD_KEYWORDS } from "../../../generator/patch/walk.js";
+import { STANDARD_KEYWORDS } from "../../../generator/schema/keywords.js";
 import type { ConsumerFile } from "./matrix.js";
 
 export interface ReadmeExample extends ConsumerFile {

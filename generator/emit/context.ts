@@ -1,0 +1,26 @@
+import type { Diagnostics } from "../diagnostics.js";
+import type { SurfaceModel } from "../model/protocol.js";
+import type { SurfaceSymbols } from "../symbols/table.js";
+
+/** What every per-surface emitter reads: the surface's model and names, and where it sits. */
+export interface EmitContext {
+  surface: SurfaceModel;
+  names: SurfaceSymbols;
+  /** Relative path from the surface's folder (`v1/unstable`) to the package's `runtime/`. */
+  runtime: string;
+  /** Where non-fatal findings go (unknown keywords and formats). */
+  diagnostics: Diagnostics;
+}
+
+export function emitContext(
+  surface: SurfaceModel,
+  names: SurfaceSymbols,
+  diagnostics: Diagnostics,
+): EmitContext {
+  const runtime = surface.id
+    .split("/")
+    .map(() => "..")
+    .join("/")
+    .concat("/runtime");
+  return { surface, names, runtime, diagnostics };
+}

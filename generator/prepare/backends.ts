@@ -1,0 +1,135 @@
+import type { Diagnostics } from "../diagnostics.js";
+import type { Json } from "../schema/json.js";
+import { pointer } from "../schema/pointer.js";
+import {
+  applyRules,
+  discriminatorForAjv,
+  dropNoopUnevaluated,
+  enumsAsEnum,
+  escapeCommentTerminators,
+  type Rule,
+  type RuleContext,
+  refBesideKeywords,
+  refsToOwnIds,
+  refsToSurface,
+  splitPropertiesFromUnion,
+  stripAnnotations,
+  stripTitles,
+} from "./rules.js";
+
+/**
+ * Preparing the schema for a backend: each backend (a library or an emitter that reads
+ * schemas) sees the definitions through its own list of rewrites, and this table is the
+ * one place that says which, in which order, and why it does without the others. The
+ * rules themselves, with the reason each exists, are in rules.ts.
+ */
+export type Backend = "types" | "validators" | "parse-definitions" | "parse-checks";
+
+export interface BackendRewrites {
+  /** Who reads the prepared schemas. */
+  reader: string;
+  /** Rules applied at every subschema, bottom-up; each pass sees the previous one's result. */
+  passes: readonly (readonly Rule[])[];
+  /** What happens around the rules, outside this table. */
+  also?: string;
+  /** Rules another backend sees that this one does not, and why. */
+  without?: Readonly<Record<string, string>>;
+}
+
+export const BACKENDS: Readonly<Record<Backend, BackendRewrites>> = {
+  types: {
+    reader: "json-schema-to-typescript, in emit/types.ts",
+    passes: [[stripTitles, refBesideKeywords, splitPropertiesFromUnion, escapeCommentTerminators]],
+    also: "emit/types.ts then adds the @experimental tags, and swaps keys named like Object.prototype members for placeholders around the compile (placeholder-keys.ts: undone on the output, so a codec rather than a rule)",
+    without: {
+      "strip-annotations": "descriptions become the JSDoc, and defaults are documented",
+    },
+  },
+  validators: {
+    reader: "ajv's standalone code, in emit/validators.ts",
+    passes: [
+      [stripAnnotations, discriminatorForAjv, enumsAsEnum, dropNoopUnevaluated],
+      // A pass of its own: discriminator-for-ajv resolves `$ref` branches in their `#/$defs/` form.
+      [refsToOwnIds],
+    ],
+    also: "emit/validators.ts compiles each definition under its own id (refs-to-own-ids points there)",
+  },
+  "parse-definitions": {
+    reader:
+      "ajv, in emit/parsers.ts: the definitions compiled beside a parse check that refers to them",
+    passes: [[stripAnnotations, discriminatorForAjv]],
+    also: "compiled only for a parse check the check table could not split into the definitions' own validators (no release has one so far); its warnings were given by the validators already",
+    without: {
+      "enums-as-enum":
+        "a speed rewrite for the is<Name> hot path; these copies are compiled only for a rare parse check, and leaving it out keeps their code as it has always been generated",
+      "drop-noop-unevaluated": "likewise a speed rewrite, for the same reason",
+      "refs-to-own-ids":
+        "these definitions sit in one container schema (`acp-codegen:surface`), where `#/$defs/…` already resolves",
+    },
+  },
+  "parse-checks": {
+    reader:
+      "ajv, in emit/parsers.ts: the small ref-free checks of subschemas in parsers-validators.js",
+    passes: [[refsToSurface]],
+    also: "the schemas come from the repair plan's check table (model/checks.ts), already reduced to their assertions (schema/node.ts `assertions`: annotations, the ACP vocabulary, `discriminator` and unknown keywords removed, as strip-annotations does, without warning again)",
+    without: {
+      "discriminator-for-ajv": "`discriminator` is already gone from these schemas",
+      "enums-as-enum":
+        "a speed rewrite for the is<Name> hot path; the checks run while repairing a value, and leaving it out keeps parsers-validators.js as it has always been generated",
+      "drop-noop-unevaluated": "likewise a speed rewrite, for the same reason",
+    },
+  },
+};
+
+/** One surface's definitions as the loader read them, and where to report what rules find. */
+export interface PrepareInput {
+  defsKeyword: "$defs" | "definitions";
+  definitions: ReadonlyArray<{ key: string; schema: Json }>;
+  /** The schema file, as errors and warnings name it. */
+  file: string;
+  diagnostics: Diagnostics;
+}
+
+/** Every definition as `backend` must see it, by key, in schema order. */
+export function prepareDefinitions(backend: Backend, input: PrepareInput): Record<string, Json> {
+  const prepared: Record<string, Json> = {};
+  for (const { key, schema } of input.definitions)
+    prepared[key] = prepareDefinition(backend, input, key, schema);
+  return prepared;
+}
+
+/** One definition of `input` as `backend` must see it. */
+export function prepareDefinition(
+  backend: Backend,
+  input: PrepareInput,
+  key: string,
+  schema: Json,
+): Json {
+  return prepareSchema(backend, schema, contextOf(input, pointer(input.defsKeyword, key)));
+}
+
+/** One schema of `input`'s surface as `backend` must see it; `at` is where warnings point. */
+export function prepareSchema(backend: Backend, schema: Json, context: RuleContext): Json {
+  return BACKENDS[backend].passes.reduce((node, rules) => applyRules(node, rules, context), schema);
+}
+
+/** What rules know while preparing a schema of `input`'s surface found at `at`. */
+export function contextOf(input: PrepareInput, at: string): RuleContext {
+  return {
+    defs: definitionsOf(input),
+    defsKeyword: input.defsKeyword,
+    file: input.file,
+    at,
+    diagnostics: input.diagnostics,
+  };
+}
+
+const byKey = new WeakMap<PrepareInput["definitions"], Record<string, Json>>();
+function definitionsOf(input: PrepareInput): Record<string, Json> {
+  let defs = byKey.get(input.definitions);
+  if (!defs) {
+    defs = Object.fromEntries(input.definitions.map((d) => [d.key, d.schema]));
+    byKey.set(input.definitions, defs);
+  }
+  return defs;
+}

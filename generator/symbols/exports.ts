@@ -1,0 +1,129 @@
+import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
+
+/**
+ * The names an entry point exports that do not come from a definition: how the method
+ * constants and maps are named, the connection's interfaces and classes, and what the
+ * generated modules re-export from the package's runtime. The emitters write these lines
+ * from here, and the symbol table checks definitions against them.
+ */
+
+/** Per-definition names: the type is the `$defs` key; the functions are derived from it. */
+export const definitionNames = (type: string) => ({
+  type,
+  /** `guards.js`: strict type guard. */
+  guard: `is${type}`,
+  validate: `validate${type}`,
+  assert: `assert${type}`,
+  /** `parsers.js`: lenient parse. */
+  parse: `parse${type}`,
+  /** `validators.js`'s compiled validator: imported by the other modules, not re-exported. */
+  validator: `v${type}`,
+  /** `parsers.js`, for a tagged union: the variant guard, and the open union's custom guard. */
+  variantGuard: `is${type}Of`,
+  customGuard: `isCustom${type}`,
+});
+
+/** `AGENT_METHODS`: a side's method constants (meta.json's `agentMethods`). */
+export const methodConstant = (side: HandlerSide): string => `${side.toUpperCase()}_METHODS`;
+
+/** `AgentRequestMap`, `AgentNotificationMap`: a side's wire name → types map. */
+export const methodMap = (side: HandlerSide, kind: "request" | "notification"): string =>
+  `${side[0]?.toUpperCase()}${side.slice(1)}${kind === "request" ? "Request" : "Notification"}Map`;
+
+/** `methods.js` exports besides the per-side constants and maps. */
+export const METHOD_MODULE = {
+  protocolVersion: "PROTOCOL_VERSION",
+  methods: "METHODS",
+  methodSpec: "MethodSpec",
+} as const;
+
+/** The roles a connection can play, and the names each exports from `connection.js`. */
+export const ROLES = {
+  agent: { handlers: "Agent", remote: "RemoteAgent", connection: "AgentSideConnection" },
+  client: { handlers: "Client", remote: "RemoteClient", connection: "ClientSideConnection" },
+} as const;
+export type Role = keyof typeof ROLES;
+
+/** One `export { … } from` line of a generated module: runtime names it passes on. */
+export interface RuntimeReexport {
+  /** The runtime module (`runtime/<from>`). */
+  from: string;
+  names: readonly string[];
+  /** Only in the declarations (`export type { … }`): the names are types. */
+  typeOnly?: true;
+}
+
+/**
+ * What `connection.js` / `connection.d.ts` re-export from the runtime, in the order written:
+ * the stream, the errors, and every type the connection's public signatures mention (so
+ * users can name them too). `connection.js` writes the lines that are not `typeOnly`.
+ */
+export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
+  { from: "ndjson-stream.js", names: ["ndJsonStream"] },
+  { from: "ndjson-stream.js", names: ["NdJsonStreamOptions"], typeOnly: true },
+  { from: "request-error.js", names: ["ConnectionClosedError", "RequestError"] },
+  { from: "message-stream.js", names: ["MessageStream"], typeOnly: true },
+  {
+    from: "connection-types.js",
+    names: [
+      ...["CallOptions", "ConnectionOptions", "LogEvent", "LogReason", "MaybePromise"],
+      ...["NotificationContext", "RequestContext", "ValidationOptions"],
+    ],
+    typeOnly: true,
+  },
+  {
+    from: "json-rpc.js",
+    names: [
+      ...["ErrorMessage", "ErrorObject", "JsonRpcId", "JsonRpcMessage", "NotificationMessage"],
+      ...["RequestMessage", "ResultMessage"],
+    ],
+    typeOnly: true,
+  },
+  { from: "message-stream.js", names: ["MalformedFrame", "MalformedProblem"], typeOnly: true },
+  { from: "side-connection.js", names: ["ParamsOf", "RemoteMethods", "ResultOf"], typeOnly: true },
+  {
+    from: "web-types.js",
+    names: [
+      ...["ReadableLike", "SignalLike", "StreamReader", "StreamReadResult", "StreamWriter"],
+      "WritableLike",
+    ],
+    typeOnly: true,
+  },
+];
+
+/** What the entry point (`index.js` / `index.d.ts`) re-exports from the runtime itself. */
+export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
+  { from: "validation.js", names: ["ValidationError"] },
+  { from: "validation.js", names: ["ValidationIssue", "ValidationResult"], typeOnly: true },
+];
+
+/**
+ * Every name an entry point may export besides those derived from definitions, whatever
+ * its methods: a definition of any of these names is refused on every surface alike.
+ */
+export function packageNames(): string[] {
+  return [
+    ...HANDLER_SIDES.flatMap((side) => [
+      methodConstant(side),
+      methodMap(side, "request"),
+      methodMap(side, "notification"),
+    ]),
+    ...Object.values(METHOD_MODULE),
+    ...Object.values(ROLES).flatMap((r) => [r.handlers, r.remote, r.connection]),
+    ...[...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS].flatMap((r) => r.names),
+  ];
+}
+
+/** `export { a, b } from "<runtime>/<module>";` (or `export type`) for each re-export. */
+export function reexportLines(
+  reexports: readonly RuntimeReexport[],
+  runtimePath: string,
+  declarations: boolean,
+): string[] {
+  return reexports
+    .filter((r) => declarations || !r.typeOnly)
+    .map(
+      (r) =>
+        `export ${r.typeOnly ? "type " : ""}{ ${r.names.join(", ")} } from "${runtimePath}/${r.from}";`,
+    );
+}

@@ -1,0 +1,176 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Diagnostics } from "../../generator/diagnostics.js";
+import { emitContext } from "../../generator/emit/context.js";
+import { InputError } from "../../generator/errors.js";
+import { type LoadedInput, loadSurfaces } from "../../generator/load/index.js";
+import { surfaceOfFile } from "../../generator/load/layout.js";
+import { buildModel } from "../../generator/model/build.js";
+import { ROOT } from "../../generator/paths.js";
+import { emitSurface } from "../../generator/pipeline.js";
+import type { Json, JsonObject } from "../../generator/schema/json.js";
+import { CONNECTION_REEXPORTS, INDEX_REEXPORTS } from "../../generator/symbols/exports.js";
+import { buildSymbols, type SurfaceSymbols } from "../../generator/symbols/table.js";
+import { RELEASES_DIR } from "../support/run.js";
+
+/** The symbol table of one stable v1 surface made of `defs`, or the error it refuses them with. */
+function symbolsOf(defs: Record<string, Json>): SurfaceSymbols {
+  const schemaFile = { name: "schema.json", display: "schema.json", sha256: "" };
+  const input: LoadedInput = {
+    surfaces: [
+      {
+        version: 1,
+        stability: "stable",
+        schema: { $defs: defs as JsonObject },
+        defsKeyword: "$defs",
+        defs,
+        schemaFile,
+      },
+    ],
+    files: [schemaFile],
+  };
+  const model = buildModel(input);
+  return buildSymbols(model).of(model.surfaces[0] as (typeof model.surfaces)[number]);
+}
+
+function refusal(defs: Record<string, Json>): string {
+  try {
+    symbolsOf(defs);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return (error as InputError).message;
+  }
+  throw new Error("expected the symbol table to refuse these definitions");
+}
+
+/** A tagged union on `type`, open (with a catch-all variant) or closed. */
+const union = (open: boolean): Json => ({
+  oneOf: [
+    { type: "object", properties: { type: { const: "a", type: "string" } }, required: ["type"] },
+    ...(open
+      ? [
+          {
+            type: "object",
+            properties: { type: { type: "string", not: { enum: ["a"] } } },
+            required: ["type"],
+          },
+        ]
+      : []),
+  ],
+});
+
+describe("symbol table", () => {
+  it("names a definition's functions after its key, and union helpers only for unions", () => {
+    const names = symbolsOf({ Open: union(true), Closed: union(false), Plain: { type: "string" } });
+    expect(names.definition("Open")).toEqual({
+      key: "Open",
+      type: "Open",
+      guard: "isOpen",
+      validate: "validateOpen",
+      assert: "assertOpen",
+      parse: "parseOpen",
+      validator: "vOpen",
+      variantGuard: "isOpenOf",
+      customGuard: "isCustomOpen",
+    });
+    expect(names.definition("Closed").variantGuard).toBe("isClosedOf");
+    expect(names.definition("Closed").customGuard).toBeUndefined();
+    expect(names.definition("Plain").variantGuard).toBeUndefined();
+  });
+
+  it("refuses keys that cannot name a type", () => {
+    expect(refusal({ class: {} })).toBe(
+      'schema.json#/$defs/class: definition name "class" is a reserved word in TypeScript',
+    );
+    expect(refusal({ "a-b": {} })).toMatch(/"a-b" is not a valid TypeScript identifier$/);
+    expect(refusal({ toString: {} })).toMatch(/"toString" is a member of Object.prototype$/);
+  });
+
+  it("refuses a definition named like a package export, on every surface alike", () => {
+    for (const name of ["RemoteAgent", "ValidationIssue", "PROXY_METHODS", "ProxyRequestMap"])
+      expect(refusal({ [name]: {} })).toBe(
+        `schema.json#/$defs/${name}: definition name "${name}" collides with a name the generated package exports`,
+      );
+  });
+
+  it("refuses a definition named like another's function", () => {
+    expect(refusal({ Foo: {}, isFoo: {} })).toBe(
+      'schema.json#/$defs/isFoo: definition name "isFoo" collides with the isFoo function of definition Foo',
+    );
+  });
+
+  it("refuses a union helper named like a function or a type", () => {
+    expect(refusal({ Bar: union(true), CustomBar: {} })).toBe(
+      "schema.json#/$defs/Bar: union helper isCustomBar collides with a function generated for CustomBar",
+    );
+    expect(refusal({ Baz: union(false), isBazOf: {} })).toBe(
+      "schema.json#/$defs/Baz: union helper isBazOf collides with the type of definition isBazOf",
+    );
+  });
+});
+
+/** Names a declaration file exports: declarations and `export { … } from` lists. */
+function exportedNames(dts: string): string[] {
+  const declared = [
+    ...dts.matchAll(/^export (?:declare )?(?:interface|type|const|function|class|enum) (\w+)/gm),
+  ].map((m) => m[1] as string);
+  const listed = [...dts.matchAll(/^export (?:type )?\{ ([^}]*) \} from/gm)].flatMap((m) =>
+    (m[1] as string).split(", "),
+  );
+  return [...declared, ...listed];
+}
+
+describe("symbol table against a generated package", () => {
+  it("holds exactly the names an entry point exports (SDK 2.4.0 v1 unstable: proxy methods, open unions)", async () => {
+    const file = join(RELEASES_DIR, "2.4.0", "v1", "schema.unstable.json");
+    const model = buildModel(loadSurfaces([surfaceOfFile(file, file)], new Diagnostics()));
+    const symbols = buildSymbols(model);
+    for (const surface of model.surfaces) {
+      const names = symbols.of(surface);
+      const files = await emitSurface(emitContext(surface, names, new Diagnostics()));
+      const modules = ["types", "methods", "guards", "parsers", "connection", "index"];
+      const exported = modules.flatMap((m) => {
+        const file = files.find((f) => f.path === `${surface.id}/${m}.d.ts`);
+        if (!file) throw new Error(`no ${surface.id}/${m}.d.ts`);
+        return exportedNames(file.content);
+      });
+      const expected = [
+        ...names.definitions.flatMap((d) => [
+          d.type,
+          d.guard,
+          d.validate,
+          d.assert,
+          d.parse,
+          ...(d.variantGuard ? [d.variantGuard] : []),
+          ...(d.customGuard ? [d.customGuard] : []),
+        ]),
+        ...names.sides.flatMap((side) => [
+          names.methodConstant(side),
+          names.methodMap(side, "request"),
+          names.methodMap(side, "notification"),
+        ]),
+        ...Object.values(names.methodModule),
+        ...Object.values(names.roles).flatMap((r) => [r.handlers, r.remote, r.connection]),
+        ...[...names.reexports.connection, ...names.reexports.index].flatMap((r) => r.names),
+      ];
+      expect(new Set(exported), surface.id).toEqual(new Set(expected));
+      expect(exported.length, `${surface.id}: a name exported twice`).toBe(new Set(exported).size);
+    }
+    expect(model.surfaces.some((s) => symbols.of(s).sides.includes("proxy"))).toBe(true);
+  });
+
+  it("re-exports only what the runtime's modules export, values as values", () => {
+    for (const r of [...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS]) {
+      const source = readFileSync(
+        join(ROOT, "templates", "runtime", r.from.replace(/\.js$/, ".ts")),
+        "utf8",
+      );
+      for (const name of r.names) {
+        const kinds = r.typeOnly ? "interface|type|class" : "class|function|const";
+        const declared = new RegExp(`^export (?:${kinds}) ${name}\\b`, "m");
+        expect(declared.test(source), `${r.from} exports ${name}`).toBe(true);
+      }
+    }
+  });
+});
