@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentSideConnection, type ConnectionOptions } from "../generated/v1/index.js";
+import { AgentSideConnection, type ConnectionOptions } from "../.test-package/package/v1/index.js";
 import { RawPeer, recorder } from "./runtime/support.js";
 
 /**
