@@ -159,6 +159,13 @@ describe.each(STABLE_UNSTABLE_PAIRS.map(([s, u]) => [s.id, s, u] as const))(
           `${unstable.id}/${file}`,
         ).toBe(true);
       }
+      for (const file of ["guards.js", "parsers.js", "connection.js"]) {
+        const used = identifiers(parse(file, read(unstable, file)));
+        expect(
+          unstableOnlyNames.some((n) => used.has(n)),
+          `${unstable.id}/${file}`,
+        ).toBe(true);
+      }
     });
 
     it.each(files)("%s spells no word that only the unstable schema has", (file) => {
