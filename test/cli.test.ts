@@ -47,6 +47,7 @@ describe("generate", () => {
       const methods = metaMethods(metaOf(s)).length;
       return [s.entry, s.schema, `${types} types`, `${methods} methods`];
     });
+    expect(run.stderr).toEqual([]);
     const lines = run.stdout.filter((l) => !l.startsWith("wrote "));
     expect(lines.map((l) => l.trim().split(/\s{2,}/))).toEqual(expected);
   });
