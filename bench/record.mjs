@@ -30,6 +30,8 @@ const lines = [];
  * that wrote it. Lines are re-parsed so the corpus stores structured JSON (one object per line)
  * rather than escaped strings; the SDK serialises with plain JSON.stringify, so
  * JSON.stringify(message) reproduces the wire bytes exactly.
+ * @param {"client" | "agent"} from
+ * @returns {TransformStream<Uint8Array, Uint8Array>}
  */
 function tappedPipe(from) {
   const decoder = new TextDecoder();
@@ -49,6 +51,7 @@ function tappedPipe(from) {
   });
 }
 
+/** @type {import("@agentclientprotocol/sdk").SessionModeState} */
 const MODES = {
   currentModeId: "ask",
   availableModes: [
@@ -58,6 +61,7 @@ const MODES = {
   ],
 };
 
+/** @type {import("@agentclientprotocol/sdk").SessionConfigOption[]} */
 const CONFIG_OPTIONS = [
   {
     id: "model",
@@ -215,7 +219,12 @@ function buildAgent() {
     .onRequest("session/set_mode", () => ({}))
     .onRequest("session/set_config_option", ({ params }) => ({
       configOptions: CONFIG_OPTIONS.map((option) =>
-        option.id === params.configId ? { ...option, currentValue: params.value } : option,
+        option.id === params.configId
+          ? /** @type {import("@agentclientprotocol/sdk").SessionConfigOption} */ ({
+              ...option,
+              currentValue: params.value,
+            })
+          : option,
       ),
     }))
     .onNotification("session/cancel", () => {})
@@ -226,7 +235,11 @@ function buildAgent() {
     });
 }
 
-/** A turn the client cancels: the agent reports progress, then stops when cancelled. */
+/**
+ * A turn the client cancels: the agent reports progress, then stops when cancelled.
+ * @param {AbortSignal} signal
+ * @returns {Promise<import("@agentclientprotocol/sdk").PromptResponse>}
+ */
 async function waitForCancel(signal) {
   await new Promise((resolve) => {
     if (signal.aborted) resolve(undefined);
@@ -235,9 +248,15 @@ async function waitForCancel(signal) {
   return { stopReason: "cancelled" };
 }
 
-/** One prompt turn that exercises every session/update kind and every client method. */
+/**
+ * One prompt turn that exercises every session/update kind and every client method.
+ * @param {string} sessionId
+ * @param {import("@agentclientprotocol/sdk").AgentContext} peer
+ * @returns {Promise<import("@agentclientprotocol/sdk").PromptResponse>}
+ */
 async function promptTurn(sessionId, peer) {
-  const update = (u) => peer.notify("session/update", { sessionId, update: u });
+  const update = (/** @type {import("@agentclientprotocol/sdk").SessionUpdate} */ u) =>
+    peer.notify("session/update", { sessionId, update: u });
 
   await update({
     sessionUpdate: "available_commands_update",
@@ -529,7 +548,12 @@ async function promptTurn(sessionId, peer) {
   await update({
     sessionUpdate: "config_option_update",
     configOptions: CONFIG_OPTIONS.map((option) =>
-      option.id === "model" ? { ...option, currentValue: "opus" } : option,
+      option.id === "model"
+        ? /** @type {import("@agentclientprotocol/sdk").SessionConfigOption} */ ({
+            ...option,
+            currentValue: "opus",
+          })
+        : option,
     ),
   });
   return { stopReason: "end_turn" };
@@ -539,7 +563,7 @@ async function promptTurn(sessionId, peer) {
 function buildClient() {
   return client({ name: "bench-client" })
     .onRequest("session/request_permission", ({ params }) => ({
-      outcome: { outcome: "selected", optionId: params.options[0].optionId },
+      outcome: { outcome: "selected", optionId: params.options[0]?.optionId ?? "" },
     }))
     .onRequest("fs/read_text_file", () => ({ content: SOURCE_BEFORE }))
     .onRequest("fs/write_text_file", () => ({}))
@@ -573,7 +597,10 @@ function buildClient() {
     .onNotification("elicitation/complete", () => {});
 }
 
-/** The client's side of the session: every agent method, in a plausible order. */
+/**
+ * The client's side of the session: every agent method, in a plausible order.
+ * @param {import("@agentclientprotocol/sdk").ClientContext} ctx
+ */
 async function clientWorkflow(ctx) {
   await ctx.request("initialize", {
     protocolVersion: 1,

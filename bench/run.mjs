@@ -66,17 +66,25 @@ const SETTINGS = args.quick
     };
 
 const started = process.hrtime.bigint();
-const log = (line) => process.stderr.write(`${line}\n`);
+const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
 const tmp = mkdtempSync(join(tmpdir(), "acp-bench-"));
 const THROUGHPUT = fileURLToPath(new URL("./lib/throughput.mjs", import.meta.url));
 const COLD = fileURLToPath(new URL("./lib/cold.mjs", import.meta.url));
 
 /** CPU time of validating the recorded session once, cold, per side: medians of fresh processes. */
+/**
+ * @param {string} pkg
+ * @param {string} schemaFile
+ * @param {number} runs
+ */
 function coldSession(pkg, schemaFile, runs) {
+  /** @type {{ ours: number[], sdk: number[], json: number[] }} */
   const samples = { ours: [], sdk: [], json: [] };
   let messages = 0;
   for (let i = 0; i < runs; i++) {
-    for (const side of i % 2 ? ["sdk", "json", "ours"] : ["ours", "sdk", "json"]) {
+    /** @type {("ours" | "sdk" | "json")[]} */
+    const order = i % 2 ? ["sdk", "json", "ours"] : ["ours", "sdk", "json"];
+    for (const side of order) {
       const r = runNode([COLD, "--side", side, "--pkg", pkg, "--schema", schemaFile], {
         cwd: REPO,
       });
@@ -98,6 +106,10 @@ function coldSession(pkg, schemaFile, runs) {
 /**
  * Validation and parse throughput of one package, in a child process of its own. `light` halves
  * the sampling for the secondary (vendored-schema) run.
+ * @param {string} pkg
+ * @param {string} schemaFile
+ * @param {string} tag
+ * @returns {import("./lib/throughput.mjs").ThroughputOutput}
  */
 function throughput(pkg, schemaFile, tag, light = false) {
   const out = join(tmp, `throughput-${tag}.json`);
@@ -121,19 +133,36 @@ function throughput(pkg, schemaFile, tag, light = false) {
   return JSON.parse(readFileSync(out, "utf8"));
 }
 
-/** Aggregates of one throughput run: per-message ratios and whole-corpus totals. */
+/** @typedef {import("./lib/throughput.mjs").ThroughputRow} ThroughputRow */
+/** @typedef {ThroughputRow & { parse: NonNullable<ThroughputRow["parse"]> }} ParsedRow */
+
+/**
+ * Aggregates of one throughput run: per-message ratios and whole-corpus totals.
+ * @param {import("./lib/throughput.mjs").ThroughputOutput} t
+ */
 function summarise(t) {
   const valid = t.results.filter((r) => r.expect === "valid");
   const invalid = t.results.filter((r) => r.expect === "invalid");
+  /**
+   * @template R
+   * @param {readonly R[]} rows
+   * @param {(r: R) => number} a
+   * @param {(r: R) => number} b
+   */
   const ratios = (rows, a, b) => rows.map((r) => a(r) / b(r));
+  /**
+   * @template R
+   * @param {readonly R[]} rows
+   * @param {(r: R) => number} f
+   */
   const sum = (rows, f) => rows.reduce((s, r) => s + f(r), 0);
-  const stats = (values) => ({
+  const stats = (/** @type {number[]} */ values) => ({
     median: median(values),
     geomean: geomean(values),
     min: min(values),
     max: max(values),
   });
-  const parsed = valid.filter((r) => r.parse);
+  const parsed = valid.filter((r) => r.parse !== null).map((r) => /** @type {ParsedRow} */ (r));
   return {
     messages: valid.length,
     invalidMessages: invalid.length,
@@ -192,10 +221,24 @@ function summarise(t) {
   };
 }
 
+/**
+ * @typedef {{
+ *   section: string, measure: string, reference: string, ours: string, ratio: number | null,
+ *   target: number | null, met: boolean | null, note: string | undefined,
+ * }} Row
+ */
+/** @type {Row[]} */
 const rows = [];
 /**
  * One table row. `ratio` is always "how many times better ours is" (SDK ÷ ours for times and
  * sizes), so every ratio reads the same way; `target` is the minimum ratio, if there is one.
+ * @param {string} section
+ * @param {string} measure
+ * @param {string} reference
+ * @param {string} ours
+ * @param {number} ratio
+ * @param {number} [target]
+ * @param {string} [note]
  */
 function row(section, measure, reference, ours, ratio, target, note) {
   const met = target === undefined || !Number.isFinite(ratio) ? null : ratio >= target;
@@ -355,12 +398,17 @@ try {
   // and it can exceed wall time on a quiet one, because V8 garbage-collects and compiles on
   // background threads. A wall figure far above the CPU figure means the machine was busy.
   const G = "generation (vendored schema, 4 surfaces; wall time, CPU in the note)";
-  const wall = (m) => median(m.wallMs);
-  const cpu = (m) => median(m.cpuMs);
+  /** @typedef {{ wallMs: number[], cpuMs: (number | null)[] }} Timed */
+  const wall = (/** @type {Timed} */ m) => median(m.wallMs);
+  // CPU time is null off Linux: n/a then.
+  const cpu = (/** @type {Timed} */ m) => median(m.cpuMs.map((v) => v ?? Number.NaN));
+  const rss = (/** @type {{ peakRssMb: (number | null)[] }} */ m) =>
+    max(m.peakRssMb.map((v) => v ?? Number.NaN));
   const gen = wall(generation.generate);
   const chk = wall(generation.check);
   const bld = wall(generation.build);
-  const genRss = max(generation.generate.peakRssMb);
+  const genRss = rss(generation.generate);
+  const checkDrifted = generation.checkDrifted ?? { wallMs: [], cpuMs: [], peakRssMb: [] };
   row(
     G,
     "acp-codegen generate, time",
@@ -382,7 +430,7 @@ try {
     G,
     "acp-codegen check (clean package) vs (generate + build)",
     `generate + build ${formatMs(gen + bld)}`,
-    `${formatMs(chk)}, ${max(generation.check.peakRssMb).toFixed(0)} MB`,
+    `${formatMs(chk)}, ${rss(generation.check).toFixed(0)} MB`,
     (gen + bld) / chk,
     3,
     [
@@ -398,10 +446,10 @@ try {
     G,
     "acp-codegen check, one generated file edited (drift, exit 1)",
     "",
-    `${formatMs(wall(generation.checkDrifted))}, ${max(generation.checkDrifted.peakRssMb).toFixed(0)} MB`,
+    `${formatMs(wall(checkDrifted))}, ${rss(checkDrifted).toFixed(0)} MB`,
     Number.NaN,
     undefined,
-    `CPU ${formatMs(cpu(generation.checkDrifted))}; renders the package again to explain the drift`,
+    `CPU ${formatMs(cpu(checkDrifted))}; renders the package again to explain the drift`,
   );
   row(
     G,
@@ -416,7 +464,7 @@ try {
     G,
     "generate from the SDK 2.4.0 schema",
     "",
-    `${formatMs(wall(generation.generateSdkSchema))}, ${max(generation.generateSdkSchema.peakRssMb).toFixed(0)} MB`,
+    `${formatMs(wall(generation.generateSdkSchema))}, ${rss(generation.generateSdkSchema).toFixed(0)} MB`,
     Number.NaN,
     undefined,
     `CPU ${formatMs(cpu(generation.generateSdkSchema))}`,
@@ -440,7 +488,8 @@ try {
     const sdkShare = tc.sdkMs - tc.baselineMs;
     // CPU time of a process tree is accounted in 10 ms ticks; shares of a few ticks are noise.
     const resolved = Math.max(oursShare, sdkShare) >= 50;
-    const lines = (side) => tc.counts[side].lines - tc.counts.baseline.lines;
+    const lines = (/** @type {"ours" | "sdk"} */ side) =>
+      (tc.counts[side]?.lines ?? Number.NaN) - (tc.counts.baseline?.lines ?? Number.NaN);
     row(
       C,
       `tsc --noEmit (CPU), ${tc.compiler}: the package's share (consumer − empty baseline)`,
@@ -604,6 +653,7 @@ try {
  * results.json is committed, and `npm run lint` runs Biome over the repository; JSON.stringify's
  * layout is not Biome's (it puts short arrays on one line), so the file is passed through the
  * repository's own formatter rather than left to fail the lint after every benchmark run.
+ * @param {string} file
  */
 function formatLikeTheRepository(file) {
   const biome = join(REPO, "node_modules", "@biomejs", "biome", "bin", "biome");
@@ -611,6 +661,7 @@ function formatLikeTheRepository(file) {
   if (r.status !== 0) log(`note: could not format ${file} with Biome: ${r.stderr.trim()}`);
 }
 
+/** @param {ThroughputRow} r */
 function compactResult(r) {
   return {
     label: r.label,
@@ -626,7 +677,11 @@ function compactResult(r) {
   };
 }
 
-/** Rounds every number in the results to a few significant digits (diffs stay readable). */
+/**
+ * Rounds every number in the results to a few significant digits (diffs stay readable).
+ * @param {unknown} value
+ * @returns {unknown}
+ */
 function roundDeep(value) {
   if (typeof value === "number") return round(value, 4);
   if (Array.isArray(value)) return value.map(roundDeep);
@@ -636,6 +691,7 @@ function roundDeep(value) {
   return value;
 }
 
+/** @param {readonly Row[]} list */
 function renderTable(list) {
   const header = ["measure", "reference", "ours", "ratio", "target", "met", "note"];
   const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];

@@ -1,19 +1,17 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { colourFor, wantsColour } from "../generator/cli.js";
 import { readTree } from "../generator/output/write.js";
 import { ROOT } from "../generator/paths.js";
 import { cli, HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR, tempDir } from "./support/run.js";
+import { metaMethods, metaOf, SURFACES, schemaOf } from "./support/surfaces.js";
+import { TEST_PACKAGE } from "./support/test-package.js";
 
 const work = tempDir("cli");
-const pristine = join(work.path, "pristine");
-
-beforeAll(async () => {
-  const run = await cli("generate", "--schema-dir", SCHEMA_DIR, "--out", pristine, "--quiet");
-  expect(run.code).toBe(0);
-});
+/** The package generated from schema/ for this test run (never written to: copied by scratch()). */
+const pristine = TEST_PACKAGE;
 afterAll(() => work.remove());
 
 /** A fresh copy of the vendored schema and of a package generated from it. */
@@ -43,8 +41,15 @@ describe("generate", () => {
       join(work.path, "summary"),
     );
     expect(run.code).toBe(0);
-    expect(run.stdout.join("\n")).toMatch(/^\.\s+v1\/schema\.json\s+170 types\s+25 methods$/m);
-    expect(run.stdout.join("\n")).toMatch(/^\.\/v2\/unstable\s+v2\/schema\.unstable\.json/m);
+    // One line per surface: entry point, schema file, its definitions and its meta.json methods.
+    const expected = SURFACES.map((s) => {
+      const types = Object.keys(schemaOf(s).$defs).length;
+      const methods = metaMethods(metaOf(s)).length;
+      return [s.entry, s.schema, `${types} types`, `${methods} methods`];
+    });
+    expect(run.stderr).toEqual([]);
+    const lines = run.stdout.filter((l) => !l.startsWith("wrote "));
+    expect(lines.map((l) => l.trim().split(/\s{2,}/))).toEqual(expected);
   });
 
   it("refuses to replace a folder it did not generate", async () => {
@@ -308,12 +313,9 @@ describe("output for scripts and people", () => {
     expect(generated.code).toBe(0);
     expect(generated.stdout).toHaveLength(1);
     const summary = JSON.parse(generated.stdout[0] ?? "");
-    expect(summary.surfaces.map((s: { entry: string }) => s.entry)).toEqual([
-      ".",
-      "./unstable",
-      "./v2",
-      "./v2/unstable",
-    ]);
+    expect(summary.surfaces.map((s: { entry: string }) => s.entry)).toEqual(
+      SURFACES.map((s) => s.entry),
+    );
     expect(summary.changed).toBe(summary.files);
     writeFileSync(join(out, "v1", "index.js"), "// edited\n");
     const checked = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out, "--json");

@@ -1,34 +1,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  cli,
-  importSurface,
-  readJson,
-  SCHEMA_DIR,
-  tempDir,
-  VENDORED_SURFACES,
-} from "./support/run.js";
+import { describe, expect, it } from "vitest";
+import { importSurface } from "./support/run.js";
+import { metaOf, SURFACES, schemaOf } from "./support/surfaces.js";
+import { TEST_PACKAGE } from "./support/test-package.js";
 
-type Schema = { $defs: Record<string, Record<string, unknown>> };
-type Meta = {
-  version: number;
-  agentMethods: Record<string, string>;
-  clientMethods: Record<string, string>;
-  protocolMethods: Record<string, string>;
-};
 type Guard = (value: unknown) => boolean;
 
-const out = tempDir("pkg");
+/** The package generated from schema/ for this test run (see support/test-package.ts). */
 const modules = new Map<string, Record<string, unknown>>();
-
-beforeAll(async () => {
-  const run = await cli("generate", "--schema-dir", SCHEMA_DIR, "--out", out.path, "--quiet");
-  expect(run.stderr).toEqual([]);
-  expect(run.code).toBe(0);
-  for (const s of VENDORED_SURFACES) modules.set(s.id, await importSurface(out.path, s.id));
-});
-afterAll(() => out.remove());
+for (const s of SURFACES) modules.set(s.id, await importSurface(TEST_PACKAGE, s.id));
+const v1 = SURFACES.find((s) => s.id === "v1") as (typeof SURFACES)[number];
 
 const guard = (surface: string, name: string): Guard => {
   const fn = modules.get(surface)?.[`is${name}`];
@@ -36,13 +18,13 @@ const guard = (surface: string, name: string): Guard => {
   return fn as Guard;
 };
 
-describe.each(VENDORED_SURFACES)("surface $id", (surface) => {
-  const schema = readJson<Schema>(join(SCHEMA_DIR, surface.schema));
-  const meta = readJson<Meta>(join(SCHEMA_DIR, surface.meta));
+describe.each(SURFACES)("surface $id", (surface) => {
+  const schema = schemaOf(surface);
+  const meta = metaOf(surface);
   const defNames = Object.keys(schema.$defs);
 
   it("declares a type for every definition, and nothing else", () => {
-    const types = readFileSync(join(out.path, surface.id, "types.d.ts"), "utf8");
+    const types = readFileSync(join(TEST_PACKAGE, surface.id, "types.d.ts"), "utf8");
     const declared = [...types.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
     expect(new Set(declared)).toEqual(new Set(defNames));
     expect(declared).toHaveLength(defNames.length);
@@ -54,7 +36,7 @@ describe.each(VENDORED_SURFACES)("surface $id", (surface) => {
       for (const prefix of ["is", "validate", "assert"])
         expect(typeof mod[`${prefix}${name}`], `${prefix}${name}`).toBe("function");
     }
-    const validators = readFileSync(join(out.path, surface.id, "validators.js"), "utf8");
+    const validators = readFileSync(join(TEST_PACKAGE, surface.id, "validators.js"), "utf8");
     const exported = [...validators.matchAll(/^export const v(\w+) = validate\d+;?$/gm)].map(
       (m) => m[1],
     );
@@ -63,7 +45,7 @@ describe.each(VENDORED_SURFACES)("surface $id", (surface) => {
 
   it("compiles nothing at import time and pulls in no ajv code", () => {
     for (const file of ["validators.js", "guards.js", "index.js"]) {
-      const code = readFileSync(join(out.path, surface.id, file), "utf8");
+      const code = readFileSync(join(TEST_PACKAGE, surface.id, file), "utf8");
       expect(code).not.toMatch(/\brequire\(/);
       expect(code).not.toMatch(/from "ajv/);
       expect(code).not.toMatch(/new Function|\beval\(/);
@@ -103,7 +85,7 @@ describe.each(VENDORED_SURFACES)("surface $id", (surface) => {
   });
 
   it("the method maps in methods.d.ts cover every method of every serving side", () => {
-    const dts = readFileSync(join(out.path, surface.id, "methods.d.ts"), "utf8");
+    const dts = readFileSync(join(TEST_PACKAGE, surface.id, "methods.d.ts"), "utf8");
     const blocks = new Map(
       [...dts.matchAll(/export interface (\w+Map) \{\n([\s\S]*?)\n\}/g)].map((m) => [
         m[1],
@@ -146,7 +128,7 @@ describe("validators enforce the schema strictly", () => {
   });
 
   it("every uint-formatted property in the schema rejects negatives", () => {
-    const schema = readJson<Schema>(join(SCHEMA_DIR, "v1/schema.json"));
+    const schema = schemaOf(v1);
     let checked = 0;
     for (const [name, def] of Object.entries(schema.$defs)) {
       if (
@@ -188,7 +170,7 @@ describe("validators enforce the schema strictly", () => {
   });
 
   it("unevaluatedProperties and nested anyOf in an open variant (CreateElicitationRequest, custom mode)", () => {
-    const schema = readJson<Schema>(join(SCHEMA_DIR, "v1/schema.json"));
+    const schema = schemaOf(v1);
     expect(JSON.stringify(schema.$defs.CreateElicitationRequest)).toContain(
       '"unevaluatedProperties"',
     );
@@ -220,73 +202,4 @@ describe("validators enforce the schema strictly", () => {
     expect(() => assert({})).toThrow(mod.ValidationError as new () => Error);
     expect(assert({ protocolVersion: 1 })).toEqual({ protocolVersion: 1 });
   });
-});
-
-describe("stable entry points expose nothing that only the unstable schema has", () => {
-  const pairs = [
-    ["v1", "v1/schema.json", "v1/schema.unstable.json", "v1/unstable"],
-    ["v2", "v2/schema.json", "v2/schema.unstable.json", "v2/unstable"],
-  ] as const;
-
-  it.each(pairs)(
-    "%s: no unstable-only type, method, field or tag",
-    (id, stableFile, unstableFile, unstableId) => {
-      const stable = readJson<Schema>(join(SCHEMA_DIR, stableFile));
-      const unstable = readJson<Schema>(join(SCHEMA_DIR, unstableFile));
-      const files = ["types.d.ts", "methods.d.ts", "methods.js", "guards.d.ts", "index.d.ts"].map(
-        (f) => readFileSync(join(out.path, id, f), "utf8"),
-      );
-      const all = files.join("\n");
-      const unstableTypes = readFileSync(join(out.path, unstableId, "types.d.ts"), "utf8");
-
-      const onlyUnstable = Object.keys(unstable.$defs).filter((k) => !(k in stable.$defs));
-      expect(onlyUnstable.length).toBeGreaterThan(0);
-      for (const name of onlyUnstable) expect(all, name).not.toMatch(new RegExp(`\\b${name}\\b`));
-
-      const wire = (s: Schema) =>
-        new Set(
-          Object.values(s.$defs)
-            .map((d) => d["x-method"])
-            .filter((m): m is string => typeof m === "string"),
-        );
-      const stableWire = wire(stable);
-      for (const method of wire(unstable))
-        if (!stableWire.has(method)) expect(all, method).not.toContain(JSON.stringify(method));
-
-      // Fields and tags: for every shared definition, compare its block in the two types files.
-      const block = (text: string, name: string) =>
-        text.match(
-          new RegExp(
-            `^export (?:interface|type) ${name}\\b[\\s\\S]*?(?=^/\\*\\*|^export |(?![\\s\\S]))`,
-            "m",
-          ),
-        )?.[0] ?? "";
-      const stableTypes = files[0] ?? "";
-      let compared = 0;
-      for (const name of Object.keys(stable.$defs)) {
-        const s = block(stableTypes, name);
-        const u = block(unstableTypes, name);
-        expect(s, name).not.toBe("");
-        if (s === u) continue;
-        compared++;
-        const members = (text: string) =>
-          new Set([...text.matchAll(/^(\w+)\??: /gm)].map((m) => m[1]));
-        const literals = (text: string) =>
-          new Set([...text.matchAll(/"([^"\n]+)"/g)].map((m) => m[1]));
-        const stableProps = Object.keys((stable.$defs[name]?.properties ?? {}) as object);
-        for (const member of members(s))
-          expect(
-            stableProps.includes(member as string) ||
-              JSON.stringify(stable.$defs).includes(`"${member}"`),
-            `${name}.${member}`,
-          ).toBe(true);
-        for (const lit of literals(s))
-          expect(
-            JSON.stringify(stable.$defs).includes(JSON.stringify(lit)),
-            `${name} "${lit}"`,
-          ).toBe(true);
-      }
-      expect(compared).toBeGreaterThan(0);
-    },
-  );
 });

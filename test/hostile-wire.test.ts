@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentSideConnection, type ConnectionOptions } from "../generated/v1/index.js";
+import { AgentSideConnection, type ConnectionOptions } from "../.test-package/package/v1/index.js";
 import { RawPeer, recorder } from "./runtime/support.js";
 
 /**
@@ -50,7 +50,18 @@ describe("hostile messages on the wire", () => {
     [
       "a line nested 200,000 levels deep",
       `{"jsonrpc":"2.0","id":12,"method":"initialize","params":${"[".repeat(200_000)}${"]".repeat(200_000)}}\n`,
-      (a) => expect(a?.error?.code).toBeLessThan(-32000),
+      // Params that fail the schema (an array where InitializeRequest is an object): -32602.
+      (a) =>
+        expect(a).toMatchObject({
+          id: 12,
+          error: { code: -32602, data: { type: "InitializeRequest" } },
+        }),
+    ],
+    [
+      "_meta nested 200,000 levels deep",
+      initialize(19, `,"_meta":${'{"a":'.repeat(200_000)}1${"}".repeat(200_000)}`),
+      // Free-form, so valid at any depth: answered, not crashed on.
+      (a) => expect(a).toMatchObject({ id: 19, result: { protocolVersion: 1 } }),
     ],
     [
       "a 5 MB string",

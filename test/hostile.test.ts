@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTree } from "../generator/output/write.js";
 import { ROOT } from "../generator/paths.js";
-import { cli, importSurface, SCHEMA_DIR, tempDir, typeCheckDeclarations } from "./support/run.js";
+import {
+  type CliRun,
+  cli,
+  importSurface,
+  SCHEMA_DIR,
+  tempDir,
+  typeCheckDeclarations,
+} from "./support/run.js";
 
 /** One crafted input and what must happen with it (test/fixtures/hostile/<name>/case.json). */
 interface HostileCase {
@@ -33,7 +40,7 @@ const CASES = readdirSync(HOSTILE_DIR, { withFileTypes: true })
 
 const work = tempDir("hostile");
 const sentinel = join(work.path, "sentinel");
-const generatedOutputs: string[] = [];
+const ACCEPTED = CASES.filter(([, c]) => c.expect === "generated");
 
 beforeAll(async () => {
   expect(
@@ -41,6 +48,28 @@ beforeAll(async () => {
   ).toBe(0);
 });
 afterAll(() => work.remove());
+
+/**
+ * One generate per accepted case, made by whichever test needs it first (its own test, or
+ * the joint type-check), so each test holds up on its own and in any order.
+ */
+const generations = new Map<string, Promise<{ out: string; run: CliRun }>>();
+function generated(name: string): Promise<{ out: string; run: CliRun }> {
+  let pending = generations.get(name);
+  if (!pending) {
+    const out = join(work.path, `gen-${name}`);
+    pending = cli(
+      "generate",
+      "--schema-dir",
+      join(HOSTILE_DIR, name),
+      "--out",
+      out,
+      "--quiet",
+    ).then((run) => ({ out, run }));
+    generations.set(name, pending);
+  }
+  return pending;
+}
 
 describe.each(CASES.filter(([, c]) => c.expect === "error"))("rejected: %s", (name, c) => {
   it("exits 2 with one line naming file and pointer, and leaves --out untouched", async () => {
@@ -60,63 +89,55 @@ describe.each(CASES.filter(([, c]) => c.expect === "error"))("rejected: %s", (na
   });
 });
 
-describe.each(CASES.filter(([, c]) => c.expect === "generated"))(
-  "generated safely: %s",
-  (name, c) => {
-    it("generates, and the guards give the schema's verdicts", async () => {
-      const out = join(work.path, `gen-${name}`);
-      const run = await cli(
-        "generate",
-        "--schema-dir",
-        join(HOSTILE_DIR, name),
-        "--out",
-        out,
-        "--quiet",
-      );
-      expect(run.code, run.stderr.join("\n")).toBe(0);
-      const warnings = run.stderr.filter((l) => l.startsWith("warning:"));
-      expect(run.stderr.length).toBe(warnings.length);
-      for (const w of c.warnings ?? []) expect(warnings.join("\n")).toContain(w);
-      generatedOutputs.push(out);
+describe.each(ACCEPTED)("generated safely: %s", (name, c) => {
+  it("generates, and the guards give the schema's verdicts", async () => {
+    const { out, run } = await generated(name);
+    expect(run.code, run.stderr.join("\n")).toBe(0);
+    const warnings = run.stderr.filter((l) => l.startsWith("warning:"));
+    expect(run.stderr.length).toBe(warnings.length);
+    for (const w of c.warnings ?? []) expect(warnings.join("\n")).toContain(w);
 
-      const polluted = Object.getOwnPropertyNames(Object.prototype).length;
-      const mod = await importSurface(out, "v1");
-      for (const sample of c.samples ?? []) {
-        const guard = mod[`is${sample.type}`] as (v: unknown) => boolean;
-        expect(guard(sample.value), `${sample.type} ${JSON.stringify(sample.value)}`).toBe(
-          sample.valid,
-        );
-      }
-      if (c.deepSample) {
-        let value: unknown = { value: 0, next: null };
-        for (let i = 1; i < c.deepSample.depth; i++) value = { value: i, next: value };
-        expect((mod[`is${c.deepSample.type}`] as (v: unknown) => boolean)(value)).toBe(
-          c.deepSample.valid,
-        );
-        const result = (
-          mod[`validate${c.deepSample.type}`] as (v: unknown) => {
-            valid: boolean;
-            issues: Array<{ keyword: string }>;
-          }
-        )(value);
-        expect(result.valid).toBe(false);
-        expect(result.issues[0]?.keyword).toBe("depth");
-      }
-      for (const [constant, expected] of Object.entries(c.methods ?? {}))
-        expect(mod[constant]).toEqual(expected);
-      const types = readFileSync(join(out, "v1", "types.d.ts"), "utf8");
-      for (const pattern of c.typesMustNotMatch ?? [])
-        expect(types).not.toMatch(new RegExp(pattern, "m"));
-      expect(Object.getOwnPropertyNames(Object.prototype).length).toBe(polluted);
-    });
-  },
-);
+    const polluted = Object.getOwnPropertyNames(Object.prototype).length;
+    const mod = await importSurface(out, "v1");
+    for (const sample of c.samples ?? []) {
+      const guard = mod[`is${sample.type}`] as (v: unknown) => boolean;
+      expect(guard(sample.value), `${sample.type} ${JSON.stringify(sample.value)}`).toBe(
+        sample.valid,
+      );
+    }
+    if (c.deepSample) {
+      let value: unknown = { value: 0, next: null };
+      for (let i = 1; i < c.deepSample.depth; i++) value = { value: i, next: value };
+      expect((mod[`is${c.deepSample.type}`] as (v: unknown) => boolean)(value)).toBe(
+        c.deepSample.valid,
+      );
+      const result = (
+        mod[`validate${c.deepSample.type}`] as (v: unknown) => {
+          valid: boolean;
+          issues: Array<{ keyword: string }>;
+        }
+      )(value);
+      expect(result.valid).toBe(false);
+      expect(result.issues[0]?.keyword).toBe("depth");
+    }
+    for (const [constant, expected] of Object.entries(c.methods ?? {}))
+      expect(mod[constant]).toEqual(expected);
+    const types = readFileSync(join(out, "v1", "types.d.ts"), "utf8");
+    for (const pattern of c.typesMustNotMatch ?? [])
+      expect(types).not.toMatch(new RegExp(pattern, "m"));
+    expect(Object.getOwnPropertyNames(Object.prototype).length).toBe(polluted);
+  });
+});
 
 describe("generated code from every accepted hostile input", () => {
-  it("type-checks under strict in one compiler run", () => {
-    const expected = CASES.filter(([, c]) => c.expect === "generated").length;
-    expect(generatedOutputs).toHaveLength(expected);
-    const tsc = typeCheckDeclarations(work.path, generatedOutputs);
+  it("type-checks under strict in one compiler run", async () => {
+    const outputs: Array<{ out: string; run: CliRun }> = [];
+    for (const [name] of ACCEPTED) outputs.push(await generated(name));
+    for (const { run } of outputs) expect(run.code, run.stderr.join("\n")).toBe(0);
+    const tsc = typeCheckDeclarations(
+      work.path,
+      outputs.map((o) => o.out),
+    );
     expect(tsc.output).toBe("");
     expect(tsc.status).toBe(0);
   });

@@ -30,7 +30,14 @@ import { CLI, REPO, SDK_SCHEMA_DIR } from "../lib/paths.mjs";
 import { runNode } from "../lib/proc.mjs";
 import { formatBytes, formatMs, formatNs, formatRatio, median } from "../lib/stats.mjs";
 
+/** A JSON Schema node, as parsed from the schema file. @typedef {Record<string, any>} Schema */
+
 const standaloneCode = standaloneModule.default;
+/**
+ * The generator's compiled modules, loaded by path: untyped at this boundary.
+ * @param {string} path
+ * @returns {Promise<Record<string, any>>}
+ */
 const dist = (path) => import(pathToFileURL(join(REPO, "dist", "generator", path)).href);
 const { Diagnostics } = await dist("diagnostics.js");
 const { loadSchemaDir } = await dist("load/index.js");
@@ -47,15 +54,21 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "5" },
   },
 });
-const log = (line) => process.stderr.write(`${line}\n`);
+const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
 
 // ---------------------------------------------------------------- candidate schema rewrites
 
-const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-const jsonType = (v) =>
+/** @returns {v is Schema} */
+const isObj = (/** @type {unknown} */ v) =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+const jsonType = (/** @type {unknown} */ v) =>
   v === null ? "null" : Number.isInteger(v) ? "integer" : Array.isArray(v) ? "array" : typeof v;
 
-/** A branch that admits exactly one value: `{const}`, optionally with a `type` it satisfies. */
+/**
+ * A branch that admits exactly one value: `{const}`, optionally with a `type` it satisfies.
+ * @param {unknown} branch
+ * @returns {{ value: unknown } | undefined}
+ */
 function constOf(branch) {
   if (!isObj(branch) || !Object.hasOwn(branch, "const")) return undefined;
   if (Object.keys(branch).some((k) => k !== "const" && k !== "type" && k !== "format"))
@@ -78,6 +91,8 @@ function constOf(branch) {
  * branch, under anyOf) become the catch-all alone, since every const already satisfies it.
  * A `format` on a const branch is dropped (a fixed value either passes it or the schema is
  * contradictory); a catch-all with a format is left alone.
+ * @param {Schema} node
+ * @returns {Schema}
  */
 function enumRule(node) {
   for (const union of ["oneOf", "anyOf"]) {
@@ -85,7 +100,7 @@ function enumRule(node) {
     if (!Array.isArray(branches) || branches.length < 2) continue;
     const consts = branches.map(constOf);
     const others = branches.filter((_b, i) => !consts[i]);
-    const values = consts.filter(Boolean).map((c) => c.value);
+    const values = consts.flatMap((c) => (c ? [c.value] : []));
     if (values.length < 2) continue;
     if (new Set(values.map((v) => JSON.stringify(v))).size !== values.length) continue;
     const { [union]: _dropped, ...rest } = node;
@@ -105,7 +120,10 @@ function enumRule(node) {
   return node;
 }
 
-/** `unevaluatedProperties: true` / `unevaluatedItems: true` can never fail: drop them. */
+/**
+ * `unevaluatedProperties: true` / `unevaluatedItems: true` can never fail: drop them.
+ * @param {Schema} node
+ */
 function noopUnevaluatedRule(node) {
   if (node.unevaluatedProperties !== true && node.unevaluatedItems !== true) return node;
   const out = { ...node };
@@ -114,8 +132,17 @@ function noopUnevaluatedRule(node) {
   return out;
 }
 
-const rule = (name, apply) => ({ name, reason: name, apply });
+const rule = (/** @type {string} */ name, /** @type {(node: Schema) => Schema} */ apply) => ({
+  name,
+  reason: name,
+  apply,
+});
 
+/**
+ * @param {unknown} value
+ * @param {readonly string[]} keywords
+ * @returns {boolean}
+ */
 function usesKeyword(value, keywords) {
   if (Array.isArray(value)) return value.some((v) => usesKeyword(v, keywords));
   if (!isObj(value)) return false;
@@ -124,6 +151,18 @@ function usesKeyword(value, keywords) {
 
 // ---------------------------------------------------------------- variants
 
+/**
+ * @typedef {{
+ *   id: string, label: string, own?: boolean, enums?: boolean, lean?: boolean,
+ *   inline?: boolean, ownOff?: boolean, noOptimize?: boolean,
+ * }} Variant
+ * @typedef {Variant & {
+ *   compileMs: number, bytes: number, dir: string, reproduces?: boolean,
+ *   vsZod?: number, vsJson?: number, corpusNs?: number, zodCorpusNs?: number,
+ *   coldMs?: number, importMs?: number, bundle?: number,
+ * }} VariantResult
+ */
+/** @type {Variant[]} */
 const VARIANTS = [
   { id: "A", label: "as generated today" },
   { id: "B", label: "A + one $id per definition (one function each)", own: true },
@@ -162,12 +201,19 @@ const VARIANTS = [
  * known when generating.
  */
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+/**
+ * @param {unknown} value
+ * @returns {boolean}
+ */
 function namesPrototypeMember(value) {
   if (Array.isArray(value)) return value.some(namesPrototypeMember);
   if (!isObj(value)) return false;
   if (isObj(value.properties) && Object.keys(value.properties).some((k) => PROTOTYPE_NAMES.has(k)))
     return true;
-  if (Array.isArray(value.required) && value.required.some((k) => PROTOTYPE_NAMES.has(k)))
+  if (
+    Array.isArray(value.required) &&
+    value.required.some((/** @type {string} */ k) => PROTOTYPE_NAMES.has(k))
+  )
     return true;
   return Object.values(value).some(namesPrototypeMember);
 }
@@ -181,10 +227,16 @@ function namesPrototypeMember(value) {
  * and every reference the same compiled function.
  */
 const OWN_ID = "acp-codegen:def:";
+/**
+ * @param {unknown} value
+ * @param {string} defsKeyword
+ * @returns {unknown}
+ */
 function ownIdRefs(value, defsKeyword) {
   if (Array.isArray(value)) return value.map((v) => ownIdRefs(v, defsKeyword));
   if (!isObj(value)) return value;
   const prefix = `#/${defsKeyword}/`;
+  /** @type {Schema} */
   const out = {};
   for (const [k, v] of Object.entries(value)) {
     out[k] =
@@ -197,7 +249,9 @@ function ownIdRefs(value, defsKeyword) {
 
 const diagnostics = new Diagnostics();
 const model = buildModel(loadSchemaDir(args["schema-dir"], args["schema-dir"], diagnostics));
-const surface = model.surfaces.find((s) => s.id === "v1");
+/** @typedef {{ key: string, name: string, schema: Schema }} Definition */
+/** @type {{ definitions: Definition[], defsKeyword: string, schemaFile: { display: string } }} */
+const surface = model.surfaces.find((/** @type {{ id: string }} */ s) => s.id === "v1");
 const formats = await loadFormats();
 const context = {
   defs: Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
@@ -207,10 +261,12 @@ const context = {
   diagnostics,
 };
 
+/** @param {Variant} v */
 function compileVariant(v) {
   const rules = [stripAnnotations, discriminatorForAjv];
   if (v.enums) rules.push(rule("enum", enumRule));
   if (v.lean) rules.push(rule("noop-unevaluated", noopUnevaluatedRule));
+  /** @type {Schema} */
   const defs = {};
   for (const def of surface.definitions) defs[def.key] = applyRules(def.schema, rules, context);
   const start = process.cpuUsage();
@@ -232,10 +288,14 @@ function compileVariant(v) {
     ajv.opts.dynamicRef = false;
   }
   const id = "acp-codegen:surface";
+  /** @type {Record<string, string>} */
   const exports = {};
   if (v.own) {
     for (const def of surface.definitions) {
-      ajv.addSchema({ $id: OWN_ID + def.key, ...ownIdRefs(defs[def.key], surface.defsKeyword) });
+      ajv.addSchema({
+        $id: OWN_ID + def.key,
+        .../** @type {Schema} */ (ownIdRefs(defs[def.key], surface.defsKeyword)),
+      });
       exports[`v${def.name}`] = OWN_ID + def.key;
     }
   } else {
@@ -285,16 +345,18 @@ const original = readFileSync(join(pkg, "v1", "validators.js"), "utf8");
 const banner = original.slice(0, original.indexOf("\n") + 1);
 
 const schemaFile = join(args["schema-dir"], "v1", "schema.json");
+/** @type {VariantResult[]} */
 const results = [];
 // Untimed first compile: the first one in a process also pays for loading and JIT-warming ajv
 // itself, which would be charged to whichever variant came first.
-compileVariant(VARIANTS[0]);
+compileVariant(/** @type {Variant} */ (VARIANTS[0]));
 for (const v of VARIANTS) {
   const c = compileVariant(v);
   const content = `${banner}${c.imports.join("\n")}\n${c.code}\n`;
   const dir = join(tmp, v.id);
   cpSync(pkg, dir, { recursive: true });
   writeFileSync(join(dir, "v1", "validators.js"), content);
+  /** @type {VariantResult} */
   const result = { ...v, compileMs: c.compileMs, bytes: Buffer.byteLength(content), dir };
   if (v.id === "A") result.reproduces = content === original;
   results.push(result);
@@ -305,17 +367,19 @@ for (const v of VARIANTS) {
 const schema = JSON.parse(readFileSync(schemaFile, "utf8"));
 const exchange = loadExchange();
 const sessionId = exchange.find((m) => m.message.params?.sessionId)?.message.params.sessionId;
+/** @type {Record<string, Record<string, any>>} */
 const modules = {};
 for (const r of results)
   modules[r.id] = await import(pathToFileURL(join(r.dir, "v1", "index.js")).href);
 const { items } = buildItems({
-  methods: modules.A.METHODS,
+  methods: modules.A?.METHODS,
   schema,
   messages: [...exchange, ...largeMessages(sessionId)],
 });
+/** @type {string[]} */
 const disagreements = [];
 for (const item of [...items, ...invalidItems(items, schema)]) {
-  const verdicts = results.map((r) => modules[r.id][`is${item.definition}`]?.(item.value));
+  const verdicts = results.map((r) => modules[r.id]?.[`is${item.definition}`]?.(item.value));
   if (verdicts.some((x) => x !== verdicts[0]))
     disagreements.push(
       `${item.label}: ${results.map((r, i) => `${r.id}=${verdicts[i]}`).join(" ")}`,
@@ -343,13 +407,17 @@ for (const r of results) {
     { cwd: REPO },
   );
   if (t.status !== 0) throw new Error(t.stderr);
-  const valid = JSON.parse(readFileSync(out, "utf8")).results.filter((x) => x.expect === "valid");
+  /** @type {import("../lib/throughput.mjs").ThroughputOutput} */
+  const measured = JSON.parse(readFileSync(out, "utf8"));
+  const valid = measured.results.filter((x) => x.expect === "valid");
   r.vsZod = median(valid.map((x) => x.validation.sdkNs / x.validation.oursNs));
   r.vsJson = median(valid.map((x) => x.validation.jsonParseNs / x.validation.oursNs));
   r.corpusNs = valid.reduce((s, x) => s + x.validation.oursNs, 0);
   r.zodCorpusNs = valid.reduce((s, x) => s + x.validation.sdkNs, 0);
 
+  /** @type {number[]} */
   const cold = [];
+  /** @type {number[]} */
   const imports = [];
   for (let i = 0; i < Number(args.runs); i++) {
     const c = runNode(
@@ -386,17 +454,18 @@ for (const r of results) {
     write: false,
     logLevel: "silent",
   });
-  r.bundle = b.outputFiles[0].contents.length;
+  r.bundle = b.outputFiles[0]?.contents.length;
 }
 
 const lines = [
-  `v1 stable of ${args["schema-dir"]}; ${items.length} valid corpus messages; A reproduces the generator's validators.js: ${results[0].reproduces ? "yes" : "NO"}`,
+  `v1 stable of ${args["schema-dir"]}; ${items.length} valid corpus messages; A reproduces the generator's validators.js: ${results[0]?.reproduces ? "yes" : "NO"}`,
   "",
   "| variant | compile (CPU) | validators.js | bundle, one validator | import (CPU) | cold session (CPU) | corpus once, warm | vs zod (median per message) | vs JSON.parse (median) |",
   "|---|---|---|---|---|---|---|---|---|",
 ];
 for (const r of results) {
-  const m = (x, f) => (x === undefined ? "—" : f(x));
+  const m = (/** @type {number | undefined} */ x, /** @type {(value: number) => string} */ f) =>
+    x === undefined ? "—" : f(x);
   lines.push(
     `| ${r.id}: ${r.label} | ${formatMs(r.compileMs)} | ${formatBytes(r.bytes)} | ${m(r.bundle, formatBytes)} | ${m(r.importMs, formatMs)} | ${m(r.coldMs, formatMs)} | ${m(r.corpusNs, formatNs)} | ${m(r.vsZod, formatRatio)} | ${m(r.vsJson, formatRatio)} |`,
   );

@@ -49,9 +49,13 @@ if (!pkg) {
 }
 
 /** Drops `/** … *\/` blocks on their own lines (declaration files only: no strings to trip on). */
-const stripDocs = (text) => text.replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, "");
+const stripDocs = (/** @type {string} */ text) =>
+  text.replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, "");
 
-/** guards.d.ts: one declaration per definition instead of three documented functions. */
+/**
+ * guards.d.ts: one declaration per definition instead of three documented functions.
+ * @param {string} text
+ */
 function compactGuards(text) {
   const names = [
     ...text.matchAll(/export declare function is(\w+)\(value: unknown\): value is T\.\1;/g),
@@ -65,7 +69,10 @@ ${names.map((n) => `export declare const is${n}: Guard<T.${n}>, validate${n}: Va
 `;
 }
 
-/** parsers.d.ts: `parse<Name>` declarations as one line each, other declarations kept. */
+/**
+ * parsers.d.ts: `parse<Name>` declarations as one line each, other declarations kept.
+ * @param {string} text
+ */
 function compactParsers(text) {
   const body = stripDocs(text).replace(
     /^export declare function parse(\w+)\(value: unknown\): T\.\1;$/gm,
@@ -77,6 +84,7 @@ function compactParsers(text) {
   );
 }
 
+/** @type {{ id: string, label: string, edit: Record<string, (text: string) => string> }[]} */
 const VARIANTS = [
   { id: "A", label: "as generated", edit: {} },
   {
@@ -112,7 +120,8 @@ for (const v of VARIANTS) {
     const path = join(copy, "v1", file);
     if (!existsSync(path)) continue;
     const text = readFileSync(path, "utf8");
-    const edited = v.edit[file] ? v.edit[file](text) : text;
+    const edit = v.edit[file];
+    const edited = edit ? edit(text) : text;
     writeFileSync(path, edited);
     bytes += Buffer.byteLength(edited);
   }
@@ -148,7 +157,8 @@ const lines = [
   "| variant | ours: parse / bind / check | SDK: parse / bind / check |",
   "|---|---|---|",
   ...rows.map((r) => {
-    const f = (p) => `${p.Parse.toFixed(0)} / ${p.Bind.toFixed(0)} / ${p.Check.toFixed(0)}`;
+    const f = (/** @type {{ Parse: number, Bind: number, Check: number }} */ p) =>
+      `${p.Parse.toFixed(0)} / ${p.Bind.toFixed(0)} / ${p.Check.toFixed(0)}`;
     return `| ${r.id} | ${f(r.phases.ours)} | ${f(r.phases.sdk)} |`;
   }),
 ];

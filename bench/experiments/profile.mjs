@@ -68,9 +68,14 @@ if (ok !== 3000) throw new Error("plan did not validate");
   throw new Error(`unknown profile ${what}: generate | validate`);
 }
 
-const [file] = readdirSync(profDir);
-const profile = JSON.parse(readFileSync(join(profDir, file), "utf8"));
+/**
+ * A V8 CPU profile (.cpuprofile), the parts read here.
+ * @typedef {{ id: number, callFrame: { functionName: string, url: string, lineNumber: number } }} ProfileNode
+ * @type {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[] }}
+ */
+const profile = JSON.parse(readFileSync(join(profDir, readdirSync(profDir)[0] ?? ""), "utf8"));
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+/** @type {Map<number, number>} */
 const selfUs = new Map();
 profile.samples.forEach((id, i) => {
   selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
@@ -79,23 +84,30 @@ profile.samples.forEach((id, i) => {
 // validators.js names its functions validate<N>. `export const v<Name> = validate<N>` says which
 // definition an exported one checks; the copies ajv compiles for references are not exported,
 // so those are labelled with the first properties they read, which is enough to tell them apart.
+/** @type {Map<string, string>} */
 const definitionOf = new Map();
 if (what === "validate") {
   const code = readFileSync(join(tmp, "pkg", "v1", "validators.js"), "utf8");
   for (const m of code.matchAll(/^export const v(\w+) = (validate\d+);$/gm))
-    definitionOf.set(m[2], m[1]);
+    definitionOf.set(m[2] ?? "", m[1] ?? "");
   const parts = code.split(/^function (validate\d+)\(/m);
   for (let i = 1; i < parts.length; i += 2) {
-    if (definitionOf.has(parts[i])) continue;
-    const props = [...new Set([...parts[i + 1].matchAll(/\bdata\.(\w+)/g)].map((m) => m[1]))];
-    const consts = [...new Set([...parts[i + 1].matchAll(/"(\w+)" !== data\b/g)].map((m) => m[1]))];
-    if (props.length) definitionOf.set(parts[i], `{${props.slice(0, 4).join(", ")}}`);
-    else if (consts.length) definitionOf.set(parts[i], `one of ${consts.slice(0, 4).join(" | ")}`);
+    const name = parts[i] ?? "";
+    const body = parts[i + 1] ?? "";
+    if (definitionOf.has(name)) continue;
+    const props = [...new Set([...body.matchAll(/\bdata\.(\w+)/g)].map((m) => m[1]))];
+    const consts = [...new Set([...body.matchAll(/"(\w+)" !== data\b/g)].map((m) => m[1]))];
+    if (props.length) definitionOf.set(name, `{${props.slice(0, 4).join(", ")}}`);
+    else if (consts.length) definitionOf.set(name, `one of ${consts.slice(0, 4).join(" | ")}`);
   }
 }
 
-/** Generate: which package a frame belongs to. Validate: which function. */
+/**
+ * Generate: which package a frame belongs to. Validate: which function.
+ * @param {ProfileNode | undefined} node
+ */
 function group(node) {
+  if (!node) return "(unknown frame)";
   const { functionName, url, lineNumber } = node.callFrame;
   if (functionName === "(garbage collector)") return "(garbage collector)";
   if (what === "validate") {

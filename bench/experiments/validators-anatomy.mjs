@@ -15,6 +15,7 @@ const code = readFileSync(file, "utf8");
 const lines = code.split("\n");
 
 // First matching rule wins; each line is counted once.
+/** @type {[string, (line: string) => boolean][]} */
 const RULES = [
   ["function headers", (l) => /^function validate\d+\(/.test(l)],
   ["error objects (built when a check fails)", (l) => l.includes("schemaPath:")],
@@ -47,7 +48,7 @@ let other = 0;
 for (const line of lines) {
   const bytes = Buffer.byteLength(line) + 1;
   const rule = RULES.find(([, test]) => test(line));
-  if (rule) totals.set(rule[0], totals.get(rule[0]) + bytes);
+  if (rule) totals.set(rule[0], (totals.get(rule[0]) ?? 0) + bytes);
   else other += bytes;
 }
 totals.set("everything else (the checks themselves, control flow)", other);

@@ -12,14 +12,15 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { buildItems, largeMessages, loadExchange } from "./corpus.mjs";
-import { exportFile, sdkZodFile } from "./paths.mjs";
+import { exportFile, required, sdkZodFile } from "./paths.mjs";
 
 const { values: args } = parseArgs({
   options: { side: { type: "string" }, pkg: { type: "string" }, schema: { type: "string" } },
 });
 
-const ours = await import(pathToFileURL(exportFile(args.pkg, ".")).href);
-const schema = JSON.parse(readFileSync(args.schema, "utf8"));
+/** @type {Record<string, any>} */
+const ours = await import(pathToFileURL(exportFile(required(args.pkg, "pkg"), ".")).href);
+const schema = JSON.parse(readFileSync(required(args.schema, "schema"), "utf8"));
 const exchange = loadExchange();
 const sessionId = exchange.find((m) => m.message.params?.sessionId)?.message.params.sessionId;
 const { items } = buildItems({
@@ -28,10 +29,12 @@ const { items } = buildItems({
   messages: [...exchange, ...largeMessages(sessionId)],
 });
 
+/** @type {(item: import("./corpus.mjs").Item) => boolean} */
 let check;
 if (args.side === "ours") {
   check = (item) => ours[`is${item.definition}`](item.value);
 } else if (args.side === "sdk") {
+  /** @type {Record<string, any>} */
   const zod = await import(pathToFileURL(sdkZodFile()).href);
   check = (item) => zod[`z${item.definition}`].safeParse(item.value).success;
 } else {

@@ -17,7 +17,12 @@ export const COMPILERS = [
   { label: "TypeScript 7", bin: join(REPO, "node_modules", "typescript", "bin", "tsc") },
 ];
 
-/** The folder of an installed package, found through Node's resolution from this repository. */
+/** @typedef {(line: string) => void} Log */
+
+/**
+ * The folder of an installed package, found through Node's resolution from this repository.
+ * @param {string} name
+ */
 function packageDir(name) {
   let dir = dirname(fileURLToPath(import.meta.resolve(name)));
   while (!dir.endsWith(join("node_modules", ...name.split("/")))) {
@@ -31,6 +36,8 @@ function packageDir(name) {
  * A throwaway application folder whose node_modules links our package (as "acp-bench"), the
  * official SDK and zod (its peer dependency), so both are resolved exactly as an installed
  * dependency would be.
+ * @param {string} tmp
+ * @param {string} ourPkg
  */
 export function makeConsumerProject(tmp, ourPkg) {
   const dir = join(tmp, "consumer");
@@ -121,14 +128,22 @@ export const seen = (n: SessionNotification): string => n.sessionId;
   return dir;
 }
 
-/** Median cold-import time (ms) of each entry point, ours and the SDK's, sampled alternately. */
+/** @typedef {{ cpuMs: number, wallMs: number }} ImportSample */
+
+/**
+ * Median cold-import time (ms) of each entry point, ours and the SDK's, sampled alternately.
+ * @param {{ ourPkg: string, runs: number, log: Log }} options
+ */
 export function benchImports({ ourPkg, runs, log }) {
   const rows = [];
   for (const ep of ENTRY_POINTS) {
     const files = { ours: exportFile(ourPkg, ep.ours), sdk: exportFile(sdkRoot(), ep.sdk) };
+    /** @type {{ ours: ImportSample[], sdk: ImportSample[] }} */
     const samples = { ours: [], sdk: [] };
     for (let i = 0; i < runs; i++) {
-      for (const side of i % 2 ? ["sdk", "ours"] : ["ours", "sdk"]) {
+      /** @type {("ours" | "sdk")[]} */
+      const order = i % 2 ? ["sdk", "ours"] : ["ours", "sdk"];
+      for (const side of order) {
         // Timed inside the child: only module loading and evaluation, not Node's own start-up,
         // which is the same for both and would dilute the ratio. CPU time is the figure used
         // (robust to a loaded machine); wall time is kept beside it.
@@ -144,7 +159,7 @@ export function benchImports({ ourPkg, runs, log }) {
         samples[side].push(JSON.parse(r.stdout));
       }
     }
-    const summary = (side) => ({
+    const summary = (/** @type {"ours" | "sdk"} */ side) => ({
       cpuMs: median(samples[side].map((s) => s.cpuMs)),
       wallMs: median(samples[side].map((s) => s.wallMs)),
     });
@@ -162,12 +177,17 @@ export function benchImports({ ourPkg, runs, log }) {
   return rows;
 }
 
-/** `Key: value` lines of `--extendedDiagnostics` output; times in ms, memory in kB, counts as is. */
+/**
+ * `Key: value` lines of `--extendedDiagnostics` output; times in ms, memory in kB, counts as is.
+ * @param {string} output
+ * @returns {Record<string, number | undefined>}
+ */
 function diagnostics(output) {
+  /** @type {Record<string, number>} */
   const out = {};
   for (const line of output.split("\n")) {
     const m = /^([A-Za-z][A-Za-z ]*?):\s+([\d.]+)(s|K)?\s*$/.exec(line.trim());
-    if (m) out[m[1]] = m[3] === "s" ? Number(m[2]) * 1000 : Number(m[2]);
+    if (m?.[1]) out[m[1]] = m[3] === "s" ? Number(m[2]) * 1000 : Number(m[2]);
   }
   return out;
 }
@@ -178,19 +198,26 @@ function diagnostics(output) {
  * in all three and cancels out of the share over the baseline). The compiler's own "Total
  * time" (wall, from --extendedDiagnostics) and the wall time are kept beside it, and so are the
  * deterministic counts (lines read, types, memory), which no machine load can move.
+ * @param {{ consumerDir: string, runs: number, log: Log }} options
  */
 export function benchTypeCheck({ consumerDir, runs, log }) {
   const rows = [];
   for (const compiler of COMPILERS) {
-    const names = ["baseline", "ours", "sdk"];
-    const samples = Object.fromEntries(
-      names.map((n) => [n, { cpuMs: [], totalMs: [], wallMs: [] }]),
-    );
+    const names = /** @type {const} */ (["baseline", "ours", "sdk"]);
+    /** @typedef {{ cpuMs: number[], totalMs: number[], wallMs: number[] }} Samples */
+    /** @type {Record<(typeof names)[number], Samples>} */
+    const samples = {
+      baseline: { cpuMs: [], totalMs: [], wallMs: [] },
+      ours: { cpuMs: [], totalMs: [], wallMs: [] },
+      sdk: { cpuMs: [], totalMs: [], wallMs: [] },
+    };
+    /** @type {Record<string, { files?: number, lines: number, types?: number, memoryKb?: number }>} */
     const counts = {};
+    /** @type {Record<string, string[]>} */
     const errors = {};
     for (let i = 0; i < runs; i++) {
       for (let k = 0; k < names.length; k++) {
-        const name = names[(k + i) % names.length];
+        const name = /** @type {(typeof names)[number]} */ (names[(k + i) % names.length]);
         const r = runNode([compiler.bin, "-p", `tsconfig.${name}.json`, "--extendedDiagnostics"], {
           cwd: consumerDir,
         });
@@ -216,7 +243,8 @@ export function benchTypeCheck({ consumerDir, runs, log }) {
         };
       }
     }
-    const ms = (name, key) => median(samples[name][key]);
+    const ms = (/** @type {(typeof names)[number]} */ name, /** @type {keyof Samples} */ key) =>
+      median(samples[name][key]);
     const row = {
       compiler: compiler.label,
       baselineMs: ms("baseline", "cpuMs"),
@@ -247,6 +275,7 @@ export function benchTypeCheck({ consumerDir, runs, log }) {
 /**
  * The package's type-check share measured in one warm TypeScript 5.9 process with the standard
  * library cached (typecheck-api.mjs): far less noise than the difference of two `tsc` runs.
+ * @param {{ consumerDir: string, rounds: number, log: Log, phases?: boolean }} options
  */
 export function benchTypeCheckApi({ consumerDir, rounds, log, phases = false }) {
   const script = fileURLToPath(new URL("./typecheck-api.mjs", import.meta.url));

@@ -15,7 +15,32 @@ const EXCHANGE = fileURLToPath(new URL("../corpus/exchange.ndjson", import.meta.
 /** Seed of the large-message generator; change it only together with the recorded results. */
 export const LARGE_SEED = 0xac9e;
 
-/** @returns {{ from: "client" | "agent", message: any }[]} */
+/**
+ * One JSON-RPC message as recorded, with the side that sent it.
+ * @typedef {{ from: string, message: any, large?: boolean }} Message
+ */
+
+/**
+ * One entry of the generated package's METHODS table.
+ * @typedef {{ method: string, side: string, kind: string, params: string, result?: string }} MethodEntry
+ */
+
+/**
+ * One value to validate: a message's params or result, with the definition the schema gives it.
+ * @typedef {{
+ *   label: string,
+ *   method: string,
+ *   part: "params" | "result",
+ *   definition: string,
+ *   from: string,
+ *   large: boolean,
+ *   expect: "valid" | "invalid",
+ *   value: any,
+ *   json: string,
+ * }} Item
+ */
+
+/** @returns {Message[]} */
 export function loadExchange() {
   return readFileSync(EXCHANGE, "utf8")
     .split("\n")
@@ -23,7 +48,11 @@ export function loadExchange() {
     .map((line) => JSON.parse(line));
 }
 
-/** mulberry32: a tiny seeded PRNG, so the large messages are the same bytes on every run. */
+/**
+ * mulberry32: a tiny seeded PRNG, so the large messages are the same bytes on every run.
+ * @param {number} seed
+ * @returns {() => number}
+ */
 function prng(seed) {
   let a = seed >>> 0;
   return () => {
@@ -43,13 +72,21 @@ const WORDS = (
   "naïve café résumé 変更 テスト ✓ → λ"
 ).split(" ");
 
+/**
+ * @param {() => number} rand
+ * @param {number} words
+ */
 function sentence(rand, words) {
   const out = [];
   for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(rand() * WORDS.length)]);
   return out.join(" ");
 }
 
-/** A markdown-ish answer of at least `bytes` UTF-16 code units, with prose, lists and code. */
+/**
+ * A markdown-ish answer of at least `bytes` UTF-16 code units, with prose, lists and code.
+ * @param {() => number} rand
+ * @param {number} bytes
+ */
 function longText(rand, bytes) {
   const parts = [];
   let length = 0;
@@ -67,7 +104,11 @@ function longText(rand, bytes) {
   return parts.join("");
 }
 
-/** A source file of `lines` lines, and a copy with about one line in ten edited. */
+/**
+ * A source file of `lines` lines, and a copy with about one line in ten edited.
+ * @param {() => number} rand
+ * @param {number} lines
+ */
 function sourceAndEdit(rand, lines) {
   const before = [];
   const after = [];
@@ -85,10 +126,12 @@ function sourceAndEdit(rand, lines) {
 /**
  * The large messages: a 100 KB text chunk, a 2,000-line diff in a tool_call_update and a
  * 500-entry plan. Generated here rather than committed, to keep the repository small.
+ * @param {string} sessionId
+ * @returns {Message[]}
  */
 export function largeMessages(sessionId, seed = LARGE_SEED) {
   const rand = prng(seed);
-  const notify = (update) => ({
+  const notify = (/** @type {Record<string, unknown>} */ update) => ({
     from: "agent",
     large: true,
     message: { jsonrpc: "2.0", method: "session/update", params: { sessionId, update } },
@@ -122,19 +165,25 @@ export function largeMessages(sessionId, seed = LARGE_SEED) {
   ];
 }
 
-/** The discriminator values of the schema's SessionUpdate union (the update kinds). */
+/**
+ * The discriminator values of the schema's SessionUpdate union (the update kinds).
+ * @param {any} schema
+ * @returns {string[]}
+ */
 export function sessionUpdateKinds(schema) {
   const def = schema.$defs?.SessionUpdate;
+  /** @type {any[]} */
   const branches = def?.oneOf ?? def?.anyOf ?? [];
   return branches
     .map((b) => b.properties?.sessionUpdate?.const)
     .filter((k) => typeof k === "string");
 }
 
+/** @param {any} update */
 function updateLabel(update) {
   const content = update?.content;
   const detail = Array.isArray(content)
-    ? content.map((c) => c?.type).join("+")
+    ? content.map((/** @type {any} */ c) => c?.type).join("+")
     : (content?.type ?? "");
   return `session/update ${update?.sessionUpdate}${detail ? ` (${detail})` : ""}`;
 }
@@ -143,22 +192,30 @@ function updateLabel(update) {
  * Turns the exchange into benchmark items: one per params/result value, labelled, paired with
  * the definition the schema assigns to it, and with the exact JSON text of the value (what a
  * receiver would JSON.parse).
- * @param {{ methods: readonly any[], schema: any, messages: { from: string, message: any, large?: boolean }[] }} input
+ * @param {{ methods: readonly MethodEntry[], schema: any, messages: readonly Message[] }} input
  */
 export function buildItems({ methods, schema, messages }) {
-  const served = (from) => (from === "client" ? "agent" : "client");
-  const find = (kind, method, from) =>
+  const served = (/** @type {string} */ from) => (from === "client" ? "agent" : "client");
+  const find = (
+    /** @type {string} */ kind,
+    /** @type {string} */ method,
+    /** @type {string} */ from,
+  ) =>
     methods.find(
       (m) =>
         m.kind === kind &&
         m.method === method &&
         (m.side === served(from) || m.side === "protocol"),
     ) ?? methods.find((m) => m.kind === kind && m.method === method);
+  /** @type {Map<string, MethodEntry | string>} */
   const pending = new Map();
+  /** @type {Item[]} */
   const items = [];
+  /** @type {string[]} */
   const unmapped = [];
+  /** @type {Map<string, number>} */
   const labels = new Map();
-  const push = (item) => {
+  const push = (/** @type {Item} */ item) => {
     const n = (labels.get(item.label) ?? 0) + 1;
     labels.set(item.label, n);
     if (n > 1) item.label = `${item.label} #${n}`;
@@ -214,6 +271,7 @@ export function buildItems({ methods, schema, messages }) {
   }
 
   const seen = new Set(items.map((i) => `${i.method}|${i.part}`));
+  /** @type {string[]} */
   const missing = [];
   for (const m of methods) {
     if (!seen.has(`${m.method}|params`)) missing.push(`${m.method} params`);
@@ -237,8 +295,12 @@ export function buildItems({ methods, schema, messages }) {
  * each definition, drop the first property the definition lists as `required`; and one
  * session/update with an update kind the schema does not define. Both validators must reject
  * these; the benchmark reports any item they disagree on.
+ * @param {readonly Item[]} items
+ * @param {any} schema
+ * @returns {Item[]}
  */
 export function invalidItems(items, schema) {
+  /** @type {Item[]} */
   const out = [];
   const done = new Set();
   for (const item of items) {

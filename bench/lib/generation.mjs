@@ -18,6 +18,13 @@ import { rssPath, runNode } from "./proc.mjs";
 
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
 
+/** @typedef {ReturnType<typeof runNode>} NodeRun */
+/** @typedef {{ wallMs: number[], cpuMs: (number | null)[], peakRssMb: (number | null)[] }} Measures */
+
+/**
+ * @param {string} what
+ * @param {NodeRun} result
+ */
 function mustSucceed(what, result) {
   if (result.status !== 0) {
     throw new Error(`${what} exited ${result.status}: ${(result.stderr || result.stdout).trim()}`);
@@ -25,6 +32,12 @@ function mustSucceed(what, result) {
   return result;
 }
 
+/**
+ * @param {string} schemaDir
+ * @param {string} out
+ * @param {string} tmp
+ * @param {string} tag
+ */
 function generate(schemaDir, out, tmp, tag) {
   return mustSucceed(
     `acp-codegen generate --schema-dir ${schemaDir}`,
@@ -35,7 +48,10 @@ function generate(schemaDir, out, tmp, tag) {
   );
 }
 
-const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+/** @param {number | null} ms */
+const seconds = (ms) => `${((ms ?? 0) / 1000).toFixed(2)} s`;
+/** @param {number | null} mb */
+const megabytes = (mb) => `${(mb ?? Number.NaN).toFixed(0)} MB`;
 
 /**
  * @param {{ tmp: string, runs: number, budgetMs: number, log: (line: string) => void }} options
@@ -43,7 +59,15 @@ const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
  *   (a heavily loaded machine must not push `npm run bench` past its time budget).
  */
 export function benchGeneration({ tmp, runs, budgetMs, log }) {
+  /** @returns {Measures} */
   const measures = () => ({ wallMs: [], cpuMs: [], peakRssMb: [] });
+  /**
+   * @type {{
+   *   generate: Measures, check: Measures & { drifted?: number }, checkDrifted?: Measures,
+   *   build: { wallMs: number[], cpuMs: number[], failures: string[] },
+   *   generateSdkSchema: Measures, packages: { vendored: string, sdkSchema: string },
+   * }}
+   */
   const result = {
     generate: measures(),
     check: measures(),
@@ -51,7 +75,7 @@ export function benchGeneration({ tmp, runs, budgetMs, log }) {
     generateSdkSchema: measures(),
     packages: { vendored: join(tmp, "generated-0"), sdkSchema: join(tmp, "generated-sdk-schema") },
   };
-  const record = (into, r) => {
+  const record = (/** @type {Measures} */ into, /** @type {NodeRun} */ r) => {
     into.wallMs.push(r.wallMs);
     into.cpuMs.push(r.cpuMs);
     into.peakRssMb.push(r.peakRssMb);
@@ -91,15 +115,15 @@ export function benchGeneration({ tmp, runs, budgetMs, log }) {
     // rewriting dist/ would change the CLI under other work in the same checkout.
     let wallMs = 0;
     let cpuMs = 0;
-    for (const [project, sub] of [
+    for (const [project, sub] of /** @type {const} */ ([
       ["tsconfig.build.json", "dist"],
       ["tsconfig.runtime.json", join("dist", "runtime")],
-    ]) {
+    ])) {
       const r = runNode([TSC, "-p", project, "--outDir", join(tmp, `build-${i}`, sub)], {
         cwd: REPO,
       });
       wallMs += r.wallMs;
-      cpuMs += r.cpuMs;
+      cpuMs += r.cpuMs ?? 0;
       // A type error in work in progress still emits and costs the same time; note it.
       if (r.status !== 0) result.build.failures.push(`${project}: exit ${r.status}`);
     }
@@ -107,7 +131,7 @@ export function benchGeneration({ tmp, runs, budgetMs, log }) {
     result.build.cpuMs.push(cpuMs);
 
     log(
-      `  round ${i + 1}: generate ${seconds(g.wallMs)} (cpu ${seconds(g.cpuMs)}, ${g.peakRssMb.toFixed(0)} MB), ` +
+      `  round ${i + 1}: generate ${seconds(g.wallMs)} (cpu ${seconds(g.cpuMs)}, ${megabytes(g.peakRssMb)}), ` +
         `check ${seconds(c.wallMs)} (cpu ${seconds(c.cpuMs)}), build ${seconds(wallMs)} (cpu ${seconds(cpuMs)})`,
     );
     const elapsed = Date.now() - started;
@@ -135,7 +159,7 @@ export function benchGeneration({ tmp, runs, budgetMs, log }) {
   const s = generate(SDK_SCHEMA_DIR, result.packages.sdkSchema, tmp, "generate-sdk-schema");
   record(result.generateSdkSchema, s);
   log(
-    `  generate (SDK 2.4.0 schema): ${seconds(s.wallMs)} (cpu ${seconds(s.cpuMs)}, ${s.peakRssMb.toFixed(0)} MB)`,
+    `  generate (SDK 2.4.0 schema): ${seconds(s.wallMs)} (cpu ${seconds(s.cpuMs)}, ${megabytes(s.peakRssMb)})`,
   );
   return result;
 }

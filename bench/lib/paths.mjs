@@ -49,11 +49,26 @@ export const ENTRY_POINTS = [
   { ours: "./v2/unstable", sdk: "./experimental/v2/unstable", label: "v2 unstable" },
 ];
 
-/** The JavaScript file an export key of a package maps to (ESM "import"/"default" condition). */
+/**
+ * The JavaScript file an export key of a package maps to (ESM "import"/"default" condition).
+ * @param {string} pkgDir
+ * @param {string} key
+ */
 export function exportFile(pkgDir, key) {
   const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
   let target = pkg.exports?.[key];
   if (target && typeof target === "object") target = target.import ?? target.default;
   if (typeof target !== "string") throw new Error(`${pkg.name} has no export ${key}`);
   return join(pkgDir, target);
+}
+
+/**
+ * A command-line option the script cannot run without.
+ * @param {string | undefined} value
+ * @param {string} name
+ * @returns {string}
+ */
+export function required(value, name) {
+  if (value === undefined) throw new Error(`missing --${name}`);
+  return value;
 }

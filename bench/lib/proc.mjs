@@ -50,6 +50,7 @@ export function runNode(args, options = {}) {
   });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   const cpuAfter = childrenCpuMs();
+  /** @type {number | null} */
   let peakRssMb = null;
   if (rssFile && existsSync(rssFile)) {
     peakRssMb = JSON.parse(readFileSync(rssFile, "utf8")).maxRssKb / 1024;
@@ -65,21 +66,34 @@ export function runNode(args, options = {}) {
   };
 }
 
-/** Runs a command (not necessarily node) and returns its output, failing loudly. */
+/**
+ * Runs a command (not necessarily node) and returns its output, failing loudly.
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {import("node:child_process").SpawnSyncOptions} [options]
+ * @returns {string}
+ */
 export function run(command, args, options = {}) {
   const child = spawnSync(command, args, {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
     ...options,
   });
+  const stdout = String(child.stdout ?? "");
   if (child.status !== 0) {
     throw new Error(
-      `${command} ${args.join(" ")} exited ${child.status}: ${(child.stderr || child.stdout || "").trim().slice(0, 2000)}`,
+      `${command} ${args.join(" ")} exited ${child.status}: ${String(child.stderr || stdout)
+        .trim()
+        .slice(0, 2000)}`,
     );
   }
-  return child.stdout;
+  return stdout;
 }
 
+/**
+ * @param {string} dir
+ * @param {string} name
+ */
 export function rssPath(dir, name) {
   return join(dir, `${name}.rss.json`);
 }

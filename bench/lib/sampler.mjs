@@ -25,15 +25,25 @@ let sink = 0;
  * different functions would go megamorphic and add the same call overhead to everyone,
  * flattening the ratios of the fastest contenders.
  */
+/** @typedef {(fn: () => unknown, n: number) => number} Loop */
+
+/** @returns {Loop} */
 function makeLoop() {
-  return new Function(
-    "fn",
-    "n",
-    "let hits = 0; for (let i = 0; i < n; i++) { if (fn()) hits++; } return hits;",
+  return /** @type {Loop} */ (
+    new Function(
+      "fn",
+      "n",
+      "let hits = 0; for (let i = 0; i < n; i++) { if (fn()) hits++; } return hits;",
+    )
   );
 }
 
-/** CPU nanoseconds one batch of `n` calls takes. */
+/**
+ * CPU nanoseconds one batch of `n` calls takes.
+ * @param {Loop} loop
+ * @param {() => unknown} fn
+ * @param {number} n
+ */
 function timeBatch(loop, fn, n) {
   const start = process.cpuUsage();
   sink += loop(fn, n);
@@ -51,6 +61,10 @@ function timeBatch(loop, fn, n) {
  */
 const WARMUP_CALLS = 10_000;
 const WARMUP_MS = 30;
+/**
+ * @param {Loop} loop
+ * @param {() => unknown} fn
+ */
 function warmUp(loop, fn) {
   const start = process.cpuUsage();
   for (let done = 0, n = 16; done < WARMUP_CALLS; done += n, n = Math.min(n * 2, 4096)) {
@@ -63,6 +77,9 @@ function warmUp(loop, fn) {
 /**
  * Iterations per batch such that one batch takes about `targetMs`, measured on a warm
  * function (calibrating on cold calls would size the batch at a handful of calls).
+ * @param {Loop} loop
+ * @param {() => unknown} fn
+ * @param {number} targetMs
  */
 function calibrate(loop, fn, targetMs) {
   const targetNs = targetMs * 1e6;
@@ -80,25 +97,33 @@ function calibrate(loop, fn, targetMs) {
 
 /**
  * Measures the contenders against each other.
- * @param {{ name: string, fn: () => unknown }[]} contenders
+ * @template {string} Name
+ * @param {{ name: Name, fn: () => unknown }[]} contenders
  * @param {{ targetMs: number, rounds: number }} options
- * @returns {Record<string, { nsPerOp: number, samples: number[], batch: number }>}
+ * @returns {Record<Name, { nsPerOp: number, samples: number[], batch: number }>}
  */
 export function compare(contenders, { targetMs, rounds }) {
-  const loops = contenders.map(() => makeLoop());
-  const batches = contenders.map((c, i) => calibrate(loops[i], c.fn, targetMs));
-  const samples = contenders.map(() => []);
+  const runs = contenders.map((c) => {
+    const loop = makeLoop();
+    return {
+      name: c.name,
+      fn: c.fn,
+      loop,
+      batch: calibrate(loop, c.fn, targetMs),
+      /** @type {number[]} */ samples: [],
+    };
+  });
   for (let round = 0; round <= rounds; round++) {
-    for (let k = 0; k < contenders.length; k++) {
-      const i = (k + round) % contenders.length;
-      const ns = timeBatch(loops[i], contenders[i].fn, batches[i]) / batches[i];
-      if (round > 0) samples[i].push(ns);
+    for (let k = 0; k < runs.length; k++) {
+      const run = /** @type {(typeof runs)[number]} */ (runs[(k + round) % runs.length]);
+      const ns = timeBatch(run.loop, run.fn, run.batch) / run.batch;
+      if (round > 0) run.samples.push(ns);
     }
   }
-  const out = {};
-  contenders.forEach((c, i) => {
-    out[c.name] = { nsPerOp: median(samples[i]), samples: samples[i], batch: batches[i] };
-  });
+  const out =
+    /** @type {Record<Name, { nsPerOp: number, samples: number[], batch: number }>} */ ({});
+  for (const run of runs)
+    out[run.name] = { nsPerOp: median(run.samples), samples: run.samples, batch: run.batch };
   return out;
 }
 

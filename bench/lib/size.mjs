@@ -12,6 +12,10 @@ import { build } from "esbuild";
 import { sdkRoot, sdkZodFile } from "./paths.mjs";
 import { run } from "./proc.mjs";
 
+/**
+ * @param {string} dir
+ * @returns {{ packed: number, unpacked: number, files: number }}
+ */
 function npmPack(dir) {
   // --ignore-scripts: packing must not run a package's prepack/prepare hooks.
   const out = run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir });
@@ -19,7 +23,11 @@ function npmPack(dir) {
   return { packed: info.size, unpacked: info.unpackedSize, files: info.entryCount };
 }
 
-/** Sum of file sizes under a folder, as a cross-check of npm's unpacked figure. */
+/**
+ * Sum of file sizes under a folder, as a cross-check of npm's unpacked figure.
+ * @param {string} dir
+ * @returns {number}
+ */
 function diskBytes(dir) {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -30,6 +38,7 @@ function diskBytes(dir) {
   return total;
 }
 
+/** @param {{ ourPkg: string }} options */
 export function benchPackageSize({ ourPkg }) {
   const ours = npmPack(ourPkg);
   const sdk = npmPack(sdkRoot());
@@ -43,6 +52,12 @@ export function benchPackageSize({ ourPkg }) {
   };
 }
 
+/**
+ * @param {string} consumerDir
+ * @param {string} name
+ * @param {string} source
+ * @returns {Promise<{ bytes: number, gzip: number }>}
+ */
 async function bundle(consumerDir, name, source) {
   const entry = join(consumerDir, `${name}.mjs`);
   writeFileSync(entry, source);
@@ -58,7 +73,9 @@ async function bundle(consumerDir, name, source) {
     logLevel: "silent",
     legalComments: "none",
   });
-  const code = result.outputFiles[0].contents;
+  const [output] = result.outputFiles;
+  if (!output) throw new Error(`esbuild wrote nothing for ${name}`);
+  const code = output.contents;
   return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length };
 }
 
@@ -66,6 +83,7 @@ async function bundle(consumerDir, name, source) {
  * Bundles for: one validator (`isSessionNotification`) vs the equivalent zod schema
  * (`zSessionNotification.safeParse`), and every export of the stable entry point vs the SDK's
  * stable entry point. The value is read from globalThis so nothing can be constant-folded.
+ * @param {{ consumerDir: string }} options
  */
 export async function benchBundles({ consumerDir }) {
   const zod = JSON.stringify(sdkZodFile());

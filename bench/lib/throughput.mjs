@@ -11,8 +11,27 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { buildItems, invalidItems, largeMessages, loadExchange } from "./corpus.mjs";
-import { exportFile, sdkZodFile } from "./paths.mjs";
+import { exportFile, required, sdkZodFile } from "./paths.mjs";
 import { compare, sinkValue } from "./sampler.mjs";
+
+/**
+ * What this script writes to --out: per value, the timings of both sides.
+ * @typedef {{
+ *   label: string, definition: string, method: string, part: string, large: boolean,
+ *   expect: string, bytes: number,
+ *   validation: { oursNs: number, sdkNs: number, jsonParseNs: number },
+ *   parse: { oursNs: number, sdkNs: number } | null,
+ * }} ThroughputRow
+ * @typedef {{
+ *   label: string, definition: string, expected: string, ours: string, sdk: string,
+ *   oursIssues: string[], sdkIssues: string[],
+ * }} Disagreement
+ * @typedef {{
+ *   coverage: ReturnType<typeof buildItems>["coverage"], parseExported: boolean,
+ *   results: ThroughputRow[], disagreements: Disagreement[],
+ *   skipped: { label: string, reason: string }[], sink: number,
+ * }} ThroughputOutput
+ */
 
 const { values: args } = parseArgs({
   options: {
@@ -25,9 +44,11 @@ const { values: args } = parseArgs({
 });
 const timing = { targetMs: Number(args["target-ms"]), rounds: Number(args.rounds) };
 
-const ours = await import(pathToFileURL(exportFile(args.pkg, ".")).href);
+/** @type {Record<string, any>} */
+const ours = await import(pathToFileURL(exportFile(required(args.pkg, "pkg"), ".")).href);
+/** @type {Record<string, any>} */
 const zod = await import(pathToFileURL(sdkZodFile()).href);
-const schema = JSON.parse(readFileSync(args.schema, "utf8"));
+const schema = JSON.parse(readFileSync(required(args.schema, "schema"), "utf8"));
 
 const exchange = loadExchange();
 const sessionId = exchange.find((m) => m.message.params?.sessionId)?.message.params.sessionId;
@@ -38,22 +59,45 @@ const { items, coverage } = buildItems({
 });
 const invalid = invalidItems(items, schema);
 
-/** A short, stable description of why a validator rejected a value, for the report. */
+/**
+ * A short, stable description of why a validator rejected a value, for the report.
+ * @param {string} definition
+ * @param {unknown} value
+ * @returns {string[]}
+ */
 function ourIssues(definition, value) {
   const result = ours[`validate${definition}`]?.(value);
   return result && !result.valid
-    ? result.issues.slice(0, 3).map((i) => `${i.instancePath || "/"} ${i.message}`)
+    ? result.issues
+        .slice(0, 3)
+        .map(
+          (/** @type {{ instancePath: string, message: string }} */ i) =>
+            `${i.instancePath || "/"} ${i.message}`,
+        )
     : [];
 }
+/**
+ * @param {any} schemaZ a zod schema
+ * @param {unknown} value
+ * @returns {string[]}
+ */
 function zodIssues(schemaZ, value) {
   const result = schemaZ.safeParse(value);
   return result.success
     ? []
-    : result.error.issues.slice(0, 3).map((i) => `/${i.path.join("/")} ${i.message}`);
+    : result.error.issues
+        .slice(0, 3)
+        .map(
+          (/** @type {{ path: unknown[], message: string }} */ i) =>
+            `/${i.path.join("/")} ${i.message}`,
+        );
 }
 
+/** @type {ThroughputRow[]} */
 const results = [];
+/** @type {Disagreement[]} */
 const disagreements = [];
+/** @type {{ label: string, reason: string }[]} */
 const skipped = [];
 for (const item of [...items, ...invalid]) {
   const is = ours[`is${item.definition}`];
@@ -101,7 +145,7 @@ for (const item of [...items, ...invalid]) {
     parsing = compare(
       [
         { name: "ours", fn: () => tryCall(parse, value) },
-        { name: "sdk", fn: () => tryCall((v) => z.parse(v), value) },
+        { name: "sdk", fn: () => tryCall((/** @type {unknown} */ v) => z.parse(v), value) },
       ],
       timing,
     );
@@ -123,6 +167,10 @@ for (const item of [...items, ...invalid]) {
   });
 }
 
+/**
+ * @param {(value: unknown) => unknown} fn
+ * @param {unknown} value
+ */
 function tryCall(fn, value) {
   try {
     return fn(value) ?? true;
@@ -133,6 +181,6 @@ function tryCall(fn, value) {
 
 const parseExported = Object.keys(ours).some((k) => /^parse[A-Z]/.test(k));
 writeFileSync(
-  args.out,
+  required(args.out, "out"),
   JSON.stringify({ coverage, parseExported, results, disagreements, skipped, sink: sinkValue() }),
 );

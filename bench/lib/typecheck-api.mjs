@@ -14,9 +14,9 @@
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { REPO } from "./paths.mjs";
+import { REPO, required } from "./paths.mjs";
 import { median } from "./stats.mjs";
 
 const { values: args } = parseArgs({
@@ -27,18 +27,38 @@ const { values: args } = parseArgs({
   },
 });
 const require = createRequire(import.meta.url);
+/**
+ * The compiler API, with the internal timer (`ts.performance`) that --phases reads.
+ * @type {typeof import("typescript-5.9") & {
+ *   performance: { enable(): void, disable(): void, getDuration(name: string): number },
+ * }}
+ */
 const ts = require(join(REPO, "node_modules", "typescript-5.9", "lib", "typescript.js"));
 const WARMUP = 3;
+const dir = required(args.dir, "dir");
 
 const projects = ["baseline", "ours", "sdk"].map((name) => {
-  const configPath = join(args.dir, `tsconfig.${name}.json`);
+  const configPath = join(dir, `tsconfig.${name}.json`);
   const { config } = ts.readConfigFile(configPath, (p) => readFileSync(p, "utf8"));
-  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, args.dir);
-  return { name, rootNames: parsed.fileNames, options: parsed.options, samples: [], phases: [] };
+  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, dir);
+  return {
+    name,
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    /** @type {number[]} */ samples: [],
+    /** @type {Record<string, number>[]} */ phases: [],
+  };
 });
 
-const libDir = ts.getDirectoryPath(ts.getDefaultLibFilePath(projects[0].options));
+const libDir = dirname(
+  ts.getDefaultLibFilePath(/** @type {(typeof projects)[number]} */ (projects[0]).options),
+);
+/** @type {Map<string, import("typescript-5.9").SourceFile | undefined>} */
 const libCache = new Map();
+/**
+ * @param {import("typescript-5.9").CompilerOptions} options
+ * @returns {import("typescript-5.9").CompilerHost}
+ */
 function host(options) {
   const base = ts.createCompilerHost(options);
   return {
@@ -56,10 +76,11 @@ function host(options) {
   };
 }
 
+/** @type {Record<string, string[]>} */
 const errors = {};
 for (let round = 0; round < WARMUP + Number(args.rounds); round++) {
   for (let k = 0; k < projects.length; k++) {
-    const p = projects[(k + round) % projects.length];
+    const p = /** @type {(typeof projects)[number]} */ (projects[(k + round) % projects.length]);
     if (args.phases) ts.performance.enable();
     const start = process.cpuUsage();
     const program = ts.createProgram({
@@ -97,7 +118,10 @@ process.stdout.write(
           projects.map((p) => [
             p.name,
             Object.fromEntries(
-              ["Parse", "Bind", "Check"].map((k) => [k, median(p.phases.map((x) => x[k]))]),
+              ["Parse", "Bind", "Check"].map((k) => [
+                k,
+                median(p.phases.map((x) => /** @type {number} */ (x[k]))),
+              ]),
             ),
           ]),
         )

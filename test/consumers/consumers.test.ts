@@ -42,14 +42,8 @@ let exported = new Set<string>();
 let projects: Record<Shape, Project>;
 let matrix: Promise<Outcome[]>;
 let attw: Promise<{ code: number; stdout: string; stderr: string }>;
-const hasConnection = () => exported.has("AgentSideConnection");
 
-/**
- * Our consumers: the ES module and CommonJS fixtures, the README's examples and an
- * in-memory agent and client. The connection's consumers depend on the connection being
- * exported (asserted on its own below), so that its absence fails one test with a clear
- * name instead of every setting of the matrix.
- */
+/** Our consumers: the ES module and CommonJS fixtures, the README's examples and an in-memory agent and client. */
 const ours: Subject = {
   id: "ours",
   name: NAME,
@@ -57,9 +51,8 @@ const ours: Subject = {
   async consumers(dir, shape) {
     const files: ConsumerFile[] = [fixture("esm.ts.txt", NAME, "consumer.ts")];
     if (shape === "node") files.push(fixture("cjs.cts.txt", NAME, "consumer.cts"));
-    if (hasConnection()) files.push(fixture("connection.ts.txt", NAME, "connection.ts"));
+    files.push(fixture("connection.ts.txt", NAME, "connection.ts"));
     for (const example of readmeExamples(join(dir, "node_modules", NAME, "README.md"))) {
-      if (example.connection && !hasConnection()) continue;
       // The agent and client examples use Node's streams and child processes.
       if (example.node && shape !== "node") continue;
       files.push(example);
@@ -269,8 +262,7 @@ describe("runs under Node", { timeout: 60_000 }, () => {
     expect(await runNode(file.name)).toEqual([entry(1), entry(1), entry(2), entry(2)]);
   });
 
-  it("an agent and a client talk in memory", async (context) => {
-    context.skip(!hasConnection(), "the entry points do not export the connection");
+  it("an agent and a client talk in memory", async () => {
     expect(await runNode(join("out", "connection.js"))).toEqual({
       protocolVersion: 1,
       stopReason: "end_turn",
@@ -278,8 +270,7 @@ describe("runs under Node", { timeout: 60_000 }, () => {
     });
   });
 
-  it("the README's client runs the README's agent", async (context) => {
-    context.skip(!hasConnection(), "the entry points do not export the connection");
+  it("the README's client runs the README's agent", async () => {
     await emitted;
     const out = join(projects.node.dir, "out");
     const run = await exec(process.execPath, ["client.js"], { cwd: out, timeoutMs: 30_000 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createAjv, loadFormats } from "../../generator/emit/ajv.js";
+import { referenceAjv } from "../support/reference-ajv.js";
 import { InstanceGenerator, rng } from "./instances.js";
 
 export interface Disagreement {
@@ -22,10 +22,11 @@ export interface DifferentialResult {
 type Validator = (value: unknown) => boolean;
 
 /**
- * Compare the generated standalone validators of one surface with ajv compiling the RAW
- * schema at run time: same vocabulary and formats, but none of the generator's rewrites
- * (`discriminator` is a plain annotation there, so oneOf is tried branch by branch). Any
- * disagreement is a bug in a rewrite or in the ahead-of-time compilation.
+ * Compare the generated standalone validators of one surface with a reference: ajv set up
+ * by the tests (support/reference-ajv.ts: its own integer ranges, no vendor vocabulary, no
+ * `discriminator`, so oneOf is tried branch by branch) compiling the RAW schema at run time,
+ * with none of the generator's rewrites. Any disagreement is a bug in a rewrite, in the
+ * ahead-of-time compilation or in the package's runtime formats.
  */
 export async function differential(options: {
   schemaFile: string;
@@ -37,9 +38,7 @@ export async function differential(options: {
   const raw = JSON.parse(readFileSync(options.schemaFile, "utf8")) as {
     $defs: Record<string, Record<string, unknown>>;
   };
-  const formats = await loadFormats();
-  const reference = createAjv(formats, ["x-unknown"], { discriminator: false, strict: false });
-  reference.addKeyword("discriminator");
+  const reference = referenceAjv();
   const id = "acp-codegen:reference";
   reference.addSchema({ ...raw, $id: id });
   const generated = (await import(

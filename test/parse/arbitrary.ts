@@ -1,54 +1,55 @@
 import fc from "fast-check";
-import { type Ajv, createAjv, loadFormats } from "../../generator/emit/ajv.js";
 import type { SurfaceModel } from "../../generator/model/protocol.js";
 import { isObject, type Json, type JsonObject } from "../../generator/schema/json.js";
-import { assertions } from "../../generator/schema/node.js";
-import { mapSchema } from "../../generator/schema/walk.js";
+import { type ReferenceAjv, referenceAjv } from "../support/reference-ajv.js";
 
 const CONTAINER = "acp-test:surface";
 
+/** A copy of a schema with every local `$ref` (`#/…`) pointing into the container instead. */
+function anchored(node: Json): Json {
+  if (Array.isArray(node)) return node.map(anchored);
+  if (!isObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node))
+    out[key] =
+      key === "$ref" && typeof value === "string" && value.startsWith("#/")
+        ? `${CONTAINER}${value}`
+        : anchored(value);
+  return out;
+}
+
 /**
- * Compiles any subschema of a surface at test time, with the generator's own ajv factory:
- * references point into the surface's definitions, annotations are left out as the
- * generated validators leave them out.
+ * Judges any subschema of a surface at test time with the tests' own reference validator
+ * (support/reference-ajv.ts), not the generator's: references point into the surface's
+ * definitions, held in one container schema.
  */
 export class SchemaChecker {
   private readonly cache = new Map<string, (value: unknown) => boolean>();
 
-  private constructor(
-    private readonly ajv: Ajv,
-    private readonly defsKeyword: string,
-  ) {}
+  private constructor(private readonly ajv: ReferenceAjv) {}
 
   static async for(surface: SurfaceModel): Promise<SchemaChecker> {
-    const ajv = createAjv(await loadFormats(), [], { strictTypes: false });
+    const ajv = referenceAjv();
     const defs: JsonObject = {};
-    for (const def of surface.definitions)
-      defs[def.key] = isObject(def.schema) ? assertions(def.schema) : def.schema;
-    const checker = new SchemaChecker(ajv, surface.defsKeyword);
-    ajv.addSchema(checker.absolute({ [surface.defsKeyword]: defs }), CONTAINER);
-    return checker;
+    for (const def of surface.definitions) defs[def.key] = def.schema;
+    ajv.addSchema(anchored({ [surface.defsKeyword]: defs }) as object, CONTAINER);
+    return new SchemaChecker(ajv);
   }
 
   check(schema: Json): (value: unknown) => boolean {
     const key = JSON.stringify(schema);
     let fn = this.cache.get(key);
     if (!fn) {
-      const compiled = this.ajv.compile(
-        this.absolute(isObject(schema) ? assertions(schema) : {}) as object,
-      );
+      const compiled = this.ajv.compile(anchored(isObject(schema) ? schema : {}) as object);
       fn = (value) => compiled(value) as boolean;
       this.cache.set(key, fn);
     }
     return fn;
   }
 
-  private absolute(schema: JsonObject): JsonObject {
-    return mapSchema(schema, (node) =>
-      typeof node.$ref === "string" && node.$ref.startsWith("#/")
-        ? { ...node, $ref: `${CONTAINER}${node.$ref}` }
-        : node,
-    ) as JsonObject;
+  /** Whether a value is valid under one of the surface's definitions. */
+  definition(key: string, defsKeyword: string): (value: unknown) => boolean {
+    return this.check({ $ref: `#/${defsKeyword}/${key}` });
   }
 }
 
@@ -152,7 +153,13 @@ export class SchemaArbitraries {
     depth: number,
   ): fc.Arbitrary<unknown> {
     const { [drop]: _unused, ...rest } = schema;
-    if (Object.keys(assertions(rest)).length === 0) return target;
+    // Only what constrains a value counts: a `description` or `default` beside the `$ref` does not.
+    const constraining = Object.keys(rest).filter(
+      (k) =>
+        !["description", "title", "default", "examples", "$comment"].includes(k) &&
+        !k.startsWith("x-"),
+    );
+    if (constraining.length === 0) return target;
     return fc.tuple(target, this.of(rest, depth)).map(([a, b]) => merge(a, b));
   }
 

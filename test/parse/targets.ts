@@ -57,11 +57,12 @@ export class Targets {
   }
 
   /**
-   * A valid value of the definition that parsing returns unchanged (no default to fill in),
-   * so a row's expected output is the base value with the row's one change.
+   * A value of the definition, valid by the reference validator, that parsing returns
+   * unchanged (no default to fill in), so a row's expected output is the base value with the
+   * row's one change.
    */
   valid(def: Definition, accept: (value: Record<string, unknown>) => boolean = () => true) {
-    const is = this.modules.guards[`is${def.key}`] as (v: unknown) => boolean;
+    const is = this.checker.definition(def.key, this.surface.defsKeyword);
     const parse = this.modules.parsers[`parse${def.key}`] as (v: unknown) => unknown;
     const samples = fc.sample(this.arbitraries.definition(def.key), { seed: 7, numRuns: 60 });
     return samples.find(

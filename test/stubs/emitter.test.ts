@@ -7,7 +7,9 @@ import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
 import type { SurfaceModel } from "../../generator/model/protocol.js";
 import { surfaceSymbols } from "../../generator/symbols/table.js";
+import { BASELINE_METHODS, handlerName } from "../support/protocol.js";
 import { RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
+import { metaOf, SURFACES } from "../support/surfaces.js";
 
 function surfaces(dir: string): SurfaceModel[] {
   return buildModel(loadSchemaDir(dir, dir, new Diagnostics())).surfaces;
@@ -68,20 +70,30 @@ describe("emitConnection", () => {
     }
   });
 
-  it("makes only the prompt-turn core required", () => {
-    const [stable] = surfaces(SCHEMA_DIR);
-    const { dts } = emitted(stable as SurfaceModel);
-    const required = (iface: string) => members(dts, iface).filter((m) => !m.includes("?"));
-    expect(required("Agent")).toEqual([
-      "initialize(InitializeRequest)",
-      "sessionCancel(CancelNotification)",
-      "sessionNew(NewSessionRequest)",
-      "sessionPrompt(PromptRequest)",
-    ]);
-    expect(required("Client")).toEqual([
-      "sessionRequestPermission(RequestPermissionRequest)",
-      "sessionUpdate(SessionNotification)",
-    ]);
+  it("makes exactly the protocol's baseline methods required, on every surface", () => {
+    for (const surface of surfaces(SCHEMA_DIR)) {
+      const meta = metaOf(SURFACES.find((s) => s.id === surface.id) as (typeof SURFACES)[number]);
+      const { dts } = emitted(surface);
+      const required = (iface: string) =>
+        members(dts, iface)
+          .filter((m) => !m.includes("?"))
+          .map((m) => m.replace(/\(.*/, ""))
+          .sort();
+      const baseline = (methods: Record<string, string>, wires: readonly string[]) =>
+        Object.entries(methods)
+          .filter(([, wire]) => wires.includes(wire))
+          .map(([key]) => handlerName(key))
+          .sort();
+      expect(required("Agent"), surface.id).toEqual(
+        baseline(meta.agentMethods, BASELINE_METHODS.agent),
+      );
+      expect(required("Client"), surface.id).toEqual(
+        baseline(meta.clientMethods, BASELINE_METHODS.client),
+      );
+      expect(required("Agent").length + required("Client").length).toBe(
+        BASELINE_METHODS.agent.length + BASELINE_METHODS.client.length,
+      );
+    }
   });
 
   it("refuses a definition named like one of its exports", () => {

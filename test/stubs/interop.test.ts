@@ -1,7 +1,7 @@
 import { Readable, Writable } from "node:stream";
 import * as sdk from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type * as acp from "../../generated/v1/index.js";
+import type * as acp from "../../.test-package/package/v1/index.js";
 import { type ClientOutput, expectFullScenario } from "./expect-scenario.js";
 import { clientRun, Editor } from "./fixtures/scenario.js";
 import { OUR_AGENT, OUR_CLIENT, run, SDK_AGENT, start, stopAll } from "./support.js";

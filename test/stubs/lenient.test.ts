@@ -4,7 +4,7 @@ import {
   ClientSideConnection,
   isSessionNotification,
   type SessionNotification,
-} from "../../generated/v1/index.js";
+} from "../../.test-package/package/v1/index.js";
 import { streamPair } from "../runtime/support.js";
 
 /**

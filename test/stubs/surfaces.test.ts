@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,9 +5,10 @@ import type {
   ConnectionOptions,
   MessageStream,
   NdJsonStreamOptions,
-} from "../../generated/v1/index.js";
-import { REQUIRED_HANDLERS } from "../../generator/emit/connection.js";
-import { ROOT } from "../../generator/paths.js";
+} from "../../.test-package/package/v1/index.js";
+import { BASELINE_METHODS } from "../support/protocol.js";
+import { metaOf, SURFACES } from "../support/surfaces.js";
+import { TEST_PACKAGE } from "../support/test-package.js";
 
 /**
  * Every surface's generated connection, checked against the surface's own METHODS table
@@ -47,9 +47,8 @@ interface Surface {
   [guard: `is${string}`]: (value: unknown) => boolean;
 }
 
-const SURFACES = ["v1", "v1/unstable", "v2", "v2/unstable"] as const;
 const load = async (id: string) =>
-  (await import(pathToFileURL(join(ROOT, "generated", id, "index.js")).href)) as Surface;
+  (await import(pathToFileURL(join(TEST_PACKAGE, id, "index.js")).href)) as Surface;
 const servedBy = (spec: MethodSpec, role: "agent" | "client") =>
   spec.side === role || spec.side === "both";
 
@@ -90,71 +89,67 @@ function connect(
   return { agent, client, calls };
 }
 
-describe.each(SURFACES)("generated connection of %s", { timeout: 10_000 }, (id) => {
-  it("routes every method to the handler named after it, on the side that serves it", async () => {
-    const surface = await load(id);
-    const silent = { validate: false, log: () => {} };
-    const { agent, client, calls } = connect(surface, { agent: silent, client: silent });
-    const expected: string[] = [];
-    for (const role of ["agent", "client"] as const) {
-      const remote = role === "agent" ? client.agent : agent.client;
-      const methods = surface.METHODS.filter((m) => servedBy(m, role));
-      expect(Object.keys(remote).sort()).toEqual(methods.map((m) => m.handler).sort());
-      for (const m of methods) {
-        const call = remote[m.handler];
-        if (!call) throw new Error(`no ${m.handler} on the ${role} proxy`);
-        await call({});
-        expected.push(`${role} ${m.handler} ${m.method}`);
-      }
-    }
-    // Notifications are handled in order before a later request starts: initialize is a barrier.
-    await client.agent.initialize?.({});
-    expect(calls.slice(0, -1)).toEqual(expected);
-  });
-
-  it("checks each method's params against its own definition before sending", async () => {
-    const surface = await load(id);
-    const lenient = { validate: false, log: () => {} };
-    const strictSender = { validate: { received: false }, log: () => {} };
-    for (const role of ["agent", "client"] as const) {
-      // The calling side checks what it sends; the serving side accepts anything.
-      const { agent, client } = connect(
-        surface,
-        role === "agent"
-          ? { agent: lenient, client: strictSender }
-          : { agent: strictSender, client: lenient },
-      );
-      const remote = role === "agent" ? client.agent : agent.client;
-      for (const m of surface.METHODS.filter((spec) => servedBy(spec, role))) {
-        const accepted = surface[`is${m.params}`]?.({});
-        const outcome = await remote[m.handler]?.({}).then(
-          () => "sent",
-          (error: { name?: string; type?: string }) => `${error.name} ${error.type}`,
-        );
-        expect(outcome, `${role} ${m.method}`).toBe(
-          accepted ? "sent" : `ValidationError ${m.params}`,
-        );
-      }
-    }
-  });
-});
-
-describe("required handlers", () => {
-  it("exist under their wire names in every vendored surface's meta.json", () => {
-    for (const file of [
-      "v1/meta.json",
-      "v1/meta.unstable.json",
-      "v2/meta.json",
-      "v2/meta.unstable.json",
-    ]) {
-      const meta = JSON.parse(readFileSync(join(ROOT, "schema", file), "utf8")) as Record<
-        string,
-        Record<string, string>
-      >;
+describe.each(SURFACES.map((s) => s.id))(
+  "generated connection of %s",
+  { timeout: 10_000 },
+  (id) => {
+    it("routes every method to the handler named after it, on the side that serves it", async () => {
+      const surface = await load(id);
+      const silent = { validate: false, log: () => {} };
+      const { agent, client, calls } = connect(surface, { agent: silent, client: silent });
+      const expected: string[] = [];
       for (const role of ["agent", "client"] as const) {
-        const wireNames = Object.values(meta[`${role}Methods`] ?? {});
-        expect(wireNames, file).toEqual(expect.arrayContaining([...REQUIRED_HANDLERS[role]]));
+        const remote = role === "agent" ? client.agent : agent.client;
+        const methods = surface.METHODS.filter((m) => servedBy(m, role));
+        expect(Object.keys(remote).sort()).toEqual(methods.map((m) => m.handler).sort());
+        for (const m of methods) {
+          const call = remote[m.handler];
+          if (!call) throw new Error(`no ${m.handler} on the ${role} proxy`);
+          await call({});
+          expected.push(`${role} ${m.handler} ${m.method}`);
+        }
       }
-    }
+      // Notifications are handled in order before a later request starts: initialize is a barrier.
+      await client.agent.initialize?.({});
+      expect(calls.slice(0, -1)).toEqual(expected);
+    });
+
+    it("checks each method's params against its own definition before sending", async () => {
+      const surface = await load(id);
+      const lenient = { validate: false, log: () => {} };
+      const strictSender = { validate: { received: false }, log: () => {} };
+      for (const role of ["agent", "client"] as const) {
+        // The calling side checks what it sends; the serving side accepts anything.
+        const { agent, client } = connect(
+          surface,
+          role === "agent"
+            ? { agent: lenient, client: strictSender }
+            : { agent: strictSender, client: lenient },
+        );
+        const remote = role === "agent" ? client.agent : agent.client;
+        for (const m of surface.METHODS.filter((spec) => servedBy(spec, role))) {
+          const accepted = surface[`is${m.params}`]?.({});
+          const outcome = await remote[m.handler]?.({}).then(
+            () => "sent",
+            (error: { name?: string; type?: string }) => `${error.name} ${error.type}`,
+          );
+          expect(outcome, `${role} ${m.method}`).toBe(
+            accepted ? "sent" : `ValidationError ${m.params}`,
+          );
+        }
+      }
+    });
+  },
+);
+
+describe("baseline methods", () => {
+  it.each(SURFACES)("exist under their wire names in $meta", (surface) => {
+    const meta = metaOf(surface);
+    expect(Object.values(meta.agentMethods)).toEqual(
+      expect.arrayContaining([...BASELINE_METHODS.agent]),
+    );
+    expect(Object.values(meta.clientMethods)).toEqual(
+      expect.arrayContaining([...BASELINE_METHODS.client]),
+    );
   });
 });

@@ -3,9 +3,9 @@
  * marks a real type error. Checked by `npm run typecheck` and, under several consumer
  * setups (no DOM, DOM, @types/node; skipLibCheck off), by types.test.ts. Never executed.
  */
-import type * as stable from "../../generated/v1/index.js";
-import type * as unstable from "../../generated/v1/unstable/index.js";
-import type * as v2 from "../../generated/v2/index.js";
+import type * as stable from "../../.test-package/package/v1/index.js";
+import type * as unstable from "../../.test-package/package/v1/unstable/index.js";
+import type * as v2 from "../../.test-package/package/v2/index.js";
 
 declare const clientSide: stable.ClientSideConnection;
 declare const agentSide: stable.AgentSideConnection;

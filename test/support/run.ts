@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { main } from "../../generator/cli.js";
 import { ROOT } from "../../generator/paths.js";
 
-export const SCHEMA_DIR = join(ROOT, "schema");
+export { SCHEMA_DIR } from "./surfaces.js";
 /** Copies of the three releases in shared/schema-history, so the suite needs nothing outside the repo. */
 export const HISTORY_DIR = join(ROOT, "test", "fixtures", "history");
 export const RELEASES_DIR = join(ROOT, "test", "fixtures", "releases");
@@ -52,24 +52,6 @@ export async function importSurface(
     unknown
   >;
 }
-
-/** The four surfaces of the vendored schema: id → [schema file, meta file]. */
-export const VENDORED_SURFACES = [
-  { id: "v1", entry: ".", schema: "v1/schema.json", meta: "v1/meta.json" },
-  {
-    id: "v1/unstable",
-    entry: "./unstable",
-    schema: "v1/schema.unstable.json",
-    meta: "v1/meta.unstable.json",
-  },
-  { id: "v2", entry: "./v2", schema: "v2/schema.json", meta: "v2/meta.json" },
-  {
-    id: "v2/unstable",
-    entry: "./v2/unstable",
-    schema: "v2/schema.unstable.json",
-    meta: "v2/meta.unstable.json",
-  },
-] as const;
 
 /**
  * Type-check every `.d.ts` under the given package folders in one TypeScript 7 run, as a

@@ -3,8 +3,6 @@ import { STANDARD_KEYWORDS } from "../../../generator/schema/keywords.js";
 import type { ConsumerFile } from "./matrix.js";
 
 export interface ReadmeExample extends ConsumerFile {
-  /** Uses the connection layer (`AgentSideConnection`, `ndJsonStream`, …). */
-  readonly connection: boolean;
   /** Uses Node's own modules, so only a Node project can compile it. */
   readonly node: boolean;
 }
@@ -23,7 +21,6 @@ export function readmeExamples(readme: string): ReadmeExample[] {
     return {
       name: named ?? `readme-${i + 1}.ts`,
       source,
-      connection: /SideConnection|ndJsonStream/.test(source),
       node: /from "node:/.test(source),
     };
   });
