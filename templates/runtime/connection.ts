@@ -37,6 +37,11 @@ type HandlerFunction = (...args: unknown[]) => unknown;
 
 interface Pending {
   readonly entry: MethodEntry | undefined;
+  /**
+   * Sent while incoming calls were being handled: a handler still running may be waiting
+   * for this answer, so input must be read on until it arrives, however full the queue.
+   */
+  readonly awaitable: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
   /** Detaches the caller's abort listener. */
@@ -64,6 +69,8 @@ export class Connection {
   private readonly log: (event: LogEvent) => void;
   private readonly lifetime: AbortControllerLike = newAbortController();
   private readonly pending = new Map<JsonRpcId, Pending>();
+  /** How many pending calls are `awaitable`. */
+  private awaitable = 0;
   private readonly abandoned = new Set<JsonRpcId>();
   /** Incoming requests whose answer is not sent yet, with the controller behind their signal. */
   private readonly inFlight = new Map<JsonRpcId, AbortControllerLike>();
@@ -130,10 +137,17 @@ export class Connection {
       return Promise.reject(RequestError.requestCancelled(undefined, "aborted before it was sent"));
 
     const id = this.nextId++;
+    const awaitable = !this.arrivals.idle;
+    if (awaitable) {
+      this.awaitable++;
+      // The reader may have stopped at a full queue; the answer may be behind it.
+      this.arrivals.wake();
+    }
     return new Promise((resolve, reject) => {
       const onAbort = () => this.abandon(id);
       this.pending.set(id, {
         entry,
+        awaitable,
         resolve,
         reject,
         release: () => signal?.removeEventListener("abort", onAbort),
@@ -173,8 +187,10 @@ export class Connection {
       call.reject(error);
     }
     this.pending.clear();
+    this.awaitable = 0;
     for (const controller of this.inFlight.values()) controller.abort(error);
     this.inFlight.clear();
+    this.arrivals.clear();
     this.reader?.cancel(reason).catch(ignore);
     this.writes
       .then(() => this.writer.close())
@@ -196,6 +212,14 @@ export class Connection {
       const reader = this.stream.readable.getReader();
       this.reader = reader;
       for (;;) {
+        // Backpressure: while handlers fall behind, leave the backlog in the pipe (the
+        // peer's writes wait) instead of in memory; but never while an answer a handler
+        // may be waiting for could be behind it.
+        if (this.awaitable === 0) {
+          const room = this.arrivals.whenRoom();
+          if (room) await room;
+          if (this.isClosed) break;
+        }
         const next = await reader.read();
         if (next.done || this.isClosed) break;
         this.receive(next.value);
@@ -527,6 +551,7 @@ export class Connection {
     const call = this.pending.get(id);
     if (!call) return undefined;
     this.pending.delete(id);
+    if (call.awaitable) this.awaitable--;
     call.release();
     return call;
   }

@@ -49,21 +49,28 @@ function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): Read
         throw new TypeError("ndJsonStream: the readable side is already locked to a reader");
       locked = true;
       const source = input.getReader();
-      const ready: unknown[] = [];
+      // The frames of the last chunk, taken in order by index: O(1) per message.
+      let frames: Frame[] = [];
+      let next = 0;
       let ended = false;
       return {
         async read(): Promise<StreamReadResult<unknown>> {
-          while (ready.length === 0) {
+          for (;;) {
+            while (next < frames.length) {
+              const value = toValue(frames[next++] as Frame, decoder);
+              if (value !== SKIP) return { done: false, value };
+            }
+            frames = [];
+            next = 0;
             if (ended) return { done: true };
             const chunk = await source.read();
-            if (chunk.done) ended = true;
-            const frames = chunk.done ? framer.end() : chunk.value ? framer.push(chunk.value) : [];
-            for (const frame of frames) {
-              const value = toValue(frame, decoder);
-              if (value !== SKIP) ready.push(value);
+            if (chunk.done) {
+              ended = true;
+              frames = framer.end();
+            } else if (chunk.value) {
+              frames = framer.push(chunk.value);
             }
           }
-          return { done: false, value: ready.shift() };
         },
         releaseLock(): void {
           locked = false;
@@ -71,7 +78,7 @@ function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): Read
         },
         cancel(reason?: unknown): Promise<void> {
           ended = true;
-          ready.length = 0;
+          frames = [];
           return source.cancel(reason);
         },
       };
