@@ -37,9 +37,11 @@ type HandlerFunction = (...args: unknown[]) => unknown;
 
 interface Pending {
   readonly entry: MethodEntry | undefined;
+  /** Notifications received when it was sent: its answer waits for no earlier ones. */
+  readonly sentAfter: number;
   /**
-   * Sent while incoming calls were being handled: a handler still running may be waiting
-   * for this answer, so input must be read on until it arrives, however full the queue.
+   * Sent while a notification was being handled: that handler may be waiting for this
+   * answer, so input must be read on until it arrives, however full the queue.
    */
   readonly awaitable: boolean;
   resolve(value: unknown): void;
@@ -55,10 +57,19 @@ interface Pending {
  *
  * Ordering: incoming messages are dispatched in arrival order, synchronously when nothing
  * waits. Notification handlers run one at a time: an asynchronous one holds back the
- * requests and notifications after it until it settles, so a `session/update` stream is
- * applied in order. Request handlers run concurrently with each other and with everything
- * after them (so `session/cancel` reaches a running prompt). Responses resolve their calls
- * on arrival, never held back.
+ * requests, notifications and answers after it until it settles, so a `session/update`
+ * stream is applied in order and a call resolves only after the notifications received
+ * before its answer were handled (a turn ends after its updates). Two exceptions keep this
+ * free of deadlocks: an answer is delivered at once when a notification received before
+ * its request was sent is still being handled (that handler may be the one waiting for
+ * it), and cancellations are acted on as they arrive. Request handlers run concurrently
+ * with each other and with everything after them (so `session/cancel` reaches a running
+ * prompt). A notification handler that never settles therefore holds back everything
+ * received after it until the connection closes, which rejects the calls still waiting.
+ *
+ * Backlog: while 1024 incoming calls wait for a slow handler, the connection stops reading
+ * (the peer's writes then wait on the pipe) until no more than 256 do, except while a call
+ * sent from a running handler is pending (its answer may be behind the backlog).
  */
 export class Connection {
   private readonly served: Routes;
@@ -71,6 +82,9 @@ export class Connection {
   private readonly pending = new Map<JsonRpcId, Pending>();
   /** How many pending calls are `awaitable`. */
   private awaitable = 0;
+  /** Notifications received, and how many of those have been handled (they run in order). */
+  private notificationsReceived = 0;
+  private notificationsHandled = 0;
   private readonly abandoned = new Set<JsonRpcId>();
   /** Incoming requests whose answer is not sent yet, with the controller behind their signal. */
   private readonly inFlight = new Map<JsonRpcId, AbortControllerLike>();
@@ -137,7 +151,8 @@ export class Connection {
       return Promise.reject(RequestError.requestCancelled(undefined, "aborted before it was sent"));
 
     const id = this.nextId++;
-    const awaitable = !this.arrivals.idle;
+    const sentAfter = this.notificationsReceived;
+    const awaitable = this.notificationsHandled < sentAfter;
     if (awaitable) {
       this.awaitable++;
       // The reader may have stopped at a full queue; the answer may be behind it.
@@ -147,6 +162,7 @@ export class Connection {
       const onAbort = () => this.abandon(id);
       this.pending.set(id, {
         entry,
+        sentAfter,
         awaitable,
         resolve,
         reject,
@@ -244,10 +260,10 @@ export class Connection {
         this.onNotification(message.method, message.params);
         break;
       case "result":
-        this.onResult(message.id, message.result);
+        this.onResponse(message.id, () => this.onResult(message.id, message.result));
         break;
       case "error":
-        this.onErrorResponse(message.id, message.error);
+        this.onResponse(message.id, () => this.onErrorResponse(message.id, message.error));
         break;
       case "invalid":
         this.note("warn", "invalid-message", `invalid JSON-RPC message: ${message.reason}`, {
@@ -405,28 +421,42 @@ export class Connection {
       this.onCancelRequest(this.cancelEntry, params);
       return;
     }
+    this.notificationsReceived++;
     this.arrivals.push(() => this.runNotification(method, params));
   }
 
-  /** Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go on. */
+  /**
+   * Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go
+   * on. Counts the notification handled once the handler has returned or settled.
+   */
   private runNotification(method: string, params: unknown): Promise<void> | undefined {
-    if (this.isClosed) return undefined;
+    const call = this.isClosed ? undefined : this.notificationCall(method, params);
+    if (!call) {
+      this.notificationsHandled++;
+      return undefined;
+    }
     const context: NotificationContext = { method, signal: this.lifetime.signal };
-    const failed = (error: unknown) =>
+    const failed = (error: unknown) => {
+      this.notificationsHandled++;
       this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
         method,
         error,
       });
-    const call = this.notificationCall(method, params);
-    if (!call) return undefined;
+    };
     try {
       const result = call(context);
-      return isThenable(result) ? Promise.resolve(result).then(ignore, failed) : undefined;
+      if (isThenable(result)) return Promise.resolve(result).then(this.countHandled, failed);
+      this.notificationsHandled++;
+      return undefined;
     } catch (error) {
       failed(error);
       return undefined;
     }
   }
+
+  private readonly countHandled = (): void => {
+    this.notificationsHandled++;
+  };
 
   /** The handler call for one notification, or undefined (logged) when it is dropped. */
   private notificationCall(
@@ -492,6 +522,29 @@ export class Connection {
   }
 
   // --- incoming responses --------------------------------------------------------------------
+
+  /**
+   * Hands an answer to its call once every notification received before it has been
+   * handled: an agent sends a turn's updates before it answers the prompt, and the caller
+   * must see the turn end after them. The exception: when a notification received before
+   * the request was sent is still being handled, that handler may be waiting for this very
+   * answer (a handler that calls the peer), so it is delivered at once rather than never.
+   */
+  private onResponse(id: JsonRpcId, deliver: () => void): void {
+    const call = this.pending.get(id);
+    if (
+      !call ||
+      this.notificationsHandled === this.notificationsReceived ||
+      this.notificationsHandled < call.sentAfter
+    ) {
+      deliver();
+      return;
+    }
+    this.arrivals.push(() => {
+      deliver();
+      return undefined;
+    });
+  }
 
   private onResult(id: JsonRpcId, value: unknown): void {
     const call = this.settle(id);
