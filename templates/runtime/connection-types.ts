@@ -74,7 +74,10 @@ export type LogReason =
   | "parse-error"
   /** An incoming line is not UTF-8: answered -32700. */
   | "invalid-utf8"
-  /** An incoming line exceeds `maxMessageBytes`: skipped, answered -32600. */
+  /**
+   * An incoming line exceeds `maxMessageBytes`: skipped, answered -32600; or a result of
+   * ours does: replaced by -32603 with its size.
+   */
   | "message-too-large"
   /** JSON, but not a JSON-RPC message: answered -32600 unless it looks like a response. */
   | "invalid-message"

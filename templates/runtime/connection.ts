@@ -17,9 +17,10 @@ import {
 } from "./json-rpc.js";
 import {
   isMalformedFrame,
+  isRefusedMessage,
   type MalformedFrame,
-  MessageEncodingError,
   type MessageStream,
+  type MessageTooLargeError,
 } from "./message-stream.js";
 import { fillEmpty, invalidParams, type Routes, receive, routesOf } from "./method-routes.js";
 import { ConnectionClosedError, RequestError } from "./request-error.js";
@@ -332,7 +333,25 @@ export class Connection {
     if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
     if (this.isClosed) return;
     await this.send(response).catch((error) => {
-      if (!(error instanceof MessageEncodingError)) return;
+      if (!isRefusedMessage(error)) return;
+      if (error.name === "MessageTooLargeError") {
+        const { size, limit } = error as MessageTooLargeError;
+        this.note(
+          "error",
+          "message-too-large",
+          `the ${method} result is ${size} bytes, over the limit of ${limit}`,
+          {
+            method,
+            id,
+            error,
+          },
+        );
+        this.answerWithError(
+          id,
+          RequestError.internalError({ size, limit }, "result over the message size limit"),
+        );
+        return;
+      }
       this.note("error", "encode-error", `the ${method} result cannot be encoded as JSON`, {
         method,
         id,
@@ -636,7 +655,7 @@ export class Connection {
     const written = this.writes.then(() => this.writer.write(message));
     this.writes = written.then(ignore, ignore);
     return written.catch((error: unknown) => {
-      if (error instanceof MessageEncodingError) throw error;
+      if (isRefusedMessage(error)) throw error;
       this.close(error);
       throw this.closedError();
     });

@@ -46,9 +46,27 @@ export class MalformedFrame {
   }
 }
 
+/**
+ * Marks the errors a transport raises for one outgoing message it refuses (it cannot be
+ * encoded, or it is over the size limit), across copies of this runtime like
+ * {@link MalformedFrame}: such an error fails that one call, never the connection.
+ */
+const REFUSED: unique symbol = Symbol.for("acp-codegen.refused-message") as never;
+
+export function isRefusedMessage(
+  error: unknown,
+): error is MessageEncodingError | MessageTooLargeError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { [REFUSED]?: unknown })[REFUSED] === true
+  );
+}
+
 /** An outgoing message that cannot be serialised (a BigInt, a cycle): fails that one call only. */
 export class MessageEncodingError extends Error {
   override readonly name = "MessageEncodingError";
+  readonly [REFUSED]: true = true;
   /** What `JSON.stringify` threw. */
   readonly reason: unknown;
 
@@ -57,5 +75,25 @@ export class MessageEncodingError extends Error {
       `message cannot be encoded as JSON${reason instanceof Error ? `: ${reason.message}` : ""}`,
     );
     this.reason = reason;
+  }
+}
+
+/**
+ * An outgoing message over the transport's size limit: refused before anything is written,
+ * so it fails that one call only. (Sent anyway, it would be skipped by a peer with the same
+ * limit, which cannot tell whose request it was.)
+ */
+export class MessageTooLargeError extends Error {
+  override readonly name = "MessageTooLargeError";
+  readonly [REFUSED]: true = true;
+  /** Bytes the encoded message takes, without its newline. */
+  readonly size: number;
+  /** The limit it is over (`maxMessageBytes`). */
+  readonly limit: number;
+
+  constructor(what: string, size: number, limit: number) {
+    super(`${what} is ${size} bytes encoded, over the limit of ${limit} bytes`);
+    this.size = size;
+    this.limit = limit;
   }
 }

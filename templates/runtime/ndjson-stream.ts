@@ -1,6 +1,11 @@
 import type { JsonRpcMessage } from "./json-rpc.js";
 import { type Frame, LineFramer } from "./line-framing.js";
-import { MalformedFrame, MessageEncodingError, type MessageStream } from "./message-stream.js";
+import {
+  MalformedFrame,
+  MessageEncodingError,
+  type MessageStream,
+  MessageTooLargeError,
+} from "./message-stream.js";
 import { strictUtf8Decoder, utf8Encoder } from "./web-globals.js";
 import type {
   ReadableLike,
@@ -15,8 +20,10 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 export interface NdJsonStreamOptions {
   /**
-   * Longest incoming line, in bytes, before its newline. A longer line is skipped without
-   * being buffered and reported to the connection as a `too-large` {@link MalformedFrame}.
+   * Longest message, in bytes before its newline, in either direction (default 32 MiB).
+   * A longer incoming line is skipped without being buffered and reported to the connection
+   * as a `too-large` {@link MalformedFrame}; a longer outgoing message is not written, and
+   * its call fails with a {@link MessageTooLargeError}.
    */
   readonly maxMessageBytes?: number;
 }
@@ -36,8 +43,9 @@ export function ndJsonStream(
   input: ReadableLike<Uint8Array>,
   options: NdJsonStreamOptions = {},
 ): MessageStream {
-  const framer = new LineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
-  return { readable: lineReadable(input, framer), writable: lineWritable(output) };
+  const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const framer = new LineFramer(limit);
+  return { readable: lineReadable(input, framer), writable: lineWritable(output, limit) };
 }
 
 function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): ReadableLike<unknown> {
@@ -105,7 +113,10 @@ function toValue(frame: Frame, decoder: { decode(bytes: Uint8Array): string }): 
   }
 }
 
-function lineWritable(output: WritableLike<Uint8Array>): WritableLike<JsonRpcMessage> {
+function lineWritable(
+  output: WritableLike<Uint8Array>,
+  limit: number,
+): WritableLike<JsonRpcMessage> {
   const encoder = utf8Encoder();
   return {
     getWriter(): StreamWriter<JsonRpcMessage> {
@@ -120,11 +131,23 @@ function lineWritable(output: WritableLike<Uint8Array>): WritableLike<JsonRpcMes
           }
           if (text === undefined) return Promise.reject(new MessageEncodingError(undefined));
           // JSON.stringify escapes every control character, so the only newline is ours.
-          return sink.write(encoder.encode(`${text}\n`));
+          const bytes = encoder.encode(`${text}\n`);
+          if (bytes.length - 1 > limit)
+            return Promise.reject(
+              new MessageTooLargeError(describe(message), bytes.length - 1, limit),
+            );
+          return sink.write(bytes);
         },
         close: () => sink.close(),
         releaseLock: () => sink.releaseLock(),
       };
     },
   };
+}
+
+/** What a message is, for an error message: never its content. */
+function describe(message: JsonRpcMessage): string {
+  if ("method" in message)
+    return "id" in message ? `the ${message.method} request` : `the ${message.method} notification`;
+  return `the answer to request ${JSON.stringify(message.id)}`;
 }
