@@ -93,8 +93,6 @@ export class Connection {
   private handlers: Record<string, unknown> | undefined;
   private reader: StreamReader<unknown> | undefined;
   private readonly writer: StreamWriter<JsonRpcMessage>;
-  /** Tail of the write queue: messages go out whole and in the order they were sent. */
-  private writes: Promise<void> = Promise.resolve();
   /** Incoming calls, started in arrival order (see the class comment). */
   private readonly arrivals = new ArrivalQueue();
   private readonly closedPromise: Promise<void>;
@@ -209,8 +207,11 @@ export class Connection {
     this.inFlight.clear();
     this.arrivals.clear();
     this.reader?.cancel(reason).catch(ignore);
-    this.writes
-      .then(() => this.writer.close())
+    // Closed now, synchronously: the writer closes after what it already holds, and an
+    // application that ends the underlying stream right after `close()` (Node:
+    // `conn.close(); child.stdin.end()`) must find the close already under way, or Node
+    // 20's `Writable.toWeb` adapter throws an uncaught TypeError.
+    attempt(() => this.writer.close())
       .catch(ignore)
       .then(() => this.resolveClosed());
   }
@@ -647,14 +648,13 @@ export class Connection {
   // --- output --------------------------------------------------------------------------------
 
   /**
-   * Queue one message. A transport failure closes the connection; a message that cannot be
-   * encoded fails only its own call.
+   * Hand one message to the writer, which keeps messages whole and in order (see
+   * `StreamWriter`). A transport failure closes the connection; a message the transport
+   * refuses (it cannot be encoded, or is over the size limit) fails only its own call.
    */
   private send(message: JsonRpcMessage): Promise<void> {
     if (this.isClosed) return Promise.reject(this.closedError());
-    const written = this.writes.then(() => this.writer.write(message));
-    this.writes = written.then(ignore, ignore);
-    return written.catch((error: unknown) => {
+    return attempt(() => this.writer.write(message)).catch((error: unknown) => {
       if (isRefusedMessage(error)) throw error;
       this.close(error);
       throw this.closedError();
@@ -689,3 +689,12 @@ function defaultLog(event: LogEvent): void {
 }
 
 function ignore(): void {}
+
+/** `run()`, with a synchronous throw turned into a rejection. */
+function attempt(run: () => Promise<void>): Promise<void> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
