@@ -7,6 +7,7 @@ import type {
   MethodTables,
   NotificationContext,
   RequestContext,
+  TraceEvent,
 } from "./connection-types.js";
 import {
   classify,
@@ -20,7 +21,7 @@ import {
   isRefusedMessage,
   type MalformedFrame,
   type MessageStream,
-  type MessageTooLargeError,
+  MessageTooLargeError,
 } from "./message-stream.js";
 import { fillEmpty, invalidParams, type Routes, receive, routesOf } from "./method-routes.js";
 import { ConnectionClosedError, RequestError } from "./request-error.js";
@@ -79,6 +80,10 @@ export class Connection {
   private readonly checkReceived: boolean;
   private readonly checkSent: boolean;
   private readonly log: (event: LogEvent) => void;
+  private readonly trace: ((event: TraceEvent) => void) | undefined;
+  private readonly answerMalformed: boolean;
+  /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
+  private malformedLines = 0;
   private readonly lifetime: AbortControllerLike = newAbortController();
   private readonly pending = new Map<JsonRpcId, Pending>();
   /** How many pending calls are `awaitable`. */
@@ -112,6 +117,8 @@ export class Connection {
     this.checkReceived = typeof validate === "boolean" ? validate : (validate.received ?? true);
     this.checkSent = typeof validate === "boolean" ? validate : (validate.sent ?? true);
     this.log = options.log ?? defaultLog;
+    this.trace = options.trace;
+    this.answerMalformed = options.malformedInput === "answer";
     // Taken now, not on first send: close() must be able to end our output even if nothing was sent.
     this.writer = stream.writable.getWriter();
     this.closedPromise = new Promise((resolve) => {
@@ -194,8 +201,12 @@ export class Connection {
    * what was already queued. Idempotent.
    */
   close(reason?: unknown): void {
+    this.shutDown(new ConnectionClosedError(reason, "closed"));
+  }
+
+  private shutDown(error: ConnectionClosedError): void {
     if (this.isClosed) return;
-    const error = new ConnectionClosedError(reason);
+    const reason = error.reason;
     this.lifetime.abort(error);
     for (const call of this.pending.values()) {
       call.release();
@@ -239,12 +250,16 @@ export class Connection {
           if (this.isClosed) break;
         }
         const next = await reader.read();
-        if (next.done || this.isClosed) break;
+        if (this.isClosed) break;
+        if (next.done) {
+          this.shutDown(new ConnectionClosedError(undefined, "end-of-input"));
+          break;
+        }
+        this.trace?.({ direction: "received", message: next.value });
         this.receive(next.value);
       }
-      this.close();
     } catch (error) {
-      this.close(error);
+      this.shutDown(new ConnectionClosedError(error, "read-error"));
     }
   }
 
@@ -279,20 +294,45 @@ export class Connection {
 
   private malformed(frame: MalformedFrame): void {
     if (frame.problem === "too-large") {
-      this.note(
-        "warn",
-        "message-too-large",
-        `skipped an incoming message of ${frame.size} bytes: over the size limit`,
-      );
-      this.answerWithError(
-        null,
-        RequestError.invalidRequest({ size: frame.size }, "message too large"),
-      );
+      this.tooLarge(frame);
       return;
     }
     const what = frame.problem === "invalid-utf8" ? "not valid UTF-8" : "not valid JSON";
-    this.note("warn", frame.problem, `an incoming line of ${frame.size} bytes is ${what}`);
-    this.answerWithError(null, RequestError.parseError(undefined, what));
+    const first = this.malformedLines++ === 0;
+    this.note(
+      first ? "warn" : "debug",
+      frame.problem,
+      `an incoming line of ${frame.size} bytes is ${what}${first && !this.answerMalformed ? "; dropped (later ones are logged at debug level)" : ""}`,
+    );
+    if (this.answerMalformed) this.answerWithError(null, RequestError.parseError(undefined, what));
+  }
+
+  /**
+   * A message over the size limit was skipped. Its head usually names it: a request is
+   * answered with its own id, so the peer's call fails instead of waiting; an answer to one
+   * of our calls fails that call.
+   */
+  private tooLarge(frame: MalformedFrame): void {
+    const { id, method, response } = frame.peek ?? {};
+    const limit = frame.limit ?? Number.NaN;
+    this.note(
+      "warn",
+      "message-too-large",
+      `skipped an incoming message of ${frame.size} bytes: over the size limit`,
+      id === undefined ? {} : { id },
+    );
+    if (response && id !== undefined) {
+      const call = this.settle(id);
+      const what = call?.entry ? `the answer to ${call.entry.method}` : "the answer";
+      call?.reject(new MessageTooLargeError(what, frame.size, limit));
+      return;
+    }
+    if (method && id === undefined) return; // a notification: never answered
+    if (id === undefined && !this.answerMalformed) return;
+    this.answerWithError(
+      id ?? null,
+      RequestError.invalidRequest({ size: frame.size, limit }, "message too large"),
+    );
   }
 
   private answerWithError(id: JsonRpcId, error: RequestError): void {
@@ -595,14 +635,20 @@ export class Connection {
   private onErrorResponse(id: JsonRpcId, error: ErrorObject): void {
     const call = this.settle(id);
     if (!call) {
-      this.unmatched(id);
+      this.unmatched(id, error);
       return;
     }
     call.reject(new RequestError(error.code, error.message, error.data));
   }
 
-  private unmatched(id: JsonRpcId): void {
-    if (this.abandoned.delete(id)) {
+  private unmatched(id: JsonRpcId, error?: ErrorObject): void {
+    if (id === null && error) {
+      this.note(
+        "debug",
+        "unattributed-error",
+        `the peer reported an error not tied to a request: ${error.code} ${error.message}`,
+      );
+    } else if (this.abandoned.delete(id)) {
       this.note(
         "debug",
         "late-response",
@@ -654,11 +700,15 @@ export class Connection {
    */
   private send(message: JsonRpcMessage): Promise<void> {
     if (this.isClosed) return Promise.reject(this.closedError());
-    return attempt(() => this.writer.write(message)).catch((error: unknown) => {
-      if (isRefusedMessage(error)) throw error;
-      this.close(error);
-      throw this.closedError();
-    });
+    const written = attempt(() => this.writer.write(message));
+    const trace = this.trace;
+    return (trace ? written.then(() => trace({ direction: "sent", message })) : written).catch(
+      (error: unknown) => {
+        if (isRefusedMessage(error)) throw error;
+        this.shutDown(new ConnectionClosedError(error, "write-error"));
+        throw this.closedError();
+      },
+    );
   }
 
   private note(

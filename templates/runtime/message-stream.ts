@@ -1,4 +1,5 @@
 import type { JsonRpcMessage } from "./json-rpc.js";
+import type { Peek } from "./peek.js";
 import type { ReadableLike, WritableLike } from "./web-types.js";
 
 /**
@@ -8,7 +9,7 @@ import type { ReadableLike, WritableLike } from "./web-types.js";
  *
  * Incoming values are untrusted: the connection checks every one of them. A transport that
  * receives something it cannot turn into a JSON value yields a {@link MalformedFrame}, which
- * the connection answers (-32700 / -32600) and logs without closing.
+ * the connection logs (and, as its options say, answers) without closing.
  */
 export interface MessageStream {
   readonly readable: ReadableLike<unknown>;
@@ -17,7 +18,6 @@ export interface MessageStream {
 
 export type MalformedProblem = "parse-error" | "invalid-utf8" | "too-large";
 
-/** A unit of input that is not a JSON value. Carries no content: input may hold secrets. */
 /**
  * Marks a MalformedFrame across copies of this runtime (two installed versions of the
  * package, or a stream made by one and a connection by another): `instanceof` would miss
@@ -34,15 +34,35 @@ export function isMalformedFrame(value: unknown): value is MalformedFrame {
   );
 }
 
-export class MalformedFrame {
+/** What a transport knows about a unit of input that is not a JSON value, besides its size. */
+export interface MalformedDetail {
+  /**
+   * The line as text (invalid UTF-8 replaced by U+FFFD), for `parse-error` and
+   * `invalid-utf8`. Only a `trace` sees it: the connection never logs input content.
+   */
+  readonly text?: string;
+  /** For `too-large`: what the head of the message said (its id, whether a request). */
+  readonly peek?: Peek;
+  /** For `too-large`: the limit it is over. */
+  readonly limit?: number;
+}
+
+/** A unit of input that is not a JSON value (or too large to be read as one). */
+export class MalformedFrame implements MalformedDetail {
   readonly [MALFORMED]: true = true;
   readonly problem: MalformedProblem;
   /** Size in bytes of the offending input. */
   readonly size: number;
+  readonly text?: string;
+  readonly peek?: Peek;
+  readonly limit?: number;
 
-  constructor(problem: MalformedProblem, size: number) {
+  constructor(problem: MalformedProblem, size: number, detail: MalformedDetail = {}) {
     this.problem = problem;
     this.size = size;
+    if (detail.text !== undefined) this.text = detail.text;
+    if (detail.peek !== undefined) this.peek = detail.peek;
+    if (detail.limit !== undefined) this.limit = detail.limit;
   }
 }
 

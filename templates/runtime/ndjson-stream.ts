@@ -6,7 +6,8 @@ import {
   type MessageStream,
   MessageTooLargeError,
 } from "./message-stream.js";
-import { strictUtf8Decoder, utf8Encoder } from "./web-globals.js";
+import { peek } from "./peek.js";
+import { lossyUtf8Decoder, strictUtf8Decoder, utf8Encoder } from "./web-globals.js";
 import type {
   ReadableLike,
   StreamReader,
@@ -45,10 +46,14 @@ export function ndJsonStream(
 ): MessageStream {
   const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const framer = new LineFramer(limit);
-  return { readable: lineReadable(input, framer), writable: lineWritable(output, limit) };
+  return { readable: lineReadable(input, framer, limit), writable: lineWritable(output, limit) };
 }
 
-function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): ReadableLike<unknown> {
+function lineReadable(
+  input: ReadableLike<Uint8Array>,
+  framer: LineFramer,
+  limit: number,
+): ReadableLike<unknown> {
   const decoder = strictUtf8Decoder();
   let locked = false;
   return {
@@ -65,7 +70,7 @@ function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): Read
         async read(): Promise<StreamReadResult<unknown>> {
           for (;;) {
             while (next < frames.length) {
-              const value = toValue(frames[next++] as Frame, decoder);
+              const value = toValue(frames[next++] as Frame, decoder, limit);
               if (value !== SKIP) return { done: false, value };
             }
             frames = [];
@@ -95,21 +100,30 @@ function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): Read
 }
 
 /** One line to a JSON value, a {@link MalformedFrame}, or SKIP for a blank line. */
-function toValue(frame: Frame, decoder: { decode(bytes: Uint8Array): string }): unknown {
-  if (frame.kind === "oversize") return new MalformedFrame("too-large", frame.size);
+function toValue(
+  frame: Frame,
+  decoder: { decode(bytes: Uint8Array): string },
+  limit: number,
+): unknown {
+  if (frame.kind === "oversize") {
+    const peeked = peek(lossyUtf8Decoder().decode(frame.head));
+    return new MalformedFrame("too-large", frame.size, { peek: peeked, limit });
+  }
   const bytes =
     frame.bytes[frame.bytes.length - 1] === CR ? frame.bytes.subarray(0, -1) : frame.bytes;
   let text: string;
   try {
     text = decoder.decode(bytes);
   } catch {
-    return new MalformedFrame("invalid-utf8", frame.bytes.length);
+    return new MalformedFrame("invalid-utf8", frame.bytes.length, {
+      text: lossyUtf8Decoder().decode(bytes),
+    });
   }
   if (text.trim() === "") return SKIP;
   try {
     return JSON.parse(text);
   } catch {
-    return new MalformedFrame("parse-error", frame.bytes.length);
+    return new MalformedFrame("parse-error", frame.bytes.length, { text });
   }
 }
 

@@ -72,14 +72,45 @@ function withDetail(message: string, detail: string | undefined): string {
   return detail ? `${message}: ${detail}` : message;
 }
 
-/** Rejection of every request still pending when the connection closes, and of calls made after. */
+/** What closed a connection. */
+export type CloseKind =
+  /** The peer closed its output (end of input): it exited, or is done with us. */
+  | "end-of-input"
+  /** Reading failed: the transport's error is the `reason`. */
+  | "read-error"
+  /** Writing failed (the peer is gone): the transport's error is the `reason`. */
+  | "write-error"
+  /** This side called `close()`; its argument, if any, is the `reason`. */
+  | "closed";
+
+/**
+ * Rejection of every request still pending when the connection closes, and of calls made
+ * after; also the reason of the connection's `signal`. Its message says what happened.
+ */
 export class ConnectionClosedError extends Error {
   override readonly name = "ConnectionClosedError";
-  /** Why the connection closed: the transport's error, the `close(reason)` argument, or undefined at end of input. */
+  readonly kind: CloseKind;
+  /** The transport's error, the `close(reason)` argument, or undefined at end of input. */
   readonly reason: unknown;
 
-  constructor(reason?: unknown) {
-    super(reason instanceof Error ? `connection closed: ${reason.message}` : "connection closed");
+  constructor(reason?: unknown, kind: CloseKind = "closed") {
+    super(closeMessage(kind, reason));
+    this.kind = kind;
     this.reason = reason;
+  }
+}
+
+function closeMessage(kind: CloseKind, reason: unknown): string {
+  const detail =
+    reason instanceof Error ? reason.message : reason === undefined ? "" : String(reason);
+  switch (kind) {
+    case "end-of-input":
+      return `connection closed: the peer closed its output${detail ? ` (${detail})` : ""}`;
+    case "read-error":
+      return `connection closed: ${detail || "reading failed"}`;
+    case "write-error":
+      return `connection closed: ${detail || "writing failed"}`;
+    case "closed":
+      return detail ? `connection closed: ${detail}` : "connection closed by close()";
   }
 }
