@@ -1,0 +1,240 @@
+// The connection runtime under load: ours against the official SDK's, each over real pipes
+// (a client process driving an agent process it spawned), and both against a floor: the same
+// JSON over the same pipes and the same web-stream adapters with no JSON-RPC layer at all
+// (JSON-RPC by hand, no validation, no dispatch). The floor is what any implementation pays
+// for Node's pipes, its web-stream adapters and JSON; "ours vs floor" is the share of that
+// we keep.
+//
+// Every figure is messages per second over wall time of the measured run (after a warm-up
+// run in the same processes), median of fresh process pairs, contenders interleaved per round
+// so machine load lands on all of them alike. CPU per message (client + agent, from
+// process.cpuUsage and /proc) is in the notes. The soak streams a million small updates
+// through ours and samples the client's heap after a full GC.
+//
+//   node bench/lib/runtime.mjs [--quick] [--pkg DIR]   the section alone, as a table
+
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { CLI, REPO } from "./paths.mjs";
+import { formatMs, formatRatio, median } from "./stats.mjs";
+
+const CLIENT = fileURLToPath(new URL("./runtime-client.mjs", import.meta.url));
+const IMPLS = ["ours", "sdk", "floor"];
+
+/** The rows: what each streams or asks, how many, and the targets of the issue they answer. */
+export const WORKLOADS = [
+  {
+    id: "small",
+    label: "streaming 100 B session/update text chunks",
+    args: ["--workload", "stream", "--payload", "small"],
+    count: 60_000,
+    vsSdk: 2,
+    vsFloor: 0.85,
+  },
+  {
+    id: "large",
+    label: "streaming 10 KB session/update text chunks",
+    args: ["--workload", "stream", "--payload", "large"],
+    count: 8_000,
+    vsSdk: 1,
+    vsFloor: 0.85,
+  },
+  {
+    id: "diff",
+    label: "streaming a 2,000-line diff (tool_call_update, ~150 KB)",
+    args: ["--workload", "stream", "--payload", "diff"],
+    count: 150,
+    vsSdk: 1,
+    vsFloor: 0.85,
+  },
+  {
+    id: "sequential",
+    label: "session/prompt round trips, one at a time",
+    args: ["--workload", "requests", "--inflight", "1"],
+    count: 3_000,
+    vsSdk: 1,
+  },
+  {
+    id: "inflight",
+    label: "session/prompt round trips, 64 in flight",
+    args: ["--workload", "requests", "--inflight", "64"],
+    count: 10_000,
+    vsSdk: 1,
+  },
+  {
+    id: "turn",
+    label: "streaming 100 B updates to a handler that awaits one event-loop turn",
+    args: ["--workload", "stream", "--payload", "small", "--turn"],
+    count: 30_000,
+    vsSdk: 1,
+  },
+];
+
+const SOAK = { count: 1_000_000, quickCount: 200_000 };
+
+function runClient(impl, workload, count, pkg, extra = []) {
+  const args = [
+    ...(extra.includes("--soak") ? ["--expose-gc"] : []),
+    CLIENT,
+    "--impl",
+    impl,
+    "--count",
+    String(count),
+    "--pkg",
+    pkg,
+    ...workload.args,
+    ...extra,
+  ];
+  const r = spawnSync(process.execPath, args, {
+    cwd: REPO,
+    encoding: "utf8",
+    timeout: 180_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (r.status !== 0) {
+    throw new Error(
+      `runtime bench (${impl}, ${workload.id}) exited ${r.status}: ${(r.stderr || "").trim().slice(0, 2000)}`,
+    );
+  }
+  return JSON.parse(r.stdout.trim().split("\n").pop());
+}
+
+/**
+ * @param {{ pkg: string, quick?: boolean, log?: (line: string) => void }} options
+ *   `pkg`: a generated package folder (its `v1` entry point is what "ours" runs).
+ */
+export function benchRuntime({ pkg, quick = false, log = () => {} }) {
+  const rounds = quick ? 1 : 3;
+  const scale = quick ? 0.25 : 1;
+  const workloads = [];
+  for (const workload of WORKLOADS) {
+    const count = Math.max(10, Math.round(workload.count * scale));
+    log(`  ${workload.label} (${count} messages × ${rounds} rounds)…`);
+    const runs = Object.fromEntries(IMPLS.map((impl) => [impl, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < IMPLS.length; k++) {
+        const impl = IMPLS[(k + round) % IMPLS.length];
+        runs[impl].push(runClient(impl, workload, count, pkg));
+      }
+    }
+    const summary = (impl) => {
+      const list = runs[impl];
+      return {
+        perSecond: median(list.map((r) => (r.count / r.wallMs) * 1000)),
+        clientUsPerMessage: median(list.map((r) => (r.clientCpuMs * 1000) / r.count)),
+        agentUsPerMessage: median(list.map((r) => ((r.agentCpuMs ?? Number.NaN) * 1000) / r.count)),
+        peakRssMb: Math.max(...list.map((r) => r.rssMb)),
+      };
+    };
+    workloads.push({
+      id: workload.id,
+      label: workload.label,
+      count,
+      targets: { vsSdk: workload.vsSdk, vsFloor: workload.vsFloor ?? null },
+      ours: summary("ours"),
+      sdk: summary("sdk"),
+      floor: summary("floor"),
+      runs,
+    });
+  }
+  const soakCount = quick ? SOAK.quickCount : SOAK.count;
+  log(`  soak: ${soakCount} small updates through ours…`);
+  const soak = runClient("ours", WORKLOADS[0], soakCount, pkg, ["--soak"]);
+  return {
+    rounds,
+    workloads,
+    soak: { count: soakCount, heap: soak.heap, wallMs: soak.wallMs, rssMb: soak.rssMb },
+  };
+}
+
+const perSecond = (n) =>
+  n >= 10_000 ? `${(n / 1000).toFixed(0)}k msg/s` : `${n.toFixed(n >= 100 ? 0 : 1)} msg/s`;
+const cpuNote = (s) =>
+  `CPU/msg client ${s.clientUsPerMessage.toFixed(1)} µs + agent ${s.agentUsPerMessage.toFixed(1)} µs`;
+
+/**
+ * The section's table rows, as `[section, measure, reference, ours, ratio, target, note]`
+ * (the argument list of bench/run.mjs's `row`): for each workload, ours against the SDK and
+ * ours against the floor.
+ */
+export function runtimeRows(result) {
+  const section =
+    "connection runtime (client and agent processes over pipes, Node's web-stream adapters)";
+  const rows = [];
+  for (const w of result.workloads) {
+    rows.push([
+      section,
+      `${w.label}: ours vs the SDK (${w.count} messages, median of ${result.rounds})`,
+      `SDK ${perSecond(w.sdk.perSecond)}`,
+      perSecond(w.ours.perSecond),
+      w.ours.perSecond / w.sdk.perSecond,
+      w.targets.vsSdk,
+      `${cpuNote(w.ours)}; SDK ${cpuNote(w.sdk).slice(8)}; CPU ratio ${formatRatio(
+        (w.sdk.clientUsPerMessage + w.sdk.agentUsPerMessage) /
+          (w.ours.clientUsPerMessage + w.ours.agentUsPerMessage),
+      )}`,
+    ]);
+    rows.push([
+      section,
+      `${w.label}: ours vs the raw ndjson floor`,
+      `floor ${perSecond(w.floor.perSecond)}`,
+      perSecond(w.ours.perSecond),
+      w.ours.perSecond / w.floor.perSecond,
+      w.targets.vsFloor ?? undefined,
+      `floor ${cpuNote(w.floor).slice(8)}`,
+    ]);
+  }
+  const heap = result.soak.heap;
+  if (heap.length >= 2) {
+    const early = heap[1];
+    const last = heap[heap.length - 1];
+    const peak = Math.max(...heap.map((h) => h.heapMb));
+    rows.push([
+      section,
+      `soak: ${result.soak.count.toLocaleString("en")} small updates through ours, heap after GC`,
+      `${early.heapMb.toFixed(1)} MB after ${early.handled.toLocaleString("en")}`,
+      `${last.heapMb.toFixed(1)} MB after ${last.handled.toLocaleString("en")}`,
+      early.heapMb / last.heapMb,
+      0.9,
+      `flat = the last sample within 10% of the second; peak ${peak.toFixed(1)} MB, RSS ${result.soak.rssMb.toFixed(0)} MB at the end, ${formatMs(result.soak.wallMs)}`,
+    ]);
+  }
+  return rows;
+}
+
+// --- standalone ------------------------------------------------------------------------------
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { quick: { type: "boolean", default: false }, pkg: { type: "string" } },
+  });
+  let pkg = values.pkg;
+  let scratch;
+  if (!pkg) {
+    scratch = mkdtempSync(join(tmpdir(), "acp-bench-runtime-"));
+    pkg = join(scratch, "package");
+    const g = spawnSync(process.execPath, [CLI, "generate", "--out", pkg, "--quiet"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
+    if (g.status !== 0) throw new Error(g.stderr);
+  }
+  try {
+    const result = benchRuntime({
+      pkg,
+      quick: values.quick,
+      log: (l) => process.stderr.write(`${l}\n`),
+    });
+    for (const [, measure, reference, ours, ratio, target, note] of runtimeRows(result)) {
+      const met = target === undefined ? "" : ratio >= target ? "yes" : "**no**";
+      process.stdout.write(
+        `| ${measure} | ${reference} | ${ours} | ${formatRatio(ratio)} | ${target === undefined ? "" : `≥ ${target}×`} | ${met} | ${note} |\n`,
+      );
+    }
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
