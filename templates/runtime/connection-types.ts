@@ -27,6 +27,31 @@ export interface MethodEntry {
   readonly validateResult?: CompiledValidator;
   /** Lenient reading of a received result, like `parseParams`. */
   readonly parseResult?: (value: unknown) => unknown;
+  /**
+   * A request the peer answers after a notification told it to stop (ACP's
+   * `session/prompt`, stopped by `session/cancel`): aborting the call sends that
+   * notification, with the listed params copied from the request's, and the call still
+   * resolves with the peer's answer. Without it, aborting sends `$/cancel_request` and
+   * rejects at once.
+   */
+  readonly cancelBy?: { readonly method: string; readonly copy: readonly string[] };
+  /**
+   * A request whose result names something that other requests then act on (ACP's
+   * `terminal/create` and its terminal id): the typed proxy resolves with a handle.
+   */
+  readonly handle?: HandleSpec;
+}
+
+/** How to build the handle a request's typed proxy resolves with (see `handle.ts`). */
+export interface HandleSpec {
+  /** The result's property that names the thing (`terminalId`). */
+  readonly id: string;
+  /** Params of the creating request that every handle call repeats (`sessionId`). */
+  readonly scope: readonly string[];
+  /** Handle member → wire name of the request it sends (`waitForExit` → `terminal/wait_for_exit`). */
+  readonly methods: Readonly<Record<string, string>>;
+  /** The member that frees the thing, called by `Symbol.asyncDispose` (`release`). */
+  readonly dispose?: string;
 }
 
 export interface MethodTables {
@@ -129,7 +154,9 @@ export type LogReason =
   /** An outgoing message could not be serialised. */
   | "encode-error"
   /** A `$/cancel_request` for no request in flight (it probably finished already): ignored. */
-  | "unknown-cancel";
+  | "unknown-cancel"
+  /** The notification that stops an aborted call (`session/cancel`) could not be sent. */
+  | "cancel-failed";
 
 export interface LogEvent {
   readonly level: "debug" | "warn" | "error";
@@ -162,9 +189,13 @@ export interface NotificationContext {
 
 export interface CallOptions {
   /**
-   * Abort to give up on the request: the call rejects at once with a -32800 `RequestError`,
-   * the peer is sent `$/cancel_request` (when the surface has it), and its late answer is
-   * dropped.
+   * Abort to stop the request. For most requests the call rejects at once with a -32800
+   * `RequestError`, the peer is sent `$/cancel_request` (when the surface has it), and its
+   * late answer is dropped. For a request the protocol stops with a notification
+   * (`session/prompt`), that notification is sent instead (`session/cancel` for the
+   * prompt's session) and the call resolves with the peer's answer, which ACP requires to
+   * be `stopReason: "cancelled"`: the turn ends when the agent says so, after its last
+   * updates. (Real agents ignore `$/cancel_request` but honour `session/cancel`.)
    */
   readonly signal?: SignalLike | undefined;
 }

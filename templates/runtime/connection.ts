@@ -165,7 +165,10 @@ export class Connection {
       this.arrivals.wake();
     }
     return new Promise((resolve, reject) => {
-      const onAbort = () => this.abandon(id);
+      const cancelBy = entry?.cancelBy;
+      const onAbort = cancelBy
+        ? () => this.stopByNotification(id, cancelBy, params)
+        : () => this.abandon(id);
       this.pending.set(id, {
         entry,
         sentAfter,
@@ -673,6 +676,35 @@ export class Connection {
     if (call.awaitable) this.awaitable--;
     call.release();
     return call;
+  }
+
+  /**
+   * The caller aborted a call the protocol stops with a notification (`session/prompt`:
+   * `session/cancel`): send it, and keep waiting, since the peer still answers the call
+   * (ACP: with `stopReason: "cancelled"`). Peers seen in the field ignore
+   * `$/cancel_request` but honour this.
+   */
+  private stopByNotification(
+    id: JsonRpcId,
+    cancelBy: NonNullable<MethodEntry["cancelBy"]>,
+    params: unknown,
+  ): void {
+    const call = this.pending.get(id);
+    if (!call) return;
+    call.release();
+    const source = (typeof params === "object" && params !== null ? params : {}) as Record<
+      string,
+      unknown
+    >;
+    const copied: Record<string, unknown> = {};
+    for (const key of cancelBy.copy) if (Object.hasOwn(source, key)) copied[key] = source[key];
+    this.notify(cancelBy.method, copied).catch((error: unknown) => {
+      this.note("warn", "cancel-failed", `could not send ${cancelBy.method}: ${describe(error)}`, {
+        method: cancelBy.method,
+        id,
+        error,
+      });
+    });
   }
 
   /** The caller aborted: stop waiting, tell the peer, drop its answer when it comes. */
