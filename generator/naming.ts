@@ -107,6 +107,14 @@ export const CONNECTION_EXPORTS = [
   "StreamReader",
   "StreamWriter",
   "StreamReadResult",
+  // Connection under load and faults (issue 13).
+  "MessageEncodingError",
+  "MessageTooLargeError",
+  "CloseKind",
+  "TraceEvent",
+  "MalformedDetail",
+  "MessageHead",
+  "AsyncDisposableIfAvailable",
 ] as const;
 
 /** Names the generated package exports itself, per namespace (types and values are separate in TS). */

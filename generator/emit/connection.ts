@@ -3,6 +3,15 @@ import type { Method, SurfaceModel } from "../model/protocol.js";
 import { parserName } from "../model/unions.js";
 import { CONNECTION_EXPORTS, validatorExportName } from "../naming.js";
 import type { HandlerSide } from "../patch/vocabulary.js";
+import {
+  type CallRules,
+  callRules,
+  entryFields,
+  handleDeclarations,
+  handleTypeNames,
+  proxyNotes,
+  proxyResult,
+} from "./connection-extras.js";
 import { mapName, methodsOf } from "./methods.js";
 import { banner, literal, type OutputFile } from "./output.js";
 import { runtimePathFrom } from "./package.js";
@@ -53,19 +62,23 @@ const other = (role: Role): Role => (role === "agent" ? "client" : "agent");
  * subclasses; routing, validation and cancellation live in the runtime's `SideConnection`.
  */
 export function emitConnection(surface: SurfaceModel): OutputFile[] {
-  checkNames(surface);
   const runtime = runtimePathFrom(surface);
   const head = banner(surface.schemaFile.name);
   const served = { agent: methodsOf(surface, "agent"), client: methodsOf(surface, "client") };
   const protocol = methodsOf(surface, "protocol");
+  const rules = {
+    agent: callRules(surface, served.agent),
+    client: callRules(surface, served.client),
+  };
+  checkNames(surface, handleTypeNames([rules.agent, rules.client]));
   return [
     {
       path: `${surface.id}/connection.js`,
-      content: javascript(surface, head, runtime, served, protocol),
+      content: javascript(surface, head, runtime, served, protocol, rules),
     },
     {
       path: `${surface.id}/connection.d.ts`,
-      content: declarations(surface, head, runtime, served),
+      content: declarations(surface, head, runtime, served, rules),
     },
   ];
 }
@@ -76,6 +89,7 @@ function javascript(
   runtime: string,
   served: Record<Role, Method[]>,
   protocol: Method[],
+  rules: Record<Role, CallRules>,
 ): string {
   const all = [...served.agent, ...served.client, ...protocol];
   const types = [
@@ -95,19 +109,20 @@ function javascript(
     "",
     `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
     `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
+    `export { MessageEncodingError, MessageTooLargeError } from "${runtime}/message-stream.js";`,
     "",
   ];
-  const table = (name: string, doc: string, methods: Method[]) => {
+  const table = (name: string, doc: string, methods: Method[], extras?: CallRules) => {
     lines.push(
       `/** ${doc} */`,
       `const ${name} = Object.freeze([`,
-      ...methods.map((m) => `  ${entry(surface, m)},`),
+      ...methods.map((m) => `  ${entry(surface, m, extras)},`),
       "]);",
       "",
     );
   };
-  table(ROLES.agent.table, "Methods the agent serves.", served.agent);
-  table(ROLES.client.table, "Methods the client serves.", served.client);
+  table(ROLES.agent.table, "Methods the agent serves.", served.agent, rules.agent);
+  table(ROLES.client.table, "Methods the client serves.", served.client, rules.client);
   table(
     "PROTOCOL",
     "Protocol-level methods both sides understand; the runtime implements them.",
@@ -133,7 +148,7 @@ function javascript(
 }
 
 /** One runtime `MethodEntry` literal. */
-function entry(surface: SurfaceModel, m: Method): string {
+function entry(surface: SurfaceModel, m: Method, rules?: CallRules): string {
   const params = typeOf(surface, m.params);
   const fields = [
     `method: ${literal(m.method)}`,
@@ -152,6 +167,7 @@ function entry(surface: SurfaceModel, m: Method): string {
       `parseResult: ${parserName(result)}`,
     );
   }
+  if (rules) fields.push(...entryFields(rules, m));
   return `{ ${fields.join(", ")} }`;
 }
 
@@ -160,6 +176,7 @@ function declarations(
   head: string,
   runtime: string,
   served: Record<Role, Method[]>,
+  rules: Record<Role, CallRules>,
 ): string {
   const maps = (side: HandlerSide) => [mapName(side, "request"), mapName(side, "notification")];
   const lines = [
@@ -169,12 +186,17 @@ function declarations(
     `import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
     `import type { MessageStream } from "${runtime}/message-stream.js";`,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
+    `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
     "",
     `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
     `export type { NdJsonStreamOptions } from "${runtime}/ndjson-stream.js";`,
     `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
-    `export type { MessageStream } from "${runtime}/message-stream.js";`,
-    `export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, ValidationOptions } from "${runtime}/connection-types.js";`,
+    `export type { CloseKind } from "${runtime}/request-error.js";`,
+    `export { MessageEncodingError, MessageTooLargeError } from "${runtime}/message-stream.js";`,
+    `export type { MalformedDetail, MessageStream } from "${runtime}/message-stream.js";`,
+    `export type { MessageHead } from "${runtime}/peek.js";`,
+    `export type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
+    `export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, TraceEvent, ValidationOptions } from "${runtime}/connection-types.js";`,
     // Types the public signatures above mention: exported so users can name them too.
     `export type { ErrorMessage, ErrorObject, JsonRpcId, JsonRpcMessage, NotificationMessage, RequestMessage, ResultMessage } from "${runtime}/json-rpc.js";`,
     `export type { MalformedFrame, MalformedProblem } from "${runtime}/message-stream.js";`,
@@ -206,6 +228,9 @@ function declarations(
     lines.push("}", "");
   }
   for (const role of ["agent", "client"] as const) {
+    lines.push(...handleDeclarations(rules[role], (key) => typeOf(surface, key)));
+  }
+  for (const role of ["agent", "client"] as const) {
     const { remote } = ROLES[role];
     lines.push(
       `/** The ${role} as its peer sees it: one function per ${role} method, sending it over the connection. */`,
@@ -213,10 +238,10 @@ function declarations(
     );
     for (const m of served[role]) {
       const params = `params: T.${typeOf(surface, m.params)}`;
-      lines.push(...doc(surface, m, "  "));
+      lines.push(...doc(surface, m, "  ", proxyNotes(rules[role], m)));
       lines.push(
         m.result
-          ? `  ${m.handler}(${params}, options?: CallOptions): Promise<T.${typeOf(surface, m.result)}>;`
+          ? `  ${m.handler}(${params}, options?: CallOptions): Promise<${proxyResult(rules[role], m, typeOf(surface, m.result))}>;`
           : `  ${m.handler}(${params}): Promise<void>;`,
       );
     }
@@ -244,13 +269,14 @@ function declarations(
 }
 
 /** The doc comment of one method: wire name, kind, the first paragraph of its description. */
-function doc(surface: SurfaceModel, m: Method, indent: string): string[] {
+function doc(surface: SurfaceModel, m: Method, indent: string, notes: string[] = []): string[] {
   const summary = `\`${m.method}\` (${m.kind}).${summaryOf(surface, m.params)}`;
-  if (!m.experimental) return [`${indent}/** ${summary} */`];
+  if (!m.experimental && notes.length === 0) return [`${indent}/** ${summary} */`];
   return [
     `${indent}/**`,
     `${indent} * ${summary}`,
-    `${indent} * @experimental Only in the unstable schema.`,
+    ...notes.map((note) => `${indent} * ${note}`),
+    ...(m.experimental ? [`${indent} * @experimental Only in the unstable schema.`] : []),
     `${indent} */`,
   ];
 }
@@ -274,8 +300,8 @@ function summaryOf(surface: SurfaceModel, key: string): string {
 }
 
 /** Every exported name must stay free: a definition of that name would be shadowed silently. */
-function checkNames(surface: SurfaceModel): void {
-  const exported = new Set<string>(CONNECTION_EXPORTS);
+function checkNames(surface: SurfaceModel, derived: readonly string[]): void {
+  const exported = new Set<string>([...CONNECTION_EXPORTS, ...derived]);
   for (const def of surface.definitions) {
     if (exported.has(def.name)) {
       throw new InputError(
