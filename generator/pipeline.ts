@@ -1,5 +1,6 @@
 import { Diagnostics } from "./diagnostics.js";
 import { emitConnection } from "./emit/connection.js";
+import { emitErrorCodes } from "./emit/error-codes.js";
 import { emitGuards } from "./emit/guards.js";
 import { emitMethods } from "./emit/methods.js";
 import type { OutputFile } from "./emit/output.js";
@@ -50,6 +51,7 @@ export async function render(
       ...emitGuards(surface, runtime),
       ...(await emitParsers(surface, runtime)),
       ...emitConnection(surface),
+      ...emitErrorCodes(surface),
       ...emitSurfaceIndex(surface),
     );
   }

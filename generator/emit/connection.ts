@@ -108,7 +108,9 @@ function javascript(
       : []),
     "",
     `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
-    `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
+    `export { ConnectionClosedError } from "${runtime}/request-error.js";`,
+    // The entry point's RequestError: the runtime's, with a helper per schema error code.
+    'export { RequestError } from "./errors.js";',
     `export { MessageEncodingError, MessageTooLargeError } from "${runtime}/message-stream.js";`,
     "",
   ];
@@ -190,7 +192,9 @@ function declarations(
     "",
     `export { ndJsonStream } from "${runtime}/ndjson-stream.js";`,
     `export type { NdJsonStreamOptions } from "${runtime}/ndjson-stream.js";`,
-    `export { ConnectionClosedError, RequestError } from "${runtime}/request-error.js";`,
+    `export { ConnectionClosedError } from "${runtime}/request-error.js";`,
+    // The entry point's RequestError: the runtime's, with a helper per schema error code.
+    'export { RequestError } from "./errors.js";',
     `export type { CloseKind } from "${runtime}/request-error.js";`,
     `export { MessageEncodingError, MessageTooLargeError } from "${runtime}/message-stream.js";`,
     `export type { MalformedDetail, MessageStream } from "${runtime}/message-stream.js";`,

@@ -24,7 +24,7 @@ import {
   MessageTooLargeError,
 } from "./message-stream.js";
 import { fillEmpty, invalidParams, type Routes, receive, routesOf } from "./method-routes.js";
-import { ConnectionClosedError, RequestError } from "./request-error.js";
+import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
 import { type AbortControllerLike, consoleError, newAbortController } from "./web-globals.js";
 import type { PlatformAbortSignal, StreamReader, StreamWriter } from "./web-types.js";
@@ -154,7 +154,7 @@ export class Connection {
     if (invalid) return Promise.reject(invalid);
     const signal = options.signal;
     if (signal?.aborted)
-      return Promise.reject(RequestError.requestCancelled(undefined, "aborted before it was sent"));
+      return Promise.reject(wireErrors.requestCancelled(undefined, "aborted before it was sent"));
 
     const id = this.nextId++;
     const sentAfter = this.notificationsReceived;
@@ -290,7 +290,7 @@ export class Connection {
           id: message.id,
         });
         if (message.answer) {
-          this.answerWithError(message.id, RequestError.invalidRequest(undefined, message.reason));
+          this.answerWithError(message.id, wireErrors.invalidRequest(undefined, message.reason));
         }
     }
   }
@@ -307,7 +307,7 @@ export class Connection {
       frame.problem,
       `an incoming line of ${frame.size} bytes is ${what}${first && !this.answerMalformed ? "; dropped (later ones are logged at debug level)" : ""}`,
     );
-    if (this.answerMalformed) this.answerWithError(null, RequestError.parseError(undefined, what));
+    if (this.answerMalformed) this.answerWithError(null, wireErrors.parseError(what));
   }
 
   /**
@@ -334,7 +334,7 @@ export class Connection {
     if (id === undefined && !this.answerMalformed) return;
     this.answerWithError(
       id ?? null,
-      RequestError.invalidRequest({ size: frame.size, limit }, "message too large"),
+      wireErrors.invalidRequest({ size: frame.size, limit }, "message too large"),
     );
   }
 
@@ -350,7 +350,7 @@ export class Connection {
         method,
         id,
       });
-      this.answerWithError(id, RequestError.invalidRequest({ id }, "request id already in flight"));
+      this.answerWithError(id, wireErrors.invalidRequest({ id }, "request id already in flight"));
       return;
     }
     const controller = newAbortController();
@@ -392,7 +392,7 @@ export class Connection {
         );
         this.answerWithError(
           id,
-          RequestError.internalError({ size, limit }, "result over the message size limit"),
+          wireErrors.internalError({ size, limit }, "result over the message size limit"),
         );
         return;
       }
@@ -403,7 +403,7 @@ export class Connection {
       });
       this.answerWithError(
         id,
-        RequestError.internalError(undefined, "result cannot be encoded as JSON"),
+        wireErrors.internalError(undefined, "result cannot be encoded as JSON"),
       );
     });
   }
@@ -430,7 +430,7 @@ export class Connection {
         id,
         issues: invalid.issues,
       });
-      throw RequestError.invalidParams(
+      throw wireErrors.invalidParams(
         { type: invalid.type, issues: invalid.issues },
         invalid.message,
       );
@@ -447,7 +447,7 @@ export class Connection {
         id,
         issues,
       });
-      throw RequestError.internalError(
+      throw wireErrors.internalError(
         { type: problem.type, issues },
         `the handler returned an ${problem.message}`,
       );
@@ -457,7 +457,7 @@ export class Connection {
 
   private notFound(method: string, id: JsonRpcId): RequestError {
     this.note("warn", "unknown-method", `no handler for request ${method}`, { method, id });
-    return RequestError.methodNotFound(method);
+    return wireErrors.methodNotFound(method);
   }
 
   private errorObjectFor(
@@ -466,14 +466,14 @@ export class Connection {
     controller: AbortControllerLike,
   ): ErrorObject {
     if (error instanceof RequestError) return error.toErrorObject();
-    if (controller.signal.aborted) return RequestError.requestCancelled().toErrorObject();
+    if (controller.signal.aborted) return wireErrors.requestCancelled().toErrorObject();
     const { method, requestId: id } = context;
     this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
       method,
       id,
       error,
     });
-    return RequestError.internalError({ message: describe(error) }).toErrorObject();
+    return wireErrors.internalError({ message: describe(error) }).toErrorObject();
   }
 
   // --- incoming notifications ----------------------------------------------------------------
@@ -581,7 +581,7 @@ export class Connection {
       );
       return;
     }
-    controller.abort(RequestError.requestCancelled({ requestId }));
+    controller.abort(wireErrors.requestCancelled({ requestId }));
   }
 
   // --- incoming responses --------------------------------------------------------------------
@@ -720,7 +720,7 @@ export class Connection {
         method: this.cancelEntry.method,
         params: { requestId: id },
       }).catch(ignore);
-    call.reject(RequestError.requestCancelled({ requestId: id }, "cancelled by the caller"));
+    call.reject(wireErrors.requestCancelled({ requestId: id }, "cancelled by the caller"));
   }
 
   // --- output --------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from "./json-rpc.js";
-import type { Peek } from "./peek.js";
+import type { MessageHead } from "./peek.js";
 import type { ReadableLike, WritableLike } from "./web-types.js";
 
 /**
@@ -42,7 +42,7 @@ export interface MalformedDetail {
    */
   readonly text?: string;
   /** For `too-large`: what the head of the message said (its id, whether a request). */
-  readonly peek?: Peek;
+  readonly peek?: MessageHead;
   /** For `too-large`: the limit it is over. */
   readonly limit?: number;
 }
@@ -54,7 +54,7 @@ export class MalformedFrame implements MalformedDetail {
   /** Size in bytes of the offending input. */
   readonly size: number;
   readonly text?: string;
-  readonly peek?: Peek;
+  readonly peek?: MessageHead;
   readonly limit?: number;
 
   constructor(problem: MalformedProblem, size: number, detail: MalformedDetail = {}) {

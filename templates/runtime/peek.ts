@@ -1,7 +1,7 @@
 import { isJsonRpcId, type JsonRpcId } from "./json-rpc.js";
 
 /** What the first bytes of a message say about it. */
-export interface Peek {
+export interface MessageHead {
   /** `method` seen at the top level: a request (with an id) or a notification. */
   readonly method?: boolean;
   /** `result` or `error` seen at the top level: a response. */
@@ -21,7 +21,7 @@ export interface Peek {
  * nested `"id"` inside params is never mistaken for the message's. Anything unexpected
  * ends the scan with what was found so far.
  */
-export function peek(head: string): Peek {
+export function peek(head: string): MessageHead {
   let i = 0;
   const n = head.length;
   const found: { method?: boolean; response?: boolean; id?: JsonRpcId } = {};

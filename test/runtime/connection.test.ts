@@ -118,7 +118,7 @@ describe("Connection: requests and responses", { timeout: 10_000 }, () => {
   it("passes a thrown RequestError through with its code and data", async () => {
     const { caller } = connect({
       add() {
-        throw RequestError.resourceNotFound("file:///missing");
+        throw new RequestError(-32002, "Resource not found", { uri: "file:///missing" });
       },
     });
     const error = await caller.request("math/add", { a: 1, b: 2 }).catch((e: unknown) => e);
