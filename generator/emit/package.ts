@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Handlebars from "handlebars";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { GENERATOR_VERSION, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
+import { nodeExport, nodeTypesVersion } from "./node-entry.js";
 import { banner, type OutputFile } from "./output.js";
 
 export interface PackageOptions {
@@ -84,6 +85,7 @@ function exportsMap(model: ProtocolModel): Record<string, unknown> {
       default: `./${surface.id}/index.js`,
     };
   }
+  Object.assign(map, nodeExport());
   map["./package.json"] = "./package.json";
   return map;
 }
@@ -100,6 +102,7 @@ function typesVersionsOf(model: ProtocolModel): { typesVersions?: Record<string,
   for (const surface of orderedSurfaces(model)) {
     if (surface.entry !== ".") paths[surface.entry.slice(2)] = [`${surface.id}/index.d.ts`];
   }
+  Object.assign(paths, nodeTypesVersion());
   return Object.keys(paths).length > 0 ? { typesVersions: { "*": paths } } : {};
 }
 

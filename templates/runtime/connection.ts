@@ -17,6 +17,7 @@ import {
   type JsonRpcMessage,
 } from "./json-rpc.js";
 import {
+  isInputEnded,
   isMalformedFrame,
   isRefusedMessage,
   type MalformedFrame,
@@ -262,7 +263,9 @@ export class Connection {
         this.receive(next.value);
       }
     } catch (error) {
-      this.shutDown(new ConnectionClosedError(error, "read-error"));
+      this.shutDown(
+        new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "read-error"),
+      );
     }
   }
 
@@ -737,7 +740,9 @@ export class Connection {
     return (trace ? written.then(() => trace({ direction: "sent", message })) : written).catch(
       (error: unknown) => {
         if (isRefusedMessage(error)) throw error;
-        this.shutDown(new ConnectionClosedError(error, "write-error"));
+        this.shutDown(
+          new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"),
+        );
         throw this.closedError();
       },
     );

@@ -117,3 +117,27 @@ export class MessageTooLargeError extends Error {
     this.limit = limit;
   }
 }
+
+/**
+ * Marks an {@link InputEndedError} across copies of this runtime, like {@link MalformedFrame}.
+ */
+const INPUT_ENDED: unique symbol = Symbol.for("acp-codegen.input-ended") as never;
+
+export function isInputEnded(error: unknown): error is InputEndedError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { [INPUT_ENDED]?: unknown })[INPUT_ENDED] === true
+  );
+}
+
+/**
+ * What a transport's reader (or writer) rejects with, instead of ending quietly, when it
+ * knows why the input ended: the process behind it exited, say. The connection then
+ * closes as at end of input, with this error as the reason, so the rejection of every
+ * pending call says what happened.
+ */
+export class InputEndedError extends Error {
+  override readonly name: string = "InputEndedError";
+  readonly [INPUT_ENDED]: true = true;
+}

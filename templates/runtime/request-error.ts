@@ -59,7 +59,10 @@ export function withDetail(message: string, detail: string | undefined): string 
 
 /** What closed a connection. */
 export type CloseKind =
-  /** The peer closed its output (end of input): it exited, or is done with us. */
+  /**
+   * The peer closed its output (end of input): it exited, or is done with us. The `reason`
+   * is the transport's account of it when it has one (a spawned agent's exit code and stderr).
+   */
   | "end-of-input"
   /** Reading failed: the transport's error is the `reason`. */
   | "read-error"
@@ -90,7 +93,7 @@ function closeMessage(kind: CloseKind, reason: unknown): string {
     reason instanceof Error ? reason.message : reason === undefined ? "" : String(reason);
   switch (kind) {
     case "end-of-input":
-      return `connection closed: the peer closed its output${detail ? ` (${detail})` : ""}`;
+      return `connection closed: ${detail || "the peer closed its output"}`;
     case "read-error":
       return `connection closed: ${detail || "reading failed"}`;
     case "write-error":
