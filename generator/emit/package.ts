@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Handlebars from "handlebars";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { GENERATOR_VERSION, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
+import { errorCodeHelpers } from "./error-codes.js";
 import { nodeExport, nodeTypesVersion } from "./node-entry.js";
 import { banner, type OutputFile } from "./output.js";
 
@@ -143,6 +144,11 @@ const EXAMPLE_METHODS = [
   "session/cancel",
   "session/update",
   "session/request_permission",
+  // The terminal handle the agent example drives.
+  "terminal/create",
+  "terminal/wait_for_exit",
+  "terminal/output",
+  "terminal/release",
 ];
 
 export function emitReadme(model: ProtocolModel, options: PackageOptions): OutputFile {
@@ -167,7 +173,11 @@ export function emitReadme(model: ProtocolModel, options: PackageOptions): Outpu
       generatorVersion: GENERATOR_VERSION,
       surfaces,
       unstableImport: firstUnstable ? importPath(firstUnstable) : false,
-      example: root !== undefined && EXAMPLE_METHODS.every((m) => served.has(m)),
+      example:
+        root !== undefined &&
+        EXAMPLE_METHODS.every((m) => served.has(m)) &&
+        // The agent example answers an unknown session with RequestError.sessionNotFound.
+        errorCodeHelpers(root).some((h) => h.name === "resourceNotFound"),
       inputs,
     }),
   };
