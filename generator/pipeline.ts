@@ -3,6 +3,7 @@ import { emitConnection } from "./emit/connection.js";
 import { emitErrorCodes } from "./emit/error-codes.js";
 import { emitGuards } from "./emit/guards.js";
 import { emitMethods } from "./emit/methods.js";
+import { emitMigration } from "./emit/migration.js";
 import type { OutputFile } from "./emit/output.js";
 import {
   emitPackageJson,
@@ -40,6 +41,7 @@ export async function render(
   const emitted: OutputFile[] = [
     emitPackageJson(model, options),
     emitReadme(model, options),
+    ...emitMigration(model.surfaces, options),
     ...emitRuntime(),
   ];
   for (const surface of model.surfaces) {

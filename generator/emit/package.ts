@@ -4,6 +4,7 @@ import Handlebars from "handlebars";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { GENERATOR_VERSION, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
 import { errorCodeHelpers } from "./error-codes.js";
+import { MIGRATION_FILE } from "./migration.js";
 import { nodeExport, nodeTypesVersion } from "./node-entry.js";
 import { banner, type OutputFile } from "./output.js";
 
@@ -22,7 +23,7 @@ export function runtimePathFrom(surface: SurfaceModel): string {
 }
 
 const templates = new Map<string, Handlebars.TemplateDelegate>();
-function render(name: string, data: object): string {
+export function render(name: string, data: object): string {
   let template = templates.get(name);
   if (!template) {
     // noEscape: the output is code and Markdown, not HTML; values are escaped where they land.
@@ -124,6 +125,7 @@ export function emitPackageJson(model: ProtocolModel, options: PackageOptions): 
       ...new Set(model.surfaces.map((s) => s.id.split("/")[0] as string)),
       "runtime",
       "acp-codegen.json",
+      ...(model.surfaces.some((s) => s.version === 1) ? [MIGRATION_FILE] : []),
     ].sort(),
     engines: { node: ">=18" },
     keywords: ["agent-client-protocol", "acp", "json-rpc", "types", "validation"],
