@@ -8,7 +8,7 @@
  * application ends the Node stream while a write is in flight and the connection then
  * closes, and an EPIPE from a peer that died needs a listener or it kills the process.
  */
-import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { type SpawnOptions, spawn } from "node:child_process";
 import { Fifo } from "./fifo.js";
 import { InputEndedError, type MessageStream } from "./message-stream.js";
 import { type NdJsonStreamOptions, ndJsonStream } from "./ndjson-stream.js";
@@ -236,7 +236,7 @@ export class AgentExitError extends InputEndedError {
 export interface SpawnAgentOptions extends NdJsonStreamOptions {
   readonly cwd?: string;
   /** The agent's environment; default this process's. */
-  readonly env?: NodeJS.ProcessEnv;
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * `"forward"` (default): the agent's stderr (its log) is copied to this process's stderr
    * as it comes; `"keep"`: not copied. Either way the last `stderrTailBytes` are kept for
@@ -247,11 +247,24 @@ export interface SpawnAgentOptions extends NdJsonStreamOptions {
   readonly stderrTailBytes?: number;
 }
 
+/**
+ * The agent's Node `ChildProcess`, typed by the members used most, so these declarations
+ * need no @types/node (cast to `ChildProcess` from `node:child_process` for the rest).
+ */
+export interface AgentChild {
+  readonly pid?: number | undefined;
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  kill(signal?: string | number): boolean;
+  /** Its stdin; `close()` on the connection ends it, and so may the application. */
+  readonly stdin: { end(): unknown } | null;
+}
+
 /** A spawned agent process and the ACP stream to it. */
 export interface AgentProcess {
   /** Give it to `new ClientSideConnection(toClient, agent.stream)`. */
   readonly stream: MessageStream;
-  readonly child: ChildProcess;
+  readonly child: AgentChild;
   /** Settles when the process has exited and its output ended (or it failed to start); never rejects. */
   readonly exited: Promise<AgentExit>;
   /** The end of what it wrote to stderr so far. */
@@ -278,7 +291,7 @@ export function spawnAgent(
   const spawnOptions: SpawnOptions = {
     stdio: ["pipe", "pipe", "pipe"],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.env === undefined ? {} : { env: { ...options.env } }),
   };
   const child = spawn(command, [...args], spawnOptions);
   const limit = options.stderrTailBytes ?? 8192;
