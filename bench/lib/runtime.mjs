@@ -48,7 +48,7 @@ export const WORKLOADS = [
     id: "diff",
     label: "streaming a 2,000-line diff (tool_call_update, ~150 KB)",
     args: ["--workload", "stream", "--payload", "diff"],
-    count: 150,
+    count: 400,
     vsSdk: 1,
     vsFloor: 0.85,
   },
