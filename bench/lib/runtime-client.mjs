@@ -1,6 +1,6 @@
 // The client side of the runtime benchmark: spawns the agent (runtime-agent.mjs) with the same
-// implementation, runs one workload twice (a warm-up at a fifth of the size, then the measured
-// run) and prints one JSON line: wall time, this process's CPU, the agent's CPU and, for the
+// implementation, runs one workload twice (a smaller warm-up, then the measured run) and
+// prints one JSON line: wall time, this process's CPU, the agent's CPU and, for the
 // soak, heap samples.
 //   node [--expose-gc] runtime-client.mjs --impl ours|sdk|floor --workload stream|requests
 //        --count N [--payload small|large|diff] [--inflight K] [--turn] [--soak] [--pkg DIR]
@@ -126,7 +126,9 @@ async function run(n) {
   await Promise.all(Array.from({ length: Math.min(inflight, n) }, lane));
 }
 
-await run(Math.max(1, Math.floor(count / 5)));
+// Warm-up: long enough for V8 to have optimised the hot paths (its tier-up follows call
+// counts, so a row with few large messages gets a larger share), short of the measured run.
+await run(Math.max(1, Math.floor(Math.max(count / 5, Math.min(count / 2, 4000)))));
 if (soak) sampleEvery = Math.max(1, Math.floor(count / 10));
 globalThis.gc?.();
 const cpu0 = process.cpuUsage();

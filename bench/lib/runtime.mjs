@@ -5,10 +5,10 @@
 // for Node's pipes, its web-stream adapters and JSON; "ours vs floor" is the share of that
 // we keep.
 //
-// Every figure is messages per second over wall time of the measured run (after a warm-up
-// run in the same processes), median of fresh process pairs, contenders interleaved per round
-// so machine load lands on all of them alike. CPU per message (client + agent, from
-// process.cpuUsage and /proc) is in the notes. The soak streams a million small updates
+// Every figure is taken on the measured run (after a warm-up run in the same processes),
+// median of fresh process pairs, contenders interleaved per round so machine load lands on
+// all of them alike: CPU per message of both processes (process.cpuUsage and /proc), which
+// the targets are judged on (see runtimeRows), and messages per second of wall time. The soak streams a million small updates
 // through ours to a handler that awaits one event-loop turn (slower than the pipe, so a
 // backlog forms) and samples the client's heap after a full GC.
 //
@@ -128,6 +128,9 @@ export function benchRuntime({ pkg, quick = false, log = () => {} }) {
         perSecond: median(list.map((r) => (r.count / r.wallMs) * 1000)),
         clientUsPerMessage: median(list.map((r) => (r.clientCpuMs * 1000) / r.count)),
         agentUsPerMessage: median(list.map((r) => ((r.agentCpuMs ?? Number.NaN) * 1000) / r.count)),
+        totalUsPerMessage: median(
+          list.map((r) => ((r.clientCpuMs + (r.agentCpuMs ?? Number.NaN)) * 1000) / r.count),
+        ),
         peakRssMb: Math.max(...list.map((r) => r.rssMb)),
       };
     };
@@ -157,39 +160,43 @@ export function benchRuntime({ pkg, quick = false, log = () => {} }) {
 
 const perSecond = (n) =>
   n >= 10_000 ? `${(n / 1000).toFixed(0)}k msg/s` : `${n.toFixed(n >= 100 ? 0 : 1)} msg/s`;
-const cpuNote = (s) =>
-  `CPU/msg client ${s.clientUsPerMessage.toFixed(1)} µs + agent ${s.agentUsPerMessage.toFixed(1)} µs`;
+const cpu = (s) => `${s.totalUsPerMessage.toFixed(1)} µs CPU/msg`;
+const split = (s) =>
+  `client ${s.clientUsPerMessage.toFixed(1)} + agent ${s.agentUsPerMessage.toFixed(1)} µs`;
 
 /**
  * The section's table rows, as `[section, measure, reference, ours, ratio, target, note]`
  * (the argument list of bench/run.mjs's `row`): for each workload, ours against the SDK and
  * ours against the floor.
+ *
+ * Judged on CPU per message (client + agent processes, reference ÷ ours), not on wall
+ * throughput: each contender is two processes on a shared 2-core machine, so wall time
+ * mostly measures whoever else runs there (the same code moved 0.8×–1.6× between runs at
+ * load 5–8), while CPU per message is what a message costs, and what throughput follows
+ * on cores of their own. Wall throughput is beside it in the note, both ways.
  */
 export function runtimeRows(result) {
   const section =
-    "connection runtime (client and agent processes over pipes, Node's web-stream adapters)";
+    "connection runtime (client and agent processes over pipes, Node's web-stream adapters; CPU per message)";
   const rows = [];
   for (const w of result.workloads) {
     rows.push([
       section,
       `${w.label}: ours vs the SDK (${w.count} messages, median of ${result.rounds})`,
-      `SDK ${perSecond(w.sdk.perSecond)}`,
-      perSecond(w.ours.perSecond),
-      w.ours.perSecond / w.sdk.perSecond,
+      `SDK ${cpu(w.sdk)}`,
+      cpu(w.ours),
+      w.sdk.totalUsPerMessage / w.ours.totalUsPerMessage,
       w.targets.vsSdk,
-      `${cpuNote(w.ours)}; SDK ${cpuNote(w.sdk).slice(8)}; CPU ratio ${formatRatio(
-        (w.sdk.clientUsPerMessage + w.sdk.agentUsPerMessage) /
-          (w.ours.clientUsPerMessage + w.ours.agentUsPerMessage),
-      )}`,
+      `wall: ours ${perSecond(w.ours.perSecond)}, SDK ${perSecond(w.sdk.perSecond)} (${formatRatio(w.ours.perSecond / w.sdk.perSecond)}); ours ${split(w.ours)}, SDK ${split(w.sdk)}`,
     ]);
     rows.push([
       section,
       `${w.label}: ours vs the raw ndjson floor`,
-      `floor ${perSecond(w.floor.perSecond)}`,
-      perSecond(w.ours.perSecond),
-      w.ours.perSecond / w.floor.perSecond,
+      `floor ${cpu(w.floor)}`,
+      cpu(w.ours),
+      w.floor.totalUsPerMessage / w.ours.totalUsPerMessage,
       w.targets.vsFloor ?? undefined,
-      `floor ${cpuNote(w.floor).slice(8)}`,
+      `wall: floor ${perSecond(w.floor.perSecond)} (${formatRatio(w.ours.perSecond / w.floor.perSecond)}); floor ${split(w.floor)}`,
     ]);
   }
   const heap = result.soak.heap;
