@@ -5,7 +5,9 @@ import { vLoginAuthRequest, vLoginAuthResponse, vLogoutAuthRequest, vLogoutAuthR
 import { parseLoginAuthRequest, parseLoginAuthResponse, parseLogoutAuthRequest, parseLogoutAuthResponse, parseDidChangeDocumentNotification, parseDidCloseDocumentNotification, parseDidFocusDocumentNotification, parseDidOpenDocumentNotification, parseDidSaveDocumentNotification, parseInitializeRequest, parseInitializeResponse, parseMessageMcpNotification, parseMessageMcpRequest, parseMessageMcpResponse, parseAcceptNesNotification, parseCloseNesRequest, parseCloseNesResponse, parseRejectNesNotification, parseStartNesRequest, parseStartNesResponse, parseSuggestNesRequest, parseSuggestNesResponse, parseDisableProviderRequest, parseDisableProviderResponse, parseListProvidersRequest, parseListProvidersResponse, parseSetProviderRequest, parseSetProviderResponse, parseCancelSessionNotification, parseCloseSessionRequest, parseCloseSessionResponse, parseDeleteSessionRequest, parseDeleteSessionResponse, parseForkSessionRequest, parseForkSessionResponse, parseListSessionsRequest, parseListSessionsResponse, parseNewSessionRequest, parseNewSessionResponse, parsePromptRequest, parsePromptResponse, parseResumeSessionRequest, parseResumeSessionResponse, parseSetSessionConfigOptionRequest, parseSetSessionConfigOptionResponse, parseCompleteElicitationNotification, parseCreateElicitationRequest, parseCreateElicitationResponse, parseConnectMcpRequest, parseConnectMcpResponse, parseDisconnectMcpRequest, parseDisconnectMcpResponse, parseRequestPermissionRequest, parseRequestPermissionResponse, parseUpdateSessionNotification, parseCancelRequestNotification } from "./parsers.js";
 
 export { ndJsonStream } from "../../runtime/ndjson-stream.js";
-export { ConnectionClosedError, RequestError } from "../../runtime/request-error.js";
+export { ConnectionClosedError } from "../../runtime/request-error.js";
+export { RequestError } from "./errors.js";
+export { MessageEncodingError, MessageTooLargeError } from "../../runtime/message-stream.js";
 
 /** Methods the agent serves. */
 const AGENT = Object.freeze([
