@@ -10,7 +10,6 @@ import type { AsyncDisposableIfAvailable } from "../runtime/handle.js";
 export { ndJsonStream } from "../runtime/ndjson-stream.js";
 export type { NdJsonStreamOptions } from "../runtime/ndjson-stream.js";
 export { ConnectionClosedError } from "../runtime/request-error.js";
-export { RequestError } from "./errors.js";
 export type { CloseKind } from "../runtime/request-error.js";
 export { MessageEncodingError, MessageTooLargeError } from "../runtime/message-stream.js";
 export type { MalformedDetail, MessageStream } from "../runtime/message-stream.js";

@@ -6,7 +6,6 @@ import { parseAuthenticateRequest, parseAuthenticateResponse, parseInitializeReq
 
 export { ndJsonStream } from "../runtime/ndjson-stream.js";
 export { ConnectionClosedError } from "../runtime/request-error.js";
-export { RequestError } from "./errors.js";
 export { MessageEncodingError, MessageTooLargeError } from "../runtime/message-stream.js";
 
 /** Methods the agent serves. */
