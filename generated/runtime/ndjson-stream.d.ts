@@ -6,8 +6,9 @@ export interface NdJsonStreamOptions {
     /**
      * Longest message, in bytes before its newline, in either direction (default 32 MiB).
      * A longer incoming line is skipped without being buffered and reported to the connection
-     * as a `too-large` {@link MalformedFrame}; a longer outgoing message is not written, and
-     * its call fails with a {@link MessageTooLargeError}.
+     * as a `too-large` `MalformedFrame`; a longer outgoing message is not written, and its
+     * call fails with a `MessageTooLargeError`. (Named, not linked: `PKG/node`'s
+     * `SpawnAgentOptions` inherits this text, and that entry point exports neither.)
      */
     readonly maxMessageBytes?: number;
 }
