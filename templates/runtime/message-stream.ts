@@ -27,10 +27,15 @@ export type MalformedProblem = "parse-error" | "invalid-utf8" | "too-large";
 const MALFORMED: unique symbol = Symbol.for("acp-codegen.malformed-frame") as never;
 
 export function isMalformedFrame(value: unknown): value is MalformedFrame {
+  return hasMark(value, MALFORMED);
+}
+
+/** Whether `value` carries `mark`: a brand that holds across copies of this runtime. */
+function hasMark(value: unknown, mark: symbol): boolean {
   return (
     typeof value === "object" &&
     value !== null &&
-    (value as { [MALFORMED]?: unknown })[MALFORMED] === true
+    (value as { [key: symbol]: unknown })[mark] === true
   );
 }
 
@@ -124,11 +129,7 @@ export class MessageTooLargeError extends Error {
 const INPUT_ENDED: unique symbol = Symbol.for("acp-codegen.input-ended") as never;
 
 export function isInputEnded(error: unknown): error is InputEndedError {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    (error as { [INPUT_ENDED]?: unknown })[INPUT_ENDED] === true
-  );
+  return hasMark(error, INPUT_ENDED);
 }
 
 /**
