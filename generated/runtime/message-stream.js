@@ -7,9 +7,13 @@ var _a, _b, _c, _d;
  */
 const MALFORMED = Symbol.for("acp-codegen.malformed-frame");
 export function isMalformedFrame(value) {
+    return hasMark(value, MALFORMED);
+}
+/** Whether `value` carries `mark`: a brand that holds across copies of this runtime. */
+function hasMark(value, mark) {
     return (typeof value === "object" &&
         value !== null &&
-        value[MALFORMED] === true);
+        value[mark] === true);
 }
 /** A unit of input that is not a JSON value (or too large to be read as one). */
 export class MalformedFrame {
@@ -67,9 +71,7 @@ _c = REFUSED;
  */
 const INPUT_ENDED = Symbol.for("acp-codegen.input-ended");
 export function isInputEnded(error) {
-    return (typeof error === "object" &&
-        error !== null &&
-        error[INPUT_ENDED] === true);
+    return hasMark(error, INPUT_ENDED);
 }
 /**
  * What a transport's reader (or writer) rejects with, instead of ending quietly, when it
