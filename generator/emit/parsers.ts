@@ -18,7 +18,7 @@ import { containsRef } from "../schema/node.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
-import { jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
+import { commentSafe, jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 
 const LOCAL_ID = "acp-codegen:parse";
@@ -164,11 +164,6 @@ const PLAN_STYLE: LiteralStyle = {
   emptyObject: "{  }",
   dataKeys: new Set(["fallback", "onNull", "default"]),
 };
-
-/** Definition keys and property names end up in a block comment: keep it closed. */
-function commentSafe(text: string): string {
-  return text.replace(/\*\//g, "*\\/");
-}
 
 function parsersDts(surface: SurfaceModel, names: SurfaceSymbols, plan: RepairPlan): string {
   const lines = [banner(surface.schemaFile.name), 'import type * as T from "./types.js";', ""];
