@@ -1,5 +1,10 @@
 import type { JsonRpcId, JsonRpcMessage } from "./json-rpc.js";
-import type { CapabilityMode, CapabilityOptions, NegotiationSpec } from "./negotiation.js";
+import type {
+  CapabilityGate,
+  CapabilityMode,
+  CapabilityOptions,
+  NegotiationSpec,
+} from "./negotiation.js";
 import type { CompiledValidator, ValidationIssue } from "./validation.js";
 import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
 
@@ -66,7 +71,11 @@ export interface MethodTables {
    * The surface's handshake and capability gates, and which side this connection is: with
    * it, the connection keeps the negotiated capabilities (see `ConnectionOptions.capabilities`).
    */
-  readonly negotiation?: { readonly role: "agent" | "client"; readonly spec: NegotiationSpec };
+  readonly negotiation?: {
+    readonly role: "agent" | "client";
+    readonly spec: NegotiationSpec;
+    readonly gates: readonly CapabilityGate[];
+  };
 }
 
 /**

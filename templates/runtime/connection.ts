@@ -128,6 +128,7 @@ export class Connection {
       ? new Negotiation(
           handshake.role,
           handshake.spec,
+          handshake.gates,
           options.capabilities,
           (level, reason, message, method) => this.note(level, reason, message, { method }),
           (name) => this.handler(name) !== undefined,

@@ -49,7 +49,6 @@ export interface NegotiationSpec {
   readonly version?: string;
   /** The protocol versions this connection speaks. */
   readonly versions: readonly number[];
-  readonly gates: readonly CapabilityGate[];
 }
 
 /**
@@ -113,6 +112,7 @@ export class Negotiation {
   constructor(
     private readonly role: Role,
     private readonly spec: NegotiationSpec,
+    private readonly gates: readonly CapabilityGate[],
     options: CapabilityMode | CapabilityOptions | undefined,
     private readonly note: NegotiationNote,
     /** Whether this side's handler object has the named handler. */
@@ -121,8 +121,8 @@ export class Negotiation {
     const modes = typeof options === "string" ? { sent: options, received: options } : options;
     this.sent = modes?.sent ?? "enforce";
     this.received = modes?.received ?? "enforce";
-    this.outgoing = byCall(spec.gates.filter((g) => g.side === other(role)));
-    this.incoming = byCall(spec.gates.filter((g) => g.side === role && !g.content));
+    this.outgoing = byCall(gates.filter((g) => g.side === other(role)));
+    this.incoming = byCall(gates.filter((g) => g.side === role && !g.content));
   }
 
   /** Both sides' capabilities, once `initialize` has completed. */
@@ -245,7 +245,7 @@ export class Negotiation {
     this.own = capabilities ?? {};
     const missing = new Map<string, string[]>();
     const unused = new Map<string, string[]>();
-    for (const gate of this.spec.gates) {
+    for (const gate of this.gates) {
       if (gate.side !== this.role || gate.content || !gate.handlerRequired) continue;
       const name = capabilityName(this.spec, gate);
       const served = this.serves(gate.handler);
@@ -392,10 +392,13 @@ function contentRefusal(
 }
 
 function notInitialized(role: Role, method: string): RequestError {
-  const when = role === "client" ? "its answer arrived" : "this agent answered it";
+  const first =
+    role === "client"
+      ? "send initialize and wait for its answer first"
+      : "an agent calls its client only once it has answered initialize";
   return wireErrors.invalidRequest(
     { method, reason: "not-initialized" },
-    `${method} before initialize completed: nothing but initialize may be sent until ${when}`,
+    `${method} was called before initialize completed: ${first}`,
   );
 }
 
@@ -415,9 +418,9 @@ function valuesAt(
           });
         else if (isRecord(value))
           for (const key of Object.keys(value))
-            next.push({ value: value[key], pointer: `${pointer}/${escape(key)}` });
+            next.push({ value: value[key], pointer: `${pointer}/${pointerToken(key)}` });
       } else if (isRecord(value) && Object.hasOwn(value, step)) {
-        next.push({ value: value[step], pointer: `${pointer}/${escape(step)}` });
+        next.push({ value: value[step], pointer: `${pointer}/${pointerToken(step)}` });
       }
     }
     level = next;
@@ -433,7 +436,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function escape(token: string): string {
+function pointerToken(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

@@ -67,21 +67,21 @@ const SPEC: NegotiationSpec = {
   capabilities: { agent: "hostCaps", client: "guestCaps" },
   version: "version",
   versions: [3],
-  gates: [
-    gate("agent", ["jobs", "run"], "job/run", "run"),
-    gate("agent", ["media", "image"], "say", "say", {
-      handlerRequired: false,
-      content: { type: "Part", tag: "type", value: "image", at: [["parts", "*"]] },
-    }),
-    gate("agent", ["notes"], "note/post", "post", { kind: "notification", declare: true }),
-    gate("client", ["fs", "read"], "fs/read", "read", { declare: true }),
-  ],
 };
+const GATES: readonly CapabilityGate[] = [
+  gate("agent", ["jobs", "run"], "job/run", "run"),
+  gate("agent", ["media", "image"], "say", "say", {
+    handlerRequired: false,
+    content: { type: "Part", tag: "type", value: "image", at: [["parts", "*"]] },
+  }),
+  gate("agent", ["notes"], "note/post", "post", { kind: "notification", declare: true }),
+  gate("client", ["fs", "read"], "fs/read", "read", { declare: true }),
+];
 
 const tables = (role: "agent" | "client"): MethodTables => ({
   serves: role === "agent" ? HOST : GUEST,
   calls: role === "agent" ? GUEST : HOST,
-  negotiation: { role, spec: SPEC },
+  negotiation: { role, spec: SPEC, gates: GATES },
 });
 
 const open: Connection[] = [];
@@ -250,10 +250,7 @@ describe("negotiation in the runtime", { timeout: 10_000 }, () => {
 
 describe("capabilitiesFrom: the capabilities a side's handlers serve", () => {
   it("declares a method capability exactly when all its handlers are there, beside what was declared", () => {
-    const both = [
-      ...SPEC.gates,
-      gate("agent", ["jobs", "run"], "job/stop", "stop"),
-    ] as CapabilityGate[];
+    const both = [...GATES, gate("agent", ["jobs", "run"], "job/stop", "stop")] as CapabilityGate[];
     const none = capabilitiesFrom(both, "agent", { run: () => {} }, { media: { image: {} } });
     expect(none).toEqual({ media: { image: {} } });
     const all = capabilitiesFrom(both, "agent", { run() {}, stop() {}, post() {} }, {});
@@ -262,7 +259,7 @@ describe("capabilitiesFrom: the capabilities a side's handlers serve", () => {
 
   it("never turns a declared key into a prototype", () => {
     const declared = JSON.parse('{"__proto__": {"polluted": true}}') as object;
-    const out = capabilitiesFrom(SPEC.gates, "agent", {}, declared);
+    const out = capabilitiesFrom(GATES, "agent", {}, declared);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.hasOwn(out, "__proto__")).toBe(true);
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
