@@ -323,6 +323,7 @@ class GateReader {
       side,
       path: field.path,
       declare: field.kind === "boolean" ? "true" : "object",
+      container: field.container,
       method,
       handlerRequired: promised,
       ...(content ? { content } : {}),

@@ -136,6 +136,8 @@ export interface CapabilityGate {
   path: string[];
   /** How it is declared: `true` for a boolean capability, `{}` for an object one. */
   declare: "true" | "object";
+  /** The capability holds capabilities of its own (v2's `session`). */
+  container: boolean;
   method: Method;
   /**
    * Declaring the capability promises to serve the method (`loadSession`: `session/load`;
