@@ -5,7 +5,6 @@ import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { buildRepairPlan, type RepairPlan, type UnionHelper } from "../model/repair-plan.js";
-import { hasCatchAll, knownTags } from "../model/unions.js";
 import {
   contextOf,
   type PrepareInput,
@@ -15,6 +14,7 @@ import {
 import { SURFACE_ID } from "../prepare/rules.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
+import { hasCatchAll, knownTags } from "../schema/unions.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";

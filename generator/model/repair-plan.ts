@@ -2,9 +2,9 @@ import type { PlanNode, PropertyPlan, VariantPlan } from "../../templates/runtim
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { assertions, requiredOf, unionKeyword } from "../schema/node.js";
 import { refTarget, refTo } from "../schema/refs.js";
+import { type TaggedUnion, taggedUnion } from "../schema/unions.js";
 import { CheckTable } from "./checks.js";
 import type { Definition, SurfaceModel } from "./protocol.js";
-import { type TaggedUnion, taggedUnion } from "./unions.js";
 
 /**
  * What lenient parsing does, per definition, as data: which properties of which object

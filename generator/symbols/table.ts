@@ -1,8 +1,8 @@
 import { InputError } from "../errors.js";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
-import { hasCatchAll } from "../model/unions.js";
 import { pointer } from "../schema/pointer.js";
+import { hasCatchAll } from "../schema/unions.js";
 import {
   CONNECTION_REEXPORTS,
   definitionNames,

@@ -1,11 +1,12 @@
-import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { discriminatorOf, literalOf, requiredOf, unionKeyword } from "../schema/node.js";
+import { isObject, type Json, type JsonObject } from "./json.js";
+import { discriminatorOf, literalOf, requiredOf, unionKeyword } from "./node.js";
 
 /**
  * Tagged unions as the schema writes them: a `oneOf`/`anyOf` whose branches pin one
  * property to a string `const` (`SessionUpdate.sessionUpdate`, `ContentBlock.type`). Upstream
- * writes three kinds of branch, and parse, the narrowing helpers and the tests all need to
- * tell them apart the same way, so the classification lives here and nowhere else.
+ * writes three kinds of branch, and parse, the narrowing helpers, the types backend and the
+ * tests all need to tell them apart the same way, so the classification lives here and
+ * nowhere else.
  */
 export interface TaggedUnion {
   keyword: "oneOf" | "anyOf";
