@@ -15,6 +15,7 @@ import {
   splitPropertiesFromUnion,
   stripAnnotations,
   stripTitles,
+  untaggedVariantsWithoutTag,
 } from "./rules.js";
 
 /**
@@ -39,7 +40,11 @@ export interface BackendRewrites {
 export const BACKENDS: Readonly<Record<Backend, BackendRewrites>> = {
   types: {
     reader: "json-schema-to-typescript, in emit/types.ts",
-    passes: [[stripTitles, refBesideKeywords, splitPropertiesFromUnion, escapeCommentTerminators]],
+    passes: [
+      // A pass of its own: it reads unions as the schema writes them, before they are split.
+      [untaggedVariantsWithoutTag],
+      [stripTitles, refBesideKeywords, splitPropertiesFromUnion, escapeCommentTerminators],
+    ],
     also: "emit/types.ts then adds the @experimental tags, and swaps keys named like Object.prototype members for placeholders around the compile (placeholder-keys.ts: undone on the output, so a codec rather than a rule)",
     without: {
       "strip-annotations": "descriptions become the JSDoc, and defaults are documented",
