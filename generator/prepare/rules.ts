@@ -3,7 +3,7 @@ import { isObject, type Json, type JsonObject, jsonType } from "../schema/json.j
 import { ACP_KEYWORDS, ANNOTATION_KEYWORDS, STANDARD_KEYWORDS } from "../schema/keywords.js";
 import { discriminatorOf, typesOf } from "../schema/node.js";
 import { onlyRef, refTarget, refTo } from "../schema/refs.js";
-import { taggedUnion } from "../schema/unions.js";
+import { reachingClosedUnions, taggedUnion } from "../schema/unions.js";
 import { mapSchema } from "../schema/walk.js";
 
 /**
@@ -123,6 +123,29 @@ function declares(
     if (target !== undefined && declares(target, name, resolve, seen)) return true;
   }
   return Array.isArray(branch.allOf) && branch.allOf.some((p) => declares(p, name, resolve, seen));
+}
+
+export const refsToPlainTypes: Rule = {
+  name: "refs-to-plain-types",
+  reason:
+    "A received type differs from the plain one only where a closed tagged union can be below it. A reference to any other definition names the plain type instead (json-schema-to-typescript writes `tsType` as is), so received.d.ts declares only what differs.",
+  apply(node, context) {
+    const ref = onlyRef(node);
+    const key = ref === undefined ? undefined : refTarget(ref, context.defsKeyword);
+    if (key === undefined || !Object.hasOwn(context.defs, key) || reachOf(context).has(key))
+      return node;
+    return { tsType: key };
+  },
+};
+
+const reaches = new WeakMap<object, Set<string>>();
+function reachOf({ defs, defsKeyword }: RuleContext): Set<string> {
+  let reach = reaches.get(defs);
+  if (!reach) {
+    reach = reachingClosedUnions(defs, defsKeyword);
+    reaches.set(defs, reach);
+  }
+  return reach;
 }
 
 export const escapeCommentTerminators: Rule = {

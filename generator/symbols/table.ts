@@ -11,6 +11,7 @@ import {
   methodConstant,
   methodMap,
   packageNames,
+  RECEIVED_NAMESPACE,
   ROLES,
   type RuntimeReexport,
 } from "./exports.js";
@@ -35,6 +36,8 @@ export interface DefinitionSymbols {
   variantGuard?: string;
   /** Open tagged unions only (a catch-all variant): `isCustom<Name>`. */
   customGuard?: string;
+  /** Tagged unions with untagged variants (serde's fallback): `isUntagged<Name>`. */
+  untaggedGuard?: string;
 }
 
 export interface SurfaceSymbols {
@@ -50,6 +53,8 @@ export interface SurfaceSymbols {
   roles: typeof ROLES;
   /** Runtime names `connection.js` and the entry point pass on, line by line. */
   reexports: { connection: readonly RuntimeReexport[]; index: readonly RuntimeReexport[] };
+  /** The namespace of received types (`received.d.ts`): what the open reading returns. */
+  received: string;
 }
 
 export interface Symbols {
@@ -82,11 +87,13 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
   }
 
   const definitions = surface.definitions.map((def): DefinitionSymbols => {
-    const { variantGuard, customGuard, ...names } = definitionNames(def.key);
+    const { variantGuard, customGuard, untaggedGuard, ...names } = definitionNames(def.key);
     if (!def.union) return { key: def.key, ...names };
-    return hasCatchAll(def.union)
-      ? { key: def.key, ...names, variantGuard, customGuard }
-      : { key: def.key, ...names, variantGuard };
+    const symbols: DefinitionSymbols = { key: def.key, ...names, variantGuard };
+    if (hasCatchAll(def.union)) symbols.customGuard = customGuard;
+    if (def.union.variants.some((v) => v.kind === "untagged"))
+      symbols.untaggedGuard = untaggedGuard;
+    return symbols;
   });
   checkCollisions(definitions, fail);
 
@@ -106,6 +113,7 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     methodModule: METHOD_MODULE,
     roles: ROLES,
     reexports: { connection: CONNECTION_REEXPORTS, index: INDEX_REEXPORTS },
+    received: RECEIVED_NAMESPACE,
   };
 }
 
@@ -135,7 +143,7 @@ function checkCollisions(
   }
   for (const d of definitions) owners.set(d.type, { key: d.key, what: "type" });
   for (const d of definitions) {
-    for (const helper of [d.variantGuard, d.customGuard]) {
+    for (const helper of [d.variantGuard, d.customGuard, d.untaggedGuard]) {
       if (helper === undefined) continue;
       const owner = owners.get(helper);
       if (owner) {
