@@ -35,6 +35,7 @@ const PLAN = {
   untaggedGuard: "untaggedGuard",
   reshape: "reshape",
   free: "free",
+  repairedAs: "repairedAs",
 } as const satisfies Record<string, keyof Runtime.ParsePlan>;
 
 /**
@@ -120,7 +121,7 @@ function parsersJs(
     "// interpreter (S) takes over where anything must change.",
     ...shapeWalks(plan.shapes),
     `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, shapes, checks, [${plan.shapes.nodes.map((_, i) => walkName(i)).join(", ")}]);`,
-    `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.read}: R, ${PLAN.deep}: D } = plan;`,
+    `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs}, ${PLAN.read}: R, ${PLAN.deep}: D } = plan;`,
     `const ${WALK_NAMES.hasOwn} = Object.hasOwn;`,
     "",
     "// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).",

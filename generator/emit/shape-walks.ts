@@ -12,11 +12,12 @@ import { literal } from "./js.js";
  * valid message.
  *
  * In the code: `v` the value, `x` the open reading's flag, `s<i>` the walk of node `i`,
- * `S` the interpreter, `F` the free-form walk, `H` `Object.hasOwn`.
+ * `c<i>` check `i`, `S` the interpreter, `F` the free-form walk, `H` `Object.hasOwn`, `Q` a
+ * competing variant's repair (`ParsePlan.repairedAs`).
  */
-export const WALK_NAMES = { reshape: "S", free: "F", hasOwn: "H" } as const;
+export const WALK_NAMES = { reshape: "S", free: "F", hasOwn: "H", repairedAs: "Q" } as const;
 
-const { reshape: S, free: F, hasOwn: H } = WALK_NAMES;
+const { reshape: S, free: F, hasOwn: H, repairedAs: Q } = WALK_NAMES;
 
 /** The function name of node `index`'s walk. */
 export const walkName = (index: number): string => `s${index}`;
@@ -117,10 +118,16 @@ function unionWalk(
     );
     return merged === undefined ? [slow] : [...objectPart(merged, slow), "return v;"];
   };
-  const guarded = (variant: ShapeVariant, last: boolean): string[] =>
-    variant.check === undefined || last
-      ? finish(variant)
-      : [`if (c${variant.check}(v)) {`, ...finish(variant).map((l) => `  ${l}`), "}"];
+  const guarded = (variant: ShapeVariant, last: boolean): string[] => {
+    if (variant.check === undefined || last) return finish(variant);
+    const lines = [`if (c${variant.check}(v)) {`, ...finish(variant).map((l) => `  ${l}`), "}"];
+    if (variant.repair === undefined) return lines;
+    // serde tries the candidate with its own rules: valid once repaired, it wins.
+    const repaired = `${Q}(v, ${variant.repair}, ${variant.check})`;
+    if (!onlyUnion) return [...lines, `if (${repaired} !== undefined) ${slow}`];
+    const next = variant.node === undefined ? "r" : `${walkName(variant.node)}(r, x)`;
+    return [...lines, `{ const r = ${repaired}; if (r !== undefined) return ${next}; }`];
+  };
   /** Candidates in order, the last one (or the first needing no check) taken unchecked. */
   const chain = (candidates: readonly ShapeVariant[]): string[] => {
     const out: string[] = [];

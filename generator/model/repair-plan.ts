@@ -64,6 +64,7 @@ class PlanBuilder {
   private readonly nodes: Draft<PlanNode>[] = [];
   private readonly where: string[] = [];
   private readonly roots = new Map<string, number>();
+  private readonly inline = new WeakMap<object, number>();
   /** Definitions that can hold a closed tagged union: the open reading reads them differently. */
   private readonly reachesClosed: Set<string>;
   readonly checks: CheckTable;
@@ -88,6 +89,7 @@ class PlanBuilder {
       (ref) => this.refToDef(ref),
       this.checks,
       this.reachesClosed,
+      (schema, where) => this.node(schema, where),
     ).build();
     const open = new Map<string, number>();
     for (const def of this.surface.definitions)
@@ -151,15 +153,21 @@ class PlanBuilder {
     return index;
   }
 
-  /** The node for an inline subschema, or the definition's when it is only a reference. */
-  private node(schema: Json, where: string): number | undefined {
+  /**
+   * The node for an inline subschema, or the definition's when it is only a reference; one
+   * per schema object (the shape plan asks for union branches the plan already has).
+   */
+  node(schema: Json, where: string): number | undefined {
     if (!isObject(schema) || !this.relevant(schema)) return undefined;
     const ref = soleReference(schema, (node) => node[SKIP_INVALID] === true);
     if (ref !== undefined) {
       const key = this.refToDef(ref);
       return key === undefined ? undefined : this.defRoot(key);
     }
+    const known = this.inline.get(schema);
+    if (known !== undefined) return known;
     const index = this.reserve();
+    this.inline.set(schema, index);
     this.fill(index, schema, where);
     return index;
   }

@@ -70,6 +70,8 @@ export class ShapeBuilder {
     private readonly checks: CheckTable,
     /** Definitions whose value can hold a closed tagged union (the open reading's concern). */
     private readonly open: ReadonlySet<string>,
+    /** The repair plan's node for a subschema: a competing variant is tried repaired too. */
+    private readonly repairOf: (schema: Json, where: string) => number | undefined,
   ) {
     for (const def of defs.values()) this.bySchemaRoot.set(def.schema, def);
   }
@@ -259,6 +261,10 @@ export class ShapeBuilder {
       if (competes(i)) {
         const check = this.checks.of(branch);
         if (check !== undefined) out.check = check;
+        // serde tries each candidate with its own deserialization rules: a variant that is
+        // valid once repaired wins over a later one that is valid as it is.
+        const repair = this.repairOf(branch, `${where}/${keyword}/${i}`);
+        if (repair !== undefined && check !== undefined) out.repair = repair;
         const open = this.reachesOpen(branch) ? this.checks.openOf(branch) : undefined;
         if (open !== undefined && open !== check) out.open = open;
       }

@@ -87,6 +87,11 @@ export interface ShapeVariant {
   readonly check?: number;
   /** Its check under the open reading, where that differs (the variant can hold a closed union). */
   readonly open?: number;
+  /**
+   * The repair plan's node of a competing variant: serde tries each candidate with its own
+   * deserialization rules, so a value the variant accepts once repaired is that variant.
+   */
+  readonly repair?: number;
 }
 
 export interface ShapeUnion {
@@ -140,6 +145,11 @@ export interface ParsePlan {
   reshape(value: unknown, index: number, open: boolean): unknown;
   /** Arbitrary JSON without any own `__proto__` key: the fast walk of free-form nodes. */
   free(value: unknown): unknown;
+  /**
+   * For the fast walks: `value` repaired by repair node `repair`, when it then passes check
+   * `check` (a competing variant that deserializes once repaired); else undefined.
+   */
+  repairedAs(value: unknown, repair: number, check: number): unknown;
   /**
    * `parse<Name>` once strict validation failed (parsers.js does the valid case itself:
    * the validator, then the shape walk): the repair plan, then strict validation again, or
@@ -285,6 +295,7 @@ class Variant {
     readonly node: number,
     readonly check: number,
     readonly open: number,
+    readonly repair: number,
   ) {}
 }
 
@@ -301,11 +312,16 @@ class Picker {
   ) {}
 }
 
+/** Thrown out of `collect` when a union's variant read the object repaired. */
+class Repaired {
+  constructor(readonly value: unknown) {}
+}
+
 /** `pick`'s answer for a closed union's unknown variant: kept whole. */
-const UNKNOWN = new Variant(NONE, NONE, NONE);
+const UNKNOWN = new Variant(NONE, NONE, NONE, NONE);
 
 function variantOf(v: ShapeVariant): Variant {
-  return new Variant(v.node ?? NONE, v.check ?? NONE, v.open ?? v.check ?? NONE);
+  return new Variant(v.node ?? NONE, v.check ?? NONE, v.open ?? v.check ?? NONE, v.repair ?? NONE);
 }
 
 function pickerOf(union: ShapeUnion): Picker {
@@ -483,9 +499,25 @@ export function createParsePlan(
 
   const shapes: readonly Shape[] = shapeNodes.map(shapeOf);
 
+  /** What the variant `pick` chose reads: the value itself, or the value repaired for it. */
+  let picked: unknown;
+
+  /** Whether `v` deserializes `value`: as it is, or once repaired by the variant's own rules. */
   const fits = (v: Variant, value: unknown, open: boolean): boolean => {
     const check = open ? v.open : v.check;
-    return check === NONE || (checks[check] as Check)(value);
+    picked = value;
+    if (check === NONE || (checks[check] as Check)(value)) return true;
+    if (v.repair === NONE) return false;
+    const fixed = repair(value, v.repair);
+    if (fixed === value || !(checks[check] as Check)(fixed)) return false;
+    picked = fixed;
+    return true;
+  };
+
+  /** For the fast walks: `value` repaired as the variant (`repairIndex`, `check`) reads it, if it then passes. */
+  const repairedAs = (value: unknown, repairIndex: number, check: number): unknown => {
+    const fixed = repair(value, repairIndex);
+    return fixed !== value && (checks[check] as Check)(fixed) ? fixed : undefined;
   };
 
   /**
@@ -494,6 +526,7 @@ export function createParsePlan(
    * the last candidate needs no check, unless an unknown variant may be kept (`open`).
    */
   function pick(union: Picker, value: object, open: boolean): Variant | null {
+    picked = value;
     const array = Array.isArray(value);
     const untagged = array ? union.arrays : union.objects;
     let own: Variant | null = null;
@@ -515,6 +548,7 @@ export function createParsePlan(
     }
     const final = untagged[last] as Variant;
     if (keepUnknown && !fits(final, value, open)) return UNKNOWN;
+    picked = value;
     return final;
   }
 
@@ -533,7 +567,8 @@ export function createParsePlan(
       const variant = pick((at.unions as readonly Picker[])[0] as Picker, value, open);
       // No variant (not a valid value) or an unknown one: kept whole, `__proto__` aside.
       if (variant === null || variant === UNKNOWN) return free(value);
-      return variant.node === NONE ? value : walk(value, variant.node, open);
+      const chosen = picked;
+      return variant.node === NONE ? chosen : walk(chosen, variant.node, open);
     }
     if (at.unions === null && !at.free)
       return Array.isArray(value)
@@ -545,7 +580,14 @@ export function createParsePlan(
   /** `value` under several shapes at once: an `allOf` of them, as a union's chosen variant adds. */
   function shapeFacets(value: object, roots: readonly Shape[], open: boolean): unknown {
     const facets: Shape[] = [];
-    for (const root of roots) if (!collect(value, root, open, facets)) return free(value);
+    try {
+      for (const root of roots) if (!collect(value, root, open, facets)) return free(value);
+    } catch (error) {
+      // A union among the parts read the object repaired: shape that instead (its variants
+      // then fit as they are).
+      if (error instanceof Repaired) return shapeFacets(error.value as object, roots, open);
+      throw error;
+    }
     if (facets.some((f) => f.free)) return free(value);
     if (Array.isArray(value)) {
       const items = facets.flatMap((f) => (f.items === NONE ? [] : [f.items]));
@@ -583,6 +625,8 @@ export function createParsePlan(
     for (const union of at.unions ?? []) {
       const variant = pick(union, value, open);
       if (variant === null || variant === UNKNOWN) return false;
+      // Repaired to fit the variant: the whole object is that repaired value now.
+      if (picked !== value) throw new Repaired(picked);
       if (variant.node !== NONE && !collect(value, shapes[variant.node] as Shape, open, into))
         return false;
     }
@@ -685,6 +729,7 @@ export function createParsePlan(
   return {
     reshape: shape,
     free,
+    repairedAs,
 
     read(value, options, validator, type, shapeRoot, repairRoot, open) {
       try {
