@@ -19,7 +19,7 @@ import { hasCatchAll, knownTags } from "../schema/unions.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
-import { jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
+import { commentSafe, jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
 
@@ -212,11 +212,6 @@ const PLAN_STYLE: LiteralStyle = {
   dataKeys: new Set(["fallback", "onNull", "default"]),
 };
 const SHAPE_STYLE: LiteralStyle = { dataKeys: new Set(["onNull", "default"]) };
-
-/** Definition keys and property names end up in a block comment: keep it closed. */
-function commentSafe(text: string): string {
-  return text.replace(/\*\//g, "*\\/");
-}
 
 function parsersDts(
   surface: SurfaceModel,

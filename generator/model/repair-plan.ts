@@ -1,6 +1,6 @@
 import type { PlanNode, PropertyPlan, VariantPlan } from "../../templates/runtime/parse.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { assertions, requiredOf, soleReference, unionKeyword } from "../schema/node.js";
+import { assertions, requiredOf, soleRef, unionKeyword } from "../schema/node.js";
 import { refTarget, refTo } from "../schema/refs.js";
 import {
   reachingClosedUnions,
@@ -159,7 +159,8 @@ class PlanBuilder {
    */
   node(schema: Json, where: string): number | undefined {
     if (!isObject(schema) || !this.relevant(schema)) return undefined;
-    const ref = soleReference(schema, (node) => node[SKIP_INVALID] === true);
+    // A reference whose items are skipped when invalid has something to do of its own.
+    const ref = soleRef(schema, (node) => node[SKIP_INVALID] === true);
     if (ref !== undefined) {
       const key = this.refToDef(ref);
       return key === undefined ? undefined : this.defRoot(key);

@@ -10,7 +10,7 @@ import {
   literalOf,
   objectKeys,
   requiredOf,
-  soleReference,
+  soleRef,
   typesOf,
   unionKeyword,
 } from "../schema/node.js";
@@ -98,7 +98,7 @@ export class ShapeBuilder {
   private of(schema: Json, where: string): number | undefined {
     if (schema === true) return this.free();
     if (!isObject(schema)) return undefined;
-    const ref = soleReference(schema);
+    const ref = soleRef(schema);
     if (ref !== undefined) {
       const key = this.refToDef(ref);
       return key === undefined ? this.free() : this.root(key);

@@ -123,21 +123,20 @@ export function objectKeys(node: Json): ObjectKeys {
 }
 
 /**
- * The target of a schema that is nothing but a reference, as far as validity goes
- * (`{"$ref": …}`, or `{"allOf": [{"$ref": …}]}` with a description beside it); `keep`
- * names nodes that must stay themselves although they only refer (an annotation on them).
+ * The ref of a schema that is nothing but a reference, annotations aside: `{"$ref": …}`,
+ * or a one-item `allOf` of one (as schemars writes a reference with a description).
+ * `keep` names nodes that must stay themselves although they only refer (a parsing
+ * annotation on them).
  */
-export function soleReference(
-  schema: JsonObject,
+export function soleRef(
+  schema: Json,
   keep: (node: JsonObject) => boolean = () => false,
 ): string | undefined {
-  if (keep(schema)) return undefined;
+  if (!isObject(schema) || keep(schema)) return undefined;
   const keys = Object.keys(assertions(schema));
-  if (keys.length === 1 && keys[0] === "$ref" && typeof schema.$ref === "string")
-    return schema.$ref;
-  if (keys.length === 1 && keys[0] === "allOf" && Array.isArray(schema.allOf)) {
-    const only = schema.allOf.length === 1 ? schema.allOf[0] : undefined;
-    return isObject(only) ? soleReference(only, keep) : undefined;
-  }
+  if (keys.length !== 1) return undefined;
+  if (keys[0] === "$ref") return typeof schema.$ref === "string" ? schema.$ref : undefined;
+  if (keys[0] === "allOf" && Array.isArray(schema.allOf) && schema.allOf.length === 1)
+    return soleRef(schema.allOf[0] as Json, keep);
   return undefined;
 }
