@@ -141,7 +141,7 @@ export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
 export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "validation.js", names: ["ValidationError"] },
   { from: "validation.js", names: ["ValidationIssue", "ValidationResult"], typeOnly: true },
-  { from: "parse.js", names: ["ParseOptions"], typeOnly: true },
+  { from: "parse.js", names: ["ParseOptions", "UnknownVariant"], typeOnly: true },
 ];
 
 /**

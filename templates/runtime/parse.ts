@@ -132,6 +132,16 @@ export interface ParseOptions {
    * is kept whole as an unknown variant, and the rest of the value is read as usual.
    */
   readonly unknownVariants?: "reject" | "keep";
+  /** With `"keep"`: told of each unknown variant kept, by its tag (`sessionUpdate: "plan_v2"`). */
+  readonly onUnknownVariant?: (variant: UnknownVariant) => void;
+}
+
+/** A variant the open reading kept although this package does not know its tag. */
+export interface UnknownVariant {
+  /** The union's tag property (`sessionUpdate`). */
+  readonly tag: string;
+  /** The tag's value: the variant's kind (`plan_v2`). */
+  readonly kind: string;
 }
 
 /**
@@ -501,6 +511,8 @@ export function createParsePlan(
 
   /** What the variant `pick` chose reads: the value itself, or the value repaired for it. */
   let picked: unknown;
+  /** Told of the unknown variants the open reading keeps, while one runs. */
+  let reportUnknown: ParseOptions["onUnknownVariant"];
 
   /** Whether `v` deserializes `value`: as it is, or once repaired by the variant's own rules. */
   const fits = (v: Variant, value: unknown, open: boolean): boolean => {
@@ -539,15 +551,22 @@ export function createParsePlan(
       }
     }
     const keepUnknown = open && unknownTag && union.closed;
+    const unknown = (): Variant => {
+      reportUnknown?.({
+        tag: union.tag as string,
+        kind: (value as Dict)[union.tag as string] as string,
+      });
+      return UNKNOWN;
+    };
     if (own !== null && (untagged.length === 0 || fits(own, value, open))) return own;
-    if (untagged.length === 0) return keepUnknown ? UNKNOWN : null;
+    if (untagged.length === 0) return keepUnknown ? unknown() : null;
     const last = untagged.length - 1;
     for (let i = 0; i < last; i++) {
       const v = untagged[i] as Variant;
       if (fits(v, value, open)) return v;
     }
     const final = untagged[last] as Variant;
-    if (keepUnknown && !fits(final, value, open)) return UNKNOWN;
+    if (keepUnknown && !fits(final, value, open)) return unknown();
     picked = value;
     return final;
   }
@@ -740,8 +759,15 @@ export function createParsePlan(
         const fixed = repairRoot === undefined ? value : repair(value, repairRoot);
         if (fixed !== value && validator(fixed))
           return root === undefined ? fixed : root(fixed, false);
-        if (keep && open !== undefined && (checks[open] as Check)(fixed))
-          return root === undefined ? fixed : root(fixed, true);
+        if (keep && open !== undefined && (checks[open] as Check)(fixed)) {
+          if (root === undefined) return fixed;
+          reportUnknown = options?.onUnknownVariant;
+          try {
+            return root(fixed, true);
+          } finally {
+            reportUnknown = undefined;
+          }
+        }
         // Again, for this value's issues: checks during the walk may have run this validator.
         validator(fixed);
         // What is left cannot be repaired. Kept items passed their own check, so issue paths
