@@ -1,5 +1,5 @@
 import type { JsonRpcId, JsonRpcMessage } from "./json-rpc.js";
-import type { CapabilityGate, CapabilityMode, CapabilityOptions, NegotiationSpec } from "./negotiation.js";
+import type { ParseOptions } from "./parse.js";
 import type { CompiledValidator, ValidationIssue } from "./validation.js";
 import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
 /**
@@ -17,16 +17,17 @@ export interface MethodEntry {
     readonly params: string;
     readonly validateParams?: CompiledValidator;
     /**
-     * Lenient reading of received params (the schema's `x-deserialize-*` rules): returns the
-     * repaired value or throws a `ValidationError`. Without it, received params are checked
-     * strictly with `validateParams`.
+     * Lenient reading of received params (`parse<Name>`: the value the reference reads, the
+     * schema's `x-deserialize-*` rules applied; with `unknownVariants: "keep"`, the open
+     * reading): returns the value or throws a `ValidationError`. Without it, received params
+     * are checked strictly with `validateParams`.
      */
-    readonly parseParams?: (value: unknown) => unknown;
+    readonly parseParams?: (value: unknown, options?: ParseOptions) => unknown;
     /** Type name of the result; requests only. */
     readonly result?: string;
     readonly validateResult?: CompiledValidator;
-    /** Lenient reading of a received result, like `parseParams`. */
-    readonly parseResult?: (value: unknown) => unknown;
+    /** Lenient reading of a received result, like `parseParams` (never the open reading). */
+    readonly parseResult?: (value: unknown, options?: ParseOptions) => unknown;
     /**
      * A request the peer answers after a notification told it to stop (ACP's
      * `session/prompt`, stopped by `session/cancel`): aborting the call sends that
@@ -62,15 +63,6 @@ export interface MethodTables {
     readonly calls: readonly MethodEntry[];
     /** Protocol-level methods both sides understand; the runtime implements `$/cancel_request`. */
     readonly protocol?: readonly MethodEntry[];
-    /**
-     * The surface's handshake and capability gates, and which side this connection is: with
-     * it, the connection keeps the negotiated capabilities (see `ConnectionOptions.capabilities`).
-     */
-    readonly negotiation?: {
-        readonly role: "agent" | "client";
-        readonly spec: NegotiationSpec;
-        readonly gates: readonly CapabilityGate[];
-    };
 }
 /**
  * Which messages are checked against the schema. Both directions default to on: received
@@ -95,23 +87,6 @@ export interface ConnectionOptions {
     /** `true` (default) checks both directions, `false` neither. */
     readonly validate?: boolean | ValidationOptions;
     /**
-     * Whether the capabilities negotiated at `initialize` are kept, in both directions
-     * (default `"enforce"`). Outgoing: a method or content the peer did not declare fails
-     * locally with a `RequestError` naming the capability, and so does any call before
-     * `initialize` completed, other than `initialize` itself (and `$/` methods); an agent
-     * answering `initialize` with a protocol version this connection does not speak fails the
-     * call. Incoming: a call of a method this side gates behind a capability it did not
-     * declare is answered -32601 (a notification: dropped) without reaching the handler.
-     * `"warn"` logs each instead and goes ahead; `"off"` does neither. One mode for both
-     * directions, or `{ sent, received }`.
-     *
-     * Why incoming calls are refused by default, though real peers are sloppy: the
-     * declaration becomes the one switch. A client that leaves `fs.writeTextFile` out because
-     * its user said no is not written to, whatever handlers it has; and a peer that checks
-     * capabilities (as the agents seen in the field do) never sends such a call.
-     */
-    readonly capabilities?: CapabilityMode | CapabilityOptions;
-    /**
      * What to do with an incoming line that is not JSON (or not UTF-8, or over the size limit
      * with no id to answer to): `"drop"` (default) logs it and reads on; `"answer"` also sends
      * the -32700 (-32600) error with `id: null` that JSON-RPC 2.0 prescribes.
@@ -124,6 +99,20 @@ export interface ConnectionOptions {
      * that expects the errors.
      */
     readonly malformedInput?: "drop" | "answer";
+    /**
+     * What a handler receives when params hold a tagged-union value of a kind this package
+     * does not know (a newer peer's `session/update`, a new content block type), in a union
+     * the schema closes (v1's; v2's unions are open in the schema itself):
+     *
+     * - `"keep"` (default): the value reaches the handler whole, as an unknown variant (the
+     *   handler's params are typed `Received.<Name>`, which admits it), and is logged at
+     *   debug level with its kind (`unknown-variant`);
+     * - `"reject"`: the reference's behaviour: a notification is dropped with a warning that
+     *   names the kind, a request answered -32602.
+     *
+     * Results of this side's calls are read as the reference reads them either way.
+     */
+    readonly unknownVariants?: "keep" | "reject";
     /**
      * Sees every message in both directions, raw: a received value as the transport
      * delivered it, before any checking or parsing (a line that was not JSON as a
@@ -174,6 +163,12 @@ export type LogReason =
  | "unknown-method"
 /** Params that fail the schema: answered -32602 (requests) or dropped (notifications). */
  | "invalid-params"
+/**
+ * Params holding a variant this package does not know (the event's message names its
+ * kind): delivered (`unknownVariants: "keep"`, debug level) or, with `"reject"`, dropped
+ * (notifications) or answered -32602 (requests).
+ */
+ | "unknown-variant"
 /** A result that fails the schema: ours is replaced by -32603, the peer's rejects the call. */
  | "invalid-result"
 /** A handler threw something other than a `RequestError`: answered -32603, or logged. */
@@ -183,21 +178,7 @@ export type LogReason =
 /** A `$/cancel_request` for no request in flight (it probably finished already): ignored. */
  | "unknown-cancel"
 /** The notification that stops an aborted call (`session/cancel`) could not be sent. */
- | "cancel-failed"
-/** A method or content the peer did not declare, sent anyway (`capabilities: "warn"`). */
- | "capability-not-declared"
-/** A call sent before `initialize` completed (`capabilities: "warn"`). */
- | "not-initialized"
-/** An incoming call of a method this side did not declare: answered -32601, or dropped. */
- | "undeclared-method"
-/**
- * This side declared a capability without the handler it promises (an error, at
- * `initialize`; its result is sent all the same), or serves a handler whose capability it
- * did not declare (debug: calls of it are refused).
- */
- | "capability-without-handler"
-/** The agent answered `initialize` with a protocol version this connection does not speak. */
- | "protocol-version";
+ | "cancel-failed";
 export interface LogEvent {
     readonly level: "debug" | "warn" | "error";
     readonly reason: LogReason;
