@@ -1,4 +1,5 @@
 import { Diagnostics } from "./diagnostics.js";
+import { emitCapabilities } from "./emit/capabilities.js";
 import { emitConnection } from "./emit/connection.js";
 import { type EmitContext, emitContext } from "./emit/context.js";
 import { emitErrors } from "./emit/errors.js";
@@ -65,6 +66,7 @@ export async function emitSurface(context: EmitContext): Promise<OutputFile[]> {
     ...(await emitParsers(context)),
     await emitReceived(context),
     ...emitConnection(context),
+    ...emitCapabilities(context),
     ...emitErrors(context),
     ...emitSurfaceIndex(context),
   ];

@@ -1,8 +1,13 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { Diagnostics } from "../generator/diagnostics.js";
+import { loadSchemaDir } from "../generator/load/index.js";
+import { buildModel } from "../generator/model/build.js";
+import type { CapabilityGate as ModelGate } from "../generator/model/protocol.js";
 import { readTree } from "../generator/output/write.js";
 import { NODE_ENTRY } from "../generator/symbols/exports.js";
+import type { CapabilityGate } from "../templates/runtime/negotiation.js";
 import {
   type CliRun,
   cli,
@@ -44,6 +49,11 @@ function generated(label: string, dir: string): Promise<{ out: string; run: CliR
   return pending;
 }
 
+/** One gate as text: who declares what, and which method or variant it gates. */
+const gateKey = (side: string, path: readonly string[], method: string, variant?: string) =>
+  `${side} ${path.join(".")} ${method}${variant === undefined ? "" : ` ${variant}`}`;
+const modelGateKey = (g: ModelGate) => gateKey(g.side, g.path, g.method.method, g.content?.value);
+
 const errors = (run: CliRun) => run.stderr.filter((l) => !l.startsWith("warning:"));
 
 describe("every released schema", () => {
@@ -53,6 +63,7 @@ describe("every released schema", () => {
       const { out, run } = await generated(label, dir);
       expect(errors(run)).toEqual([]);
       expect(run.code).toBe(0);
+      const model = buildModel(loadSchemaDir(dir, dir, new Diagnostics()));
       const pkg = JSON.parse(readTree(out).get("package.json") ?? "{}") as {
         exports: Record<string, { default: string }>;
       };
@@ -66,6 +77,15 @@ describe("every released schema", () => {
           true,
         );
         expect((mod.isContentBlock as (v: unknown) => boolean)({ type: "text" })).toBe(false);
+        // The capability model (held to the schema by test/model/capabilities.test.ts), as shipped.
+        const gates = (mod.CAPABILITY_GATES as CapabilityGate[]).map((g) =>
+          gateKey(g.side, g.capability, g.method, g.content?.value),
+        );
+        const modelled = model.surfaces.find((s) => s.id === surface)?.negotiation?.gates ?? [];
+        expect(gates.length, `${label} ${entry}`).toBeGreaterThan(0);
+        expect(gates.sort(), `${label} ${entry}`).toEqual(modelled.map(modelGateKey).sort());
+        expect(typeof mod.agentCapabilities, `${label} ${entry}`).toBe("function");
+        expect(typeof mod.clientCapabilities, `${label} ${entry}`).toBe("function");
       }
     },
   );

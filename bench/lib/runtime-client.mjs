@@ -68,6 +68,8 @@ if (impl === "ours") {
     }),
     acp.ndJsonStream(output, input),
   );
+  // Our connections keep the handshake: nothing but initialize goes out before it completed.
+  await conn.agent.initialize({ protocolVersion: 1 });
   prompt = (/** @type {string} */ text) => conn.agent.sessionPrompt(promptParams(text));
   finish = () => conn.close();
 } else if (impl === "sdk") {

@@ -1,4 +1,5 @@
 import type { JsonRpcId, JsonRpcMessage } from "./json-rpc.js";
+import type { CapabilityGate, CapabilityMode, CapabilityOptions, NegotiationSpec } from "./negotiation.js";
 import type { ParseOptions } from "./parse.js";
 import type { CompiledValidator, ValidationIssue } from "./validation.js";
 import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
@@ -63,6 +64,15 @@ export interface MethodTables {
     readonly calls: readonly MethodEntry[];
     /** Protocol-level methods both sides understand; the runtime implements `$/cancel_request`. */
     readonly protocol?: readonly MethodEntry[];
+    /**
+     * The surface's handshake and capability gates, and which side this connection is: with
+     * it, the connection keeps the negotiated capabilities (see `ConnectionOptions.capabilities`).
+     */
+    readonly negotiation?: {
+        readonly role: "agent" | "client";
+        readonly spec: NegotiationSpec;
+        readonly gates: readonly CapabilityGate[];
+    };
 }
 /**
  * Which messages are checked against the schema. Both directions default to on: received
@@ -86,6 +96,23 @@ export interface ValidationOptions {
 export interface ConnectionOptions {
     /** `true` (default) checks both directions, `false` neither. */
     readonly validate?: boolean | ValidationOptions;
+    /**
+     * Whether the capabilities negotiated at `initialize` are kept, in both directions
+     * (default `"enforce"`). Outgoing: a method or content the peer did not declare fails
+     * locally with a `RequestError` naming the capability, and so does any call before
+     * `initialize` completed, other than `initialize` itself (and `$/` methods); an agent
+     * answering `initialize` with a protocol version this connection does not speak fails the
+     * call. Incoming: a call of a method this side gates behind a capability it did not
+     * declare is answered -32601 (a notification: dropped) without reaching the handler.
+     * `"warn"` logs each instead and goes ahead; `"off"` does neither. One mode for both
+     * directions, or `{ sent, received }`.
+     *
+     * Why incoming calls are refused by default, though real peers are sloppy: the
+     * declaration becomes the one switch. A client that leaves `fs.writeTextFile` out because
+     * its user said no is not written to, whatever handlers it has; and a peer that checks
+     * capabilities (as the agents seen in the field do) never sends such a call.
+     */
+    readonly capabilities?: CapabilityMode | CapabilityOptions;
     /**
      * What to do with an incoming line that is not JSON (or not UTF-8, or over the size limit
      * with no id to answer to): `"drop"` (default) logs it and reads on; `"answer"` also sends
@@ -178,7 +205,21 @@ export type LogReason =
 /** A `$/cancel_request` for no request in flight (it probably finished already): ignored. */
  | "unknown-cancel"
 /** The notification that stops an aborted call (`session/cancel`) could not be sent. */
- | "cancel-failed";
+ | "cancel-failed"
+/** A method or content the peer did not declare, sent anyway (`capabilities: "warn"`). */
+ | "capability-not-declared"
+/** A call sent before `initialize` completed (`capabilities: "warn"`). */
+ | "not-initialized"
+/** An incoming call of a method this side did not declare: answered -32601, or dropped. */
+ | "undeclared-method"
+/**
+ * This side declared a capability without the handler it promises (an error, at
+ * `initialize`; its result is sent all the same), or serves a handler whose capability it
+ * did not declare (debug: calls of it are refused).
+ */
+ | "capability-without-handler"
+/** The agent answered `initialize` with a protocol version this connection does not speak. */
+ | "protocol-version";
 export interface LogEvent {
     readonly level: "debug" | "warn" | "error";
     readonly reason: LogReason;

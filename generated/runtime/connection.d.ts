@@ -1,5 +1,6 @@
 import type { CallOptions, ConnectionOptions, MethodTables } from "./connection-types.js";
 import { type MessageStream } from "./message-stream.js";
+import { type Negotiated } from "./negotiation.js";
 import type { PlatformAbortSignal } from "./web-types.js";
 /** The method the runtime implements itself: the peer gives up on one of our requests in flight. */
 export declare const CANCEL_REQUEST_METHOD = "$/cancel_request";
@@ -29,6 +30,8 @@ export declare class Connection {
     private readonly served;
     private readonly called;
     private readonly cancelEntry;
+    /** The handshake's state and the capability checks, when the tables have a handshake. */
+    private readonly negotiation;
     private readonly checkReceived;
     private readonly checkSent;
     private readonly log;
@@ -60,6 +63,8 @@ export declare class Connection {
     get signal(): PlatformAbortSignal;
     /** Resolves once the connection has closed and its queued output was flushed. Never rejects. */
     get closed(): Promise<void>;
+    /** What `initialize` negotiated, once it has completed; undefined before (or without a handshake). */
+    get negotiated(): Negotiated | undefined;
     /**
      * Start reading, routing incoming calls to `handlers`: for each served method the member
      * named by its table entry; `extMethod`/`extNotification` for names starting with `_`.

@@ -2,6 +2,7 @@ import { ArrivalQueue } from "./arrival-queue.js";
 import { classify, isJsonRpcId, } from "./json-rpc.js";
 import { isInputEnded, isMalformedFrame, isRefusedMessage, MessageTooLargeError, } from "./message-stream.js";
 import { fillEmpty, invalidParams, kindsOf, receive, routesOf, } from "./method-routes.js";
+import { Negotiation } from "./negotiation.js";
 import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
 import { consoleError, newAbortController } from "./web-globals.js";
@@ -61,6 +62,10 @@ export class Connection {
         this.log = options.log ?? defaultLog;
         this.trace = options.trace;
         this.answerMalformed = options.malformedInput === "answer";
+        const handshake = tables.negotiation;
+        this.negotiation = handshake
+            ? new Negotiation(handshake.role, handshake.spec, handshake.gates, options.capabilities, (level, reason, message, method) => this.note(level, reason, message, { method }), (name) => this.handler(name) !== undefined)
+            : undefined;
         this.unknownVariants = options.unknownVariants ?? "keep";
         // Taken now, not on first send: close() must be able to end our output even if nothing was sent.
         this.writer = stream.writable.getWriter();
@@ -75,6 +80,10 @@ export class Connection {
     /** Resolves once the connection has closed and its queued output was flushed. Never rejects. */
     get closed() {
         return this.closedPromise;
+    }
+    /** What `initialize` negotiated, once it has completed; undefined before (or without a handshake). */
+    get negotiated() {
+        return this.negotiation?.negotiated;
     }
     /**
      * Start reading, routing incoming calls to `handlers`: for each served method the member
@@ -94,6 +103,9 @@ export class Connection {
         const invalid = this.checkSent ? invalidParams(entry, params) : undefined;
         if (invalid)
             return Promise.reject(invalid);
+        const refused = this.negotiation?.beforeSend(method, "request", params);
+        if (refused)
+            return Promise.reject(refused);
         const signal = options.signal;
         if (signal?.aborted)
             return Promise.reject(wireErrors.requestCancelled(undefined, "aborted before it was sent"));
@@ -133,6 +145,9 @@ export class Connection {
             : undefined;
         if (invalid)
             return Promise.reject(invalid);
+        const refused = this.negotiation?.beforeSend(method, "notification", params);
+        if (refused)
+            return Promise.reject(refused);
         return this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
     }
     /**
@@ -298,6 +313,10 @@ export class Connection {
             this.inFlight.delete(id);
         if (this.isClosed)
             return;
+        // Written now, so the handshake completes just as its answer goes out: nothing the agent
+        // sends can overtake it.
+        if ("result" in response)
+            this.negotiation?.answering(method, response.result);
         await this.send(response).catch((error) => {
             if (!isRefusedMessage(error))
                 return;
@@ -331,6 +350,9 @@ export class Connection {
             return result === undefined ? null : result;
         }
         const entry = this.served.request.get(method);
+        // A gated method this side did not declare is answered as if it had no handler.
+        if (entry && this.negotiation?.refuses(method, "request"))
+            throw wireErrors.methodNotFound(method);
         const handler = entry && this.handler(entry.handler);
         if (!entry || !handler)
             throw this.notFound(method, id);
@@ -343,6 +365,7 @@ export class Connection {
             this.note("warn", received.unknown.length > 0 ? "unknown-variant" : "invalid-params", `invalid params for ${method}: ${message}`, { method, id, issues: invalid.issues });
             throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, message);
         }
+        this.negotiation?.requestReceived(method, received.value);
         const result = fillEmpty(await handler.call(this.handlers, received.value, context), entry.validateResult);
         if (this.checkSent && entry.validateResult && !entry.validateResult(result)) {
             const issues = issuesOf(entry.validateResult);
@@ -426,6 +449,8 @@ export class Connection {
             return (context) => ext.call(this.handlers, method, params, context);
         }
         const entry = this.served.notification.get(method);
+        if (entry && this.negotiation?.refuses(method, "notification"))
+            return undefined;
         const handler = entry && this.handler(entry.handler);
         if (!entry || !handler) {
             // `$/` notifications are optional by JSON-RPC convention: ignoring one is normal.
@@ -513,7 +538,12 @@ export class Connection {
             call.reject(problem);
             return;
         }
-        call.resolve("value" in received ? received.value : filled);
+        const result = "value" in received ? received.value : filled;
+        const unspoken = call.entry && this.negotiation?.resultReceived(call.entry.method, call.entry.result, result);
+        if (unspoken)
+            call.reject(unspoken);
+        else
+            call.resolve(result);
     }
     onErrorResponse(id, error) {
         const call = this.settle(id);

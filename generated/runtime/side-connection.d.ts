@@ -1,5 +1,6 @@
 import type { CallOptions, ConnectionOptions, MethodTables } from "./connection-types.js";
 import type { MessageStream } from "./message-stream.js";
+import type { Negotiated } from "./negotiation.js";
 import type { PlatformAbortSignal } from "./web-types.js";
 /** Names ACP reserves for methods outside the schema. */
 export type ExtensionMethod = `_${string}`;
@@ -31,6 +32,13 @@ export declare class SideConnection<PeerRequests, PeerNotifications> {
     get signal(): PlatformAbortSignal;
     /** Resolves once the connection has closed (end of input, transport error or `close()`). */
     get closed(): Promise<void>;
+    /**
+     * What `initialize` negotiated: the protocol version and both sides' capabilities, as
+     * each side declared them (the peer's read as the reference implementation reads them).
+     * Undefined until it completed: for a client, when the agent's answer arrived; for an
+     * agent, when it sent its answer.
+     */
+    get negotiated(): Negotiated | undefined;
     /** Calls a method the peer serves, by wire name. */
     request<M extends keyof PeerRequests & string>(method: M, params: ParamsOf<PeerRequests, M>, options?: CallOptions): Promise<ResultOf<PeerRequests, M>>;
     /** Calls an extension method (name starting with `_`); params and result are unchecked. */

@@ -23,6 +23,15 @@ export class SideConnection {
     get closed() {
         return this.connection.closed;
     }
+    /**
+     * What `initialize` negotiated: the protocol version and both sides' capabilities, as
+     * each side declared them (the peer's read as the reference implementation reads them).
+     * Undefined until it completed: for a client, when the agent's answer arrived; for an
+     * agent, when it sent its answer.
+     */
+    get negotiated() {
+        return this.connection.negotiated;
+    }
     request(method, params, options) {
         return this.connection.request(method, params, options);
     }

@@ -3,6 +3,7 @@
 import { SideConnection } from "../runtime/side-connection.js";
 import { vLoginAuthRequest, vLoginAuthResponse, vLogoutAuthRequest, vLogoutAuthResponse, vInitializeRequest, vInitializeResponse, vCancelSessionNotification, vCloseSessionRequest, vCloseSessionResponse, vDeleteSessionRequest, vDeleteSessionResponse, vListSessionsRequest, vListSessionsResponse, vNewSessionRequest, vNewSessionResponse, vPromptRequest, vPromptResponse, vResumeSessionRequest, vResumeSessionResponse, vSetSessionConfigOptionRequest, vSetSessionConfigOptionResponse, vCompleteElicitationNotification, vCreateElicitationRequest, vCreateElicitationResponse, vRequestPermissionRequest, vRequestPermissionResponse, vUpdateSessionNotification, vCancelRequestNotification } from "./validators.js";
 import { parseLoginAuthRequest, parseLoginAuthResponse, parseLogoutAuthRequest, parseLogoutAuthResponse, parseInitializeRequest, parseInitializeResponse, parseCancelSessionNotification, parseCloseSessionRequest, parseCloseSessionResponse, parseDeleteSessionRequest, parseDeleteSessionResponse, parseListSessionsRequest, parseListSessionsResponse, parseNewSessionRequest, parseNewSessionResponse, parsePromptRequest, parsePromptResponse, parseResumeSessionRequest, parseResumeSessionResponse, parseSetSessionConfigOptionRequest, parseSetSessionConfigOptionResponse, parseCompleteElicitationNotification, parseCreateElicitationRequest, parseCreateElicitationResponse, parseRequestPermissionRequest, parseRequestPermissionResponse, parseUpdateSessionNotification, parseCancelRequestNotification } from "./parsers.js";
+import { CAPABILITY_GATES } from "./capabilities.js";
 
 export { ndJsonStream } from "../runtime/ndjson-stream.js";
 export { ConnectionClosedError } from "../runtime/request-error.js";
@@ -36,10 +37,13 @@ const PROTOCOL = Object.freeze([
   { method: "$/cancel_request", kind: "notification", handler: "cancelRequest", params: "CancelRequestNotification", validateParams: vCancelRequestNotification, parseParams: parseCancelRequestNotification },
 ]);
 
+/** What `initialize` negotiates: the runtime keeps the capability gates after it. */
+const NEGOTIATION = Object.freeze({ method: "initialize", capabilities: { agent: "capabilities", client: "capabilities" }, version: "protocolVersion", versions: [2] });
+
 /** The agent's end of a connection: serves the `Agent` handlers, calls the client through `client`. */
 export class AgentSideConnection extends SideConnection {
   constructor(toAgent, stream, options) {
-    super({ serves: AGENT, calls: CLIENT, protocol: PROTOCOL }, toAgent, stream, options);
+    super({ serves: AGENT, calls: CLIENT, protocol: PROTOCOL, negotiation: { role: "agent", spec: NEGOTIATION, gates: CAPABILITY_GATES } }, toAgent, stream, options);
   }
   get client() {
     return this.remote;
@@ -49,7 +53,7 @@ export class AgentSideConnection extends SideConnection {
 /** The client's end of a connection: serves the `Client` handlers, calls the agent through `agent`. */
 export class ClientSideConnection extends SideConnection {
   constructor(toClient, stream, options) {
-    super({ serves: CLIENT, calls: AGENT, protocol: PROTOCOL }, toClient, stream, options);
+    super({ serves: CLIENT, calls: AGENT, protocol: PROTOCOL, negotiation: { role: "client", spec: NEGOTIATION, gates: CAPABILITY_GATES } }, toClient, stream, options);
   }
   get agent() {
     return this.remote;

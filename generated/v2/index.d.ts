@@ -10,6 +10,7 @@ export * from "./methods.js";
 export * from "./guards.js";
 export * from "./parsers.js";
 export * from "./connection.js";
+export * from "./capabilities.js";
 export * from "./errors.js";
 export type * as Received from "./received.js";
 export { ValidationError } from "../runtime/validation.js";

@@ -5,6 +5,7 @@ import type { HandlerSide } from "../model/sides.js";
 import { reachingClosedUnions } from "../schema/unions.js";
 import { type Role, reexportLines } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
+import { NEGOTIATION_TABLE, negotiationLines } from "./capabilities.js";
 import { callNotes, callResult, entryFields, handleDeclarations } from "./connection-calls.js";
 import type { EmitContext } from "./context.js";
 import { commentLine, literal } from "./js.js";
@@ -58,6 +59,9 @@ function javascript(
           `import { ${used.map((d) => d.parse).join(", ")} } from "./parsers.js";`,
         ]
       : []),
+    ...(surface.negotiation
+      ? [`import { ${names.capabilities.gates} } from "./capabilities.js";`]
+      : []),
     "",
     ...reexportLines(names.reexports.connection, runtime, false),
     "",
@@ -78,14 +82,18 @@ function javascript(
     "Protocol-level methods both sides understand; the runtime implements them.",
     protocol,
   );
+  lines.push(...negotiationLines(surface));
   for (const role of ["agent", "client"] as const) {
     const mine = names.roles[role];
     const peer = other(role);
+    const negotiation = surface.negotiation
+      ? `, negotiation: { role: ${literal(role)}, spec: ${NEGOTIATION_TABLE}, gates: ${names.capabilities.gates} }`
+      : "";
     lines.push(
       `/** The ${role}'s end of a connection: serves the \`${mine.handlers}\` handlers, calls the ${peer} through \`${peer}\`. */`,
       `export class ${mine.connection} extends SideConnection {`,
       `  constructor(to${mine.handlers}, stream, options) {`,
-      `    super({ serves: ${tableOf(role)}, calls: ${tableOf(peer)}, protocol: ${tableOf("protocol")} }, to${mine.handlers}, stream, options);`,
+      `    super({ serves: ${tableOf(role)}, calls: ${tableOf(peer)}, protocol: ${tableOf("protocol")}${negotiation} }, to${mine.handlers}, stream, options);`,
       "  }",
       `  get ${peer}() {`,
       "    return this.remote;",
@@ -152,6 +160,9 @@ function declarations(
     `import type { ${[...maps("agent"), ...maps("client")].join(", ")} } from "./methods.js";`,
     `import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
     `import type { MessageStream } from "${runtime}/message-stream.js";`,
+    ...(surface.negotiation
+      ? [`import type { Negotiated } from "${runtime}/negotiation.js";`]
+      : []),
     `import { SideConnection } from "${runtime}/side-connection.js";`,
     `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
     "",
@@ -228,11 +239,28 @@ function declarations(
       `  constructor(to${mine.handlers}: (connection: ${mine.connection}) => ${mine.handlers}, stream: MessageStream, options?: ConnectionOptions);`,
       `  /** The ${peer}'s methods. */`,
       `  get ${peer}(): ${names.roles[peer].remote};`,
+      ...negotiatedGetter(surface, names),
       "}",
       "",
     );
   }
   return lines.join("\n");
+}
+
+/** The typed `negotiated` of a connection class, where the surface has a handshake. */
+function negotiatedGetter(surface: SurfaceModel, names: SurfaceSymbols): string[] {
+  const negotiation = surface.negotiation;
+  if (!negotiation) return [];
+  const type = (role: Role) =>
+    `T.${names.definition(negotiation.capabilities[role].definition).type}`;
+  return [
+    "  /**",
+    `   * What \`${negotiation.method.method}\` negotiated (the protocol version, and each side's capabilities as`,
+    "   * it declared them); undefined until it completed. Calls the peer did not declare fail",
+    "   * before anything is sent (the `capabilities` option says how).",
+    "   */",
+    `  get negotiated(): Negotiated<${type("agent")}, ${type("client")}> | undefined;`,
+  ];
 }
 
 /** The doc comment of one method: wire name, kind, the first paragraph of its description. */

@@ -4,6 +4,7 @@ import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { GENERATOR_VERSION, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
 import { reexportLines } from "../symbols/exports.js";
 import type { Symbols } from "../symbols/table.js";
+import { capabilityRows, readmeShowsCapabilities } from "./capabilities.js";
 import type { EmitContext } from "./context.js";
 import { MIGRATION_FILE, migrationRows } from "./migration.js";
 import { banner, type OutputFile } from "./output.js";
@@ -184,6 +185,8 @@ export function emitReadme(
         // The agent example answers an unknown session with RequestError.sessionNotFound.
         symbols.of(root).errors.sessionNotFound !== undefined,
       handleTypes: root ? symbols.of(root).handleTypes : [],
+      capabilityRows: capabilityRows(orderedSurfaces(model), importPath, (s) => symbols.of(s)),
+      capabilityExample: root !== undefined && readmeShowsCapabilities(root),
       nodeExports: symbols.node.reexports.filter((r) => !r.typeOnly).flatMap((r) => r.names),
       inputs,
     }),

@@ -5,6 +5,7 @@ import { pointer } from "../schema/pointer.js";
 import { refTarget } from "../schema/refs.js";
 import { taggedUnion } from "../schema/unions.js";
 import { callRules } from "./call-rules.js";
+import { negotiationOf } from "./capabilities.js";
 import { errorCodes } from "./error-codes.js";
 import { extractMethods } from "./methods.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
@@ -53,6 +54,7 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
   }));
 
   const read = { definitions, methods, defsKeyword: surface.defsKeyword };
+  const negotiation = negotiationOf({ ...read, schemaFile: surface.schemaFile });
   return {
     id: surface.stability === "stable" ? `v${surface.version}` : `v${surface.version}/unstable`,
     entry: entryPoint(surface.version, surface.stability),
@@ -66,6 +68,7 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
     methods,
     calls: callRules(read),
     errors: errorCodes(read),
+    ...(negotiation ? { negotiation } : {}),
   };
 }
 

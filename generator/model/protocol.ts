@@ -30,6 +30,8 @@ export interface SurfaceModel {
   calls: CallRules;
   /** The protocol's own error codes, from the `ErrorCode` definition (error-codes.ts). */
   errors: ErrorCodes;
+  /** What `initialize` negotiates and what each capability gates (capabilities.ts); absent without a handshake. */
+  negotiation?: Negotiation;
 }
 
 export interface Definition {
@@ -110,3 +112,60 @@ export interface ErrorCodes {
   /** The code a session that does not exist is reported with (conventions.ts), if the schema has it. */
   sessionNotFound?: ErrorCode;
 }
+
+/** The handshake of a surface and the capability gates it sets up (capabilities.ts). */
+export interface Negotiation {
+  /** The request that negotiates (`initialize`), served by the agent. */
+  method: Method;
+  /**
+   * Where each side's capabilities travel: the client's in a property of the params, the
+   * agent's in a property of the result; and the definition each property refers to.
+   */
+  capabilities: Readonly<Record<ServingSide, { property: string; definition: string }>>;
+  /** The property of both params and result that holds the protocol version, when both have it. */
+  version?: string;
+  /** In method order; a method's own gates before those of its content; then by path. */
+  gates: CapabilityGate[];
+}
+
+/** One capability and one thing it gates: a method, or a variant in a method's params. */
+export interface CapabilityGate {
+  /** The side that declares the capability, and serves the method. */
+  side: ServingSide;
+  /** Property names from the side's capabilities object down to the capability. */
+  path: string[];
+  /** How it is declared: `true` for a boolean capability, `{}` for an object one. */
+  declare: "true" | "object";
+  /** The capability holds capabilities of its own (v2's `session`). */
+  container: boolean;
+  method: Method;
+  /**
+   * Declaring the capability promises to serve the method (`loadSession`: `session/load`;
+   * `terminal`: "all `terminal/*` methods"), so a side that declares it without the handler
+   * is reported. False where the capability only opens a namespace whose methods have gates
+   * of their own (v2's `session` and `session/*`), and for content.
+   */
+  handlerRequired: boolean;
+  /** Only for gated content: without it, the gate is on calling the method at all. */
+  content?: ContentGate;
+  /** How the model knows, each source once: where several agree, all of them. */
+  sources: GateSource[];
+}
+
+/** A tagged-union variant that may travel in a method's params only when the capability is declared. */
+export interface ContentGate {
+  /** The union's definition key, its tag property, and the variant's tag value. */
+  definition: string;
+  tag: string;
+  value: string;
+  /** Where such values sit in the params: property names, and `*` for every item or map value. */
+  at: string[][];
+}
+
+export type GateSource =
+  /** A description says so ("Only available if …"): the JSON pointer of that description. */
+  | { kind: "described"; at: string }
+  /** A capability field is named after the method: the pointer of the field. */
+  | { kind: "named"; at: string }
+  /** A named rule of capability-rules.ts. */
+  | { kind: "rule"; rule: string };

@@ -140,3 +140,22 @@ export function soleRef(
     return soleRef(schema.allOf[0] as Json, keep);
   return undefined;
 }
+
+/**
+ * The ref of a schema that is a reference, alone or beside `null`: `soleRef`, or a
+ * two-branch `anyOf`/`oneOf` of such a reference and `{"type": "null"}` (how the schema
+ * writes an optional struct that may also be sent as null).
+ */
+export function refOrNull(schema: Json): string | undefined {
+  const sole = soleRef(schema);
+  if (sole !== undefined || !isObject(schema)) return sole;
+  const keyword = unionKeyword(schema);
+  const keys = Object.keys(assertions(schema));
+  if (!keyword || keys.length !== 1 || keys[0] !== keyword) return undefined;
+  const branches = schema[keyword] as Json[];
+  if (branches.length !== 2) return undefined;
+  const isNull = (b: Json) => isObject(b) && b.type === "null" && Object.keys(b).length === 1;
+  const other = branches.find((b) => !isNull(b));
+  if (other === undefined || !branches.some(isNull)) return undefined;
+  return soleRef(other);
+}

@@ -75,6 +75,15 @@ export const ERRORS_MODULE = {
   sessionNotFound: "sessionNotFound",
 } as const;
 
+/**
+ * `capabilities.js`: the surface's capability gates for tooling (model/capabilities.ts),
+ * and per role the helper that builds that side's capabilities object from its handlers.
+ */
+export const CAPABILITIES_MODULE = {
+  gates: "CAPABILITY_GATES",
+  helper: (role: Role): string => `${role}Capabilities`,
+} as const;
+
 /** A `RequestError` helper, named after its code's title: `Authentication required` → `authenticationRequired`. */
 export const errorHelper = (title: string): string =>
   title
@@ -128,6 +137,11 @@ export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "message-stream.js", names: ["MalformedFrame", "MalformedProblem"], typeOnly: true },
   { from: "side-connection.js", names: ["ParamsOf", "RemoteMethods", "ResultOf"], typeOnly: true },
   {
+    from: "negotiation.js",
+    names: ["CapabilityGate", "CapabilityMode", "CapabilityOptions", "ContentGate", "Negotiated"],
+    typeOnly: true,
+  },
+  {
     from: "web-types.js",
     names: [
       ...["ReadableLike", "SignalLike", "StreamReader", "StreamReadResult", "StreamWriter"],
@@ -180,6 +194,8 @@ export function packageNames(): string[] {
     ]),
     ...Object.values(METHOD_MODULE),
     ...Object.values(ROLES).flatMap((r) => [r.handlers, r.remote, r.connection]),
+    CAPABILITIES_MODULE.gates,
+    ...(Object.keys(ROLES) as Role[]).map(CAPABILITIES_MODULE.helper),
     RECEIVED_NAMESPACE,
     ERRORS_MODULE.errorClass,
     ...[...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS].flatMap((r) => r.names),

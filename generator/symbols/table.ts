@@ -4,6 +4,7 @@ import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
 import { pointer } from "../schema/pointer.js";
 import { hasCatchAll } from "../schema/unions.js";
 import {
+  CAPABILITIES_MODULE,
   CONNECTION_REEXPORTS,
   definitionNames,
   ERRORS_MODULE,
@@ -18,6 +19,7 @@ import {
   packageNames,
   RECEIVED_NAMESPACE,
   ROLES,
+  type Role,
   type RuntimeReexport,
 } from "./exports.js";
 import { isFreeStaticName, typeNameProblem } from "./identifiers.js";
@@ -65,6 +67,14 @@ export interface SurfaceSymbols {
   /** Every handle type `connection.js` declares, sorted. */
   handleTypes: readonly string[];
   errors: ErrorSymbols;
+  capabilities: CapabilitySymbols;
+}
+
+/** `capabilities.js`: the gates, and the helpers where the surface has a handshake. */
+export interface CapabilitySymbols {
+  gates: string;
+  /** Per role, the function building its capabilities from its handlers; none without a handshake. */
+  helpers?: Readonly<Record<Role, string>>;
 }
 
 /** `errors.js`: the `RequestError` class and its static helpers. */
@@ -140,6 +150,17 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     handleType: (rule) => handleType(rule.namespace),
     handleTypes,
     errors: errorSymbols(surface),
+    capabilities: {
+      gates: CAPABILITIES_MODULE.gates,
+      ...(surface.negotiation
+        ? {
+            helpers: {
+              agent: CAPABILITIES_MODULE.helper("agent"),
+              client: CAPABILITIES_MODULE.helper("client"),
+            },
+          }
+        : {}),
+    },
   };
 }
 

@@ -32,6 +32,7 @@ import {
   receive,
   routesOf,
 } from "./method-routes.js";
+import { type Negotiated, Negotiation } from "./negotiation.js";
 import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
 import { type AbortControllerLike, consoleError, newAbortController } from "./web-globals.js";
@@ -85,6 +86,8 @@ export class Connection {
   private readonly served: Routes;
   private readonly called: Routes;
   private readonly cancelEntry: MethodEntry | undefined;
+  /** The handshake's state and the capability checks, when the tables have a handshake. */
+  private readonly negotiation: Negotiation | undefined;
   private readonly checkReceived: boolean;
   private readonly checkSent: boolean;
   private readonly log: (event: LogEvent) => void;
@@ -128,6 +131,17 @@ export class Connection {
     this.log = options.log ?? defaultLog;
     this.trace = options.trace;
     this.answerMalformed = options.malformedInput === "answer";
+    const handshake = tables.negotiation;
+    this.negotiation = handshake
+      ? new Negotiation(
+          handshake.role,
+          handshake.spec,
+          handshake.gates,
+          options.capabilities,
+          (level, reason, message, method) => this.note(level, reason, message, { method }),
+          (name) => this.handler(name) !== undefined,
+        )
+      : undefined;
     this.unknownVariants = options.unknownVariants ?? "keep";
     // Taken now, not on first send: close() must be able to end our output even if nothing was sent.
     this.writer = stream.writable.getWriter();
@@ -146,6 +160,11 @@ export class Connection {
     return this.closedPromise;
   }
 
+  /** What `initialize` negotiated, once it has completed; undefined before (or without a handshake). */
+  get negotiated(): Negotiated | undefined {
+    return this.negotiation?.negotiated;
+  }
+
   /**
    * Start reading, routing incoming calls to `handlers`: for each served method the member
    * named by its table entry; `extMethod`/`extNotification` for names starting with `_`.
@@ -162,6 +181,8 @@ export class Connection {
     const entry = this.called.request.get(method);
     const invalid = this.checkSent ? invalidParams(entry, params) : undefined;
     if (invalid) return Promise.reject(invalid);
+    const refused = this.negotiation?.beforeSend(method, "request", params);
+    if (refused) return Promise.reject(refused);
     const signal = options.signal;
     if (signal?.aborted)
       return Promise.reject(wireErrors.requestCancelled(undefined, "aborted before it was sent"));
@@ -203,6 +224,8 @@ export class Connection {
       ? invalidParams(this.called.notification.get(method), params)
       : undefined;
     if (invalid) return Promise.reject(invalid);
+    const refused = this.negotiation?.beforeSend(method, "notification", params);
+    if (refused) return Promise.reject(refused);
     return this.send(
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params },
     );
@@ -388,6 +411,9 @@ export class Connection {
     }
     if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
     if (this.isClosed) return;
+    // Written now, so the handshake completes just as its answer goes out: nothing the agent
+    // sends can overtake it.
+    if ("result" in response) this.negotiation?.answering(method, response.result);
     await this.send(response).catch((error) => {
       if (!isRefusedMessage(error)) return;
       if (error.name === "MessageTooLargeError") {
@@ -430,6 +456,9 @@ export class Connection {
       return result === undefined ? null : result;
     }
     const entry = this.served.request.get(method);
+    // A gated method this side did not declare is answered as if it had no handler.
+    if (entry && this.negotiation?.refuses(method, "request"))
+      throw wireErrors.methodNotFound(method);
     const handler = entry && this.handler(entry.handler);
     if (!entry || !handler) throw this.notFound(method, id);
     const received = this.receiveParams(entry, params);
@@ -447,6 +476,7 @@ export class Connection {
       );
       throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, message);
     }
+    this.negotiation?.requestReceived(method, received.value);
     const result = fillEmpty(
       await handler.call(this.handlers, received.value, context),
       entry.validateResult,
@@ -549,6 +579,7 @@ export class Connection {
       return (context) => ext.call(this.handlers, method, params, context);
     }
     const entry = this.served.notification.get(method);
+    if (entry && this.negotiation?.refuses(method, "notification")) return undefined;
     const handler = entry && this.handler(entry.handler);
     if (!entry || !handler) {
       // `$/` notifications are optional by JSON-RPC convention: ignoring one is normal.
@@ -655,7 +686,11 @@ export class Connection {
       call.reject(problem);
       return;
     }
-    call.resolve("value" in received ? received.value : filled);
+    const result = "value" in received ? received.value : filled;
+    const unspoken =
+      call.entry && this.negotiation?.resultReceived(call.entry.method, call.entry.result, result);
+    if (unspoken) call.reject(unspoken);
+    else call.resolve(result);
   }
 
   private onErrorResponse(id: JsonRpcId, error: ErrorObject): void {

@@ -7,6 +7,7 @@ import type {
 } from "./connection-types.js";
 import { handlePrototype, makeHandle } from "./handle.js";
 import type { MessageStream } from "./message-stream.js";
+import type { Negotiated } from "./negotiation.js";
 import type { PlatformAbortSignal } from "./web-types.js";
 
 /** Names ACP reserves for methods outside the schema. */
@@ -55,6 +56,16 @@ export class SideConnection<PeerRequests, PeerNotifications> {
   /** Resolves once the connection has closed (end of input, transport error or `close()`). */
   get closed(): Promise<void> {
     return this.connection.closed;
+  }
+
+  /**
+   * What `initialize` negotiated: the protocol version and both sides' capabilities, as
+   * each side declared them (the peer's read as the reference implementation reads them).
+   * Undefined until it completed: for a client, when the agent's answer arrived; for an
+   * agent, when it sent its answer.
+   */
+  get negotiated(): Negotiated | undefined {
+    return this.connection.negotiated;
   }
 
   /** Calls a method the peer serves, by wire name. */

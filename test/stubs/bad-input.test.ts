@@ -64,7 +64,7 @@ describe("bad input to a generated AgentSideConnection in its own process", {
       error: { code: -32601, data: { method: "session/fork" } },
     });
 
-    // An optional method the agent did not implement.
+    // An optional method the agent neither declared nor implemented: refused before routing.
     await wire.send(
       `${JSON.stringify({ jsonrpc: "2.0", id: 4, method: "session/load", params: { sessionId: "s", cwd: "/", mcpServers: [] } })}\n`,
     );
@@ -85,7 +85,7 @@ describe("bad input to a generated AgentSideConnection in its own process", {
         /^acp: invalid params for initialize: invalid InitializeRequest: \/protocolVersion /,
       ),
       "acp: no handler for request session/fork",
-      "acp: no handler for request session/load",
+      "acp: refused session/load: this agent did not declare agentCapabilities.loadSession",
       "acp: dropped a response to unknown request id 999",
     ]);
   });

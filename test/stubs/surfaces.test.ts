@@ -95,7 +95,8 @@ describe.each(SURFACES.map((s) => s.id))(
   (id) => {
     it("routes every method to the handler named after it, on the side that serves it", async () => {
       const surface = await load(id);
-      const silent = { validate: false, log: () => {} };
+      // Every method is called with `{}` and no handshake: capability checks would refuse most.
+      const silent = { validate: false, log: () => {}, capabilities: "off" } as const;
       const { agent, client, calls } = connect(surface, { agent: silent, client: silent });
       const expected: string[] = [];
       for (const role of ["agent", "client"] as const) {
@@ -116,8 +117,13 @@ describe.each(SURFACES.map((s) => s.id))(
 
     it("checks each method's params against its own definition before sending", async () => {
       const surface = await load(id);
-      const lenient = { validate: false, log: () => {} };
-      const strictSender = { validate: { received: false }, log: () => {} };
+      // No handshake here: the capability checks are test/stubs/negotiation.test.ts's.
+      const lenient = { validate: false, log: () => {}, capabilities: "off" } as const;
+      const strictSender = {
+        validate: { received: false },
+        log: () => {},
+        capabilities: "off",
+      } as const;
       for (const role of ["agent", "client"] as const) {
         // The calling side checks what it sends; the serving side accepts anything.
         const { agent, client } = connect(

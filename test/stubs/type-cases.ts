@@ -127,3 +127,22 @@ export async function useTerminal(): Promise<number | null | undefined> {
 }
 // @ts-expect-error a handle is not a plain function result: waitForExit is a method, not data
 export const notData: string = ({} as stable.TerminalHandle).waitForExit;
+
+// --- capabilities: negotiated, and built from the handlers ---------------------------------------
+
+export const loads: boolean | undefined = clientSide.negotiated?.agent.loadSession;
+export const writes: boolean | undefined = agentSide.negotiated?.client.fs?.writeTextFile;
+// @ts-expect-error negotiated is undefined until initialize completed
+export const loadsAlways: boolean | undefined = clientSide.negotiated.agent.loadSession;
+declare const agentCapabilities: typeof stable.agentCapabilities;
+declare const clientCapabilities: typeof stable.clientCapabilities;
+export const declaredAgent: stable.AgentCapabilities = agentCapabilities(minimalAgent, {
+  promptCapabilities: { image: true },
+});
+// @ts-expect-error loadSession follows from the handlers (sessionLoad), it cannot be declared
+agentCapabilities(minimalAgent, { loadSession: true });
+// @ts-expect-error nor can a session capability that promises a method
+agentCapabilities(minimalAgent, { sessionCapabilities: { list: {} } });
+// @ts-expect-error terminal follows from the terminal handlers
+clientCapabilities(minimalClient, { terminal: true });
+export const declaredClient: stable.ClientCapabilities = clientCapabilities(minimalClient, {});

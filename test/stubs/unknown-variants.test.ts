@@ -95,8 +95,10 @@ function pair(clientOptions: ConnectionOptions) {
     );
     open.push(client);
   });
+  // No handshake in these tests: the agent sends at once, unchecked.
   const agent = new AgentSideConnection(agentHandlers(), agentEnd, {
     validate: { sent: false },
+    capabilities: "off",
   });
   open.push(agent);
   const send = (value: unknown) =>
@@ -171,7 +173,8 @@ describe("a request holding a variant this package does not know", () => {
         sessionUpdate: () => {},
       }),
       clientEnd,
-      { validate: { sent: false } },
+      // No handshake in these tests: the client sends at once, unchecked.
+      { validate: { sent: false }, capabilities: "off" },
     );
     open.push(agent, client);
     return { client, seen, logs };

@@ -3,6 +3,7 @@
 import { SideConnection } from "../../runtime/side-connection.js";
 import { vAuthenticateRequest, vAuthenticateResponse, vDidChangeDocumentNotification, vDidCloseDocumentNotification, vDidFocusDocumentNotification, vDidOpenDocumentNotification, vDidSaveDocumentNotification, vInitializeRequest, vInitializeResponse, vLogoutRequest, vLogoutResponse, vMessageMcpNotification, vMessageMcpRequest, vMessageMcpResponse, vAcceptNesNotification, vCloseNesRequest, vCloseNesResponse, vRejectNesNotification, vStartNesRequest, vStartNesResponse, vSuggestNesRequest, vSuggestNesResponse, vDisableProviderRequest, vDisableProviderResponse, vListProvidersRequest, vListProvidersResponse, vSetProviderRequest, vSetProviderResponse, vCancelNotification, vCloseSessionRequest, vCloseSessionResponse, vDeleteSessionRequest, vDeleteSessionResponse, vForkSessionRequest, vForkSessionResponse, vListSessionsRequest, vListSessionsResponse, vLoadSessionRequest, vLoadSessionResponse, vNewSessionRequest, vNewSessionResponse, vPromptRequest, vPromptResponse, vResumeSessionRequest, vResumeSessionResponse, vSetSessionConfigOptionRequest, vSetSessionConfigOptionResponse, vSetSessionModeRequest, vSetSessionModeResponse, vCompleteElicitationNotification, vCreateElicitationRequest, vCreateElicitationResponse, vReadTextFileRequest, vReadTextFileResponse, vWriteTextFileRequest, vWriteTextFileResponse, vConnectMcpRequest, vConnectMcpResponse, vDisconnectMcpRequest, vDisconnectMcpResponse, vRequestPermissionRequest, vRequestPermissionResponse, vSessionNotification, vCreateTerminalRequest, vCreateTerminalResponse, vKillTerminalRequest, vKillTerminalResponse, vTerminalOutputRequest, vTerminalOutputResponse, vReleaseTerminalRequest, vReleaseTerminalResponse, vWaitForTerminalExitRequest, vWaitForTerminalExitResponse, vCancelRequestNotification } from "./validators.js";
 import { parseAuthenticateRequest, parseAuthenticateResponse, parseDidChangeDocumentNotification, parseDidCloseDocumentNotification, parseDidFocusDocumentNotification, parseDidOpenDocumentNotification, parseDidSaveDocumentNotification, parseInitializeRequest, parseInitializeResponse, parseLogoutRequest, parseLogoutResponse, parseMessageMcpNotification, parseMessageMcpRequest, parseMessageMcpResponse, parseAcceptNesNotification, parseCloseNesRequest, parseCloseNesResponse, parseRejectNesNotification, parseStartNesRequest, parseStartNesResponse, parseSuggestNesRequest, parseSuggestNesResponse, parseDisableProviderRequest, parseDisableProviderResponse, parseListProvidersRequest, parseListProvidersResponse, parseSetProviderRequest, parseSetProviderResponse, parseCancelNotification, parseCloseSessionRequest, parseCloseSessionResponse, parseDeleteSessionRequest, parseDeleteSessionResponse, parseForkSessionRequest, parseForkSessionResponse, parseListSessionsRequest, parseListSessionsResponse, parseLoadSessionRequest, parseLoadSessionResponse, parseNewSessionRequest, parseNewSessionResponse, parsePromptRequest, parsePromptResponse, parseResumeSessionRequest, parseResumeSessionResponse, parseSetSessionConfigOptionRequest, parseSetSessionConfigOptionResponse, parseSetSessionModeRequest, parseSetSessionModeResponse, parseCompleteElicitationNotification, parseCreateElicitationRequest, parseCreateElicitationResponse, parseReadTextFileRequest, parseReadTextFileResponse, parseWriteTextFileRequest, parseWriteTextFileResponse, parseConnectMcpRequest, parseConnectMcpResponse, parseDisconnectMcpRequest, parseDisconnectMcpResponse, parseRequestPermissionRequest, parseRequestPermissionResponse, parseSessionNotification, parseCreateTerminalRequest, parseCreateTerminalResponse, parseKillTerminalRequest, parseKillTerminalResponse, parseTerminalOutputRequest, parseTerminalOutputResponse, parseReleaseTerminalRequest, parseReleaseTerminalResponse, parseWaitForTerminalExitRequest, parseWaitForTerminalExitResponse, parseCancelRequestNotification } from "./parsers.js";
+import { CAPABILITY_GATES } from "./capabilities.js";
 
 export { ndJsonStream } from "../../runtime/ndjson-stream.js";
 export { ConnectionClosedError } from "../../runtime/request-error.js";
@@ -65,10 +66,13 @@ const PROTOCOL = Object.freeze([
   { method: "$/cancel_request", kind: "notification", handler: "cancelRequest", params: "CancelRequestNotification", validateParams: vCancelRequestNotification, parseParams: parseCancelRequestNotification },
 ]);
 
+/** What `initialize` negotiates: the runtime keeps the capability gates after it. */
+const NEGOTIATION = Object.freeze({ method: "initialize", capabilities: { agent: "agentCapabilities", client: "clientCapabilities" }, version: "protocolVersion", versions: [1] });
+
 /** The agent's end of a connection: serves the `Agent` handlers, calls the client through `client`. */
 export class AgentSideConnection extends SideConnection {
   constructor(toAgent, stream, options) {
-    super({ serves: AGENT, calls: CLIENT, protocol: PROTOCOL }, toAgent, stream, options);
+    super({ serves: AGENT, calls: CLIENT, protocol: PROTOCOL, negotiation: { role: "agent", spec: NEGOTIATION, gates: CAPABILITY_GATES } }, toAgent, stream, options);
   }
   get client() {
     return this.remote;
@@ -78,7 +82,7 @@ export class AgentSideConnection extends SideConnection {
 /** The client's end of a connection: serves the `Client` handlers, calls the agent through `agent`. */
 export class ClientSideConnection extends SideConnection {
   constructor(toClient, stream, options) {
-    super({ serves: CLIENT, calls: AGENT, protocol: PROTOCOL }, toClient, stream, options);
+    super({ serves: CLIENT, calls: AGENT, protocol: PROTOCOL, negotiation: { role: "client", spec: NEGOTIATION, gates: CAPABILITY_GATES } }, toClient, stream, options);
   }
   get agent() {
     return this.remote;

@@ -4,6 +4,7 @@ import type * as T from "./types.js";
 import type { AgentRequestMap, AgentNotificationMap, ClientRequestMap, ClientNotificationMap } from "./methods.js";
 import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "../../runtime/connection-types.js";
 import type { MessageStream } from "../../runtime/message-stream.js";
+import type { Negotiated } from "../../runtime/negotiation.js";
 import { SideConnection } from "../../runtime/side-connection.js";
 import type { AsyncDisposableIfAvailable } from "../../runtime/handle.js";
 
@@ -19,6 +20,7 @@ export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise,
 export type { ErrorMessage, ErrorObject, JsonRpcId, JsonRpcMessage, NotificationMessage, RequestMessage, ResultMessage } from "../../runtime/json-rpc.js";
 export type { MalformedFrame, MalformedProblem } from "../../runtime/message-stream.js";
 export type { ParamsOf, RemoteMethods, ResultOf } from "../../runtime/side-connection.js";
+export type { CapabilityGate, CapabilityMode, CapabilityOptions, ContentGate, Negotiated } from "../../runtime/negotiation.js";
 export type { ReadableLike, SignalLike, StreamReader, StreamReadResult, StreamWriter, WritableLike } from "../../runtime/web-types.js";
 
 /**
@@ -320,6 +322,12 @@ export declare class AgentSideConnection extends SideConnection<ClientRequestMap
   constructor(toAgent: (connection: AgentSideConnection) => Agent, stream: MessageStream, options?: ConnectionOptions);
   /** The client's methods. */
   get client(): RemoteClient;
+  /**
+   * What `initialize` negotiated (the protocol version, and each side's capabilities as
+   * it declared them); undefined until it completed. Calls the peer did not declare fail
+   * before anything is sent (the `capabilities` option says how).
+   */
+  get negotiated(): Negotiated<T.AgentCapabilities, T.ClientCapabilities> | undefined;
 }
 
 /**
@@ -331,4 +339,10 @@ export declare class ClientSideConnection extends SideConnection<AgentRequestMap
   constructor(toClient: (connection: ClientSideConnection) => Client, stream: MessageStream, options?: ConnectionOptions);
   /** The agent's methods. */
   get agent(): RemoteAgent;
+  /**
+   * What `initialize` negotiated (the protocol version, and each side's capabilities as
+   * it declared them); undefined until it completed. Calls the peer did not declare fail
+   * before anything is sent (the `capabilities` option says how).
+   */
+  get negotiated(): Negotiated<T.AgentCapabilities, T.ClientCapabilities> | undefined;
 }
