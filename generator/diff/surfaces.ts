@@ -71,7 +71,7 @@ function sideOf(surface: SurfaceModel): SchemaSide {
   const methodDefs = new Set<string>();
   for (const m of surface.methods) {
     methodDefs.add(m.params);
-    if (m.result !== undefined) methodDefs.add(m.result);
+    if (typeof m.result === "string") methodDefs.add(m.result);
   }
   return { defs, keyword: surface.defsKeyword, methodDefs };
 }

@@ -4,7 +4,13 @@ import type { Method, RoleCalls, SurfaceModel } from "../model/protocol.js";
 import type { HandlerSide } from "../model/sides.js";
 import { type Role, reexportLines } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
-import { callNotes, callResult, entryFields, handleDeclarations } from "./connection-calls.js";
+import {
+  callNotes,
+  callResult,
+  entryFields,
+  handleDeclarations,
+  handlerResult,
+} from "./connection-calls.js";
 import type { EmitContext } from "./context.js";
 import { commentLine, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
@@ -48,9 +54,13 @@ function javascript(
   const used = [...new Set(all.flatMap((m) => (m.result ? [m.params, m.result] : [m.params])))].map(
     (key) => names.definition(key),
   );
+  const nullResults = all.some((m) => m.result === null);
   const lines = [
     head,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
+    ...(nullResults
+      ? [`import { parseNullResult, validateNullResult } from "${runtime}/null-result.js";`]
+      : []),
     ...(used.length > 0
       ? [
           `import { ${used.map((d) => d.validator).join(", ")} } from "./validators.js";`,
@@ -108,7 +118,14 @@ function entry(names: SurfaceSymbols, m: Method, calls?: RoleCalls): string {
     // Received values are read leniently, as the reference implementation reads them.
     `parseParams: ${params.parse}`,
   ];
-  if (m.result) {
+  if (m.result === null) {
+    // No definition (the NULL RESULT rule): the runtime's checks for a JSON null result.
+    fields.push(
+      `result: ${literal("null")}`,
+      "validateResult: validateNullResult",
+      "parseResult: parseNullResult",
+    );
+  } else if (m.result !== undefined) {
     const result = names.definition(m.result);
     fields.push(
       `result: ${literal(result.type)}`,
@@ -160,8 +177,8 @@ function declarations(
       const params = `params: T.${type(m.params)}`;
       lines.push(...doc(surface, m, "  "));
       lines.push(
-        m.result
-          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<T.${type(m.result)}>;`
+        m.kind === "request"
+          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<${handlerResult(names, m)}>;`
           : `  ${m.handler}${optional}(${params}, context: NotificationContext): MaybePromise<void>;`,
       );
     }
@@ -179,7 +196,7 @@ function declarations(
       const params = `params: T.${type(m.params)}`;
       lines.push(...doc(surface, m, "  ", callNotes(names, surface.calls[role], m)));
       lines.push(
-        m.result
+        m.kind === "request"
           ? `  ${m.handler}(${params}, options?: CallOptions): Promise<${callResult(names, surface.calls[role], m)}>;`
           : `  ${m.handler}(${params}): Promise<void>;`,
       );
