@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { renderJson, renderMarkdown, renderText } from "../../generator/diff/format.js";
 import { loadSide } from "../../generator/diff/input.js";
 import { buildReport } from "../../generator/diff/report.js";
+import type { JsonObject } from "../../generator/schema/json.js";
 import { RELEASES_DIR } from "../support/run.js";
 import { method, modelOf } from "./helpers.js";
 
@@ -90,7 +91,7 @@ describe("a real pair: SDK 0.4.5 → 0.23.0", () => {
 });
 
 describe("what counts as the same change", () => {
-  const obj = (props: Record<string, object>) => ({ type: "object", properties: props });
+  const obj = (props: JsonObject) => ({ type: "object", properties: props });
   const before = modelOf({
     v1: {
       A: obj({ x: { type: "string" } }),
