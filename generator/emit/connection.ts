@@ -11,6 +11,7 @@ import {
   handleDeclarations,
   handlerResult,
 } from "./connection-calls.js";
+import { chainDeclarations, chainJavascript } from "./connection-chain.js";
 import type { EmitContext } from "./context.js";
 import { commentLine, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
@@ -50,7 +51,18 @@ function javascript(
   served: Record<Role, Method[]>,
   protocol: Method[],
 ): string {
-  const all = [...served.agent, ...served.client, ...protocol];
+  const chain = chainJavascript(
+    names,
+    runtime,
+    { agent: tableOf("agent"), client: tableOf("client"), protocol: tableOf("protocol") },
+    (m) => entry(names, m),
+  );
+  const all = [
+    ...served.agent,
+    ...served.client,
+    ...protocol,
+    ...(names.chain?.model.methods ?? []),
+  ];
   const used = [...new Set(all.flatMap((m) => (m.result ? [m.params, m.result] : [m.params])))].map(
     (key) => names.definition(key),
   );
@@ -58,6 +70,7 @@ function javascript(
   const lines = [
     head,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
+    ...chain.imports,
     ...(nullResults
       ? [`import { parseNullResult, validateNullResult } from "${runtime}/null-result.js";`]
       : []),
@@ -103,6 +116,7 @@ function javascript(
       "",
     );
   }
+  lines.push(...chain.body);
   return lines.join("\n");
 }
 
@@ -149,6 +163,9 @@ function declarations(
     names.methodMap(side, "request"),
     names.methodMap(side, "notification"),
   ];
+  const chain = chainDeclarations(names, runtime, (m, indent, notes) =>
+    doc(surface, m, indent, notes),
+  );
   const lines = [
     head,
     'import type * as T from "./types.js";',
@@ -157,6 +174,7 @@ function declarations(
     `import type { MessageStream } from "${runtime}/message-stream.js";`,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
     `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
+    ...chain.imports,
     "",
     ...reexportLines(names.reexports.connection, runtime, true),
     "",
@@ -221,6 +239,7 @@ function declarations(
       "",
     );
   }
+  lines.push(...chain.body);
   return lines.join("\n");
 }
 
