@@ -114,7 +114,8 @@ describe.each([
   it("generates exactly the surfaces it has, and check is clean", async () => {
     const out = join(work.path, `history-${entries.length}-${dir.split("/").pop()}`);
     const run = await cli("generate", "--schema-dir", dir, "--out", out, "--quiet");
-    expect(run.stderr).toEqual([]);
+    // Warnings are allowed (a flat release's drafts: test/old-releases.test.ts), errors not.
+    expect(run.stderr.filter((l) => !l.startsWith("warning:"))).toEqual([]);
     expect(run.code).toBe(0);
     const pkg = JSON.parse(readTree(out).get("package.json") ?? "{}");
     expect(
