@@ -169,6 +169,8 @@ export function emitReadme(
   const root = model.surfaces.find((s) => s.entry === ".");
   const served = new Set(root?.methods.map((m) => m.method));
   const firstUnstable = orderedSurfaces(model).find((s) => s.stability === "unstable");
+  const chained = orderedSurfaces(model).filter((s) => symbols.of(s).chain);
+  const chainRoles = chained[0] ? symbols.of(chained[0]).chain?.roles : undefined;
   const inputs = model.inputs.map((f) => ({ name: f.name, short: f.sha256.slice(0, 12) }));
   return {
     path: "README.md",
@@ -183,6 +185,7 @@ export function emitReadme(
         // The agent example answers an unknown session with RequestError.sessionNotFound.
         symbols.of(root).errors.sessionNotFound !== undefined,
       handleTypes: root ? symbols.of(root).handleTypes : [],
+      chain: { surfaces: chained.map(importPath), ...chainRoles },
       nodeExports: symbols.node.reexports.filter((r) => !r.typeOnly).flatMap((r) => r.names),
       inputs,
     }),
