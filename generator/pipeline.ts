@@ -15,6 +15,7 @@ import {
   type PackageOptions,
 } from "./emit/package.js";
 import { emitParsers } from "./emit/parsers.js";
+import { emitReceived } from "./emit/received.js";
 import { emitTypes } from "./emit/types.js";
 import { emitValidators } from "./emit/validators.js";
 import { loadSchemaDir } from "./load/index.js";
@@ -62,6 +63,7 @@ export async function emitSurface(context: EmitContext): Promise<OutputFile[]> {
     await emitValidators(context),
     ...emitGuards(context),
     ...(await emitParsers(context)),
+    await emitReceived(context),
     ...emitConnection(context),
     ...emitErrors(context),
     ...emitSurfaceIndex(context),

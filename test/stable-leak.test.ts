@@ -98,6 +98,7 @@ const forms = (d: string) => [
   `parse${d}`,
   `is${d}Of`,
   `isCustom${d}`,
+  `isUntagged${d}`,
 ];
 
 /**

@@ -2,7 +2,12 @@
 // Run it from an ACP client (see minimal-client.ts): `npx tsx docs/examples/minimal-agent.ts`.
 // In your own project, import from your generated package instead of ../../generated/v1.
 import { Readable, Writable } from "node:stream";
-import { AgentSideConnection, ndJsonStream, PROTOCOL_VERSION } from "../../generated/v1/index.js";
+import {
+  AgentSideConnection,
+  isContentBlockOf,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+} from "../../generated/v1/index.js";
 
 // stdout carries the protocol: log with console.error only.
 const stream = ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
@@ -17,7 +22,7 @@ new AgentSideConnection((connection) => {
       const turn = new AbortController();
       turns.set(sessionId, turn);
       const words = prompt.flatMap((block) =>
-        block.type === "text" ? block.text.split(/\s+/) : [],
+        isContentBlockOf(block, "text") ? block.text.split(/\s+/) : [],
       );
       for (const word of ["You", "said:", ...words]) {
         // session/cancel ends the turn early, with stopReason "cancelled".

@@ -4,7 +4,12 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { ClientSideConnection, ndJsonStream, PROTOCOL_VERSION } from "../../generated/v1/index.js";
+import {
+  ClientSideConnection,
+  isSessionUpdateOf,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+} from "../../generated/v1/index.js";
 
 const exampleAgent = fileURLToPath(new URL("minimal-agent.ts", import.meta.url));
 const [command = "", ...args] =
@@ -16,7 +21,7 @@ const agentProcess = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] }
 const connection = new ClientSideConnection(
   () => ({
     sessionUpdate({ update }) {
-      if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
+      if (isSessionUpdateOf(update, "agent_message_chunk") && update.content.type === "text") {
         process.stdout.write(update.content.text);
       }
     },

@@ -34,6 +34,7 @@ export declare class Connection {
     private readonly log;
     private readonly trace;
     private readonly answerMalformed;
+    private readonly unknownVariants;
     /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
     private malformedLines;
     private readonly lifetime;
@@ -130,6 +131,12 @@ export declare class Connection {
      * refuses (it cannot be encoded, or is over the size limit) fails only its own call.
      */
     private send;
+    /**
+     * Params as the handler receives them: read with the entry's parser (the open reading
+     * unless `unknownVariants: "reject"`), or as they came when received values go unchecked.
+     * Unknown variants delivered are noted at debug level, with their kinds.
+     */
+    private receiveParams;
     private note;
     private handler;
 }

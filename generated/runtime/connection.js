@@ -1,7 +1,7 @@
 import { ArrivalQueue } from "./arrival-queue.js";
 import { classify, isJsonRpcId, } from "./json-rpc.js";
 import { isInputEnded, isMalformedFrame, isRefusedMessage, MessageTooLargeError, } from "./message-stream.js";
-import { fillEmpty, invalidParams, receive, routesOf } from "./method-routes.js";
+import { fillEmpty, invalidParams, kindsOf, receive, routesOf, } from "./method-routes.js";
 import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
 import { consoleError, newAbortController } from "./web-globals.js";
@@ -61,6 +61,7 @@ export class Connection {
         this.log = options.log ?? defaultLog;
         this.trace = options.trace;
         this.answerMalformed = options.malformedInput === "answer";
+        this.unknownVariants = options.unknownVariants ?? "keep";
         // Taken now, not on first send: close() must be able to end our output even if nothing was sent.
         this.writer = stream.writable.getWriter();
         this.closedPromise = new Promise((resolve) => {
@@ -333,17 +334,14 @@ export class Connection {
         const handler = entry && this.handler(entry.handler);
         if (!entry || !handler)
             throw this.notFound(method, id);
-        const received = this.checkReceived
-            ? receive(entry.parseParams, entry.validateParams, entry.params, params)
-            : { value: params };
+        const received = this.receiveParams(entry, params);
         if ("invalid" in received) {
             const invalid = received.invalid;
-            this.note("warn", "invalid-params", `invalid params for ${method}: ${invalid.message}`, {
-                method,
-                id,
-                issues: invalid.issues,
-            });
-            throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, invalid.message);
+            const message = received.unknown.length > 0
+                ? `a ${kindsOf(received.unknown)} this package does not know`
+                : invalid.message;
+            this.note("warn", received.unknown.length > 0 ? "unknown-variant" : "invalid-params", `invalid params for ${method}: ${message}`, { method, id, issues: invalid.issues });
+            throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, message);
         }
         const result = fillEmpty(await handler.call(this.handlers, received.value, context), entry.validateResult);
         if (this.checkSent && entry.validateResult && !entry.validateResult(result)) {
@@ -435,14 +433,15 @@ export class Connection {
             this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
             return undefined;
         }
-        const received = this.checkReceived
-            ? receive(entry.parseParams, entry.validateParams, entry.params, params)
-            : { value: params };
+        const received = this.receiveParams(entry, params);
         if ("invalid" in received) {
-            this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
-                method,
-                issues: received.invalid.issues,
-            });
+            if (received.unknown.length > 0)
+                this.note("warn", "unknown-variant", `dropped ${method}: a ${kindsOf(received.unknown)} this package does not know`, { method, issues: received.invalid.issues });
+            else
+                this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
+                    method,
+                    issues: received.invalid.issues,
+                });
             return undefined;
         }
         return (context) => handler.call(this.handlers, received.value, context);
@@ -496,12 +495,21 @@ export class Connection {
         }
         const validator = call.entry?.validateResult;
         const filled = fillEmpty(value, validator);
+        // Results are read as the reference reads them: a variant this package does not know
+        // fails the call (the message names its kind).
         const received = this.checkReceived && call.entry
             ? receive(call.entry.parseResult, validator, call.entry.result ?? "result", filled)
-            : { value: filled };
+            : { value: filled, unknown: [] };
         if ("invalid" in received && call.entry) {
             const problem = received.invalid;
-            this.note("warn", "invalid-result", `${call.entry.method} answered with an ${problem.message}`, { method: call.entry.method, id, issues: problem.issues });
+            const what = received.unknown.length > 0
+                ? `a ${kindsOf(received.unknown)} this package does not know`
+                : `an ${problem.message}`;
+            this.note("warn", "invalid-result", `${call.entry.method} answered with ${what}`, {
+                method: call.entry.method,
+                id,
+                issues: problem.issues,
+            });
             call.reject(problem);
             return;
         }
@@ -594,6 +602,19 @@ export class Connection {
             this.shutDown(new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"));
             throw this.closedError();
         });
+    }
+    /**
+     * Params as the handler receives them: read with the entry's parser (the open reading
+     * unless `unknownVariants: "reject"`), or as they came when received values go unchecked.
+     * Unknown variants delivered are noted at debug level, with their kinds.
+     */
+    receiveParams(entry, params) {
+        if (!this.checkReceived)
+            return { value: params, unknown: [] };
+        const received = receive(entry.parseParams, entry.validateParams, entry.params, params, this.unknownVariants);
+        if ("value" in received && received.unknown.length > 0)
+            this.note("debug", "unknown-variant", `${entry.method}: delivered a ${kindsOf(received.unknown)} this package does not know`, { method: entry.method });
+        return received;
     }
     note(level, reason, message, detail = {}) {
         this.log({ ...detail, level, reason, message });

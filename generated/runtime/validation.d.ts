@@ -32,5 +32,7 @@ export interface CompiledValidator {
     }> | null;
 }
 export declare function issuesOf(validator: CompiledValidator): ValidationIssue[];
+/** What a validator reports when the value is nested deeper than the call stack allows. */
+export declare const TOO_DEEP: ValidationIssue;
 export declare function validateWith<T>(validator: CompiledValidator, value: unknown): ValidationResult<T>;
 export declare function assertWith<T>(validator: CompiledValidator, type: string, value: unknown): T;

@@ -26,7 +26,7 @@ function unexpected(params) {
     return typeof name === "string" ? `: ${JSON.stringify(name)}` : "";
 }
 /** What a validator reports when the value is nested deeper than the call stack allows. */
-const TOO_DEEP = {
+export const TOO_DEEP = {
     instancePath: "",
     message: "is nested too deeply to validate",
     keyword: "depth",

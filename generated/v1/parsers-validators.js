@@ -796,7 +796,7 @@ return errors === 0;
 const validate41_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k22 = validate42;
-const schema53 = {"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"]};
+const schema53 = {"type":"object","properties":{"type":{"type":"string","const":"text"}},"required":["type"]};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -822,8 +822,8 @@ if(typeof data0 !== "string"){
 validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("content" !== data0){
-validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+if("text" !== data0){
+validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -840,7 +840,7 @@ return errors === 0;
 const validate42_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k23 = validate43;
-const schema54 = {"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"]};
+const schema54 = {"type":"object","properties":{"type":{"type":"string","const":"image"}},"required":["type"]};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -866,8 +866,8 @@ if(typeof data0 !== "string"){
 validate43.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("diff" !== data0){
-validate43.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "diff"},message:"must be equal to constant"}];
+if("image" !== data0){
+validate43.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -884,7 +884,7 @@ return errors === 0;
 const validate43_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k24 = validate44;
-const schema55 = {"type":"object","properties":{"type":{"type":"string","const":"text"}},"required":["type"]};
+const schema55 = {"type":"object","properties":{"type":{"type":"string","const":"audio"}},"required":["type"]};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -910,8 +910,8 @@ if(typeof data0 !== "string"){
 validate44.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("text" !== data0){
-validate44.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+if("audio" !== data0){
+validate44.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -928,7 +928,7 @@ return errors === 0;
 const validate44_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k25 = validate45;
-const schema56 = {"type":"object","properties":{"type":{"type":"string","const":"image"}},"required":["type"]};
+const schema56 = {"type":"object","properties":{"type":{"type":"string","const":"resource_link"}},"required":["type"]};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -954,8 +954,8 @@ if(typeof data0 !== "string"){
 validate45.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("image" !== data0){
-validate45.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
+if("resource_link" !== data0){
+validate45.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -972,7 +972,7 @@ return errors === 0;
 const validate45_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k26 = validate46;
-const schema57 = {"type":"object","properties":{"type":{"type":"string","const":"audio"}},"required":["type"]};
+const schema57 = {"type":"object","properties":{"type":{"type":"string","const":"resource"}},"required":["type"]};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -998,8 +998,8 @@ if(typeof data0 !== "string"){
 validate46.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("audio" !== data0){
-validate46.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
+if("resource" !== data0){
+validate46.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -1016,7 +1016,7 @@ return errors === 0;
 const validate46_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k27 = validate47;
-const schema58 = {"type":"object","properties":{"type":{"type":"string","const":"resource_link"}},"required":["type"]};
+const schema58 = {"type":"object","properties":{"type":{"type":"string","not":{"enum":["text","image","audio","resource_link","resource"]}}},"required":["type"],"additionalProperties":true};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1042,9 +1042,33 @@ if(typeof data0 !== "string"){
 validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("resource_link" !== data0){
-validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((((data0 === "text") || (data0 === "image")) || (data0 === "audio")) || (data0 === "resource_link")) || (data0 === "resource"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
 }
 }
 }
@@ -1057,10 +1081,10 @@ return false;
 validate47.errors = vErrors;
 return errors === 0;
 }
-const validate47_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate47_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const k28 = validate48;
-const schema59 = {"type":"object","properties":{"type":{"type":"string","const":"resource"}},"required":["type"]};
+const schema59 = {"type":"object","properties":{"content":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content"]};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1075,19 +1099,15 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("resource" !== data0){
-validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate48.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema59.properties._meta.type},message:"must be object,null"}];
 return false;
 }
 }
@@ -1101,10 +1121,10 @@ return false;
 validate48.errors = vErrors;
 return errors === 0;
 }
-const validate48_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate48_evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k29 = validate49;
-const schema60 = {"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]};
+const schema60 = {"type":"object","properties":{"type":{"type":"string","const":"content"}},"required":["type"]};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1119,19 +1139,19 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mode !== undefined && func0.call(data, "mode")){
-let data0 = data.mode;
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
 if(typeof data0 !== "string"){
-validate49.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("form" !== data0){
-validate49.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant"}];
+if("content" !== data0){
+validate49.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -1145,10 +1165,10 @@ return false;
 validate49.errors = vErrors;
 return errors === 0;
 }
-const validate49_evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+const validate49_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k30 = validate50;
-const schema61 = {"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]};
+const schema61 = {"type":"object","properties":{"type":{"type":"string","const":"diff"}},"required":["type"]};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1163,19 +1183,19 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.mode !== undefined && func0.call(data, "mode")){
-let data0 = data.mode;
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
 if(typeof data0 !== "string"){
-validate50.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("url" !== data0){
-validate50.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"}];
+if("diff" !== data0){
+validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "diff"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -1189,15 +1209,2259 @@ return false;
 validate50.errors = vErrors;
 return errors === 0;
 }
-const validate50_evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+const validate50_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 export const k31 = validate51;
-const schema62 = {"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"],"unevaluatedProperties":true,"not":{"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]}]}};
+const schema62 = {"type":"object","properties":{"type":{"type":"string","not":{"enum":["content","diff","terminal"]}}},"required":["type"],"additionalProperties":true};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate51_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate51.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((data0 === "content") || (data0 === "diff")) || (data0 === "terminal"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+validate51.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate51.errors = vErrors;
+return errors === 0;
+}
+const validate51_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const k32 = validate52;
+const schema63 = {"type":"object","properties":{"toolCallId":true,"kind":true,"status":true,"title":{"type":["string","null"]},"content":true,"locations":true,"rawInput":{},"rawOutput":{},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["toolCallId"]};
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
+validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.title !== undefined && func0.call(data, "title")){
+let data0 = data.title;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate52.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema63.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+validate52.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema63.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+const validate52_evaluated = {"props":{"toolCallId":true,"kind":true,"status":true,"title":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k33 = validate53;
+const schema64 = {"type":"object","properties":{"sessionId":true,"toolCall":true,"options":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","toolCall","options"]};
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
+validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate53.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema64.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+const validate53_evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k34 = validate54;
+const schema65 = {"type":"object","properties":{"type":{"type":"string","not":{"enum":["terminal"]}}},"required":["type"],"additionalProperties":true};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate54.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(data0 === "terminal")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+validate54.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+const validate54_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const k35 = validate55;
+const schema66 = {"type":"object","properties":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["protocolVersion"]};
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
+validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate55.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema66.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+const validate55_evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k36 = validate56;
+const schema67 = {"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"]};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate56.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("select" !== data0){
+validate56.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "select"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+const validate56_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k37 = validate57;
+const schema68 = {"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("boolean" !== data0){
+validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+const validate57_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k38 = validate58;
+const schema69 = {"type":"object","properties":{"type":{"type":"string","not":{"enum":["select","boolean"]}}},"required":["type"],"additionalProperties":true};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate58.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === "select") || (data0 === "boolean"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+validate58.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+const validate58_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const k39 = validate59;
+const schema70 = {"type":"object","properties":{"id":true,"name":{"type":"string"},"description":{"type":["string","null"]},"category":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["id","name"]};
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.name !== undefined && func0.call(data, "name")){
+const _errs1 = errors;
+if(typeof data.name !== "string"){
+validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined && func0.call(data, "description")){
+let data1 = data.description;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate59.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema70.properties.description.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+validate59.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema70.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+const validate59_evaluated = {"props":{"id":true,"name":true,"description":true,"category":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k40 = validate60;
+const schema71 = {"type":"object","properties":{"sessionId":true,"modes":true,"configOptions":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId"]};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate60.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema71.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+const validate60_evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k41 = validate61;
+const schema72 = {"type":"object","properties":{"modes":true,"configOptions":true,"_meta":{"type":["object","null"],"additionalProperties":true}}};
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate61.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema72.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+else {
+validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+const validate61_evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k42 = validate62;
+const schema73 = {"type":"object","properties":{"configOptions":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["configOptions"]};
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
+validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate62.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema73.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+const validate62_evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k43 = validate63;
+const schema74 = {"type":"object","properties":{"content":true,"messageId":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["content"]};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate63.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema74.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+const validate63_evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k44 = validate64;
+const schema75 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"user_message_chunk"}},"required":["sessionUpdate"]};
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate64.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("user_message_chunk" !== data0){
+validate64.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message_chunk"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+const validate64_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k45 = validate65;
+const schema76 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_message_chunk"}},"required":["sessionUpdate"]};
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate65_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate65.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("agent_message_chunk" !== data0){
+validate65.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message_chunk"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+const validate65_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k46 = validate66;
+const schema77 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_thought_chunk"}},"required":["sessionUpdate"]};
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate66_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate66.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("agent_thought_chunk" !== data0){
+validate66.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought_chunk"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+const validate66_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k47 = validate67;
+const schema78 = {"type":"object","properties":{"toolCallId":true,"title":{"type":"string"},"kind":true,"status":true,"content":true,"locations":true,"rawInput":{},"rawOutput":{},"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["toolCallId","title"]};
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate67_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
+validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.title !== undefined && func0.call(data, "title")){
+const _errs1 = errors;
+if(typeof data.title !== "string"){
+validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+validate67.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema78.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+const validate67_evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k48 = validate68;
+const schema79 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call"}},"required":["sessionUpdate"]};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate68_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate68.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("tool_call" !== data0){
+validate68.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+const validate68_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k49 = validate69;
+const schema80 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call_update"}},"required":["sessionUpdate"]};
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate69_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate69.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("tool_call_update" !== data0){
+validate69.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_update"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+const validate69_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k50 = validate70;
+const schema81 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"plan"}},"required":["sessionUpdate"]};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate70_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate70.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("plan" !== data0){
+validate70.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "plan"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+const validate70_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k51 = validate71;
+const schema82 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"available_commands_update"}},"required":["sessionUpdate"]};
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate71_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate71.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("available_commands_update" !== data0){
+validate71.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "available_commands_update"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate71.errors = vErrors;
+return errors === 0;
+}
+const validate71_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k52 = validate72;
+const schema83 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"current_mode_update"}},"required":["sessionUpdate"]};
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate72_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate72.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("current_mode_update" !== data0){
+validate72.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "current_mode_update"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+const validate72_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k53 = validate73;
+const schema84 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"config_option_update"}},"required":["sessionUpdate"]};
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate73_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate73.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("config_option_update" !== data0){
+validate73.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "config_option_update"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+const validate73_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k54 = validate74;
+const schema85 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"session_info_update"}},"required":["sessionUpdate"]};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate74.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("session_info_update" !== data0){
+validate74.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "session_info_update"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+const validate74_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k55 = validate75;
+const schema86 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"usage_update"}},"required":["sessionUpdate"]};
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate75_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate75.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("usage_update" !== data0){
+validate75.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "usage_update"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+const validate75_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k56 = validate76;
+const schema87 = {"type":"object","properties":{"sessionUpdate":{"type":"string","not":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","tool_call","tool_call_update","plan","available_commands_update","current_mode_update","config_option_update","session_info_update","usage_update"]}}},"required":["sessionUpdate"],"additionalProperties":true};
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate76_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+validate76.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((((((((((data0 === "user_message_chunk") || (data0 === "agent_message_chunk")) || (data0 === "agent_thought_chunk")) || (data0 === "tool_call")) || (data0 === "tool_call_update")) || (data0 === "plan")) || (data0 === "available_commands_update")) || (data0 === "current_mode_update")) || (data0 === "config_option_update")) || (data0 === "session_info_update")) || (data0 === "usage_update"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+validate76.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+const validate76_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const k57 = validate77;
+const schema88 = {"type":"object","properties":{"sessionId":true,"update":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","update"]};
+
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate77_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate77.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema88.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+const validate77_evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k58 = validate78;
+const schema89 = {"type":"object","properties":{"value":{"type":"boolean"},"type":{"type":"string","const":"boolean"}},"required":["type","value"]};
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate78_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
+validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.value !== undefined && func0.call(data, "value")){
+const _errs1 = errors;
+if(typeof data.value !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined && func0.call(data, "type")){
+let data1 = data.type;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+validate78.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("boolean" !== data1){
+validate78.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate78.errors = vErrors;
+return errors === 0;
+}
+const validate78_evaluated = {"props":{"value":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k59 = validate79;
+const schema90 = {"type":"object","properties":{"value":true},"required":["value"]};
+
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate79_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
+validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+}
+else {
+validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate79.errors = vErrors;
+return errors === 0;
+}
+const validate79_evaluated = {"props":{"value":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k60 = validate80;
+const schema91 = {"type":"object","properties":{"type":{"type":"string","not":{"enum":["http","sse"]}}},"required":["type"],"additionalProperties":true};
+
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate80_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate80.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === "http") || (data0 === "sse"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+validate80.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate80.errors = vErrors;
+return errors === 0;
+}
+const validate80_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const k61 = validate81;
+const schema92 = {"type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["cwd","mcpServers"]};
+
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate81_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
+validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+validate81.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+validate81.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate81.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+validate81.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema92.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+const validate81_evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k62 = validate82;
+const schema93 = {"type":"object","properties":{"mcpServers":true,"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"sessionId":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["mcpServers","cwd","sessionId"]};
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate82_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
+validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+validate82.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+validate82.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+validate82.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema93.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate82.errors = vErrors;
+return errors === 0;
+}
+const validate82_evaluated = {"props":{"mcpServers":true,"cwd":true,"additionalDirectories":true,"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k63 = validate83;
+const schema94 = {"type":"object","properties":{"sessionId":true,"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","cwd"]};
+
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate83_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+validate83.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+validate83.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+validate83.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema94.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate83.errors = vErrors;
+return errors === 0;
+}
+const validate83_evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k64 = validate84;
+const schema95 = {"type":"object","properties":{"type":{"type":"string","not":{"enum":["boolean"]}}},"required":["type"],"additionalProperties":true};
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate84_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate84.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(data0 === "boolean")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+validate84.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate84.errors = vErrors;
+return errors === 0;
+}
+const validate84_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const k65 = validate85;
+const schema96 = {"type":"object","properties":{"sessionId":true,"configId":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","configId"]};
+
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate85_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
+validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate85.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema96.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+const validate85_evaluated = {"props":{"sessionId":true,"configId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k66 = validate86;
+const schema97 = {"type":"object","properties":{"sessionId":true,"prompt":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["sessionId","prompt"]};
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate86_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
+validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate86.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema97.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate86.errors = vErrors;
+return errors === 0;
+}
+const validate86_evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k67 = validate87;
+const schema98 = {"type":"object","properties":{"outcome":{"type":"string","const":"cancelled"}},"required":["outcome"]};
+
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate87_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
+validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.outcome !== undefined && func0.call(data, "outcome")){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+validate87.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("cancelled" !== data0){
+validate87.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate87.errors = vErrors;
+return errors === 0;
+}
+const validate87_evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k68 = validate88;
+const schema99 = {"type":"object","properties":{"outcome":{"type":"string","const":"selected"}},"required":["outcome"]};
+
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate88_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
+validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.outcome !== undefined && func0.call(data, "outcome")){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+validate88.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("selected" !== data0){
+validate88.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "selected"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate88.errors = vErrors;
+return errors === 0;
+}
+const validate88_evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k69 = validate89;
+const schema100 = {"type":"object","properties":{"outcome":{"type":"string","not":{"enum":["cancelled","selected"]}}},"required":["outcome"],"additionalProperties":true};
+
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate89_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
+validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.outcome !== undefined && func0.call(data, "outcome")){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+validate89.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === "cancelled") || (data0 === "selected"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+validate89.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+const validate89_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const k70 = validate90;
+const schema101 = {"type":"object","properties":{"outcome":true,"_meta":{"type":["object","null"],"additionalProperties":true}},"required":["outcome"]};
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate90_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
+validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate90.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: schema101.properties._meta.type},message:"must be object,null"}];
+return false;
+}
+}
+}
+}
+else {
+validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+const validate90_evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k71 = validate91;
+const schema102 = {"type":"object","properties":{"id":true,"method":{"type":"string"},"params":true},"required":["id","method"]};
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate91_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+validate91.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+const validate91_evaluated = {"props":{"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k72 = validate92;
+const schema103 = {"type":"object","properties":{"method":{"type":"string"},"params":true},"required":["method"]};
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate92_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate92.errors = vErrors;
+return errors === 0;
+}
+const validate92_evaluated = {"props":{"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k73 = validate93;
+const schema104 = {"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]};
+
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate93_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
+validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.mode !== undefined && func0.call(data, "mode")){
+let data0 = data.mode;
+if(typeof data0 !== "string"){
+validate93.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("form" !== data0){
+validate93.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+const validate93_evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k74 = validate94;
+const schema105 = {"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]};
+
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate94_evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
+validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.mode !== undefined && func0.call(data, "mode")){
+let data0 = data.mode;
+if(typeof data0 !== "string"){
+validate94.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("url" !== data0){
+validate94.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate94.errors = vErrors;
+return errors === 0;
+}
+const validate94_evaluated = {"props":{"mode":true},"dynamicProps":false,"dynamicItems":false};
+
+export const k75 = validate95;
+const schema106 = {"type":"object","properties":{"mode":{"type":"string"}},"required":["mode"],"unevaluatedProperties":true,"not":{"anyOf":[{"type":"object","properties":{"mode":{"type":"string","const":"form"}},"required":["mode"]},{"type":"object","properties":{"mode":{"type":"string","const":"url"}},"required":["mode"]}]}};
+
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate95_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1347,7 +3611,7 @@ vErrors = null;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate51.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate95.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -1365,35 +3629,35 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
-validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
-validate51.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate51.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-const validate51_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate95_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const k32 = validate52;
-const schema63 = {"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]};
+export const k76 = validate96;
+const schema107 = {"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52_evaluated;
+const evaluated0 = validate96_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1404,40 +3668,40 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("number" !== data0){
-validate52.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "number"},message:"must be equal to constant"}];
+validate96.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "number"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
-const validate52_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate96_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const k33 = validate53;
-const schema64 = {"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]};
+export const k77 = validate97;
+const schema108 = {"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53_evaluated;
+const evaluated0 = validate97_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1448,40 +3712,40 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("integer" !== data0){
-validate53.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "integer"},message:"must be equal to constant"}];
+validate97.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "integer"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate53.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-const validate53_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate97_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const k34 = validate54;
-const schema65 = {"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]};
+export const k78 = validate98;
+const schema109 = {"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54_evaluated;
+const evaluated0 = validate98_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1492,84 +3756,40 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate54.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("boolean" !== data0){
-validate54.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate54.errors = vErrors;
-return errors === 0;
-}
-const validate54_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k35 = validate55;
-const schema66 = {"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]};
-
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate55_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate98.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("array" !== data0){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant"}];
+validate98.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate55.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-const validate55_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+const validate98_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const k36 = validate56;
-const schema67 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]}]},"additionalProperties":true};
+export const k79 = validate99;
+const schema110 = {"type":"object","properties":{"type":{"type":"string"}},"required":["type"],"not":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"string"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"number"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"integer"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"boolean"}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"array"}},"required":["type"]}]},"additionalProperties":true};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56_evaluated;
+const evaluated0 = validate99_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1896,7 +4116,7 @@ vErrors = null;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate56.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate99.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -1914,713 +4134,35 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
-validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
+validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-validate56.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate56.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-const validate56_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate99_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const k37 = validate57;
-const schema68 = {"type":"object","properties":{"type":{"type":"string","const":"select"}},"required":["type"]};
+export const k80 = validate100;
+const schema111 = {"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("select" !== data0){
-validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "select"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-const validate57_evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k38 = validate58;
-const schema69 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"user_message_chunk"}},"required":["sessionUpdate"]};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate58.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("user_message_chunk" !== data0){
-validate58.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message_chunk"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-const validate58_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k39 = validate59;
-const schema70 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_message_chunk"}},"required":["sessionUpdate"]};
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate59_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("agent_message_chunk" !== data0){
-validate59.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message_chunk"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate59.errors = vErrors;
-return errors === 0;
-}
-const validate59_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k40 = validate60;
-const schema71 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"agent_thought_chunk"}},"required":["sessionUpdate"]};
-
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate60_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate60.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("agent_thought_chunk" !== data0){
-validate60.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought_chunk"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-const validate60_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k41 = validate61;
-const schema72 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call"}},"required":["sessionUpdate"]};
-
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate61_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate61.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("tool_call" !== data0){
-validate61.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate61.errors = vErrors;
-return errors === 0;
-}
-const validate61_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k42 = validate62;
-const schema73 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"tool_call_update"}},"required":["sessionUpdate"]};
-
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate62_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate62.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("tool_call_update" !== data0){
-validate62.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_update"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate62.errors = vErrors;
-return errors === 0;
-}
-const validate62_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k43 = validate63;
-const schema74 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"plan"}},"required":["sessionUpdate"]};
-
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate63_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate63.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("plan" !== data0){
-validate63.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "plan"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate63.errors = vErrors;
-return errors === 0;
-}
-const validate63_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k44 = validate64;
-const schema75 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"available_commands_update"}},"required":["sessionUpdate"]};
-
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate64_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate64.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("available_commands_update" !== data0){
-validate64.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "available_commands_update"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate64.errors = vErrors;
-return errors === 0;
-}
-const validate64_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k45 = validate65;
-const schema76 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"current_mode_update"}},"required":["sessionUpdate"]};
-
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate65_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate65.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("current_mode_update" !== data0){
-validate65.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "current_mode_update"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate65.errors = vErrors;
-return errors === 0;
-}
-const validate65_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k46 = validate66;
-const schema77 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"config_option_update"}},"required":["sessionUpdate"]};
-
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate66_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate66.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("config_option_update" !== data0){
-validate66.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "config_option_update"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate66.errors = vErrors;
-return errors === 0;
-}
-const validate66_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k47 = validate67;
-const schema78 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"session_info_update"}},"required":["sessionUpdate"]};
-
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate67_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate67.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("session_info_update" !== data0){
-validate67.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "session_info_update"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate67.errors = vErrors;
-return errors === 0;
-}
-const validate67_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k48 = validate68;
-const schema79 = {"type":"object","properties":{"sessionUpdate":{"type":"string","const":"usage_update"}},"required":["sessionUpdate"]};
-
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate68_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-validate68.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("usage_update" !== data0){
-validate68.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "usage_update"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate68.errors = vErrors;
-return errors === 0;
-}
-const validate68_evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k49 = validate69;
-const schema80 = {"type":"object","properties":{"value":{"type":"boolean"},"type":{"type":"string","const":"boolean"}},"required":["type","value"]};
-
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate69_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
-if(typeof data.value !== "boolean"){
-validate69.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
-let data1 = data.type;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-validate69.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("boolean" !== data1){
-validate69.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate69.errors = vErrors;
-return errors === 0;
-}
-const validate69_evaluated = {"props":{"value":true,"type":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k50 = validate70;
-const schema81 = {"type":"object","properties":{"outcome":{"type":"string","const":"cancelled"}},"required":["outcome"]};
-
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate70_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-validate70.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("cancelled" !== data0){
-validate70.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate70.errors = vErrors;
-return errors === 0;
-}
-const validate70_evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k51 = validate71;
-const schema82 = {"type":"object","properties":{"outcome":{"type":"string","const":"selected"}},"required":["outcome"]};
-
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate71_evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-validate71.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("selected" !== data0){
-validate71.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "selected"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-const validate71_evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
-
-export const k52 = validate72;
-const schema83 = {"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]};
-
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate72_evaluated;
+const evaluated0 = validate100_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2631,40 +4173,40 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
-validate72.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("accept" !== data0){
-validate72.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "accept"},message:"must be equal to constant"}];
+validate100.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "accept"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate72.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-const validate72_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate100_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
-export const k53 = validate73;
-const schema84 = {"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]};
+export const k81 = validate101;
+const schema112 = {"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73_evaluated;
+const evaluated0 = validate101_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2675,40 +4217,40 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
-validate73.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("decline" !== data0){
-validate73.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "decline"},message:"must be equal to constant"}];
+validate101.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "decline"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate73.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-const validate73_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate101_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
-export const k54 = validate74;
-const schema85 = {"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]};
+export const k82 = validate102;
+const schema113 = {"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74_evaluated;
+const evaluated0 = validate102_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2719,40 +4261,40 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 let data0 = data.action;
 if(typeof data0 !== "string"){
-validate74.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("cancel" !== data0){
-validate74.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "cancel"},message:"must be equal to constant"}];
+validate102.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "cancel"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate74.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-const validate74_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
+const validate102_evaluated = {"props":{"action":true},"dynamicProps":false,"dynamicItems":false};
 
-export const k55 = validate75;
-const schema86 = {"type":"object","properties":{"action":{"type":"string"}},"required":["action"],"not":{"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]}]},"additionalProperties":true};
+export const k83 = validate103;
+const schema114 = {"type":"object","properties":{"action":{"type":"string"}},"required":["action"],"not":{"anyOf":[{"type":"object","properties":{"action":{"type":"string","const":"accept"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"decline"}},"required":["action"]},{"type":"object","properties":{"action":{"type":"string","const":"cancel"}},"required":["action"]}]},"additionalProperties":true};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75_evaluated;
+const evaluated0 = validate103_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2961,7 +4503,7 @@ vErrors = null;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate75.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate103.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -2979,25 +4521,25 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
-validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
-validate75.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate103.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate75.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-const validate75_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate103_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -2,7 +2,7 @@
 
 import * as P from "../runtime/parse.js";
 import { vAgentRequest, vRequestId, vWriteTextFileRequest, vSessionId, vReadTextFileRequest, vRequestPermissionRequest, vToolCallUpdate, vToolCallId, vToolKind, vToolCallStatus, vToolCallContent, vContentBlock, vAnnotations, vRole, vTextContent, vImageContent, vAudioContent, vResourceLink, vEmbeddedResourceResource, vTextResourceContents, vBlobResourceContents, vEmbeddedResource, vContent, vDiff, vTerminalId, vTerminal, vToolCallLocation, vPermissionOption, vPermissionOptionId, vPermissionOptionKind, vCreateTerminalRequest, vEnvVariable, vTerminalOutputRequest, vReleaseTerminalRequest, vWaitForTerminalExitRequest, vKillTerminalRequest, vCreateElicitationRequest, vElicitationSessionScope, vElicitationRequestScope, vElicitationSchema, vElicitationSchemaType, vElicitationPropertySchema, vStringFormat, vEnumOption, vStringPropertySchema, vNumberPropertySchema, vIntegerPropertySchema, vBooleanPropertySchema, vMultiSelectItems, vStringMultiSelectItems, vTitledMultiSelectItems, vMultiSelectPropertySchema, vElicitationFormMode, vElicitationId, vElicitationUrlMode, vExtRequest, vAgentResponse, vInitializeResponse, vProtocolVersion, vAgentCapabilities, vPromptCapabilities, vMcpCapabilities, vSessionCapabilities, vSessionListCapabilities, vSessionDeleteCapabilities, vSessionAdditionalDirectoriesCapabilities, vSessionResumeCapabilities, vSessionCloseCapabilities, vAgentAuthCapabilities, vLogoutCapabilities, vAuthMethod, vAuthMethodId, vAuthMethodTerminal, vAuthMethodAgent, vImplementation, vAuthenticateResponse, vLogoutResponse, vNewSessionResponse, vSessionModeState, vSessionModeId, vSessionMode, vSessionConfigOption, vSessionConfigId, vSessionConfigOptionCategory, vSessionConfigValueId, vSessionConfigSelectOptions, vSessionConfigSelectOption, vSessionConfigSelectGroup, vSessionConfigGroupId, vSessionConfigSelect, vSessionConfigBoolean, vLoadSessionResponse, vListSessionsResponse, vSessionInfo, vDeleteSessionResponse, vResumeSessionResponse, vCloseSessionResponse, vSetSessionModeResponse, vSetSessionConfigOptionResponse, vPromptResponse, vStopReason, vExtResponse, vError, vErrorCode, vAgentNotification, vSessionNotification, vSessionUpdate, vMessageId, vContentChunk, vToolCall, vPlanEntry, vPlanEntryPriority, vPlanEntryStatus, vPlan, vAvailableCommand, vAvailableCommandInput, vUnstructuredCommandInput, vAvailableCommandsUpdate, vCurrentModeUpdate, vConfigOptionUpdate, vSessionInfoUpdate, vCost, vUsageUpdate, vCompleteElicitationNotification, vExtNotification, vClientRequest, vInitializeRequest, vClientCapabilities, vFileSystemCapabilities, vClientSessionCapabilities, vSessionConfigOptionsCapabilities, vBooleanConfigOptionCapabilities, vAuthCapabilities, vElicitationCapabilities, vElicitationFormCapabilities, vElicitationUrlCapabilities, vAuthenticateRequest, vLogoutRequest, vNewSessionRequest, vMcpServer, vHttpHeader, vMcpServerHttp, vMcpServerSse, vMcpServerStdio, vLoadSessionRequest, vListSessionsRequest, vDeleteSessionRequest, vResumeSessionRequest, vCloseSessionRequest, vSetSessionModeRequest, vSetSessionConfigOptionRequest, vPromptRequest, vClientResponse, vWriteTextFileResponse, vReadTextFileResponse, vRequestPermissionResponse, vRequestPermissionOutcome, vSelectedPermissionOutcome, vCreateTerminalResponse, vTerminalOutputResponse, vTerminalExitStatus, vReleaseTerminalResponse, vWaitForTerminalExitResponse, vKillTerminalResponse, vCreateElicitationResponse, vElicitationContentValue, vElicitationAcceptAction, vClientNotification, vCancelNotification, vCancelRequestNotification } from "./validators.js";
-import { k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23, k24, k25, k26, k27, k28, k29, k30, k31, k32, k33, k34, k35, k36, k37, k38, k39, k40, k41, k42, k43, k44, k45, k46, k47, k48, k49, k50, k51, k52, k53, k54, k55 } from "./parsers-validators.js";
+import { k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23, k24, k25, k26, k27, k28, k29, k30, k31, k32, k33, k34, k35, k36, k37, k38, k39, k40, k41, k42, k43, k44, k45, k46, k47, k48, k49, k50, k51, k52, k53, k54, k55, k56, k57, k58, k59, k60, k61, k62, k63, k64, k65, k66, k67, k68, k69, k70, k71, k72, k73, k74, k75, k76, k77, k78, k79, k80, k81, k82, k83 } from "./parsers-validators.js";
 
 // Checks of subschemas: definitions' validators, composed where a subschema mixes them.
 const c0 = k0;
@@ -201,117 +201,260 @@ const c192 = /* @__PURE__ */ P.props([["id", c115], ["result", c191]]);
 const c193 = /* @__PURE__ */ P.all(c118, c192);
 const c194 = vCancelNotification;
 const c195 = /* @__PURE__ */ P.any(c194, c140);
-const c196 = vContent;
-const c197 = k22;
-const c198 = /* @__PURE__ */ P.all(c197, c196);
-const c199 = vDiff;
-const c200 = k23;
-const c201 = /* @__PURE__ */ P.all(c200, c199);
-const c202 = vTerminal;
-const c203 = /* @__PURE__ */ P.all(c74, c202);
-const c204 = vTextContent;
-const c205 = k24;
-const c206 = /* @__PURE__ */ P.all(c205, c204);
-const c207 = vImageContent;
-const c208 = k25;
-const c209 = /* @__PURE__ */ P.all(c208, c207);
-const c210 = vAudioContent;
-const c211 = k26;
-const c212 = /* @__PURE__ */ P.all(c211, c210);
-const c213 = vResourceLink;
-const c214 = k27;
-const c215 = /* @__PURE__ */ P.all(c214, c213);
-const c216 = vEmbeddedResource;
-const c217 = k28;
-const c218 = /* @__PURE__ */ P.all(c217, c216);
-const c219 = vElicitationFormMode;
-const c220 = k29;
-const c221 = /* @__PURE__ */ P.all(c220, c219);
-const c222 = /* @__PURE__ */ P.all(c51, c221);
-const c223 = vElicitationUrlMode;
-const c224 = k30;
-const c225 = /* @__PURE__ */ P.all(c224, c223);
-const c226 = /* @__PURE__ */ P.all(c51, c225);
-const c227 = /* @__PURE__ */ P.any(c41, c42);
-const c228 = k31;
-const c229 = /* @__PURE__ */ P.all(c228, c227);
-const c230 = /* @__PURE__ */ P.all(c51, c229);
-const c231 = vStringPropertySchema;
-const c232 = /* @__PURE__ */ P.all(c34, c231);
-const c233 = vNumberPropertySchema;
-const c234 = k32;
-const c235 = /* @__PURE__ */ P.all(c234, c233);
-const c236 = vIntegerPropertySchema;
-const c237 = k33;
-const c238 = /* @__PURE__ */ P.all(c237, c236);
-const c239 = vBooleanPropertySchema;
-const c240 = k34;
-const c241 = /* @__PURE__ */ P.all(c240, c239);
-const c242 = vMultiSelectPropertySchema;
-const c243 = k35;
-const c244 = /* @__PURE__ */ P.all(c243, c242);
-const c245 = k36;
-const c246 = vSessionConfigSelect;
-const c247 = k37;
-const c248 = /* @__PURE__ */ P.all(c247, c246);
-const c249 = /* @__PURE__ */ P.all(c95, c248);
-const c250 = vSessionConfigBoolean;
-const c251 = /* @__PURE__ */ P.all(c240, c250);
-const c252 = /* @__PURE__ */ P.all(c95, c251);
-const c253 = vContentChunk;
-const c254 = k38;
-const c255 = /* @__PURE__ */ P.all(c254, c253);
-const c256 = k39;
-const c257 = /* @__PURE__ */ P.all(c256, c253);
-const c258 = k40;
-const c259 = /* @__PURE__ */ P.all(c258, c253);
-const c260 = vToolCall;
-const c261 = k41;
-const c262 = /* @__PURE__ */ P.all(c261, c260);
-const c263 = vToolCallUpdate;
-const c264 = k42;
-const c265 = /* @__PURE__ */ P.all(c264, c263);
-const c266 = vPlan;
-const c267 = k43;
-const c268 = /* @__PURE__ */ P.all(c267, c266);
-const c269 = vAvailableCommandsUpdate;
-const c270 = k44;
-const c271 = /* @__PURE__ */ P.all(c270, c269);
-const c272 = vCurrentModeUpdate;
-const c273 = k45;
-const c274 = /* @__PURE__ */ P.all(c273, c272);
-const c275 = vConfigOptionUpdate;
-const c276 = k46;
-const c277 = /* @__PURE__ */ P.all(c276, c275);
-const c278 = vSessionInfoUpdate;
-const c279 = k47;
-const c280 = /* @__PURE__ */ P.all(c279, c278);
-const c281 = vUsageUpdate;
-const c282 = k48;
-const c283 = /* @__PURE__ */ P.all(c282, c281);
-const c284 = k49;
-const c285 = /* @__PURE__ */ P.all(c177, c284);
-const c286 = k50;
-const c287 = vSelectedPermissionOutcome;
-const c288 = k51;
+const c196 = vSessionId;
+const c197 = vTextContent;
+const c198 = k22;
+const c199 = /* @__PURE__ */ P.all(c198, c197);
+const c200 = vImageContent;
+const c201 = k23;
+const c202 = /* @__PURE__ */ P.all(c201, c200);
+const c203 = vAudioContent;
+const c204 = k24;
+const c205 = /* @__PURE__ */ P.all(c204, c203);
+const c206 = vResourceLink;
+const c207 = k25;
+const c208 = /* @__PURE__ */ P.all(c207, c206);
+const c209 = vEmbeddedResource;
+const c210 = k26;
+const c211 = /* @__PURE__ */ P.all(c210, c209);
+const c212 = k27;
+const c213 = /* @__PURE__ */ P.one(c199, c202, c205, c208, c211, c212);
+const c214 = (v) => c213(v);
+const c215 = /* @__PURE__ */ P.props([["content", c214]]);
+const c216 = k28;
+const c217 = /* @__PURE__ */ P.all(c216, c215);
+const c218 = (v) => c217(v);
+const c219 = k29;
+const c220 = /* @__PURE__ */ P.all(c219, c218);
+const c221 = vDiff;
+const c222 = k30;
+const c223 = /* @__PURE__ */ P.all(c222, c221);
+const c224 = vTerminal;
+const c225 = /* @__PURE__ */ P.all(c74, c224);
+const c226 = k31;
+const c227 = /* @__PURE__ */ P.one(c220, c223, c225, c226);
+const c228 = (v) => c227(v);
+const c229 = /* @__PURE__ */ P.items(c228);
+const c230 = /* @__PURE__ */ P.all(c10, c229);
+const c231 = /* @__PURE__ */ P.props([["toolCallId", c39], ["kind", c4], ["status", c6], ["content", c230], ["locations", c23]]);
+const c232 = k32;
+const c233 = /* @__PURE__ */ P.all(c232, c231);
+const c234 = (v) => c233(v);
+const c235 = vPermissionOption;
+const c236 = /* @__PURE__ */ P.items(c235);
+const c237 = /* @__PURE__ */ P.all(c28, c236);
+const c238 = /* @__PURE__ */ P.props([["sessionId", c196], ["toolCall", c234], ["options", c237]]);
+const c239 = k33;
+const c240 = /* @__PURE__ */ P.all(c239, c238);
+const c241 = (v) => c240(v);
+const c242 = vProtocolVersion;
+const c243 = k34;
+const c244 = /* @__PURE__ */ P.any(c75, c76, c243);
+const c245 = (v) => c244(v);
+const c246 = /* @__PURE__ */ P.items(c245);
+const c247 = /* @__PURE__ */ P.all(c28, c246);
+const c248 = /* @__PURE__ */ P.props([["protocolVersion", c242], ["agentCapabilities", c71], ["authMethods", c247], ["agentInfo", c81]]);
+const c249 = k35;
+const c250 = /* @__PURE__ */ P.all(c249, c248);
+const c251 = (v) => c250(v);
+const c252 = vSessionConfigId;
+const c253 = /* @__PURE__ */ P.props([["id", c252], ["category", c88]]);
+const c254 = vSessionConfigSelect;
+const c255 = k36;
+const c256 = /* @__PURE__ */ P.all(c255, c254);
+const c257 = vSessionConfigBoolean;
+const c258 = k37;
+const c259 = /* @__PURE__ */ P.all(c258, c257);
+const c260 = k38;
+const c261 = /* @__PURE__ */ P.one(c256, c259, c260);
+const c262 = k39;
+const c263 = /* @__PURE__ */ P.all(c262, c253, c261);
+const c264 = (v) => c263(v);
+const c265 = /* @__PURE__ */ P.items(c264);
+const c266 = /* @__PURE__ */ P.all(c10, c265);
+const c267 = /* @__PURE__ */ P.props([["sessionId", c196], ["modes", c86], ["configOptions", c266]]);
+const c268 = k40;
+const c269 = /* @__PURE__ */ P.all(c268, c267);
+const c270 = (v) => c269(v);
+const c271 = /* @__PURE__ */ P.props([["modes", c86], ["configOptions", c266]]);
+const c272 = k41;
+const c273 = /* @__PURE__ */ P.all(c272, c271);
+const c274 = (v) => c273(v);
+const c275 = (v) => c273(v);
+const c276 = /* @__PURE__ */ P.all(c28, c265);
+const c277 = /* @__PURE__ */ P.props([["configOptions", c276]]);
+const c278 = k42;
+const c279 = /* @__PURE__ */ P.all(c278, c277);
+const c280 = (v) => c279(v);
+const c281 = /* @__PURE__ */ P.any(c251, c103, c104, c270, c274, c107, c108, c275, c110, c111, c280, c113, c114);
+const c282 = /* @__PURE__ */ P.props([["id", c115], ["result", c281]]);
+const c283 = /* @__PURE__ */ P.all(c118, c282);
+const c284 = /* @__PURE__ */ P.props([["content", c214], ["messageId", c125]]);
+const c285 = k43;
+const c286 = /* @__PURE__ */ P.all(c285, c284);
+const c287 = (v) => c286(v);
+const c288 = k44;
 const c289 = /* @__PURE__ */ P.all(c288, c287);
-const c290 = vElicitationAcceptAction;
-const c291 = k52;
-const c292 = /* @__PURE__ */ P.all(c291, c290);
-const c293 = /* @__PURE__ */ P.all(c190, c292);
-const c294 = k53;
-const c295 = /* @__PURE__ */ P.all(c190, c294);
-const c296 = k54;
-const c297 = /* @__PURE__ */ P.all(c190, c296);
-const c298 = k55;
-const c299 = /* @__PURE__ */ P.all(c190, c298);
-const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55, c56, c57, c58, c59, c60, c61, c62, c63, c64, c65, c66, c67, c68, c69, c70, c71, c72, c73, c74, c75, c76, c77, c78, c79, c80, c81, c82, c83, c84, c85, c86, c87, c88, c89, c90, c91, c92, c93, c94, c95, c96, c97, c98, c99, c100, c101, c102, c103, c104, c105, c106, c107, c108, c109, c110, c111, c112, c113, c114, c115, c116, c117, c118, c119, c120, c121, c122, c123, c124, c125, c126, c127, c128, c129, c130, c131, c132, c133, c134, c135, c136, c137, c138, c139, c140, c141, c142, c143, c144, c145, c146, c147, c148, c149, c150, c151, c152, c153, c154, c155, c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c179, c180, c181, c182, c183, c184, c185, c186, c187, c188, c189, c190, c191, c192, c193, c194, c195, c196, c197, c198, c199, c200, c201, c202, c203, c204, c205, c206, c207, c208, c209, c210, c211, c212, c213, c214, c215, c216, c217, c218, c219, c220, c221, c222, c223, c224, c225, c226, c227, c228, c229, c230, c231, c232, c233, c234, c235, c236, c237, c238, c239, c240, c241, c242, c243, c244, c245, c246, c247, c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c260, c261, c262, c263, c264, c265, c266, c267, c268, c269, c270, c271, c272, c273, c274, c275, c276, c277, c278, c279, c280, c281, c282, c283, c284, c285, c286, c287, c288, c289, c290, c291, c292, c293, c294, c295, c296, c297, c298, c299];
+const c290 = k45;
+const c291 = /* @__PURE__ */ P.all(c290, c287);
+const c292 = k46;
+const c293 = /* @__PURE__ */ P.all(c292, c287);
+const c294 = /* @__PURE__ */ P.all(c28, c229);
+const c295 = /* @__PURE__ */ P.props([["toolCallId", c39], ["kind", c2], ["status", c5], ["content", c294], ["locations", c127]]);
+const c296 = k47;
+const c297 = /* @__PURE__ */ P.all(c296, c295);
+const c298 = (v) => c297(v);
+const c299 = k48;
+const c300 = /* @__PURE__ */ P.all(c299, c298);
+const c301 = k49;
+const c302 = /* @__PURE__ */ P.all(c301, c234);
+const c303 = vPlan;
+const c304 = k50;
+const c305 = /* @__PURE__ */ P.all(c304, c303);
+const c306 = vAvailableCommandsUpdate;
+const c307 = k51;
+const c308 = /* @__PURE__ */ P.all(c307, c306);
+const c309 = vCurrentModeUpdate;
+const c310 = k52;
+const c311 = /* @__PURE__ */ P.all(c310, c309);
+const c312 = (v) => c279(v);
+const c313 = k53;
+const c314 = /* @__PURE__ */ P.all(c313, c312);
+const c315 = vSessionInfoUpdate;
+const c316 = k54;
+const c317 = /* @__PURE__ */ P.all(c316, c315);
+const c318 = vUsageUpdate;
+const c319 = k55;
+const c320 = /* @__PURE__ */ P.all(c319, c318);
+const c321 = k56;
+const c322 = /* @__PURE__ */ P.one(c289, c291, c293, c300, c302, c305, c308, c311, c314, c317, c320, c321);
+const c323 = (v) => c322(v);
+const c324 = /* @__PURE__ */ P.props([["sessionId", c196], ["update", c323]]);
+const c325 = k57;
+const c326 = /* @__PURE__ */ P.all(c325, c324);
+const c327 = (v) => c326(v);
+const c328 = k58;
+const c329 = vSessionConfigValueId;
+const c330 = /* @__PURE__ */ P.props([["value", c329]]);
+const c331 = k59;
+const c332 = /* @__PURE__ */ P.all(c331, c330);
+const c333 = k60;
+const c334 = /* @__PURE__ */ P.any(c159, c162, c163, c333);
+const c335 = (v) => c334(v);
+const c336 = /* @__PURE__ */ P.items(c335);
+const c337 = /* @__PURE__ */ P.all(c28, c336);
+const c338 = /* @__PURE__ */ P.props([["mcpServers", c337]]);
+const c339 = k61;
+const c340 = /* @__PURE__ */ P.all(c339, c338);
+const c341 = (v) => c340(v);
+const c342 = /* @__PURE__ */ P.props([["mcpServers", c337], ["sessionId", c196]]);
+const c343 = k62;
+const c344 = /* @__PURE__ */ P.all(c343, c342);
+const c345 = (v) => c344(v);
+const c346 = /* @__PURE__ */ P.props([["sessionId", c196], ["mcpServers", c337]]);
+const c347 = k63;
+const c348 = /* @__PURE__ */ P.all(c347, c346);
+const c349 = (v) => c348(v);
+const c350 = /* @__PURE__ */ P.props([["sessionId", c196], ["configId", c252]]);
+const c351 = k64;
+const c352 = /* @__PURE__ */ P.any(c328, c332, c351);
+const c353 = k65;
+const c354 = /* @__PURE__ */ P.all(c353, c350, c352);
+const c355 = (v) => c354(v);
+const c356 = /* @__PURE__ */ P.items(c214);
+const c357 = /* @__PURE__ */ P.all(c28, c356);
+const c358 = /* @__PURE__ */ P.props([["sessionId", c196], ["prompt", c357]]);
+const c359 = k66;
+const c360 = /* @__PURE__ */ P.all(c359, c358);
+const c361 = (v) => c360(v);
+const c362 = k67;
+const c363 = vSelectedPermissionOutcome;
+const c364 = k68;
+const c365 = /* @__PURE__ */ P.all(c364, c363);
+const c366 = k69;
+const c367 = /* @__PURE__ */ P.one(c362, c365, c366);
+const c368 = (v) => c367(v);
+const c369 = /* @__PURE__ */ P.props([["outcome", c368]]);
+const c370 = k70;
+const c371 = /* @__PURE__ */ P.all(c370, c369);
+const c372 = (v) => c371(v);
+const c373 = /* @__PURE__ */ P.any(c182, c183, c372, c185, c186, c187, c188, c189, c190, c114);
+const c374 = /* @__PURE__ */ P.props([["id", c115], ["result", c373]]);
+const c375 = /* @__PURE__ */ P.all(c118, c374);
+const c376 = /* @__PURE__ */ P.any(c43, c44, c241, c46, c47, c48, c49, c50, c51, c52);
+const c377 = /* @__PURE__ */ P.any(c376, c3);
+const c378 = /* @__PURE__ */ P.props([["id", c115], ["params", c377]]);
+const c379 = k71;
+const c380 = /* @__PURE__ */ P.all(c379, c378);
+const c381 = /* @__PURE__ */ P.any(c283, c123);
+const c382 = /* @__PURE__ */ P.any(c327, c139, c140);
+const c383 = /* @__PURE__ */ P.any(c382, c3);
+const c384 = /* @__PURE__ */ P.props([["params", c383]]);
+const c385 = k72;
+const c386 = /* @__PURE__ */ P.all(c385, c384);
+const c387 = /* @__PURE__ */ P.any(c167, c168, c169, c341, c345, c172, c173, c349, c175, c176, c355, c361, c52);
+const c388 = /* @__PURE__ */ P.any(c387, c3);
+const c389 = /* @__PURE__ */ P.props([["id", c115], ["params", c388]]);
+const c390 = /* @__PURE__ */ P.all(c379, c389);
+const c391 = /* @__PURE__ */ P.any(c375, c123);
+const c392 = vContent;
+const c393 = /* @__PURE__ */ P.all(c219, c392);
+const c394 = vElicitationFormMode;
+const c395 = k73;
+const c396 = /* @__PURE__ */ P.all(c395, c394);
+const c397 = /* @__PURE__ */ P.all(c51, c396);
+const c398 = vElicitationUrlMode;
+const c399 = k74;
+const c400 = /* @__PURE__ */ P.all(c399, c398);
+const c401 = /* @__PURE__ */ P.all(c51, c400);
+const c402 = /* @__PURE__ */ P.any(c41, c42);
+const c403 = k75;
+const c404 = /* @__PURE__ */ P.all(c403, c402);
+const c405 = /* @__PURE__ */ P.all(c51, c404);
+const c406 = vStringPropertySchema;
+const c407 = /* @__PURE__ */ P.all(c34, c406);
+const c408 = vNumberPropertySchema;
+const c409 = k76;
+const c410 = /* @__PURE__ */ P.all(c409, c408);
+const c411 = vIntegerPropertySchema;
+const c412 = k77;
+const c413 = /* @__PURE__ */ P.all(c412, c411);
+const c414 = vBooleanPropertySchema;
+const c415 = /* @__PURE__ */ P.all(c258, c414);
+const c416 = vMultiSelectPropertySchema;
+const c417 = k78;
+const c418 = /* @__PURE__ */ P.all(c417, c416);
+const c419 = k79;
+const c420 = /* @__PURE__ */ P.all(c95, c256);
+const c421 = /* @__PURE__ */ P.all(c95, c259);
+const c422 = vContentChunk;
+const c423 = /* @__PURE__ */ P.all(c288, c422);
+const c424 = /* @__PURE__ */ P.all(c290, c422);
+const c425 = /* @__PURE__ */ P.all(c292, c422);
+const c426 = vToolCall;
+const c427 = /* @__PURE__ */ P.all(c299, c426);
+const c428 = vToolCallUpdate;
+const c429 = /* @__PURE__ */ P.all(c301, c428);
+const c430 = vConfigOptionUpdate;
+const c431 = /* @__PURE__ */ P.all(c313, c430);
+const c432 = /* @__PURE__ */ P.all(c177, c328);
+const c433 = vElicitationAcceptAction;
+const c434 = k80;
+const c435 = /* @__PURE__ */ P.all(c434, c433);
+const c436 = /* @__PURE__ */ P.all(c190, c435);
+const c437 = k81;
+const c438 = /* @__PURE__ */ P.all(c190, c437);
+const c439 = k82;
+const c440 = /* @__PURE__ */ P.all(c190, c439);
+const c441 = k83;
+const c442 = /* @__PURE__ */ P.all(c190, c441);
+const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55, c56, c57, c58, c59, c60, c61, c62, c63, c64, c65, c66, c67, c68, c69, c70, c71, c72, c73, c74, c75, c76, c77, c78, c79, c80, c81, c82, c83, c84, c85, c86, c87, c88, c89, c90, c91, c92, c93, c94, c95, c96, c97, c98, c99, c100, c101, c102, c103, c104, c105, c106, c107, c108, c109, c110, c111, c112, c113, c114, c115, c116, c117, c118, c119, c120, c121, c122, c123, c124, c125, c126, c127, c128, c129, c130, c131, c132, c133, c134, c135, c136, c137, c138, c139, c140, c141, c142, c143, c144, c145, c146, c147, c148, c149, c150, c151, c152, c153, c154, c155, c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c179, c180, c181, c182, c183, c184, c185, c186, c187, c188, c189, c190, c191, c192, c193, c194, c195, c196, c197, c198, c199, c200, c201, c202, c203, c204, c205, c206, c207, c208, c209, c210, c211, c212, c213, c214, c215, c216, c217, c218, c219, c220, c221, c222, c223, c224, c225, c226, c227, c228, c229, c230, c231, c232, c233, c234, c235, c236, c237, c238, c239, c240, c241, c242, c243, c244, c245, c246, c247, c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c260, c261, c262, c263, c264, c265, c266, c267, c268, c269, c270, c271, c272, c273, c274, c275, c276, c277, c278, c279, c280, c281, c282, c283, c284, c285, c286, c287, c288, c289, c290, c291, c292, c293, c294, c295, c296, c297, c298, c299, c300, c301, c302, c303, c304, c305, c306, c307, c308, c309, c310, c311, c312, c313, c314, c315, c316, c317, c318, c319, c320, c321, c322, c323, c324, c325, c326, c327, c328, c329, c330, c331, c332, c333, c334, c335, c336, c337, c338, c339, c340, c341, c342, c343, c344, c345, c346, c347, c348, c349, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442];
 
-// The repair plan: one node per subschema that leads to an x-deserialize-* annotation or a default.
+// The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
 const nodes = [
-  /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }], fill: true },
-  /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 53 }, { check: 3 }] }, fill: true },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 43 }, { node: 4, check: 44 }, { node: 5, check: 45 }, { node: 40, check: 46 }, { node: 44, check: 47 }, { node: 45, check: 48 }, { node: 46, check: 49 }, { node: 47, check: 50 }, { node: 48, check: 51 }, { check: 52 }] }, fill: true },
+  /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
+  /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 53 }, { check: 3 }] } },
+  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 43 }, { node: 4, check: 44 }, { node: 5, check: 45 }, { node: 40, check: 46 }, { node: 44, check: 47 }, { node: 45, check: 48 }, { node: 46, check: 49 }, { node: 47, check: 50 }, { node: 48, check: 51 }, { check: 52 }] } },
   /* 3 WriteTextFileRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
   /* 4 ReadTextFileRequest */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "limit", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 5 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 6 }, { name: "options", node: 38 }, { name: "_meta", onError: 0, omit: true }] },
@@ -357,10 +500,10 @@ const nodes = [
   /* 45 ReleaseTerminalRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
   /* 46 WaitForTerminalExitRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
   /* 47 KillTerminalRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 48 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 49 }, { tag: "url", node: 73 }, { other: true, node: 75 }] }, fill: true },
-  /* 49 CreateElicitationRequest/anyOf/0 */ { allOf: [50], fill: true },
-  /* 50 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 51 }], union: { variants: [{ node: 72, check: 41 }, { check: 42 }] }, fill: true },
-  /* 51 ElicitationSchema */ { properties: [{ name: "type", onError: 31, fallback: "object", default: "object" }, { name: "title", onError: 7, omit: true }, { name: "properties", node: 52, default: {} }, { name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }], fill: true },
+  /* 48 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 49 }, { tag: "url", node: 73 }, { other: true, node: 75 }] } },
+  /* 49 CreateElicitationRequest/anyOf/0 */ { allOf: [50] },
+  /* 50 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 51 }], union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
+  /* 51 ElicitationSchema */ { properties: [{ name: "type", onError: 31, fallback: "object", default: "object" }, { name: "title", onError: 7, omit: true }, { name: "properties", node: 52, default: {} }, { name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 52 ElicitationSchema/properties/properties */ { values: 53, declared: [] },
   /* 53 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 54 }, { tag: "number", node: 58 }, { tag: "integer", node: 60 }, { tag: "boolean", node: 62 }, { tag: "array", node: 64 }, { other: true }] } },
   /* 54 ElicitationPropertySchema/anyOf/0 */ { allOf: [55] },
@@ -385,13 +528,13 @@ const nodes = [
   /* 73 CreateElicitationRequest/anyOf/1 */ { allOf: [74] },
   /* 74 ElicitationUrlMode */ { union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
   /* 75 CreateElicitationRequest/anyOf/2 */ { union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
-  /* 76 AgentResponse */ { union: { variants: [{ node: 77, check: 119 }, { node: 138, check: 123 }] }, fill: true },
-  /* 77 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 78 }], fill: true },
-  /* 78 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 79, check: 102 }, { node: 105, check: 103 }, { node: 106, check: 104 }, { node: 107, check: 105 }, { node: 122, check: 106 }, { node: 125, check: 107 }, { node: 129, check: 108 }, { node: 130, check: 109 }, { node: 133, check: 110 }, { node: 134, check: 111 }, { node: 135, check: 112 }, { node: 137, check: 113 }, { check: 114 }] }, fill: true },
-  /* 79 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 80, onError: 71, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 97, onError: 79, fallback: [], default: [] }, { name: "agentInfo", node: 103, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }], fill: true },
-  /* 80 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 54, fallback: false, default: false }, { name: "promptCapabilities", node: 81, onError: 55, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 82, onError: 56, fallback: { http: false, sse: false }, default: { http: false, sse: false } }, { name: "sessionCapabilities", node: 83, onError: 67, fallback: {}, default: {} }, { name: "auth", node: 94, onError: 70, fallback: {}, default: {} }, { name: "_meta", onError: 0, omit: true }], fill: true },
-  /* 81 PromptCapabilities */ { properties: [{ name: "image", onError: 54, fallback: false, default: false }, { name: "audio", onError: 54, fallback: false, default: false }, { name: "embeddedContext", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }], fill: true },
-  /* 82 McpCapabilities */ { properties: [{ name: "http", onError: 54, fallback: false, default: false }, { name: "sse", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }], fill: true },
+  /* 76 AgentResponse */ { union: { variants: [{ node: 77, check: 119 }, { node: 138, check: 123 }] } },
+  /* 77 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 78 }] },
+  /* 78 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 79, check: 102 }, { node: 105, check: 103 }, { node: 106, check: 104 }, { node: 107, check: 105 }, { node: 122, check: 106 }, { node: 125, check: 107 }, { node: 129, check: 108 }, { node: 130, check: 109 }, { node: 133, check: 110 }, { node: 134, check: 111 }, { node: 135, check: 112 }, { node: 137, check: 113 }, { check: 114 }] } },
+  /* 79 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 80, onError: 71, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 97, onError: 79, fallback: [], default: [] }, { name: "agentInfo", node: 103, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 80 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 54, fallback: false, default: false }, { name: "promptCapabilities", node: 81, onError: 55, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 82, onError: 56, fallback: { http: false, sse: false }, default: { http: false, sse: false } }, { name: "sessionCapabilities", node: 83, onError: 67, fallback: {}, default: {} }, { name: "auth", node: 94, onError: 70, fallback: {}, default: {} }, { name: "_meta", onError: 0, omit: true }] },
+  /* 81 PromptCapabilities */ { properties: [{ name: "image", onError: 54, fallback: false, default: false }, { name: "audio", onError: 54, fallback: false, default: false }, { name: "embeddedContext", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 82 McpCapabilities */ { properties: [{ name: "http", onError: 54, fallback: false, default: false }, { name: "sse", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
   /* 83 SessionCapabilities */ { properties: [{ name: "list", node: 84, onError: 58, omit: true }, { name: "delete", node: 86, onError: 60, omit: true }, { name: "additionalDirectories", node: 88, onError: 62, omit: true }, { name: "resume", node: 90, onError: 64, omit: true }, { name: "close", node: 92, onError: 66, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 84 SessionCapabilities/properties/list */ { union: { variants: [{ node: 85, check: 57 }, { check: 3 }] } },
   /* 85 SessionListCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
@@ -486,19 +629,19 @@ const nodes = [
   /* 174 UsageUpdate/properties/cost */ { union: { variants: [{ node: 175, check: 136 }, { check: 3 }] } },
   /* 175 Cost */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
   /* 176 CompleteElicitationNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 177 ClientRequest */ { properties: [{ name: "params", node: 178 }], fill: true },
-  /* 178 ClientRequest/properties/params */ { union: { variants: [{ node: 179, check: 179 }, { check: 3 }] }, fill: true },
-  /* 179 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 180, check: 167 }, { node: 197, check: 168 }, { node: 198, check: 169 }, { node: 199, check: 170 }, { node: 212, check: 171 }, { node: 215, check: 172 }, { node: 216, check: 173 }, { node: 217, check: 174 }, { node: 220, check: 175 }, { node: 221, check: 176 }, { node: 222, check: 177 }, { node: 223, check: 178 }, { check: 52 }] }, fill: true },
-  /* 180 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 181, onError: 156, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 196, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }], fill: true },
-  /* 181 ClientCapabilities */ { properties: [{ name: "fs", node: 182, onError: 142, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 54, fallback: false, default: false }, { name: "session", node: 183, onError: 148, omit: true }, { name: "auth", node: 189, onError: 149, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 190, onError: 155, omit: true }, { name: "_meta", onError: 0, omit: true }], fill: true },
-  /* 182 FileSystemCapabilities */ { properties: [{ name: "readTextFile", onError: 54, fallback: false, default: false }, { name: "writeTextFile", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }], fill: true },
+  /* 177 ClientRequest */ { properties: [{ name: "params", node: 178 }] },
+  /* 178 ClientRequest/properties/params */ { union: { variants: [{ node: 179, check: 179 }, { check: 3 }] } },
+  /* 179 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 180, check: 167 }, { node: 197, check: 168 }, { node: 198, check: 169 }, { node: 199, check: 170 }, { node: 212, check: 171 }, { node: 215, check: 172 }, { node: 216, check: 173 }, { node: 217, check: 174 }, { node: 220, check: 175 }, { node: 221, check: 176 }, { node: 222, check: 177 }, { node: 223, check: 178 }, { check: 52 }] } },
+  /* 180 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 181, onError: 156, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 196, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 181 ClientCapabilities */ { properties: [{ name: "fs", node: 182, onError: 142, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 54, fallback: false, default: false }, { name: "session", node: 183, onError: 148, omit: true }, { name: "auth", node: 189, onError: 149, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 190, onError: 155, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 182 FileSystemCapabilities */ { properties: [{ name: "readTextFile", onError: 54, fallback: false, default: false }, { name: "writeTextFile", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
   /* 183 ClientCapabilities/properties/session */ { union: { variants: [{ node: 184, check: 147 }, { check: 3 }] } },
   /* 184 ClientSessionCapabilities */ { properties: [{ name: "configOptions", node: 185, onError: 146, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 185 ClientSessionCapabilities/properties/configOptions */ { union: { variants: [{ node: 186, check: 145 }, { check: 3 }] } },
   /* 186 SessionConfigOptionsCapabilities */ { properties: [{ name: "boolean", node: 187, onError: 144, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 187 SessionConfigOptionsCapabilities/properties/boolean */ { union: { variants: [{ node: 188, check: 143 }, { check: 3 }] } },
   /* 188 BooleanConfigOptionCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 189 AuthCapabilities */ { properties: [{ name: "terminal", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }], fill: true },
+  /* 189 AuthCapabilities */ { properties: [{ name: "terminal", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
   /* 190 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 191, check: 154 }, { check: 3 }] } },
   /* 191 ElicitationCapabilities */ { properties: [{ name: "form", node: 192, onError: 151, omit: true }, { name: "url", node: 194, onError: 153, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 192 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 193, check: 150 }, { check: 3 }] } },
@@ -558,191 +701,4080 @@ const nodes = [
   /* 246 CancelNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
   /* 247 CancelRequestNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
 ];
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, checks);
+// The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
+const shapes = [
+  /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
+  /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
+  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 43, repair: 3 }, { kinds: "object", node: 6, check: 44, repair: 4 }, { kinds: "object", node: 8, check: 45, repair: 5, open: 241 }, { kinds: "object", node: 49, check: 46, repair: 40 }, { kinds: "object", node: 54, check: 47, repair: 44 }, { kinds: "object", node: 56, check: 48, repair: 45 }, { kinds: "object", node: 58, check: 49, repair: 46 }, { kinds: "object", node: 60, check: 50, repair: 47 }, { kinds: "object", node: 62, check: 51, repair: 48 }, { node: 94, check: 52 }] }] },
+  /* 3 WriteTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["content", -1], ["_meta", 4]] },
+  /* 4 WriteTextFileRequest/properties/_meta */ { others: 5 },
+  /* 5 (free-form) */ { free: true },
+  /* 6 ReadTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["line", -1], ["limit", -1], ["_meta", 7]] },
+  /* 7 ReadTextFileRequest/properties/_meta */ { others: 5 },
+  /* 8 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 9], ["options", 45], ["_meta", 48]] },
+  /* 9 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 10], ["locations", 41], ["rawInput", 5], ["rawOutput", 5], ["_meta", 44]] },
+  /* 10 ToolCallUpdate/properties/content */ { items: 11 },
+  /* 11 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 12 }, { tag: "diff", node: 37 }, { tag: "terminal", node: 39 }], tag: "type", closed: true }] },
+  /* 12 ToolCallContent/union/0/oneOf/0 */ { keys: [["type", -1], ["content", 13], ["_meta", 36]] },
+  /* 13 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 22 }, { tag: "resource_link", node: 25 }, { tag: "resource", node: 28 }], tag: "type", closed: true }] },
+  /* 14 ContentBlock/union/0/oneOf/0 */ { keys: [["type", -1], ["annotations", 15], ["text", -1], ["_meta", 18]] },
+  /* 15 ContentBlock/union/0/oneOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
+  /* 16 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 17]] },
+  /* 17 Annotations/properties/_meta */ { others: 5 },
+  /* 18 ContentBlock/union/0/oneOf/0/properties/_meta */ { others: 5 },
+  /* 19 ContentBlock/union/0/oneOf/1 */ { keys: [["type", -1], ["annotations", 20], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 21]] },
+  /* 20 ContentBlock/union/0/oneOf/1/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
+  /* 21 ContentBlock/union/0/oneOf/1/properties/_meta */ { others: 5 },
+  /* 22 ContentBlock/union/0/oneOf/2 */ { keys: [["type", -1], ["annotations", 23], ["data", -1], ["mimeType", -1], ["_meta", 24]] },
+  /* 23 ContentBlock/union/0/oneOf/2/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
+  /* 24 ContentBlock/union/0/oneOf/2/properties/_meta */ { others: 5 },
+  /* 25 ContentBlock/union/0/oneOf/3 */ { keys: [["type", -1], ["annotations", 26], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 27]] },
+  /* 26 ContentBlock/union/0/oneOf/3/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
+  /* 27 ContentBlock/union/0/oneOf/3/properties/_meta */ { others: 5 },
+  /* 28 ContentBlock/union/0/oneOf/4 */ { keys: [["type", -1], ["annotations", 29], ["resource", 30], ["_meta", 35]] },
+  /* 29 ContentBlock/union/0/oneOf/4/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
+  /* 30 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 31, check: 16, repair: 30 }, { kinds: "object", node: 33, check: 17, repair: 31 }] }] },
+  /* 31 TextResourceContents */ { keys: [["mimeType", -1], ["text", -1], ["uri", -1], ["_meta", 32]] },
+  /* 32 TextResourceContents/properties/_meta */ { others: 5 },
+  /* 33 BlobResourceContents */ { keys: [["blob", -1], ["mimeType", -1], ["uri", -1], ["_meta", 34]] },
+  /* 34 BlobResourceContents/properties/_meta */ { others: 5 },
+  /* 35 ContentBlock/union/0/oneOf/4/properties/_meta */ { others: 5 },
+  /* 36 ToolCallContent/union/0/oneOf/0/properties/_meta */ { others: 5 },
+  /* 37 ToolCallContent/union/0/oneOf/1 */ { keys: [["type", -1], ["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 38]] },
+  /* 38 ToolCallContent/union/0/oneOf/1/properties/_meta */ { others: 5 },
+  /* 39 ToolCallContent/union/0/oneOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 40]] },
+  /* 40 ToolCallContent/union/0/oneOf/2/properties/_meta */ { others: 5 },
+  /* 41 ToolCallUpdate/properties/locations */ { items: 42 },
+  /* 42 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 43]] },
+  /* 43 ToolCallLocation/properties/_meta */ { others: 5 },
+  /* 44 ToolCallUpdate/properties/_meta */ { others: 5 },
+  /* 45 RequestPermissionRequest/properties/options */ { items: 46 },
+  /* 46 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 47]] },
+  /* 47 PermissionOption/properties/_meta */ { others: 5 },
+  /* 48 RequestPermissionRequest/properties/_meta */ { others: 5 },
+  /* 49 CreateTerminalRequest */ { keys: [["sessionId", -1], ["command", -1], ["args", -1], ["env", 50], ["cwd", -1], ["outputByteLimit", -1], ["_meta", 53]] },
+  /* 50 CreateTerminalRequest/properties/env */ { items: 51 },
+  /* 51 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 52]] },
+  /* 52 EnvVariable/properties/_meta */ { others: 5 },
+  /* 53 CreateTerminalRequest/properties/_meta */ { others: 5 },
+  /* 54 TerminalOutputRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 55]] },
+  /* 55 TerminalOutputRequest/properties/_meta */ { others: 5 },
+  /* 56 ReleaseTerminalRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 57]] },
+  /* 57 ReleaseTerminalRequest/properties/_meta */ { others: 5 },
+  /* 58 WaitForTerminalExitRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 59]] },
+  /* 59 WaitForTerminalExitRequest/properties/_meta */ { others: 5 },
+  /* 60 KillTerminalRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 61]] },
+  /* 61 KillTerminalRequest/properties/_meta */ { others: 5 },
+  /* 62 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 63]], unions: [{ variants: [{ tag: "form", node: 64 }, { tag: "url", node: 92 }, { other: true, node: 93 }], tag: "mode" }] },
+  /* 63 CreateElicitationRequest/properties/_meta */ { others: 5 },
+  /* 64 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 65]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
+  /* 65 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 66], ["required", -1], ["description", -1], ["_meta", 89]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
+  /* 66 ElicitationSchema/properties/properties */ { others: 67 },
+  /* 67 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 68 }, { tag: "number", node: 73 }, { tag: "integer", node: 75 }, { tag: "boolean", node: 77 }, { tag: "array", node: 79 }, { other: true, node: 88 }], tag: "type" }] },
+  /* 68 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 69], ["_meta", 72]] },
+  /* 69 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 70 },
+  /* 70 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 71]] },
+  /* 71 EnumOption/properties/_meta */ { others: 5 },
+  /* 72 ElicitationPropertySchema/union/0/anyOf/0/properties/_meta */ { others: 5 },
+  /* 73 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 74]] },
+  /* 74 ElicitationPropertySchema/union/0/anyOf/1/properties/_meta */ { others: 5 },
+  /* 75 ElicitationPropertySchema/union/0/anyOf/2 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 76]] },
+  /* 76 ElicitationPropertySchema/union/0/anyOf/2/properties/_meta */ { others: 5 },
+  /* 77 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 78]] },
+  /* 78 ElicitationPropertySchema/union/0/anyOf/3/properties/_meta */ { others: 5 },
+  /* 79 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 80], ["default", -1], ["_meta", 87]] },
+  /* 80 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 81, check: 35, repair: 67 }, { other: true, node: 83, check: 36 }, { kinds: "object", node: 84, check: 37, repair: 69 }], tag: "type" }] },
+  /* 81 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 82]] },
+  /* 82 MultiSelectItems/union/0/anyOf/0/properties/_meta */ { others: 5 },
+  /* 83 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 5 },
+  /* 84 TitledMultiSelectItems */ { keys: [["anyOf", 85], ["_meta", 86]] },
+  /* 85 TitledMultiSelectItems/properties/anyOf */ { items: 70 },
+  /* 86 TitledMultiSelectItems/properties/_meta */ { others: 5 },
+  /* 87 ElicitationPropertySchema/union/0/anyOf/4/properties/_meta */ { others: 5 },
+  /* 88 ElicitationPropertySchema/union/0/anyOf/5 */ { keys: [["type", -1]], others: 5 },
+  /* 89 ElicitationSchema/properties/_meta */ { others: 5 },
+  /* 90 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
+  /* 91 ElicitationRequestScope */ { keys: [["requestId", -1]] },
+  /* 92 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
+  /* 93 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 5, unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
+  /* 94 ExtRequest */ { free: true },
+  /* 95 TextContent */ { keys: [["annotations", 15], ["text", -1], ["_meta", 18]] },
+  /* 96 ImageContent */ { keys: [["annotations", 20], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 21]] },
+  /* 97 AudioContent */ { keys: [["annotations", 23], ["data", -1], ["mimeType", -1], ["_meta", 24]] },
+  /* 98 ResourceLink */ { keys: [["annotations", 26], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 27]] },
+  /* 99 EmbeddedResource */ { keys: [["annotations", 29], ["resource", 30], ["_meta", 35]] },
+  /* 100 Content */ { keys: [["content", 13], ["_meta", 36]] },
+  /* 101 Diff */ { keys: [["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 38]] },
+  /* 102 Terminal */ { keys: [["terminalId", -1], ["_meta", 40]] },
+  /* 103 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 69], ["_meta", 72]] },
+  /* 104 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 74]] },
+  /* 105 IntegerPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 76]] },
+  /* 106 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 78]] },
+  /* 107 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 82]] },
+  /* 108 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 80], ["default", -1], ["_meta", 87]] },
+  /* 109 ElicitationFormMode */ { keys: [["requestedSchema", 65]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
+  /* 110 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
+  /* 111 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 112, check: 119, repair: 77, open: 283 }, { kinds: "object", node: 204, check: 123, repair: 138 }] }] },
+  /* 112 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 113]] },
+  /* 113 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 114, check: 102, repair: 79, open: 251 }, { kinds: "object", node: 154, check: 103, repair: 105 }, { kinds: "object", node: 156, check: 104, repair: 106 }, { kinds: "object", node: 158, check: 105, repair: 107, open: 270 }, { kinds: "object", node: 179, check: 106, repair: 122, open: 274 }, { kinds: "object", node: 183, check: 107, repair: 125 }, { kinds: "object", node: 188, check: 108, repair: 129 }, { kinds: "object", node: 190, check: 109, repair: 130, open: 275 }, { kinds: "object", node: 194, check: 110, repair: 133 }, { kinds: "object", node: 196, check: 111, repair: 134 }, { kinds: "object", node: 198, check: 112, repair: 135, open: 280 }, { kinds: "object", node: 201, check: 113, repair: 137 }, { node: 203, check: 114 }] }] },
+  /* 114 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 115], ["authMethods", 143], ["agentInfo", 150], ["_meta", 153]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
+  /* 115 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 116], ["mcpCapabilities", 118], ["sessionCapabilities", 120], ["auth", 137], ["_meta", 142]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
+  /* 116 PromptCapabilities */ { keys: [["image", -1], ["audio", -1], ["embeddedContext", -1], ["_meta", 117]], fills: [{ name: "image", default: false }, { name: "audio", default: false }, { name: "embeddedContext", default: false }] },
+  /* 117 PromptCapabilities/properties/_meta */ { others: 5 },
+  /* 118 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["_meta", 119]], fills: [{ name: "http", default: false }, { name: "sse", default: false }] },
+  /* 119 McpCapabilities/properties/_meta */ { others: 5 },
+  /* 120 SessionCapabilities */ { keys: [["list", 121], ["delete", 124], ["additionalDirectories", 127], ["resume", 130], ["close", 133], ["_meta", 136]] },
+  /* 121 SessionCapabilities/properties/list */ { unions: [{ variants: [{ kinds: "object", node: 122 }, { kinds: "scalar" }] }] },
+  /* 122 SessionListCapabilities */ { keys: [["_meta", 123]] },
+  /* 123 SessionListCapabilities/properties/_meta */ { others: 5 },
+  /* 124 SessionCapabilities/properties/delete */ { unions: [{ variants: [{ kinds: "object", node: 125 }, { kinds: "scalar" }] }] },
+  /* 125 SessionDeleteCapabilities */ { keys: [["_meta", 126]] },
+  /* 126 SessionDeleteCapabilities/properties/_meta */ { others: 5 },
+  /* 127 SessionCapabilities/properties/additionalDirectories */ { unions: [{ variants: [{ kinds: "object", node: 128 }, { kinds: "scalar" }] }] },
+  /* 128 SessionAdditionalDirectoriesCapabilities */ { keys: [["_meta", 129]] },
+  /* 129 SessionAdditionalDirectoriesCapabilities/properties/_meta */ { others: 5 },
+  /* 130 SessionCapabilities/properties/resume */ { unions: [{ variants: [{ kinds: "object", node: 131 }, { kinds: "scalar" }] }] },
+  /* 131 SessionResumeCapabilities */ { keys: [["_meta", 132]] },
+  /* 132 SessionResumeCapabilities/properties/_meta */ { others: 5 },
+  /* 133 SessionCapabilities/properties/close */ { unions: [{ variants: [{ kinds: "object", node: 134 }, { kinds: "scalar" }] }] },
+  /* 134 SessionCloseCapabilities */ { keys: [["_meta", 135]] },
+  /* 135 SessionCloseCapabilities/properties/_meta */ { others: 5 },
+  /* 136 SessionCapabilities/properties/_meta */ { others: 5 },
+  /* 137 AgentAuthCapabilities */ { keys: [["logout", 138], ["_meta", 141]] },
+  /* 138 AgentAuthCapabilities/properties/logout */ { unions: [{ variants: [{ kinds: "object", node: 139 }, { kinds: "scalar" }] }] },
+  /* 139 LogoutCapabilities */ { keys: [["_meta", 140]] },
+  /* 140 LogoutCapabilities/properties/_meta */ { others: 5 },
+  /* 141 AgentAuthCapabilities/properties/_meta */ { others: 5 },
+  /* 142 AgentCapabilities/properties/_meta */ { others: 5 },
+  /* 143 InitializeResponse/properties/authMethods */ { items: 144 },
+  /* 144 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 145, check: 75, repair: 99 }, { kinds: "object", node: 148, check: 76, repair: 102 }], tag: "type", closed: true }] },
+  /* 145 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 146], ["_meta", 147]] },
+  /* 146 AuthMethod/union/0/anyOf/0/properties/env */ { others: -1 },
+  /* 147 AuthMethod/union/0/anyOf/0/properties/_meta */ { others: 5 },
+  /* 148 AuthMethodAgent */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 149]] },
+  /* 149 AuthMethodAgent/properties/_meta */ { others: 5 },
+  /* 150 InitializeResponse/properties/agentInfo */ { unions: [{ variants: [{ kinds: "object", node: 151 }, { kinds: "scalar" }] }] },
+  /* 151 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 152]] },
+  /* 152 Implementation/properties/_meta */ { others: 5 },
+  /* 153 InitializeResponse/properties/_meta */ { others: 5 },
+  /* 154 AuthenticateResponse */ { keys: [["_meta", 155]] },
+  /* 155 AuthenticateResponse/properties/_meta */ { others: 5 },
+  /* 156 LogoutResponse */ { keys: [["_meta", 157]] },
+  /* 157 LogoutResponse/properties/_meta */ { others: 5 },
+  /* 158 NewSessionResponse */ { keys: [["sessionId", -1], ["modes", 159], ["configOptions", 165], ["_meta", 178]] },
+  /* 159 NewSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
+  /* 160 SessionModeState */ { keys: [["currentModeId", -1], ["availableModes", 161], ["_meta", 164]] },
+  /* 161 SessionModeState/properties/availableModes */ { items: 162 },
+  /* 162 SessionMode */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 163]] },
+  /* 163 SessionMode/properties/_meta */ { others: 5 },
+  /* 164 SessionModeState/properties/_meta */ { others: 5 },
+  /* 165 NewSessionResponse/properties/configOptions */ { items: 166 },
+  /* 166 SessionConfigOption */ { keys: [["id", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 167]], unions: [{ variants: [{ tag: "select", node: 168 }, { tag: "boolean", node: 177 }], tag: "type", closed: true }] },
+  /* 167 SessionConfigOption/properties/_meta */ { others: 5 },
+  /* 168 SessionConfigOption/union/0/oneOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 169]] },
+  /* 169 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 170, check: 91, repair: 117 }, { kinds: "array", node: 173, check: 94, repair: 119 }] }] },
+  /* 170 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 171 },
+  /* 171 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 172]] },
+  /* 172 SessionConfigSelectOption/properties/_meta */ { others: 5 },
+  /* 173 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 174 },
+  /* 174 SessionConfigSelectGroup */ { keys: [["group", -1], ["name", -1], ["options", 175], ["_meta", 176]] },
+  /* 175 SessionConfigSelectGroup/properties/options */ { items: 171 },
+  /* 176 SessionConfigSelectGroup/properties/_meta */ { others: 5 },
+  /* 177 SessionConfigOption/union/0/oneOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
+  /* 178 NewSessionResponse/properties/_meta */ { others: 5 },
+  /* 179 LoadSessionResponse */ { keys: [["modes", 180], ["configOptions", 181], ["_meta", 182]] },
+  /* 180 LoadSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
+  /* 181 LoadSessionResponse/properties/configOptions */ { items: 166 },
+  /* 182 LoadSessionResponse/properties/_meta */ { others: 5 },
+  /* 183 ListSessionsResponse */ { keys: [["sessions", 184], ["nextCursor", -1], ["_meta", 187]] },
+  /* 184 ListSessionsResponse/properties/sessions */ { items: 185 },
+  /* 185 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 186]] },
+  /* 186 SessionInfo/properties/_meta */ { others: 5 },
+  /* 187 ListSessionsResponse/properties/_meta */ { others: 5 },
+  /* 188 DeleteSessionResponse */ { keys: [["_meta", 189]] },
+  /* 189 DeleteSessionResponse/properties/_meta */ { others: 5 },
+  /* 190 ResumeSessionResponse */ { keys: [["modes", 191], ["configOptions", 192], ["_meta", 193]] },
+  /* 191 ResumeSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
+  /* 192 ResumeSessionResponse/properties/configOptions */ { items: 166 },
+  /* 193 ResumeSessionResponse/properties/_meta */ { others: 5 },
+  /* 194 CloseSessionResponse */ { keys: [["_meta", 195]] },
+  /* 195 CloseSessionResponse/properties/_meta */ { others: 5 },
+  /* 196 SetSessionModeResponse */ { keys: [["_meta", 197]] },
+  /* 197 SetSessionModeResponse/properties/_meta */ { others: 5 },
+  /* 198 SetSessionConfigOptionResponse */ { keys: [["configOptions", 199], ["_meta", 200]] },
+  /* 199 SetSessionConfigOptionResponse/properties/configOptions */ { items: 166 },
+  /* 200 SetSessionConfigOptionResponse/properties/_meta */ { others: 5 },
+  /* 201 PromptResponse */ { keys: [["stopReason", -1], ["_meta", 202]] },
+  /* 202 PromptResponse/properties/_meta */ { others: 5 },
+  /* 203 ExtResponse */ { free: true },
+  /* 204 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 205]] },
+  /* 205 Error */ { keys: [["code", -1], ["message", -1], ["data", 5]] },
+  /* 206 AuthMethodTerminal */ { keys: [["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 146], ["_meta", 147]] },
+  /* 207 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 169]] },
+  /* 208 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
+  /* 209 AgentNotification */ { keys: [["method", -1], ["params", 210]] },
+  /* 210 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 211 }, { kinds: "scalar" }] }] },
+  /* 211 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 212, check: 138, repair: 143, open: 327 }, { kinds: "object", node: 250, check: 139, repair: 176 }, { node: 252, check: 140 }] }] },
+  /* 212 SessionNotification */ { keys: [["sessionId", -1], ["update", 213], ["_meta", 249]] },
+  /* 213 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 214 }, { tag: "agent_message_chunk", node: 216 }, { tag: "agent_thought_chunk", node: 217 }, { tag: "tool_call", node: 218 }, { tag: "tool_call_update", node: 222 }, { tag: "plan", node: 223 }, { tag: "available_commands_update", node: 228 }, { tag: "current_mode_update", node: 237 }, { tag: "config_option_update", node: 239 }, { tag: "session_info_update", node: 242 }, { tag: "usage_update", node: 244 }], tag: "sessionUpdate", closed: true }] },
+  /* 214 SessionUpdate/union/0/oneOf/0 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 215]] },
+  /* 215 SessionUpdate/union/0/oneOf/0/properties/_meta */ { others: 5 },
+  /* 216 SessionUpdate/union/0/oneOf/1 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 215]] },
+  /* 217 SessionUpdate/union/0/oneOf/2 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 215]] },
+  /* 218 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 219], ["locations", 220], ["rawInput", 5], ["rawOutput", 5], ["_meta", 221]] },
+  /* 219 SessionUpdate/union/0/oneOf/3/properties/content */ { items: 11 },
+  /* 220 SessionUpdate/union/0/oneOf/3/properties/locations */ { items: 42 },
+  /* 221 SessionUpdate/union/0/oneOf/3/properties/_meta */ { others: 5 },
+  /* 222 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 10], ["locations", 41], ["rawInput", 5], ["rawOutput", 5], ["_meta", 44]] },
+  /* 223 SessionUpdate/union/0/oneOf/5 */ { keys: [["sessionUpdate", -1], ["entries", 224], ["_meta", 227]] },
+  /* 224 SessionUpdate/union/0/oneOf/5/properties/entries */ { items: 225 },
+  /* 225 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 226]] },
+  /* 226 PlanEntry/properties/_meta */ { others: 5 },
+  /* 227 SessionUpdate/union/0/oneOf/5/properties/_meta */ { others: 5 },
+  /* 228 SessionUpdate/union/0/oneOf/6 */ { keys: [["sessionUpdate", -1], ["availableCommands", 229], ["_meta", 236]] },
+  /* 229 SessionUpdate/union/0/oneOf/6/properties/availableCommands */ { items: 230 },
+  /* 230 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 231], ["_meta", 235]] },
+  /* 231 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 232 }, { kinds: "scalar" }] }] },
+  /* 232 AvailableCommandInput */ { unions: [{ variants: [{ kinds: "object", node: 233 }] }] },
+  /* 233 UnstructuredCommandInput */ { keys: [["hint", -1], ["_meta", 234]] },
+  /* 234 UnstructuredCommandInput/properties/_meta */ { others: 5 },
+  /* 235 AvailableCommand/properties/_meta */ { others: 5 },
+  /* 236 SessionUpdate/union/0/oneOf/6/properties/_meta */ { others: 5 },
+  /* 237 SessionUpdate/union/0/oneOf/7 */ { keys: [["sessionUpdate", -1], ["currentModeId", -1], ["_meta", 238]] },
+  /* 238 SessionUpdate/union/0/oneOf/7/properties/_meta */ { others: 5 },
+  /* 239 SessionUpdate/union/0/oneOf/8 */ { keys: [["sessionUpdate", -1], ["configOptions", 240], ["_meta", 241]] },
+  /* 240 SessionUpdate/union/0/oneOf/8/properties/configOptions */ { items: 166 },
+  /* 241 SessionUpdate/union/0/oneOf/8/properties/_meta */ { others: 5 },
+  /* 242 SessionUpdate/union/0/oneOf/9 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 243]] },
+  /* 243 SessionUpdate/union/0/oneOf/9/properties/_meta */ { others: 5 },
+  /* 244 SessionUpdate/union/0/oneOf/10 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 245], ["_meta", 248]] },
+  /* 245 SessionUpdate/union/0/oneOf/10/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 246 }, { kinds: "scalar" }] }] },
+  /* 246 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 247]] },
+  /* 247 Cost/properties/_meta */ { others: 5 },
+  /* 248 SessionUpdate/union/0/oneOf/10/properties/_meta */ { others: 5 },
+  /* 249 SessionNotification/properties/_meta */ { others: 5 },
+  /* 250 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 251]] },
+  /* 251 CompleteElicitationNotification/properties/_meta */ { others: 5 },
+  /* 252 ExtNotification */ { free: true },
+  /* 253 ContentChunk */ { keys: [["content", 13], ["messageId", -1], ["_meta", 215]] },
+  /* 254 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 219], ["locations", 220], ["rawInput", 5], ["rawOutput", 5], ["_meta", 221]] },
+  /* 255 Plan */ { keys: [["entries", 224], ["_meta", 227]] },
+  /* 256 AvailableCommandsUpdate */ { keys: [["availableCommands", 229], ["_meta", 236]] },
+  /* 257 CurrentModeUpdate */ { keys: [["currentModeId", -1], ["_meta", 238]] },
+  /* 258 ConfigOptionUpdate */ { keys: [["configOptions", 240], ["_meta", 241]] },
+  /* 259 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 243]] },
+  /* 260 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 245], ["_meta", 248]] },
+  /* 261 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 262]] },
+  /* 262 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 263 }, { kinds: "scalar" }] }] },
+  /* 263 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 264, check: 167, repair: 180 }, { kinds: "object", node: 291, check: 168, repair: 197 }, { kinds: "object", node: 293, check: 169, repair: 198 }, { kinds: "object", node: 295, check: 170, repair: 199, open: 341 }, { kinds: "object", node: 310, check: 171, repair: 212, open: 345 }, { kinds: "object", node: 313, check: 172, repair: 215 }, { kinds: "object", node: 315, check: 173, repair: 216 }, { kinds: "object", node: 317, check: 174, repair: 217, open: 349 }, { kinds: "object", node: 320, check: 175, repair: 220 }, { kinds: "object", node: 322, check: 176, repair: 221 }, { kinds: "object", node: 324, check: 177, repair: 222, open: 355 }, { kinds: "object", node: 328, check: 178, repair: 223, open: 361 }, { node: 94, check: 52 }] }] },
+  /* 264 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 265], ["clientInfo", 289], ["_meta", 290]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
+  /* 265 ClientCapabilities */ { keys: [["fs", 266], ["terminal", -1], ["session", 268], ["auth", 277], ["elicitation", 279], ["_meta", 288]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
+  /* 266 FileSystemCapabilities */ { keys: [["readTextFile", -1], ["writeTextFile", -1], ["_meta", 267]], fills: [{ name: "readTextFile", default: false }, { name: "writeTextFile", default: false }] },
+  /* 267 FileSystemCapabilities/properties/_meta */ { others: 5 },
+  /* 268 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 269 }, { kinds: "scalar" }] }] },
+  /* 269 ClientSessionCapabilities */ { keys: [["configOptions", 270], ["_meta", 276]] },
+  /* 270 ClientSessionCapabilities/properties/configOptions */ { unions: [{ variants: [{ kinds: "object", node: 271 }, { kinds: "scalar" }] }] },
+  /* 271 SessionConfigOptionsCapabilities */ { keys: [["boolean", 272], ["_meta", 275]] },
+  /* 272 SessionConfigOptionsCapabilities/properties/boolean */ { unions: [{ variants: [{ kinds: "object", node: 273 }, { kinds: "scalar" }] }] },
+  /* 273 BooleanConfigOptionCapabilities */ { keys: [["_meta", 274]] },
+  /* 274 BooleanConfigOptionCapabilities/properties/_meta */ { others: 5 },
+  /* 275 SessionConfigOptionsCapabilities/properties/_meta */ { others: 5 },
+  /* 276 ClientSessionCapabilities/properties/_meta */ { others: 5 },
+  /* 277 AuthCapabilities */ { keys: [["terminal", -1], ["_meta", 278]], fills: [{ name: "terminal", default: false }] },
+  /* 278 AuthCapabilities/properties/_meta */ { others: 5 },
+  /* 279 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 280 }, { kinds: "scalar" }] }] },
+  /* 280 ElicitationCapabilities */ { keys: [["form", 281], ["url", 284], ["_meta", 287]] },
+  /* 281 ElicitationCapabilities/properties/form */ { unions: [{ variants: [{ kinds: "object", node: 282 }, { kinds: "scalar" }] }] },
+  /* 282 ElicitationFormCapabilities */ { keys: [["_meta", 283]] },
+  /* 283 ElicitationFormCapabilities/properties/_meta */ { others: 5 },
+  /* 284 ElicitationCapabilities/properties/url */ { unions: [{ variants: [{ kinds: "object", node: 285 }, { kinds: "scalar" }] }] },
+  /* 285 ElicitationUrlCapabilities */ { keys: [["_meta", 286]] },
+  /* 286 ElicitationUrlCapabilities/properties/_meta */ { others: 5 },
+  /* 287 ElicitationCapabilities/properties/_meta */ { others: 5 },
+  /* 288 ClientCapabilities/properties/_meta */ { others: 5 },
+  /* 289 InitializeRequest/properties/clientInfo */ { unions: [{ variants: [{ kinds: "object", node: 151 }, { kinds: "scalar" }] }] },
+  /* 290 InitializeRequest/properties/_meta */ { others: 5 },
+  /* 291 AuthenticateRequest */ { keys: [["methodId", -1], ["_meta", 292]] },
+  /* 292 AuthenticateRequest/properties/_meta */ { others: 5 },
+  /* 293 LogoutRequest */ { keys: [["_meta", 294]] },
+  /* 294 LogoutRequest/properties/_meta */ { others: 5 },
+  /* 295 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 296], ["_meta", 309]] },
+  /* 296 NewSessionRequest/properties/mcpServers */ { items: 297 },
+  /* 297 McpServer */ { unions: [{ variants: [{ tag: "http", node: 298, check: 159, repair: 203 }, { tag: "sse", node: 303, check: 162, repair: 207 }, { kinds: "object", node: 306, check: 163, repair: 210 }], tag: "type", closed: true }] },
+  /* 298 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 299], ["_meta", 302]] },
+  /* 299 McpServer/union/0/anyOf/0/properties/headers */ { items: 300 },
+  /* 300 HttpHeader */ { keys: [["name", -1], ["value", -1], ["_meta", 301]] },
+  /* 301 HttpHeader/properties/_meta */ { others: 5 },
+  /* 302 McpServer/union/0/anyOf/0/properties/_meta */ { others: 5 },
+  /* 303 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 304], ["_meta", 305]] },
+  /* 304 McpServer/union/0/anyOf/1/properties/headers */ { items: 300 },
+  /* 305 McpServer/union/0/anyOf/1/properties/_meta */ { others: 5 },
+  /* 306 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 307], ["_meta", 308]] },
+  /* 307 McpServerStdio/properties/env */ { items: 51 },
+  /* 308 McpServerStdio/properties/_meta */ { others: 5 },
+  /* 309 NewSessionRequest/properties/_meta */ { others: 5 },
+  /* 310 LoadSessionRequest */ { keys: [["mcpServers", 311], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 312]] },
+  /* 311 LoadSessionRequest/properties/mcpServers */ { items: 297 },
+  /* 312 LoadSessionRequest/properties/_meta */ { others: 5 },
+  /* 313 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 314]] },
+  /* 314 ListSessionsRequest/properties/_meta */ { others: 5 },
+  /* 315 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 316]] },
+  /* 316 DeleteSessionRequest/properties/_meta */ { others: 5 },
+  /* 317 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 318], ["_meta", 319]] },
+  /* 318 ResumeSessionRequest/properties/mcpServers */ { items: 297 },
+  /* 319 ResumeSessionRequest/properties/_meta */ { others: 5 },
+  /* 320 CloseSessionRequest */ { keys: [["sessionId", -1], ["_meta", 321]] },
+  /* 321 CloseSessionRequest/properties/_meta */ { others: 5 },
+  /* 322 SetSessionModeRequest */ { keys: [["sessionId", -1], ["modeId", -1], ["_meta", 323]] },
+  /* 323 SetSessionModeRequest/properties/_meta */ { others: 5 },
+  /* 324 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 325]], unions: [{ variants: [{ tag: "boolean", node: 326, check: 328 }, { kinds: "object", node: 327, check: 332 }], tag: "type", closed: true }] },
+  /* 325 SetSessionConfigOptionRequest/properties/_meta */ { others: 5 },
+  /* 326 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
+  /* 327 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1]] },
+  /* 328 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 329], ["_meta", 330]] },
+  /* 329 PromptRequest/properties/prompt */ { items: 13 },
+  /* 330 PromptRequest/properties/_meta */ { others: 5 },
+  /* 331 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 299], ["_meta", 302]] },
+  /* 332 McpServerSse */ { keys: [["name", -1], ["url", -1], ["headers", 304], ["_meta", 305]] },
+  /* 333 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 334, check: 193, repair: 226, open: 375 }, { kinds: "object", node: 366, check: 123, repair: 242 }] }] },
+  /* 334 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 335]] },
+  /* 335 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 336, check: 182, repair: 228 }, { kinds: "object", node: 338, check: 183, repair: 229 }, { kinds: "object", node: 340, check: 184, repair: 230, open: 372 }, { kinds: "object", node: 346, check: 185, repair: 234 }, { kinds: "object", node: 348, check: 186, repair: 235 }, { kinds: "object", node: 353, check: 187, repair: 238 }, { kinds: "object", node: 355, check: 188, repair: 239 }, { kinds: "object", node: 357, check: 189, repair: 240 }, { kinds: "object", node: 359, check: 190, repair: 241 }, { node: 203, check: 114 }] }] },
+  /* 336 WriteTextFileResponse */ { keys: [["_meta", 337]] },
+  /* 337 WriteTextFileResponse/properties/_meta */ { others: 5 },
+  /* 338 ReadTextFileResponse */ { keys: [["content", -1], ["_meta", 339]] },
+  /* 339 ReadTextFileResponse/properties/_meta */ { others: 5 },
+  /* 340 RequestPermissionResponse */ { keys: [["outcome", 341], ["_meta", 345]] },
+  /* 341 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 342 }, { tag: "selected", node: 343 }], tag: "outcome", closed: true }] },
+  /* 342 RequestPermissionOutcome/union/0/oneOf/0 */ { keys: [["outcome", -1]] },
+  /* 343 RequestPermissionOutcome/union/0/oneOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 344]] },
+  /* 344 RequestPermissionOutcome/union/0/oneOf/1/properties/_meta */ { others: 5 },
+  /* 345 RequestPermissionResponse/properties/_meta */ { others: 5 },
+  /* 346 CreateTerminalResponse */ { keys: [["terminalId", -1], ["_meta", 347]] },
+  /* 347 CreateTerminalResponse/properties/_meta */ { others: 5 },
+  /* 348 TerminalOutputResponse */ { keys: [["output", -1], ["truncated", -1], ["exitStatus", 349], ["_meta", 352]] },
+  /* 349 TerminalOutputResponse/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 350 }, { kinds: "scalar" }] }] },
+  /* 350 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 351]] },
+  /* 351 TerminalExitStatus/properties/_meta */ { others: 5 },
+  /* 352 TerminalOutputResponse/properties/_meta */ { others: 5 },
+  /* 353 ReleaseTerminalResponse */ { keys: [["_meta", 354]] },
+  /* 354 ReleaseTerminalResponse/properties/_meta */ { others: 5 },
+  /* 355 WaitForTerminalExitResponse */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 356]] },
+  /* 356 WaitForTerminalExitResponse/properties/_meta */ { others: 5 },
+  /* 357 KillTerminalResponse */ { keys: [["_meta", 358]] },
+  /* 358 KillTerminalResponse/properties/_meta */ { others: 5 },
+  /* 359 CreateElicitationResponse */ { keys: [["_meta", 360]], unions: [{ variants: [{ tag: "accept", node: 361 }, { tag: "decline", node: 363 }, { tag: "cancel", node: 364 }, { other: true, node: 365 }], tag: "action" }] },
+  /* 360 CreateElicitationResponse/properties/_meta */ { others: 5 },
+  /* 361 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 362]] },
+  /* 362 CreateElicitationResponse/union/0/anyOf/0/properties/content */ { others: -1 },
+  /* 363 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
+  /* 364 CreateElicitationResponse/union/0/anyOf/2 */ { keys: [["action", -1]] },
+  /* 365 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 5 },
+  /* 366 ClientResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 205]] },
+  /* 367 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 344]] },
+  /* 368 ElicitationAcceptAction */ { keys: [["content", 362]] },
+  /* 369 ClientNotification */ { keys: [["method", -1], ["params", 370]] },
+  /* 370 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 371 }, { kinds: "scalar" }] }] },
+  /* 371 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 372, check: 194, repair: 246 }, { node: 252, check: 140 }] }] },
+  /* 372 CancelNotification */ { keys: [["sessionId", -1], ["_meta", 373]] },
+  /* 373 CancelNotification/properties/_meta */ { others: 5 },
+  /* 374 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 375]] },
+  /* 375 CancelRequestNotification/properties/_meta */ { others: 5 },
+];
+// Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
+// interpreter (S) takes over where anything must change.
+function s0(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": case "method": continue;
+    case "params": if (s1(v["params"], x) !== v["params"]) return S(v, 0, x); continue;
+    default: return S(v, 0, x);
+  }
+  return v;
+}
+function s1(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s2(v, x);
+  }
+  return s2(v, x);
+}
+function s2(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 2, x);
+  if (Array.isArray(v)) {
+    return s94(v, x);
+  }
+  if (c43(v)) {
+    return s3(v, x);
+  }
+  { const r = Q(v, 3, 43); if (r !== undefined) return s3(r, x); }
+  if (c44(v)) {
+    return s6(v, x);
+  }
+  { const r = Q(v, 4, 44); if (r !== undefined) return s6(r, x); }
+  if (c45(v)) {
+    return s8(v, x);
+  }
+  { const r = Q(v, 5, 45); if (r !== undefined) return s8(r, x); }
+  if (c46(v)) {
+    return s49(v, x);
+  }
+  { const r = Q(v, 40, 46); if (r !== undefined) return s49(r, x); }
+  if (c47(v)) {
+    return s54(v, x);
+  }
+  { const r = Q(v, 44, 47); if (r !== undefined) return s54(r, x); }
+  if (c48(v)) {
+    return s56(v, x);
+  }
+  { const r = Q(v, 45, 48); if (r !== undefined) return s56(r, x); }
+  if (c49(v)) {
+    return s58(v, x);
+  }
+  { const r = Q(v, 46, 49); if (r !== undefined) return s58(r, x); }
+  if (c50(v)) {
+    return s60(v, x);
+  }
+  { const r = Q(v, 47, 50); if (r !== undefined) return s60(r, x); }
+  if (c51(v)) {
+    return s62(v, x);
+  }
+  { const r = Q(v, 48, 51); if (r !== undefined) return s62(r, x); }
+  return s94(v, x);
+}
+function s3(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "path": case "content": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
+    default: return S(v, 3, x);
+  }
+  return v;
+}
+function s4(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 4, x); continue;
+  }
+  return v;
+}
+function s5(v) { return F(v); }
+function s6(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "path": case "line": case "limit": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 6, x); continue;
+    default: return S(v, 6, x);
+  }
+  return v;
+}
+function s7(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 7, x); continue;
+  }
+  return v;
+}
+function s8(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "toolCall": if (s9(v["toolCall"], x) !== v["toolCall"]) return S(v, 8, x); continue;
+    case "options": if (s45(v["options"], x) !== v["options"]) return S(v, 8, x); continue;
+    case "_meta": if (s48(v["_meta"], x) !== v["_meta"]) return S(v, 8, x); continue;
+    default: return S(v, 8, x);
+  }
+  return v;
+}
+function s9(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "toolCallId": case "kind": case "status": case "title": continue;
+    case "content": if (s10(v["content"], x) !== v["content"]) return S(v, 9, x); continue;
+    case "locations": if (s41(v["locations"], x) !== v["locations"]) return S(v, 9, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 9, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 9, x); continue;
+    case "_meta": if (s44(v["_meta"], x) !== v["_meta"]) return S(v, 9, x); continue;
+    default: return S(v, 9, x);
+  }
+  return v;
+}
+function s10(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 10, x);
+    return v;
+  }
+  return S(v, 10, x);
+  return v;
+}
+function s11(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 11, x);
+  switch (v["type"]) {
+    case "content": {
+      return s12(v, x);
+    }
+    case "diff": {
+      return s37(v, x);
+    }
+    case "terminal": {
+      return s39(v, x);
+    }
+    default: {
+      break;
+    }
+  }
+  return S(v, 11, x);
+}
+function s12(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 12, x); continue;
+    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
+    default: return S(v, 12, x);
+  }
+  return v;
+}
+function s13(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 13, x);
+  switch (v["type"]) {
+    case "text": {
+      return s14(v, x);
+    }
+    case "image": {
+      return s19(v, x);
+    }
+    case "audio": {
+      return s22(v, x);
+    }
+    case "resource_link": {
+      return s25(v, x);
+    }
+    case "resource": {
+      return s28(v, x);
+    }
+    default: {
+      break;
+    }
+  }
+  return S(v, 13, x);
+}
+function s14(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "text": continue;
+    case "annotations": if (s15(v["annotations"], x) !== v["annotations"]) return S(v, 14, x); continue;
+    case "_meta": if (s18(v["_meta"], x) !== v["_meta"]) return S(v, 14, x); continue;
+    default: return S(v, 14, x);
+  }
+  return v;
+}
+function s15(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 15, x);
+  return s16(v, x);
+}
+function s16(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "audience": case "lastModified": case "priority": continue;
+    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 16, x); continue;
+    default: return S(v, 16, x);
+  }
+  return v;
+}
+function s17(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 17, x); continue;
+  }
+  return v;
+}
+function s18(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 18, x); continue;
+  }
+  return v;
+}
+function s19(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s20(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
+    case "_meta": if (s21(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
+    default: return S(v, 19, x);
+  }
+  return v;
+}
+function s20(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 20, x);
+  return s16(v, x);
+}
+function s21(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 21, x); continue;
+  }
+  return v;
+}
+function s22(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "data": case "mimeType": continue;
+    case "annotations": if (s23(v["annotations"], x) !== v["annotations"]) return S(v, 22, x); continue;
+    case "_meta": if (s24(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
+    default: return S(v, 22, x);
+  }
+  return v;
+}
+function s23(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 23, x);
+  return s16(v, x);
+}
+function s24(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 24, x); continue;
+  }
+  return v;
+}
+function s25(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
+    case "annotations": if (s26(v["annotations"], x) !== v["annotations"]) return S(v, 25, x); continue;
+    case "_meta": if (s27(v["_meta"], x) !== v["_meta"]) return S(v, 25, x); continue;
+    default: return S(v, 25, x);
+  }
+  return v;
+}
+function s26(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 26, x);
+  return s16(v, x);
+}
+function s27(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 27, x); continue;
+  }
+  return v;
+}
+function s28(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "annotations": if (s29(v["annotations"], x) !== v["annotations"]) return S(v, 28, x); continue;
+    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 28, x); continue;
+    case "_meta": if (s35(v["_meta"], x) !== v["_meta"]) return S(v, 28, x); continue;
+    default: return S(v, 28, x);
+  }
+  return v;
+}
+function s29(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 29, x);
+  return s16(v, x);
+}
+function s30(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 30, x);
+  if (Array.isArray(v)) return S(v, 30, x);
+  if (c16(v)) {
+    return s31(v, x);
+  }
+  { const r = Q(v, 30, 16); if (r !== undefined) return s31(r, x); }
+  return s33(v, x);
+}
+function s31(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "mimeType": case "text": case "uri": continue;
+    case "_meta": if (s32(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
+    default: return S(v, 31, x);
+  }
+  return v;
+}
+function s32(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 32, x); continue;
+  }
+  return v;
+}
+function s33(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "blob": case "mimeType": case "uri": continue;
+    case "_meta": if (s34(v["_meta"], x) !== v["_meta"]) return S(v, 33, x); continue;
+    default: return S(v, 33, x);
+  }
+  return v;
+}
+function s34(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 34, x); continue;
+  }
+  return v;
+}
+function s35(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 35, x); continue;
+  }
+  return v;
+}
+function s36(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 36, x); continue;
+  }
+  return v;
+}
+function s37(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "path": case "oldText": case "newText": continue;
+    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 37, x); continue;
+    default: return S(v, 37, x);
+  }
+  return v;
+}
+function s38(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 38, x); continue;
+  }
+  return v;
+}
+function s39(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "terminalId": continue;
+    case "_meta": if (s40(v["_meta"], x) !== v["_meta"]) return S(v, 39, x); continue;
+    default: return S(v, 39, x);
+  }
+  return v;
+}
+function s40(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 40, x); continue;
+  }
+  return v;
+}
+function s41(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s42(v[i], x) !== v[i]) return S(v, 41, x);
+    return v;
+  }
+  return S(v, 41, x);
+  return v;
+}
+function s42(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "path": case "line": continue;
+    case "_meta": if (s43(v["_meta"], x) !== v["_meta"]) return S(v, 42, x); continue;
+    default: return S(v, 42, x);
+  }
+  return v;
+}
+function s43(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 43, x); continue;
+  }
+  return v;
+}
+function s44(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 44, x); continue;
+  }
+  return v;
+}
+function s45(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s46(v[i], x) !== v[i]) return S(v, 45, x);
+    return v;
+  }
+  return S(v, 45, x);
+  return v;
+}
+function s46(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "optionId": case "name": case "kind": continue;
+    case "_meta": if (s47(v["_meta"], x) !== v["_meta"]) return S(v, 46, x); continue;
+    default: return S(v, 46, x);
+  }
+  return v;
+}
+function s47(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 47, x); continue;
+  }
+  return v;
+}
+function s48(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 48, x); continue;
+  }
+  return v;
+}
+function s49(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "command": case "args": case "cwd": case "outputByteLimit": continue;
+    case "env": if (s50(v["env"], x) !== v["env"]) return S(v, 49, x); continue;
+    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 49, x); continue;
+    default: return S(v, 49, x);
+  }
+  return v;
+}
+function s50(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s51(v[i], x) !== v[i]) return S(v, 50, x);
+    return v;
+  }
+  return S(v, 50, x);
+  return v;
+}
+function s51(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "value": continue;
+    case "_meta": if (s52(v["_meta"], x) !== v["_meta"]) return S(v, 51, x); continue;
+    default: return S(v, 51, x);
+  }
+  return v;
+}
+function s52(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 52, x); continue;
+  }
+  return v;
+}
+function s53(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 53, x); continue;
+  }
+  return v;
+}
+function s54(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "terminalId": continue;
+    case "_meta": if (s55(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
+    default: return S(v, 54, x);
+  }
+  return v;
+}
+function s55(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 55, x); continue;
+  }
+  return v;
+}
+function s56(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "terminalId": continue;
+    case "_meta": if (s57(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
+    default: return S(v, 56, x);
+  }
+  return v;
+}
+function s57(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 57, x); continue;
+  }
+  return v;
+}
+function s58(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "terminalId": continue;
+    case "_meta": if (s59(v["_meta"], x) !== v["_meta"]) return S(v, 58, x); continue;
+    default: return S(v, 58, x);
+  }
+  return v;
+}
+function s59(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 59, x); continue;
+  }
+  return v;
+}
+function s60(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "terminalId": continue;
+    case "_meta": if (s61(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
+    default: return S(v, 60, x);
+  }
+  return v;
+}
+function s61(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 61, x); continue;
+  }
+  return v;
+}
+function s62(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 62, x);
+  switch (v["mode"]) {
+    case "form": {
+      return S(v, 62, x);
+    }
+    case "url": {
+      return S(v, 62, x);
+    }
+    default: {
+      if (typeof v["mode"] !== "string") break;
+      return S(v, 62, x);
+    }
+  }
+  return S(v, 62, x);
+}
+function s63(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 63, x); continue;
+  }
+  return v;
+}
+function s64(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 64, x);
+  if (Array.isArray(v)) return S(v, 64, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 64, x); continue;
+      default: return S(v, 64, x);
+    }
+    return v;
+  }
+  if (Q(v, 72, 41) !== undefined) return S(v, 64, x);
+  for (const k in v) switch (k) {
+    case "mode": case "requestId": continue;
+    case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 64, x); continue;
+    default: return S(v, 64, x);
+  }
+  return v;
+}
+function s65(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "required": case "description": continue;
+    case "properties": if (s66(v["properties"], x) !== v["properties"]) return S(v, 65, x); continue;
+    case "_meta": if (s89(v["_meta"], x) !== v["_meta"]) return S(v, 65, x); continue;
+    default: return S(v, 65, x);
+  }
+  if (!H(v, "type")) return S(v, 65, x);
+  if (!H(v, "properties")) return S(v, 65, x);
+  return v;
+}
+function s66(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s67(v[k], x) !== v[k]) return S(v, 66, x); continue;
+  }
+  return v;
+}
+function s67(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 67, x);
+  switch (v["type"]) {
+    case "string": {
+      return s68(v, x);
+    }
+    case "number": {
+      return s73(v, x);
+    }
+    case "integer": {
+      return s75(v, x);
+    }
+    case "boolean": {
+      return s77(v, x);
+    }
+    case "array": {
+      return s79(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s88(v, x);
+    }
+  }
+  return S(v, 67, x);
+}
+function s68(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s69(v["oneOf"], x) !== v["oneOf"]) return S(v, 68, x); continue;
+    case "_meta": if (s72(v["_meta"], x) !== v["_meta"]) return S(v, 68, x); continue;
+    default: return S(v, 68, x);
+  }
+  return v;
+}
+function s69(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s70(v[i], x) !== v[i]) return S(v, 69, x);
+    return v;
+  }
+  return S(v, 69, x);
+  return v;
+}
+function s70(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "const": case "title": case "description": continue;
+    case "_meta": if (s71(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
+    default: return S(v, 70, x);
+  }
+  return v;
+}
+function s71(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 71, x); continue;
+  }
+  return v;
+}
+function s72(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 72, x); continue;
+  }
+  return v;
+}
+function s73(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s74(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
+    default: return S(v, 73, x);
+  }
+  return v;
+}
+function s74(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 74, x); continue;
+  }
+  return v;
+}
+function s75(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
+    default: return S(v, 75, x);
+  }
+  return v;
+}
+function s76(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 76, x); continue;
+  }
+  return v;
+}
+function s77(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "default": continue;
+    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
+    default: return S(v, 77, x);
+  }
+  return v;
+}
+function s78(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 78, x); continue;
+  }
+  return v;
+}
+function s79(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s80(v["items"], x) !== v["items"]) return S(v, 79, x); continue;
+    case "_meta": if (s87(v["_meta"], x) !== v["_meta"]) return S(v, 79, x); continue;
+    default: return S(v, 79, x);
+  }
+  return v;
+}
+function s80(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 80, x);
+  if (Array.isArray(v)) return S(v, 80, x);
+  switch (v["type"]) {
+    case "string": {
+      if (c35(v)) {
+        return s81(v, x);
+      }
+      { const r = Q(v, 67, 35); if (r !== undefined) return s81(r, x); }
+      break;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      if (c36(v)) {
+        return s83(v, x);
+      }
+      break;
+    }
+  }
+  return s84(v, x);
+}
+function s81(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "enum": continue;
+    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 81, x); continue;
+    default: return S(v, 81, x);
+  }
+  return v;
+}
+function s82(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 82, x); continue;
+  }
+  return v;
+}
+function s83(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 83, x); continue;
+  }
+  return v;
+}
+function s84(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "anyOf": if (s85(v["anyOf"], x) !== v["anyOf"]) return S(v, 84, x); continue;
+    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
+    default: return S(v, 84, x);
+  }
+  return v;
+}
+function s85(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s70(v[i], x) !== v[i]) return S(v, 85, x);
+    return v;
+  }
+  return S(v, 85, x);
+  return v;
+}
+function s86(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 86, x); continue;
+  }
+  return v;
+}
+function s87(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 87, x); continue;
+  }
+  return v;
+}
+function s88(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 88, x); continue;
+  }
+  return v;
+}
+function s89(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 89, x); continue;
+  }
+  return v;
+}
+function s90(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "toolCallId": continue;
+    default: return S(v, 90, x);
+  }
+  return v;
+}
+function s91(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "requestId": continue;
+    default: return S(v, 91, x);
+  }
+  return v;
+}
+function s92(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 92, x);
+  if (Array.isArray(v)) return S(v, 92, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 92, x);
+    }
+    return v;
+  }
+  if (Q(v, 72, 41) !== undefined) return S(v, 92, x);
+  for (const k in v) switch (k) {
+    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 92, x);
+  }
+  return v;
+}
+function s93(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 93, x);
+  if (Array.isArray(v)) return S(v, 93, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 93, x); continue;
+    }
+    return v;
+  }
+  if (Q(v, 72, 41) !== undefined) return S(v, 93, x);
+  for (const k in v) switch (k) {
+    case "mode": case "requestId": continue;
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 93, x); continue;
+  }
+  return v;
+}
+function s94(v) { return F(v); }
+function s95(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "text": continue;
+    case "annotations": if (s15(v["annotations"], x) !== v["annotations"]) return S(v, 95, x); continue;
+    case "_meta": if (s18(v["_meta"], x) !== v["_meta"]) return S(v, 95, x); continue;
+    default: return S(v, 95, x);
+  }
+  return v;
+}
+function s96(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s20(v["annotations"], x) !== v["annotations"]) return S(v, 96, x); continue;
+    case "_meta": if (s21(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
+    default: return S(v, 96, x);
+  }
+  return v;
+}
+function s97(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "data": case "mimeType": continue;
+    case "annotations": if (s23(v["annotations"], x) !== v["annotations"]) return S(v, 97, x); continue;
+    case "_meta": if (s24(v["_meta"], x) !== v["_meta"]) return S(v, 97, x); continue;
+    default: return S(v, 97, x);
+  }
+  return v;
+}
+function s98(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
+    case "annotations": if (s26(v["annotations"], x) !== v["annotations"]) return S(v, 98, x); continue;
+    case "_meta": if (s27(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
+    default: return S(v, 98, x);
+  }
+  return v;
+}
+function s99(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "annotations": if (s29(v["annotations"], x) !== v["annotations"]) return S(v, 99, x); continue;
+    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 99, x); continue;
+    case "_meta": if (s35(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
+    default: return S(v, 99, x);
+  }
+  return v;
+}
+function s100(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 100, x); continue;
+    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
+    default: return S(v, 100, x);
+  }
+  return v;
+}
+function s101(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "path": case "oldText": case "newText": continue;
+    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
+    default: return S(v, 101, x);
+  }
+  return v;
+}
+function s102(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminalId": continue;
+    case "_meta": if (s40(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
+    default: return S(v, 102, x);
+  }
+  return v;
+}
+function s103(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s69(v["oneOf"], x) !== v["oneOf"]) return S(v, 103, x); continue;
+    case "_meta": if (s72(v["_meta"], x) !== v["_meta"]) return S(v, 103, x); continue;
+    default: return S(v, 103, x);
+  }
+  return v;
+}
+function s104(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s74(v["_meta"], x) !== v["_meta"]) return S(v, 104, x); continue;
+    default: return S(v, 104, x);
+  }
+  return v;
+}
+function s105(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 105, x); continue;
+    default: return S(v, 105, x);
+  }
+  return v;
+}
+function s106(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "default": continue;
+    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
+    default: return S(v, 106, x);
+  }
+  return v;
+}
+function s107(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "enum": continue;
+    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
+    default: return S(v, 107, x);
+  }
+  return v;
+}
+function s108(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s80(v["items"], x) !== v["items"]) return S(v, 108, x); continue;
+    case "_meta": if (s87(v["_meta"], x) !== v["_meta"]) return S(v, 108, x); continue;
+    default: return S(v, 108, x);
+  }
+  return v;
+}
+function s109(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 109, x);
+  if (Array.isArray(v)) return S(v, 109, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 109, x); continue;
+      default: return S(v, 109, x);
+    }
+    return v;
+  }
+  if (Q(v, 72, 41) !== undefined) return S(v, 109, x);
+  for (const k in v) switch (k) {
+    case "requestId": continue;
+    case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 109, x); continue;
+    default: return S(v, 109, x);
+  }
+  return v;
+}
+function s110(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 110, x);
+  if (Array.isArray(v)) return S(v, 110, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 110, x);
+    }
+    return v;
+  }
+  if (Q(v, 72, 41) !== undefined) return S(v, 110, x);
+  for (const k in v) switch (k) {
+    case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 110, x);
+  }
+  return v;
+}
+function s111(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 111, x);
+  if (Array.isArray(v)) return S(v, 111, x);
+  if (c119(v)) {
+    return s112(v, x);
+  }
+  { const r = Q(v, 77, 119); if (r !== undefined) return s112(r, x); }
+  return s204(v, x);
+}
+function s112(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "result": if (s113(v["result"], x) !== v["result"]) return S(v, 112, x); continue;
+    default: return S(v, 112, x);
+  }
+  return v;
+}
+function s113(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 113, x);
+  if (Array.isArray(v)) {
+    return s203(v, x);
+  }
+  if (c102(v)) {
+    return s114(v, x);
+  }
+  { const r = Q(v, 79, 102); if (r !== undefined) return s114(r, x); }
+  if (c103(v)) {
+    return s154(v, x);
+  }
+  { const r = Q(v, 105, 103); if (r !== undefined) return s154(r, x); }
+  if (c104(v)) {
+    return s156(v, x);
+  }
+  { const r = Q(v, 106, 104); if (r !== undefined) return s156(r, x); }
+  if (c105(v)) {
+    return s158(v, x);
+  }
+  { const r = Q(v, 107, 105); if (r !== undefined) return s158(r, x); }
+  if (c106(v)) {
+    return s179(v, x);
+  }
+  { const r = Q(v, 122, 106); if (r !== undefined) return s179(r, x); }
+  if (c107(v)) {
+    return s183(v, x);
+  }
+  { const r = Q(v, 125, 107); if (r !== undefined) return s183(r, x); }
+  if (c108(v)) {
+    return s188(v, x);
+  }
+  { const r = Q(v, 129, 108); if (r !== undefined) return s188(r, x); }
+  if (c109(v)) {
+    return s190(v, x);
+  }
+  { const r = Q(v, 130, 109); if (r !== undefined) return s190(r, x); }
+  if (c110(v)) {
+    return s194(v, x);
+  }
+  { const r = Q(v, 133, 110); if (r !== undefined) return s194(r, x); }
+  if (c111(v)) {
+    return s196(v, x);
+  }
+  { const r = Q(v, 134, 111); if (r !== undefined) return s196(r, x); }
+  if (c112(v)) {
+    return s198(v, x);
+  }
+  { const r = Q(v, 135, 112); if (r !== undefined) return s198(r, x); }
+  if (c113(v)) {
+    return s201(v, x);
+  }
+  { const r = Q(v, 137, 113); if (r !== undefined) return s201(r, x); }
+  return s203(v, x);
+}
+function s114(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "protocolVersion": continue;
+    case "agentCapabilities": if (s115(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 114, x); continue;
+    case "authMethods": if (s143(v["authMethods"], x) !== v["authMethods"]) return S(v, 114, x); continue;
+    case "agentInfo": if (s150(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 114, x); continue;
+    case "_meta": if (s153(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
+    default: return S(v, 114, x);
+  }
+  if (!H(v, "agentCapabilities")) return S(v, 114, x);
+  if (!H(v, "authMethods")) return S(v, 114, x);
+  return v;
+}
+function s115(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "loadSession": continue;
+    case "promptCapabilities": if (s116(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 115, x); continue;
+    case "mcpCapabilities": if (s118(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 115, x); continue;
+    case "sessionCapabilities": if (s120(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 115, x); continue;
+    case "auth": if (s137(v["auth"], x) !== v["auth"]) return S(v, 115, x); continue;
+    case "_meta": if (s142(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
+    default: return S(v, 115, x);
+  }
+  if (!H(v, "loadSession")) return S(v, 115, x);
+  if (!H(v, "promptCapabilities")) return S(v, 115, x);
+  if (!H(v, "mcpCapabilities")) return S(v, 115, x);
+  if (!H(v, "sessionCapabilities")) return S(v, 115, x);
+  if (!H(v, "auth")) return S(v, 115, x);
+  return v;
+}
+function s116(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "image": case "audio": case "embeddedContext": continue;
+    case "_meta": if (s117(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
+    default: return S(v, 116, x);
+  }
+  if (!H(v, "image")) return S(v, 116, x);
+  if (!H(v, "audio")) return S(v, 116, x);
+  if (!H(v, "embeddedContext")) return S(v, 116, x);
+  return v;
+}
+function s117(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 117, x); continue;
+  }
+  return v;
+}
+function s118(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "http": case "sse": continue;
+    case "_meta": if (s119(v["_meta"], x) !== v["_meta"]) return S(v, 118, x); continue;
+    default: return S(v, 118, x);
+  }
+  if (!H(v, "http")) return S(v, 118, x);
+  if (!H(v, "sse")) return S(v, 118, x);
+  return v;
+}
+function s119(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 119, x); continue;
+  }
+  return v;
+}
+function s120(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "list": if (s121(v["list"], x) !== v["list"]) return S(v, 120, x); continue;
+    case "delete": if (s124(v["delete"], x) !== v["delete"]) return S(v, 120, x); continue;
+    case "additionalDirectories": if (s127(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 120, x); continue;
+    case "resume": if (s130(v["resume"], x) !== v["resume"]) return S(v, 120, x); continue;
+    case "close": if (s133(v["close"], x) !== v["close"]) return S(v, 120, x); continue;
+    case "_meta": if (s136(v["_meta"], x) !== v["_meta"]) return S(v, 120, x); continue;
+    default: return S(v, 120, x);
+  }
+  return v;
+}
+function s121(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 121, x);
+  return s122(v, x);
+}
+function s122(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s123(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
+    default: return S(v, 122, x);
+  }
+  return v;
+}
+function s123(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 123, x); continue;
+  }
+  return v;
+}
+function s124(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 124, x);
+  return s125(v, x);
+}
+function s125(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s126(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
+    default: return S(v, 125, x);
+  }
+  return v;
+}
+function s126(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 126, x); continue;
+  }
+  return v;
+}
+function s127(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 127, x);
+  return s128(v, x);
+}
+function s128(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s129(v["_meta"], x) !== v["_meta"]) return S(v, 128, x); continue;
+    default: return S(v, 128, x);
+  }
+  return v;
+}
+function s129(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 129, x); continue;
+  }
+  return v;
+}
+function s130(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 130, x);
+  return s131(v, x);
+}
+function s131(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s132(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
+    default: return S(v, 131, x);
+  }
+  return v;
+}
+function s132(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 132, x); continue;
+  }
+  return v;
+}
+function s133(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 133, x);
+  return s134(v, x);
+}
+function s134(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s135(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
+    default: return S(v, 134, x);
+  }
+  return v;
+}
+function s135(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 135, x); continue;
+  }
+  return v;
+}
+function s136(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 136, x); continue;
+  }
+  return v;
+}
+function s137(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "logout": if (s138(v["logout"], x) !== v["logout"]) return S(v, 137, x); continue;
+    case "_meta": if (s141(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
+    default: return S(v, 137, x);
+  }
+  return v;
+}
+function s138(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 138, x);
+  return s139(v, x);
+}
+function s139(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s140(v["_meta"], x) !== v["_meta"]) return S(v, 139, x); continue;
+    default: return S(v, 139, x);
+  }
+  return v;
+}
+function s140(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 140, x); continue;
+  }
+  return v;
+}
+function s141(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 141, x); continue;
+  }
+  return v;
+}
+function s142(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 142, x); continue;
+  }
+  return v;
+}
+function s143(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s144(v[i], x) !== v[i]) return S(v, 143, x);
+    return v;
+  }
+  return S(v, 143, x);
+  return v;
+}
+function s144(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 144, x);
+  if (Array.isArray(v)) return S(v, 144, x);
+  switch (v["type"]) {
+    case "terminal": {
+      if (c75(v)) {
+        return s145(v, x);
+      }
+      { const r = Q(v, 99, 75); if (r !== undefined) return s145(r, x); }
+      break;
+    }
+    default: {
+      break;
+    }
+  }
+  return s148(v, x);
+}
+function s145(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "id": case "name": case "description": case "args": continue;
+    case "env": if (s146(v["env"], x) !== v["env"]) return S(v, 145, x); continue;
+    case "_meta": if (s147(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
+    default: return S(v, 145, x);
+  }
+  return v;
+}
+function s146(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__") return S(v, 146, x); continue;
+  }
+  return v;
+}
+function s147(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 147, x); continue;
+  }
+  return v;
+}
+function s148(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": case "name": case "description": continue;
+    case "_meta": if (s149(v["_meta"], x) !== v["_meta"]) return S(v, 148, x); continue;
+    default: return S(v, 148, x);
+  }
+  return v;
+}
+function s149(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 149, x); continue;
+  }
+  return v;
+}
+function s150(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 150, x);
+  return s151(v, x);
+}
+function s151(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "title": case "version": continue;
+    case "_meta": if (s152(v["_meta"], x) !== v["_meta"]) return S(v, 151, x); continue;
+    default: return S(v, 151, x);
+  }
+  return v;
+}
+function s152(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 152, x); continue;
+  }
+  return v;
+}
+function s153(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 153, x); continue;
+  }
+  return v;
+}
+function s154(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s155(v["_meta"], x) !== v["_meta"]) return S(v, 154, x); continue;
+    default: return S(v, 154, x);
+  }
+  return v;
+}
+function s155(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 155, x); continue;
+  }
+  return v;
+}
+function s156(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s157(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
+    default: return S(v, 156, x);
+  }
+  return v;
+}
+function s157(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 157, x); continue;
+  }
+  return v;
+}
+function s158(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "modes": if (s159(v["modes"], x) !== v["modes"]) return S(v, 158, x); continue;
+    case "configOptions": if (s165(v["configOptions"], x) !== v["configOptions"]) return S(v, 158, x); continue;
+    case "_meta": if (s178(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
+    default: return S(v, 158, x);
+  }
+  return v;
+}
+function s159(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 159, x);
+  return s160(v, x);
+}
+function s160(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "currentModeId": continue;
+    case "availableModes": if (s161(v["availableModes"], x) !== v["availableModes"]) return S(v, 160, x); continue;
+    case "_meta": if (s164(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
+    default: return S(v, 160, x);
+  }
+  return v;
+}
+function s161(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s162(v[i], x) !== v[i]) return S(v, 161, x);
+    return v;
+  }
+  return S(v, 161, x);
+  return v;
+}
+function s162(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": case "name": case "description": continue;
+    case "_meta": if (s163(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
+    default: return S(v, 162, x);
+  }
+  return v;
+}
+function s163(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 163, x); continue;
+  }
+  return v;
+}
+function s164(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 164, x); continue;
+  }
+  return v;
+}
+function s165(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 165, x);
+    return v;
+  }
+  return S(v, 165, x);
+  return v;
+}
+function s166(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 166, x);
+  switch (v["type"]) {
+    case "select": {
+      for (const k in v) switch (k) {
+        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s167(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
+        case "options": if (s169(v["options"], x) !== v["options"]) return S(v, 166, x); continue;
+        default: return S(v, 166, x);
+      }
+      return v;
+    }
+    case "boolean": {
+      for (const k in v) switch (k) {
+        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s167(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
+        default: return S(v, 166, x);
+      }
+      return v;
+    }
+    default: {
+      break;
+    }
+  }
+  return S(v, 166, x);
+}
+function s167(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 167, x); continue;
+  }
+  return v;
+}
+function s168(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "currentValue": continue;
+    case "options": if (s169(v["options"], x) !== v["options"]) return S(v, 168, x); continue;
+    default: return S(v, 168, x);
+  }
+  return v;
+}
+function s169(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 169, x);
+  if (Array.isArray(v)) {
+    if (c91(v)) {
+      return s170(v, x);
+    }
+    { const r = Q(v, 117, 91); if (r !== undefined) return s170(r, x); }
+    return s173(v, x);
+  }
+  return S(v, 169, x);
+}
+function s170(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s171(v[i], x) !== v[i]) return S(v, 170, x);
+    return v;
+  }
+  return S(v, 170, x);
+  return v;
+}
+function s171(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "value": case "name": case "description": continue;
+    case "_meta": if (s172(v["_meta"], x) !== v["_meta"]) return S(v, 171, x); continue;
+    default: return S(v, 171, x);
+  }
+  return v;
+}
+function s172(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 172, x); continue;
+  }
+  return v;
+}
+function s173(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s174(v[i], x) !== v[i]) return S(v, 173, x);
+    return v;
+  }
+  return S(v, 173, x);
+  return v;
+}
+function s174(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "group": case "name": continue;
+    case "options": if (s175(v["options"], x) !== v["options"]) return S(v, 174, x); continue;
+    case "_meta": if (s176(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
+    default: return S(v, 174, x);
+  }
+  return v;
+}
+function s175(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s171(v[i], x) !== v[i]) return S(v, 175, x);
+    return v;
+  }
+  return S(v, 175, x);
+  return v;
+}
+function s176(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 176, x); continue;
+  }
+  return v;
+}
+function s177(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "currentValue": continue;
+    default: return S(v, 177, x);
+  }
+  return v;
+}
+function s178(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 178, x); continue;
+  }
+  return v;
+}
+function s179(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "modes": if (s180(v["modes"], x) !== v["modes"]) return S(v, 179, x); continue;
+    case "configOptions": if (s181(v["configOptions"], x) !== v["configOptions"]) return S(v, 179, x); continue;
+    case "_meta": if (s182(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
+    default: return S(v, 179, x);
+  }
+  return v;
+}
+function s180(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 180, x);
+  return s160(v, x);
+}
+function s181(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 181, x);
+    return v;
+  }
+  return S(v, 181, x);
+  return v;
+}
+function s182(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 182, x); continue;
+  }
+  return v;
+}
+function s183(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "nextCursor": continue;
+    case "sessions": if (s184(v["sessions"], x) !== v["sessions"]) return S(v, 183, x); continue;
+    case "_meta": if (s187(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
+    default: return S(v, 183, x);
+  }
+  return v;
+}
+function s184(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s185(v[i], x) !== v[i]) return S(v, 184, x);
+    return v;
+  }
+  return S(v, 184, x);
+  return v;
+}
+function s185(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
+    case "_meta": if (s186(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
+    default: return S(v, 185, x);
+  }
+  return v;
+}
+function s186(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 186, x); continue;
+  }
+  return v;
+}
+function s187(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 187, x); continue;
+  }
+  return v;
+}
+function s188(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s189(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
+    default: return S(v, 188, x);
+  }
+  return v;
+}
+function s189(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 189, x); continue;
+  }
+  return v;
+}
+function s190(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "modes": if (s191(v["modes"], x) !== v["modes"]) return S(v, 190, x); continue;
+    case "configOptions": if (s192(v["configOptions"], x) !== v["configOptions"]) return S(v, 190, x); continue;
+    case "_meta": if (s193(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
+    default: return S(v, 190, x);
+  }
+  return v;
+}
+function s191(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 191, x);
+  return s160(v, x);
+}
+function s192(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 192, x);
+    return v;
+  }
+  return S(v, 192, x);
+  return v;
+}
+function s193(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 193, x); continue;
+  }
+  return v;
+}
+function s194(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s195(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
+    default: return S(v, 194, x);
+  }
+  return v;
+}
+function s195(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 195, x); continue;
+  }
+  return v;
+}
+function s196(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s197(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
+    default: return S(v, 196, x);
+  }
+  return v;
+}
+function s197(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 197, x); continue;
+  }
+  return v;
+}
+function s198(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "configOptions": if (s199(v["configOptions"], x) !== v["configOptions"]) return S(v, 198, x); continue;
+    case "_meta": if (s200(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
+    default: return S(v, 198, x);
+  }
+  return v;
+}
+function s199(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 199, x);
+    return v;
+  }
+  return S(v, 199, x);
+  return v;
+}
+function s200(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 200, x); continue;
+  }
+  return v;
+}
+function s201(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "stopReason": continue;
+    case "_meta": if (s202(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
+    default: return S(v, 201, x);
+  }
+  return v;
+}
+function s202(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 202, x); continue;
+  }
+  return v;
+}
+function s203(v) { return F(v); }
+function s204(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "error": if (s205(v["error"], x) !== v["error"]) return S(v, 204, x); continue;
+    default: return S(v, 204, x);
+  }
+  return v;
+}
+function s205(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "code": case "message": continue;
+    case "data": if (s5(v["data"], x) !== v["data"]) return S(v, 205, x); continue;
+    default: return S(v, 205, x);
+  }
+  return v;
+}
+function s206(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": case "name": case "description": case "args": continue;
+    case "env": if (s146(v["env"], x) !== v["env"]) return S(v, 206, x); continue;
+    case "_meta": if (s147(v["_meta"], x) !== v["_meta"]) return S(v, 206, x); continue;
+    default: return S(v, 206, x);
+  }
+  return v;
+}
+function s207(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "currentValue": continue;
+    case "options": if (s169(v["options"], x) !== v["options"]) return S(v, 207, x); continue;
+    default: return S(v, 207, x);
+  }
+  return v;
+}
+function s208(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "currentValue": continue;
+    default: return S(v, 208, x);
+  }
+  return v;
+}
+function s209(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s210(v["params"], x) !== v["params"]) return S(v, 209, x); continue;
+    default: return S(v, 209, x);
+  }
+  return v;
+}
+function s210(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s211(v, x);
+  }
+  return s211(v, x);
+}
+function s211(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 211, x);
+  if (Array.isArray(v)) {
+    return s252(v, x);
+  }
+  if (c138(v)) {
+    return s212(v, x);
+  }
+  { const r = Q(v, 143, 138); if (r !== undefined) return s212(r, x); }
+  if (c139(v)) {
+    return s250(v, x);
+  }
+  { const r = Q(v, 176, 139); if (r !== undefined) return s250(r, x); }
+  return s252(v, x);
+}
+function s212(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "update": if (s213(v["update"], x) !== v["update"]) return S(v, 212, x); continue;
+    case "_meta": if (s249(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
+    default: return S(v, 212, x);
+  }
+  return v;
+}
+function s213(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 213, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s214(v, x);
+    }
+    case "agent_message_chunk": {
+      return s216(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s217(v, x);
+    }
+    case "tool_call": {
+      return s218(v, x);
+    }
+    case "tool_call_update": {
+      return s222(v, x);
+    }
+    case "plan": {
+      return s223(v, x);
+    }
+    case "available_commands_update": {
+      return s228(v, x);
+    }
+    case "current_mode_update": {
+      return s237(v, x);
+    }
+    case "config_option_update": {
+      return s239(v, x);
+    }
+    case "session_info_update": {
+      return s242(v, x);
+    }
+    case "usage_update": {
+      return s244(v, x);
+    }
+    default: {
+      break;
+    }
+  }
+  return S(v, 213, x);
+}
+function s214(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 214, x); continue;
+    case "_meta": if (s215(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
+    default: return S(v, 214, x);
+  }
+  return v;
+}
+function s215(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 215, x); continue;
+  }
+  return v;
+}
+function s216(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 216, x); continue;
+    case "_meta": if (s215(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
+    default: return S(v, 216, x);
+  }
+  return v;
+}
+function s217(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 217, x); continue;
+    case "_meta": if (s215(v["_meta"], x) !== v["_meta"]) return S(v, 217, x); continue;
+    default: return S(v, 217, x);
+  }
+  return v;
+}
+function s218(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s219(v["content"], x) !== v["content"]) return S(v, 218, x); continue;
+    case "locations": if (s220(v["locations"], x) !== v["locations"]) return S(v, 218, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 218, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 218, x); continue;
+    case "_meta": if (s221(v["_meta"], x) !== v["_meta"]) return S(v, 218, x); continue;
+    default: return S(v, 218, x);
+  }
+  return v;
+}
+function s219(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 219, x);
+    return v;
+  }
+  return S(v, 219, x);
+  return v;
+}
+function s220(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s42(v[i], x) !== v[i]) return S(v, 220, x);
+    return v;
+  }
+  return S(v, 220, x);
+  return v;
+}
+function s221(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 221, x); continue;
+  }
+  return v;
+}
+function s222(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": continue;
+    case "content": if (s10(v["content"], x) !== v["content"]) return S(v, 222, x); continue;
+    case "locations": if (s41(v["locations"], x) !== v["locations"]) return S(v, 222, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 222, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 222, x); continue;
+    case "_meta": if (s44(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
+    default: return S(v, 222, x);
+  }
+  return v;
+}
+function s223(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "entries": if (s224(v["entries"], x) !== v["entries"]) return S(v, 223, x); continue;
+    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
+    default: return S(v, 223, x);
+  }
+  return v;
+}
+function s224(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s225(v[i], x) !== v[i]) return S(v, 224, x);
+    return v;
+  }
+  return S(v, 224, x);
+  return v;
+}
+function s225(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "content": case "priority": case "status": continue;
+    case "_meta": if (s226(v["_meta"], x) !== v["_meta"]) return S(v, 225, x); continue;
+    default: return S(v, 225, x);
+  }
+  return v;
+}
+function s226(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 226, x); continue;
+  }
+  return v;
+}
+function s227(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 227, x); continue;
+  }
+  return v;
+}
+function s228(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "availableCommands": if (s229(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 228, x); continue;
+    case "_meta": if (s236(v["_meta"], x) !== v["_meta"]) return S(v, 228, x); continue;
+    default: return S(v, 228, x);
+  }
+  return v;
+}
+function s229(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s230(v[i], x) !== v[i]) return S(v, 229, x);
+    return v;
+  }
+  return S(v, 229, x);
+  return v;
+}
+function s230(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "description": continue;
+    case "input": if (s231(v["input"], x) !== v["input"]) return S(v, 230, x); continue;
+    case "_meta": if (s235(v["_meta"], x) !== v["_meta"]) return S(v, 230, x); continue;
+    default: return S(v, 230, x);
+  }
+  return v;
+}
+function s231(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 231, x);
+  return s232(v, x);
+}
+function s232(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 232, x);
+  return s233(v, x);
+}
+function s233(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "hint": continue;
+    case "_meta": if (s234(v["_meta"], x) !== v["_meta"]) return S(v, 233, x); continue;
+    default: return S(v, 233, x);
+  }
+  return v;
+}
+function s234(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 234, x); continue;
+  }
+  return v;
+}
+function s235(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 235, x); continue;
+  }
+  return v;
+}
+function s236(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 236, x); continue;
+  }
+  return v;
+}
+function s237(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "currentModeId": continue;
+    case "_meta": if (s238(v["_meta"], x) !== v["_meta"]) return S(v, 237, x); continue;
+    default: return S(v, 237, x);
+  }
+  return v;
+}
+function s238(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 238, x); continue;
+  }
+  return v;
+}
+function s239(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "configOptions": if (s240(v["configOptions"], x) !== v["configOptions"]) return S(v, 239, x); continue;
+    case "_meta": if (s241(v["_meta"], x) !== v["_meta"]) return S(v, 239, x); continue;
+    default: return S(v, 239, x);
+  }
+  return v;
+}
+function s240(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 240, x);
+    return v;
+  }
+  return S(v, 240, x);
+  return v;
+}
+function s241(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 241, x); continue;
+  }
+  return v;
+}
+function s242(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "title": case "updatedAt": continue;
+    case "_meta": if (s243(v["_meta"], x) !== v["_meta"]) return S(v, 242, x); continue;
+    default: return S(v, 242, x);
+  }
+  return v;
+}
+function s243(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 243, x); continue;
+  }
+  return v;
+}
+function s244(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "used": case "size": continue;
+    case "cost": if (s245(v["cost"], x) !== v["cost"]) return S(v, 244, x); continue;
+    case "_meta": if (s248(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
+    default: return S(v, 244, x);
+  }
+  return v;
+}
+function s245(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 245, x);
+  return s246(v, x);
+}
+function s246(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "amount": case "currency": continue;
+    case "_meta": if (s247(v["_meta"], x) !== v["_meta"]) return S(v, 246, x); continue;
+    default: return S(v, 246, x);
+  }
+  return v;
+}
+function s247(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 247, x); continue;
+  }
+  return v;
+}
+function s248(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 248, x); continue;
+  }
+  return v;
+}
+function s249(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 249, x); continue;
+  }
+  return v;
+}
+function s250(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "elicitationId": continue;
+    case "_meta": if (s251(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
+    default: return S(v, 250, x);
+  }
+  return v;
+}
+function s251(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 251, x); continue;
+  }
+  return v;
+}
+function s252(v) { return F(v); }
+function s253(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "messageId": continue;
+    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 253, x); continue;
+    case "_meta": if (s215(v["_meta"], x) !== v["_meta"]) return S(v, 253, x); continue;
+    default: return S(v, 253, x);
+  }
+  return v;
+}
+function s254(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s219(v["content"], x) !== v["content"]) return S(v, 254, x); continue;
+    case "locations": if (s220(v["locations"], x) !== v["locations"]) return S(v, 254, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 254, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 254, x); continue;
+    case "_meta": if (s221(v["_meta"], x) !== v["_meta"]) return S(v, 254, x); continue;
+    default: return S(v, 254, x);
+  }
+  return v;
+}
+function s255(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "entries": if (s224(v["entries"], x) !== v["entries"]) return S(v, 255, x); continue;
+    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 255, x); continue;
+    default: return S(v, 255, x);
+  }
+  return v;
+}
+function s256(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "availableCommands": if (s229(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 256, x); continue;
+    case "_meta": if (s236(v["_meta"], x) !== v["_meta"]) return S(v, 256, x); continue;
+    default: return S(v, 256, x);
+  }
+  return v;
+}
+function s257(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "currentModeId": continue;
+    case "_meta": if (s238(v["_meta"], x) !== v["_meta"]) return S(v, 257, x); continue;
+    default: return S(v, 257, x);
+  }
+  return v;
+}
+function s258(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "configOptions": if (s240(v["configOptions"], x) !== v["configOptions"]) return S(v, 258, x); continue;
+    case "_meta": if (s241(v["_meta"], x) !== v["_meta"]) return S(v, 258, x); continue;
+    default: return S(v, 258, x);
+  }
+  return v;
+}
+function s259(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "updatedAt": continue;
+    case "_meta": if (s243(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
+    default: return S(v, 259, x);
+  }
+  return v;
+}
+function s260(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "used": case "size": continue;
+    case "cost": if (s245(v["cost"], x) !== v["cost"]) return S(v, 260, x); continue;
+    case "_meta": if (s248(v["_meta"], x) !== v["_meta"]) return S(v, 260, x); continue;
+    default: return S(v, 260, x);
+  }
+  return v;
+}
+function s261(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": case "method": continue;
+    case "params": if (s262(v["params"], x) !== v["params"]) return S(v, 261, x); continue;
+    default: return S(v, 261, x);
+  }
+  return v;
+}
+function s262(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s263(v, x);
+  }
+  return s263(v, x);
+}
+function s263(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 263, x);
+  if (Array.isArray(v)) {
+    return s94(v, x);
+  }
+  if (c167(v)) {
+    return s264(v, x);
+  }
+  { const r = Q(v, 180, 167); if (r !== undefined) return s264(r, x); }
+  if (c168(v)) {
+    return s291(v, x);
+  }
+  { const r = Q(v, 197, 168); if (r !== undefined) return s291(r, x); }
+  if (c169(v)) {
+    return s293(v, x);
+  }
+  { const r = Q(v, 198, 169); if (r !== undefined) return s293(r, x); }
+  if (c170(v)) {
+    return s295(v, x);
+  }
+  { const r = Q(v, 199, 170); if (r !== undefined) return s295(r, x); }
+  if (c171(v)) {
+    return s310(v, x);
+  }
+  { const r = Q(v, 212, 171); if (r !== undefined) return s310(r, x); }
+  if (c172(v)) {
+    return s313(v, x);
+  }
+  { const r = Q(v, 215, 172); if (r !== undefined) return s313(r, x); }
+  if (c173(v)) {
+    return s315(v, x);
+  }
+  { const r = Q(v, 216, 173); if (r !== undefined) return s315(r, x); }
+  if (c174(v)) {
+    return s317(v, x);
+  }
+  { const r = Q(v, 217, 174); if (r !== undefined) return s317(r, x); }
+  if (c175(v)) {
+    return s320(v, x);
+  }
+  { const r = Q(v, 220, 175); if (r !== undefined) return s320(r, x); }
+  if (c176(v)) {
+    return s322(v, x);
+  }
+  { const r = Q(v, 221, 176); if (r !== undefined) return s322(r, x); }
+  if (c177(v)) {
+    return s324(v, x);
+  }
+  { const r = Q(v, 222, 177); if (r !== undefined) return s324(r, x); }
+  if (c178(v)) {
+    return s328(v, x);
+  }
+  { const r = Q(v, 223, 178); if (r !== undefined) return s328(r, x); }
+  return s94(v, x);
+}
+function s264(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "protocolVersion": continue;
+    case "clientCapabilities": if (s265(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 264, x); continue;
+    case "clientInfo": if (s289(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 264, x); continue;
+    case "_meta": if (s290(v["_meta"], x) !== v["_meta"]) return S(v, 264, x); continue;
+    default: return S(v, 264, x);
+  }
+  if (!H(v, "clientCapabilities")) return S(v, 264, x);
+  return v;
+}
+function s265(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminal": continue;
+    case "fs": if (s266(v["fs"], x) !== v["fs"]) return S(v, 265, x); continue;
+    case "session": if (s268(v["session"], x) !== v["session"]) return S(v, 265, x); continue;
+    case "auth": if (s277(v["auth"], x) !== v["auth"]) return S(v, 265, x); continue;
+    case "elicitation": if (s279(v["elicitation"], x) !== v["elicitation"]) return S(v, 265, x); continue;
+    case "_meta": if (s288(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
+    default: return S(v, 265, x);
+  }
+  if (!H(v, "fs")) return S(v, 265, x);
+  if (!H(v, "terminal")) return S(v, 265, x);
+  if (!H(v, "auth")) return S(v, 265, x);
+  return v;
+}
+function s266(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "readTextFile": case "writeTextFile": continue;
+    case "_meta": if (s267(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
+    default: return S(v, 266, x);
+  }
+  if (!H(v, "readTextFile")) return S(v, 266, x);
+  if (!H(v, "writeTextFile")) return S(v, 266, x);
+  return v;
+}
+function s267(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 267, x); continue;
+  }
+  return v;
+}
+function s268(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 268, x);
+  return s269(v, x);
+}
+function s269(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "configOptions": if (s270(v["configOptions"], x) !== v["configOptions"]) return S(v, 269, x); continue;
+    case "_meta": if (s276(v["_meta"], x) !== v["_meta"]) return S(v, 269, x); continue;
+    default: return S(v, 269, x);
+  }
+  return v;
+}
+function s270(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 270, x);
+  return s271(v, x);
+}
+function s271(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "boolean": if (s272(v["boolean"], x) !== v["boolean"]) return S(v, 271, x); continue;
+    case "_meta": if (s275(v["_meta"], x) !== v["_meta"]) return S(v, 271, x); continue;
+    default: return S(v, 271, x);
+  }
+  return v;
+}
+function s272(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 272, x);
+  return s273(v, x);
+}
+function s273(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s274(v["_meta"], x) !== v["_meta"]) return S(v, 273, x); continue;
+    default: return S(v, 273, x);
+  }
+  return v;
+}
+function s274(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 274, x); continue;
+  }
+  return v;
+}
+function s275(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 275, x); continue;
+  }
+  return v;
+}
+function s276(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 276, x); continue;
+  }
+  return v;
+}
+function s277(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminal": continue;
+    case "_meta": if (s278(v["_meta"], x) !== v["_meta"]) return S(v, 277, x); continue;
+    default: return S(v, 277, x);
+  }
+  if (!H(v, "terminal")) return S(v, 277, x);
+  return v;
+}
+function s278(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 278, x); continue;
+  }
+  return v;
+}
+function s279(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 279, x);
+  return s280(v, x);
+}
+function s280(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "form": if (s281(v["form"], x) !== v["form"]) return S(v, 280, x); continue;
+    case "url": if (s284(v["url"], x) !== v["url"]) return S(v, 280, x); continue;
+    case "_meta": if (s287(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
+    default: return S(v, 280, x);
+  }
+  return v;
+}
+function s281(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 281, x);
+  return s282(v, x);
+}
+function s282(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s283(v["_meta"], x) !== v["_meta"]) return S(v, 282, x); continue;
+    default: return S(v, 282, x);
+  }
+  return v;
+}
+function s283(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 283, x); continue;
+  }
+  return v;
+}
+function s284(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 284, x);
+  return s285(v, x);
+}
+function s285(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s286(v["_meta"], x) !== v["_meta"]) return S(v, 285, x); continue;
+    default: return S(v, 285, x);
+  }
+  return v;
+}
+function s286(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 286, x); continue;
+  }
+  return v;
+}
+function s287(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 287, x); continue;
+  }
+  return v;
+}
+function s288(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 288, x); continue;
+  }
+  return v;
+}
+function s289(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 289, x);
+  return s151(v, x);
+}
+function s290(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 290, x); continue;
+  }
+  return v;
+}
+function s291(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "methodId": continue;
+    case "_meta": if (s292(v["_meta"], x) !== v["_meta"]) return S(v, 291, x); continue;
+    default: return S(v, 291, x);
+  }
+  return v;
+}
+function s292(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 292, x); continue;
+  }
+  return v;
+}
+function s293(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s294(v["_meta"], x) !== v["_meta"]) return S(v, 293, x); continue;
+    default: return S(v, 293, x);
+  }
+  return v;
+}
+function s294(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 294, x); continue;
+  }
+  return v;
+}
+function s295(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s296(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 295, x); continue;
+    case "_meta": if (s309(v["_meta"], x) !== v["_meta"]) return S(v, 295, x); continue;
+    default: return S(v, 295, x);
+  }
+  return v;
+}
+function s296(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s297(v[i], x) !== v[i]) return S(v, 296, x);
+    return v;
+  }
+  return S(v, 296, x);
+  return v;
+}
+function s297(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 297, x);
+  if (Array.isArray(v)) return S(v, 297, x);
+  switch (v["type"]) {
+    case "http": {
+      if (c159(v)) {
+        return s298(v, x);
+      }
+      { const r = Q(v, 203, 159); if (r !== undefined) return s298(r, x); }
+      break;
+    }
+    case "sse": {
+      if (c162(v)) {
+        return s303(v, x);
+      }
+      { const r = Q(v, 207, 162); if (r !== undefined) return s303(r, x); }
+      break;
+    }
+    default: {
+      break;
+    }
+  }
+  return s306(v, x);
+}
+function s298(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "url": continue;
+    case "headers": if (s299(v["headers"], x) !== v["headers"]) return S(v, 298, x); continue;
+    case "_meta": if (s302(v["_meta"], x) !== v["_meta"]) return S(v, 298, x); continue;
+    default: return S(v, 298, x);
+  }
+  return v;
+}
+function s299(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s300(v[i], x) !== v[i]) return S(v, 299, x);
+    return v;
+  }
+  return S(v, 299, x);
+  return v;
+}
+function s300(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "value": continue;
+    case "_meta": if (s301(v["_meta"], x) !== v["_meta"]) return S(v, 300, x); continue;
+    default: return S(v, 300, x);
+  }
+  return v;
+}
+function s301(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 301, x); continue;
+  }
+  return v;
+}
+function s302(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 302, x); continue;
+  }
+  return v;
+}
+function s303(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "url": continue;
+    case "headers": if (s304(v["headers"], x) !== v["headers"]) return S(v, 303, x); continue;
+    case "_meta": if (s305(v["_meta"], x) !== v["_meta"]) return S(v, 303, x); continue;
+    default: return S(v, 303, x);
+  }
+  return v;
+}
+function s304(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s300(v[i], x) !== v[i]) return S(v, 304, x);
+    return v;
+  }
+  return S(v, 304, x);
+  return v;
+}
+function s305(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 305, x); continue;
+  }
+  return v;
+}
+function s306(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "command": case "args": continue;
+    case "env": if (s307(v["env"], x) !== v["env"]) return S(v, 306, x); continue;
+    case "_meta": if (s308(v["_meta"], x) !== v["_meta"]) return S(v, 306, x); continue;
+    default: return S(v, 306, x);
+  }
+  return v;
+}
+function s307(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s51(v[i], x) !== v[i]) return S(v, 307, x);
+    return v;
+  }
+  return S(v, 307, x);
+  return v;
+}
+function s308(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 308, x); continue;
+  }
+  return v;
+}
+function s309(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 309, x); continue;
+  }
+  return v;
+}
+function s310(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "cwd": case "additionalDirectories": case "sessionId": continue;
+    case "mcpServers": if (s311(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 310, x); continue;
+    case "_meta": if (s312(v["_meta"], x) !== v["_meta"]) return S(v, 310, x); continue;
+    default: return S(v, 310, x);
+  }
+  return v;
+}
+function s311(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s297(v[i], x) !== v[i]) return S(v, 311, x);
+    return v;
+  }
+  return S(v, 311, x);
+  return v;
+}
+function s312(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 312, x); continue;
+  }
+  return v;
+}
+function s313(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "cwd": case "cursor": continue;
+    case "_meta": if (s314(v["_meta"], x) !== v["_meta"]) return S(v, 313, x); continue;
+    default: return S(v, 313, x);
+  }
+  return v;
+}
+function s314(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 314, x); continue;
+  }
+  return v;
+}
+function s315(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s316(v["_meta"], x) !== v["_meta"]) return S(v, 315, x); continue;
+    default: return S(v, 315, x);
+  }
+  return v;
+}
+function s316(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 316, x); continue;
+  }
+  return v;
+}
+function s317(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s318(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 317, x); continue;
+    case "_meta": if (s319(v["_meta"], x) !== v["_meta"]) return S(v, 317, x); continue;
+    default: return S(v, 317, x);
+  }
+  return v;
+}
+function s318(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s297(v[i], x) !== v[i]) return S(v, 318, x);
+    return v;
+  }
+  return S(v, 318, x);
+  return v;
+}
+function s319(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 319, x); continue;
+  }
+  return v;
+}
+function s320(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s321(v["_meta"], x) !== v["_meta"]) return S(v, 320, x); continue;
+    default: return S(v, 320, x);
+  }
+  return v;
+}
+function s321(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 321, x); continue;
+  }
+  return v;
+}
+function s322(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "modeId": continue;
+    case "_meta": if (s323(v["_meta"], x) !== v["_meta"]) return S(v, 322, x); continue;
+    default: return S(v, 322, x);
+  }
+  return v;
+}
+function s323(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 323, x); continue;
+  }
+  return v;
+}
+function s324(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 324, x);
+  if (Array.isArray(v)) return S(v, 324, x);
+  switch (v["type"]) {
+    case "boolean": {
+      if (c328(v)) {
+        for (const k in v) switch (k) {
+          case "sessionId": case "configId": case "value": case "type": continue;
+          case "_meta": if (s325(v["_meta"], x) !== v["_meta"]) return S(v, 324, x); continue;
+          default: return S(v, 324, x);
+        }
+        return v;
+      }
+      break;
+    }
+    default: {
+      break;
+    }
+  }
+  for (const k in v) switch (k) {
+    case "sessionId": case "configId": case "value": continue;
+    case "_meta": if (s325(v["_meta"], x) !== v["_meta"]) return S(v, 324, x); continue;
+    default: return S(v, 324, x);
+  }
+  return v;
+}
+function s325(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 325, x); continue;
+  }
+  return v;
+}
+function s326(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "value": case "type": continue;
+    default: return S(v, 326, x);
+  }
+  return v;
+}
+function s327(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "value": continue;
+    default: return S(v, 327, x);
+  }
+  return v;
+}
+function s328(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "prompt": if (s329(v["prompt"], x) !== v["prompt"]) return S(v, 328, x); continue;
+    case "_meta": if (s330(v["_meta"], x) !== v["_meta"]) return S(v, 328, x); continue;
+    default: return S(v, 328, x);
+  }
+  return v;
+}
+function s329(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s13(v[i], x) !== v[i]) return S(v, 329, x);
+    return v;
+  }
+  return S(v, 329, x);
+  return v;
+}
+function s330(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 330, x); continue;
+  }
+  return v;
+}
+function s331(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "url": continue;
+    case "headers": if (s299(v["headers"], x) !== v["headers"]) return S(v, 331, x); continue;
+    case "_meta": if (s302(v["_meta"], x) !== v["_meta"]) return S(v, 331, x); continue;
+    default: return S(v, 331, x);
+  }
+  return v;
+}
+function s332(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "url": continue;
+    case "headers": if (s304(v["headers"], x) !== v["headers"]) return S(v, 332, x); continue;
+    case "_meta": if (s305(v["_meta"], x) !== v["_meta"]) return S(v, 332, x); continue;
+    default: return S(v, 332, x);
+  }
+  return v;
+}
+function s333(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 333, x);
+  if (Array.isArray(v)) return S(v, 333, x);
+  if (c193(v)) {
+    return s334(v, x);
+  }
+  { const r = Q(v, 226, 193); if (r !== undefined) return s334(r, x); }
+  return s366(v, x);
+}
+function s334(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "result": if (s335(v["result"], x) !== v["result"]) return S(v, 334, x); continue;
+    default: return S(v, 334, x);
+  }
+  return v;
+}
+function s335(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 335, x);
+  if (Array.isArray(v)) {
+    return s203(v, x);
+  }
+  if (c182(v)) {
+    return s336(v, x);
+  }
+  { const r = Q(v, 228, 182); if (r !== undefined) return s336(r, x); }
+  if (c183(v)) {
+    return s338(v, x);
+  }
+  { const r = Q(v, 229, 183); if (r !== undefined) return s338(r, x); }
+  if (c184(v)) {
+    return s340(v, x);
+  }
+  { const r = Q(v, 230, 184); if (r !== undefined) return s340(r, x); }
+  if (c185(v)) {
+    return s346(v, x);
+  }
+  { const r = Q(v, 234, 185); if (r !== undefined) return s346(r, x); }
+  if (c186(v)) {
+    return s348(v, x);
+  }
+  { const r = Q(v, 235, 186); if (r !== undefined) return s348(r, x); }
+  if (c187(v)) {
+    return s353(v, x);
+  }
+  { const r = Q(v, 238, 187); if (r !== undefined) return s353(r, x); }
+  if (c188(v)) {
+    return s355(v, x);
+  }
+  { const r = Q(v, 239, 188); if (r !== undefined) return s355(r, x); }
+  if (c189(v)) {
+    return s357(v, x);
+  }
+  { const r = Q(v, 240, 189); if (r !== undefined) return s357(r, x); }
+  if (c190(v)) {
+    return s359(v, x);
+  }
+  { const r = Q(v, 241, 190); if (r !== undefined) return s359(r, x); }
+  return s203(v, x);
+}
+function s336(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s337(v["_meta"], x) !== v["_meta"]) return S(v, 336, x); continue;
+    default: return S(v, 336, x);
+  }
+  return v;
+}
+function s337(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 337, x); continue;
+  }
+  return v;
+}
+function s338(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "content": continue;
+    case "_meta": if (s339(v["_meta"], x) !== v["_meta"]) return S(v, 338, x); continue;
+    default: return S(v, 338, x);
+  }
+  return v;
+}
+function s339(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 339, x); continue;
+  }
+  return v;
+}
+function s340(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "outcome": if (s341(v["outcome"], x) !== v["outcome"]) return S(v, 340, x); continue;
+    case "_meta": if (s345(v["_meta"], x) !== v["_meta"]) return S(v, 340, x); continue;
+    default: return S(v, 340, x);
+  }
+  return v;
+}
+function s341(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 341, x);
+  switch (v["outcome"]) {
+    case "cancelled": {
+      return s342(v, x);
+    }
+    case "selected": {
+      return s343(v, x);
+    }
+    default: {
+      break;
+    }
+  }
+  return S(v, 341, x);
+}
+function s342(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "outcome": continue;
+    default: return S(v, 342, x);
+  }
+  return v;
+}
+function s343(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "outcome": case "optionId": continue;
+    case "_meta": if (s344(v["_meta"], x) !== v["_meta"]) return S(v, 343, x); continue;
+    default: return S(v, 343, x);
+  }
+  return v;
+}
+function s344(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 344, x); continue;
+  }
+  return v;
+}
+function s345(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 345, x); continue;
+  }
+  return v;
+}
+function s346(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminalId": continue;
+    case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 346, x); continue;
+    default: return S(v, 346, x);
+  }
+  return v;
+}
+function s347(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 347, x); continue;
+  }
+  return v;
+}
+function s348(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "output": case "truncated": continue;
+    case "exitStatus": if (s349(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 348, x); continue;
+    case "_meta": if (s352(v["_meta"], x) !== v["_meta"]) return S(v, 348, x); continue;
+    default: return S(v, 348, x);
+  }
+  return v;
+}
+function s349(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 349, x);
+  return s350(v, x);
+}
+function s350(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "exitCode": case "signal": continue;
+    case "_meta": if (s351(v["_meta"], x) !== v["_meta"]) return S(v, 350, x); continue;
+    default: return S(v, 350, x);
+  }
+  return v;
+}
+function s351(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 351, x); continue;
+  }
+  return v;
+}
+function s352(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 352, x); continue;
+  }
+  return v;
+}
+function s353(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s354(v["_meta"], x) !== v["_meta"]) return S(v, 353, x); continue;
+    default: return S(v, 353, x);
+  }
+  return v;
+}
+function s354(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 354, x); continue;
+  }
+  return v;
+}
+function s355(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "exitCode": case "signal": continue;
+    case "_meta": if (s356(v["_meta"], x) !== v["_meta"]) return S(v, 355, x); continue;
+    default: return S(v, 355, x);
+  }
+  return v;
+}
+function s356(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 356, x); continue;
+  }
+  return v;
+}
+function s357(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s358(v["_meta"], x) !== v["_meta"]) return S(v, 357, x); continue;
+    default: return S(v, 357, x);
+  }
+  return v;
+}
+function s358(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 358, x); continue;
+  }
+  return v;
+}
+function s359(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 359, x);
+  switch (v["action"]) {
+    case "accept": {
+      for (const k in v) switch (k) {
+        case "action": continue;
+        case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
+        case "content": if (s362(v["content"], x) !== v["content"]) return S(v, 359, x); continue;
+        default: return S(v, 359, x);
+      }
+      return v;
+    }
+    case "decline": {
+      for (const k in v) switch (k) {
+        case "action": continue;
+        case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
+        default: return S(v, 359, x);
+      }
+      return v;
+    }
+    case "cancel": {
+      for (const k in v) switch (k) {
+        case "action": continue;
+        case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
+        default: return S(v, 359, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["action"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "action": continue;
+        case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
+        default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 359, x); continue;
+      }
+      return v;
+    }
+  }
+  return S(v, 359, x);
+}
+function s360(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 360, x); continue;
+  }
+  return v;
+}
+function s361(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": continue;
+    case "content": if (s362(v["content"], x) !== v["content"]) return S(v, 361, x); continue;
+    default: return S(v, 361, x);
+  }
+  return v;
+}
+function s362(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__") return S(v, 362, x); continue;
+  }
+  return v;
+}
+function s363(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": continue;
+    default: return S(v, 363, x);
+  }
+  return v;
+}
+function s364(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": continue;
+    default: return S(v, 364, x);
+  }
+  return v;
+}
+function s365(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": continue;
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 365, x); continue;
+  }
+  return v;
+}
+function s366(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "error": if (s205(v["error"], x) !== v["error"]) return S(v, 366, x); continue;
+    default: return S(v, 366, x);
+  }
+  return v;
+}
+function s367(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "optionId": continue;
+    case "_meta": if (s344(v["_meta"], x) !== v["_meta"]) return S(v, 367, x); continue;
+    default: return S(v, 367, x);
+  }
+  return v;
+}
+function s368(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "content": if (s362(v["content"], x) !== v["content"]) return S(v, 368, x); continue;
+    default: return S(v, 368, x);
+  }
+  return v;
+}
+function s369(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s370(v["params"], x) !== v["params"]) return S(v, 369, x); continue;
+    default: return S(v, 369, x);
+  }
+  return v;
+}
+function s370(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s371(v, x);
+  }
+  return s371(v, x);
+}
+function s371(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 371, x);
+  if (Array.isArray(v)) {
+    return s252(v, x);
+  }
+  if (c194(v)) {
+    return s372(v, x);
+  }
+  { const r = Q(v, 246, 194); if (r !== undefined) return s372(r, x); }
+  return s252(v, x);
+}
+function s372(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s373(v["_meta"], x) !== v["_meta"]) return S(v, 372, x); continue;
+    default: return S(v, 372, x);
+  }
+  return v;
+}
+function s373(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 373, x); continue;
+  }
+  return v;
+}
+function s374(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "requestId": continue;
+    case "_meta": if (s375(v["_meta"], x) !== v["_meta"]) return S(v, 374, x); continue;
+    default: return S(v, 374, x);
+  }
+  return v;
+}
+function s375(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 375, x); continue;
+  }
+  return v;
+}
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309, s310, s311, s312, s313, s314, s315, s316, s317, s318, s319, s320, s321, s322, s323, s324, s325, s326, s327, s328, s329, s330, s331, s332, s333, s334, s335, s336, s337, s338, s339, s340, s341, s342, s343, s344, s345, s346, s347, s348, s349, s350, s351, s352, s353, s354, s355, s356, s357, s358, s359, s360, s361, s362, s363, s364, s365, s366, s367, s368, s369, s370, s371, s372, s373, s374, s375]);
+const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
+const H = Object.hasOwn;
 
-export const parseAgentRequest = /* @__PURE__ */ plan.parser(vAgentRequest, "AgentRequest", 0);
-export const parseRequestId = /* @__PURE__ */ plan.parser(vRequestId, "RequestId");
-export const parseWriteTextFileRequest = /* @__PURE__ */ plan.parser(vWriteTextFileRequest, "WriteTextFileRequest", 3);
-export const parseSessionId = /* @__PURE__ */ plan.parser(vSessionId, "SessionId");
-export const parseReadTextFileRequest = /* @__PURE__ */ plan.parser(vReadTextFileRequest, "ReadTextFileRequest", 4);
-export const parseRequestPermissionRequest = /* @__PURE__ */ plan.parser(vRequestPermissionRequest, "RequestPermissionRequest", 5);
-export const parseToolCallUpdate = /* @__PURE__ */ plan.parser(vToolCallUpdate, "ToolCallUpdate", 6);
-export const parseToolCallId = /* @__PURE__ */ plan.parser(vToolCallId, "ToolCallId");
-export const parseToolKind = /* @__PURE__ */ plan.parser(vToolKind, "ToolKind");
-export const parseToolCallStatus = /* @__PURE__ */ plan.parser(vToolCallStatus, "ToolCallStatus");
-export const parseToolCallContent = /* @__PURE__ */ plan.parser(vToolCallContent, "ToolCallContent", 8);
-export const parseContentBlock = /* @__PURE__ */ plan.parser(vContentBlock, "ContentBlock", 11);
-export const parseAnnotations = /* @__PURE__ */ plan.parser(vAnnotations, "Annotations", 15);
-export const parseRole = /* @__PURE__ */ plan.parser(vRole, "Role");
-export const parseTextContent = /* @__PURE__ */ plan.parser(vTextContent, "TextContent", 13);
-export const parseImageContent = /* @__PURE__ */ plan.parser(vImageContent, "ImageContent", 18);
-export const parseAudioContent = /* @__PURE__ */ plan.parser(vAudioContent, "AudioContent", 21);
-export const parseResourceLink = /* @__PURE__ */ plan.parser(vResourceLink, "ResourceLink", 24);
-export const parseEmbeddedResourceResource = /* @__PURE__ */ plan.parser(vEmbeddedResourceResource, "EmbeddedResourceResource", 29);
-export const parseTextResourceContents = /* @__PURE__ */ plan.parser(vTextResourceContents, "TextResourceContents", 30);
-export const parseBlobResourceContents = /* @__PURE__ */ plan.parser(vBlobResourceContents, "BlobResourceContents", 31);
-export const parseEmbeddedResource = /* @__PURE__ */ plan.parser(vEmbeddedResource, "EmbeddedResource", 27);
-export const parseContent = /* @__PURE__ */ plan.parser(vContent, "Content", 10);
-export const parseDiff = /* @__PURE__ */ plan.parser(vDiff, "Diff", 33);
-export const parseTerminalId = /* @__PURE__ */ plan.parser(vTerminalId, "TerminalId");
-export const parseTerminal = /* @__PURE__ */ plan.parser(vTerminal, "Terminal", 35);
-export const parseToolCallLocation = /* @__PURE__ */ plan.parser(vToolCallLocation, "ToolCallLocation", 37);
-export const parsePermissionOption = /* @__PURE__ */ plan.parser(vPermissionOption, "PermissionOption", 39);
-export const parsePermissionOptionId = /* @__PURE__ */ plan.parser(vPermissionOptionId, "PermissionOptionId");
-export const parsePermissionOptionKind = /* @__PURE__ */ plan.parser(vPermissionOptionKind, "PermissionOptionKind");
-export const parseCreateTerminalRequest = /* @__PURE__ */ plan.parser(vCreateTerminalRequest, "CreateTerminalRequest", 40);
-export const parseEnvVariable = /* @__PURE__ */ plan.parser(vEnvVariable, "EnvVariable", 43);
-export const parseTerminalOutputRequest = /* @__PURE__ */ plan.parser(vTerminalOutputRequest, "TerminalOutputRequest", 44);
-export const parseReleaseTerminalRequest = /* @__PURE__ */ plan.parser(vReleaseTerminalRequest, "ReleaseTerminalRequest", 45);
-export const parseWaitForTerminalExitRequest = /* @__PURE__ */ plan.parser(vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 46);
-export const parseKillTerminalRequest = /* @__PURE__ */ plan.parser(vKillTerminalRequest, "KillTerminalRequest", 47);
-export const parseCreateElicitationRequest = /* @__PURE__ */ plan.parser(vCreateElicitationRequest, "CreateElicitationRequest", 48);
-export const parseElicitationSessionScope = /* @__PURE__ */ plan.parser(vElicitationSessionScope, "ElicitationSessionScope", 72);
-export const parseElicitationRequestScope = /* @__PURE__ */ plan.parser(vElicitationRequestScope, "ElicitationRequestScope");
-export const parseElicitationSchema = /* @__PURE__ */ plan.parser(vElicitationSchema, "ElicitationSchema", 51);
-export const parseElicitationSchemaType = /* @__PURE__ */ plan.parser(vElicitationSchemaType, "ElicitationSchemaType");
-export const parseElicitationPropertySchema = /* @__PURE__ */ plan.parser(vElicitationPropertySchema, "ElicitationPropertySchema", 53);
-export const parseStringFormat = /* @__PURE__ */ plan.parser(vStringFormat, "StringFormat");
-export const parseEnumOption = /* @__PURE__ */ plan.parser(vEnumOption, "EnumOption", 57);
-export const parseStringPropertySchema = /* @__PURE__ */ plan.parser(vStringPropertySchema, "StringPropertySchema", 55);
-export const parseNumberPropertySchema = /* @__PURE__ */ plan.parser(vNumberPropertySchema, "NumberPropertySchema", 59);
-export const parseIntegerPropertySchema = /* @__PURE__ */ plan.parser(vIntegerPropertySchema, "IntegerPropertySchema", 61);
-export const parseBooleanPropertySchema = /* @__PURE__ */ plan.parser(vBooleanPropertySchema, "BooleanPropertySchema", 63);
-export const parseMultiSelectItems = /* @__PURE__ */ plan.parser(vMultiSelectItems, "MultiSelectItems", 66);
-export const parseStringMultiSelectItems = /* @__PURE__ */ plan.parser(vStringMultiSelectItems, "StringMultiSelectItems", 68);
-export const parseTitledMultiSelectItems = /* @__PURE__ */ plan.parser(vTitledMultiSelectItems, "TitledMultiSelectItems", 69);
-export const parseMultiSelectPropertySchema = /* @__PURE__ */ plan.parser(vMultiSelectPropertySchema, "MultiSelectPropertySchema", 65);
-export const parseElicitationFormMode = /* @__PURE__ */ plan.parser(vElicitationFormMode, "ElicitationFormMode", 50);
-export const parseElicitationId = /* @__PURE__ */ plan.parser(vElicitationId, "ElicitationId");
-export const parseElicitationUrlMode = /* @__PURE__ */ plan.parser(vElicitationUrlMode, "ElicitationUrlMode", 74);
-export const parseExtRequest = /* @__PURE__ */ plan.parser(vExtRequest, "ExtRequest");
-export const parseAgentResponse = /* @__PURE__ */ plan.parser(vAgentResponse, "AgentResponse", 76);
-export const parseInitializeResponse = /* @__PURE__ */ plan.parser(vInitializeResponse, "InitializeResponse", 79);
-export const parseProtocolVersion = /* @__PURE__ */ plan.parser(vProtocolVersion, "ProtocolVersion");
-export const parseAgentCapabilities = /* @__PURE__ */ plan.parser(vAgentCapabilities, "AgentCapabilities", 80);
-export const parsePromptCapabilities = /* @__PURE__ */ plan.parser(vPromptCapabilities, "PromptCapabilities", 81);
-export const parseMcpCapabilities = /* @__PURE__ */ plan.parser(vMcpCapabilities, "McpCapabilities", 82);
-export const parseSessionCapabilities = /* @__PURE__ */ plan.parser(vSessionCapabilities, "SessionCapabilities", 83);
-export const parseSessionListCapabilities = /* @__PURE__ */ plan.parser(vSessionListCapabilities, "SessionListCapabilities", 85);
-export const parseSessionDeleteCapabilities = /* @__PURE__ */ plan.parser(vSessionDeleteCapabilities, "SessionDeleteCapabilities", 87);
-export const parseSessionAdditionalDirectoriesCapabilities = /* @__PURE__ */ plan.parser(vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 89);
-export const parseSessionResumeCapabilities = /* @__PURE__ */ plan.parser(vSessionResumeCapabilities, "SessionResumeCapabilities", 91);
-export const parseSessionCloseCapabilities = /* @__PURE__ */ plan.parser(vSessionCloseCapabilities, "SessionCloseCapabilities", 93);
-export const parseAgentAuthCapabilities = /* @__PURE__ */ plan.parser(vAgentAuthCapabilities, "AgentAuthCapabilities", 94);
-export const parseLogoutCapabilities = /* @__PURE__ */ plan.parser(vLogoutCapabilities, "LogoutCapabilities", 96);
-export const parseAuthMethod = /* @__PURE__ */ plan.parser(vAuthMethod, "AuthMethod", 98);
-export const parseAuthMethodId = /* @__PURE__ */ plan.parser(vAuthMethodId, "AuthMethodId");
-export const parseAuthMethodTerminal = /* @__PURE__ */ plan.parser(vAuthMethodTerminal, "AuthMethodTerminal", 100);
-export const parseAuthMethodAgent = /* @__PURE__ */ plan.parser(vAuthMethodAgent, "AuthMethodAgent", 102);
-export const parseImplementation = /* @__PURE__ */ plan.parser(vImplementation, "Implementation", 104);
-export const parseAuthenticateResponse = /* @__PURE__ */ plan.parser(vAuthenticateResponse, "AuthenticateResponse", 105);
-export const parseLogoutResponse = /* @__PURE__ */ plan.parser(vLogoutResponse, "LogoutResponse", 106);
-export const parseNewSessionResponse = /* @__PURE__ */ plan.parser(vNewSessionResponse, "NewSessionResponse", 107);
-export const parseSessionModeState = /* @__PURE__ */ plan.parser(vSessionModeState, "SessionModeState", 109);
-export const parseSessionModeId = /* @__PURE__ */ plan.parser(vSessionModeId, "SessionModeId");
-export const parseSessionMode = /* @__PURE__ */ plan.parser(vSessionMode, "SessionMode", 111);
-export const parseSessionConfigOption = /* @__PURE__ */ plan.parser(vSessionConfigOption, "SessionConfigOption", 113);
-export const parseSessionConfigId = /* @__PURE__ */ plan.parser(vSessionConfigId, "SessionConfigId");
-export const parseSessionConfigOptionCategory = /* @__PURE__ */ plan.parser(vSessionConfigOptionCategory, "SessionConfigOptionCategory");
-export const parseSessionConfigValueId = /* @__PURE__ */ plan.parser(vSessionConfigValueId, "SessionConfigValueId");
-export const parseSessionConfigSelectOptions = /* @__PURE__ */ plan.parser(vSessionConfigSelectOptions, "SessionConfigSelectOptions", 116);
-export const parseSessionConfigSelectOption = /* @__PURE__ */ plan.parser(vSessionConfigSelectOption, "SessionConfigSelectOption", 118);
-export const parseSessionConfigSelectGroup = /* @__PURE__ */ plan.parser(vSessionConfigSelectGroup, "SessionConfigSelectGroup", 120);
-export const parseSessionConfigGroupId = /* @__PURE__ */ plan.parser(vSessionConfigGroupId, "SessionConfigGroupId");
-export const parseSessionConfigSelect = /* @__PURE__ */ plan.parser(vSessionConfigSelect, "SessionConfigSelect", 115);
-export const parseSessionConfigBoolean = /* @__PURE__ */ plan.parser(vSessionConfigBoolean, "SessionConfigBoolean");
-export const parseLoadSessionResponse = /* @__PURE__ */ plan.parser(vLoadSessionResponse, "LoadSessionResponse", 122);
-export const parseListSessionsResponse = /* @__PURE__ */ plan.parser(vListSessionsResponse, "ListSessionsResponse", 125);
-export const parseSessionInfo = /* @__PURE__ */ plan.parser(vSessionInfo, "SessionInfo", 127);
-export const parseDeleteSessionResponse = /* @__PURE__ */ plan.parser(vDeleteSessionResponse, "DeleteSessionResponse", 129);
-export const parseResumeSessionResponse = /* @__PURE__ */ plan.parser(vResumeSessionResponse, "ResumeSessionResponse", 130);
-export const parseCloseSessionResponse = /* @__PURE__ */ plan.parser(vCloseSessionResponse, "CloseSessionResponse", 133);
-export const parseSetSessionModeResponse = /* @__PURE__ */ plan.parser(vSetSessionModeResponse, "SetSessionModeResponse", 134);
-export const parseSetSessionConfigOptionResponse = /* @__PURE__ */ plan.parser(vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 135);
-export const parsePromptResponse = /* @__PURE__ */ plan.parser(vPromptResponse, "PromptResponse", 137);
-export const parseStopReason = /* @__PURE__ */ plan.parser(vStopReason, "StopReason");
-export const parseExtResponse = /* @__PURE__ */ plan.parser(vExtResponse, "ExtResponse");
-export const parseError = /* @__PURE__ */ plan.parser(vError, "Error", 139);
-export const parseErrorCode = /* @__PURE__ */ plan.parser(vErrorCode, "ErrorCode");
-export const parseAgentNotification = /* @__PURE__ */ plan.parser(vAgentNotification, "AgentNotification", 140);
-export const parseSessionNotification = /* @__PURE__ */ plan.parser(vSessionNotification, "SessionNotification", 143);
-export const parseSessionUpdate = /* @__PURE__ */ plan.parser(vSessionUpdate, "SessionUpdate", 144);
-export const parseMessageId = /* @__PURE__ */ plan.parser(vMessageId, "MessageId");
-export const parseContentChunk = /* @__PURE__ */ plan.parser(vContentChunk, "ContentChunk", 146);
-export const parseToolCall = /* @__PURE__ */ plan.parser(vToolCall, "ToolCall", 150);
-export const parsePlanEntry = /* @__PURE__ */ plan.parser(vPlanEntry, "PlanEntry", 157);
-export const parsePlanEntryPriority = /* @__PURE__ */ plan.parser(vPlanEntryPriority, "PlanEntryPriority");
-export const parsePlanEntryStatus = /* @__PURE__ */ plan.parser(vPlanEntryStatus, "PlanEntryStatus");
-export const parsePlan = /* @__PURE__ */ plan.parser(vPlan, "Plan", 155);
-export const parseAvailableCommand = /* @__PURE__ */ plan.parser(vAvailableCommand, "AvailableCommand", 161);
-export const parseAvailableCommandInput = /* @__PURE__ */ plan.parser(vAvailableCommandInput, "AvailableCommandInput", 163);
-export const parseUnstructuredCommandInput = /* @__PURE__ */ plan.parser(vUnstructuredCommandInput, "UnstructuredCommandInput", 164);
-export const parseAvailableCommandsUpdate = /* @__PURE__ */ plan.parser(vAvailableCommandsUpdate, "AvailableCommandsUpdate", 159);
-export const parseCurrentModeUpdate = /* @__PURE__ */ plan.parser(vCurrentModeUpdate, "CurrentModeUpdate", 166);
-export const parseConfigOptionUpdate = /* @__PURE__ */ plan.parser(vConfigOptionUpdate, "ConfigOptionUpdate", 168);
-export const parseSessionInfoUpdate = /* @__PURE__ */ plan.parser(vSessionInfoUpdate, "SessionInfoUpdate", 171);
-export const parseCost = /* @__PURE__ */ plan.parser(vCost, "Cost", 175);
-export const parseUsageUpdate = /* @__PURE__ */ plan.parser(vUsageUpdate, "UsageUpdate", 173);
-export const parseCompleteElicitationNotification = /* @__PURE__ */ plan.parser(vCompleteElicitationNotification, "CompleteElicitationNotification", 176);
-export const parseExtNotification = /* @__PURE__ */ plan.parser(vExtNotification, "ExtNotification");
-export const parseClientRequest = /* @__PURE__ */ plan.parser(vClientRequest, "ClientRequest", 177);
-export const parseInitializeRequest = /* @__PURE__ */ plan.parser(vInitializeRequest, "InitializeRequest", 180);
-export const parseClientCapabilities = /* @__PURE__ */ plan.parser(vClientCapabilities, "ClientCapabilities", 181);
-export const parseFileSystemCapabilities = /* @__PURE__ */ plan.parser(vFileSystemCapabilities, "FileSystemCapabilities", 182);
-export const parseClientSessionCapabilities = /* @__PURE__ */ plan.parser(vClientSessionCapabilities, "ClientSessionCapabilities", 184);
-export const parseSessionConfigOptionsCapabilities = /* @__PURE__ */ plan.parser(vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 186);
-export const parseBooleanConfigOptionCapabilities = /* @__PURE__ */ plan.parser(vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 188);
-export const parseAuthCapabilities = /* @__PURE__ */ plan.parser(vAuthCapabilities, "AuthCapabilities", 189);
-export const parseElicitationCapabilities = /* @__PURE__ */ plan.parser(vElicitationCapabilities, "ElicitationCapabilities", 191);
-export const parseElicitationFormCapabilities = /* @__PURE__ */ plan.parser(vElicitationFormCapabilities, "ElicitationFormCapabilities", 193);
-export const parseElicitationUrlCapabilities = /* @__PURE__ */ plan.parser(vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 195);
-export const parseAuthenticateRequest = /* @__PURE__ */ plan.parser(vAuthenticateRequest, "AuthenticateRequest", 197);
-export const parseLogoutRequest = /* @__PURE__ */ plan.parser(vLogoutRequest, "LogoutRequest", 198);
-export const parseNewSessionRequest = /* @__PURE__ */ plan.parser(vNewSessionRequest, "NewSessionRequest", 199);
-export const parseMcpServer = /* @__PURE__ */ plan.parser(vMcpServer, "McpServer", 202);
-export const parseHttpHeader = /* @__PURE__ */ plan.parser(vHttpHeader, "HttpHeader", 206);
-export const parseMcpServerHttp = /* @__PURE__ */ plan.parser(vMcpServerHttp, "McpServerHttp", 204);
-export const parseMcpServerSse = /* @__PURE__ */ plan.parser(vMcpServerSse, "McpServerSse", 208);
-export const parseMcpServerStdio = /* @__PURE__ */ plan.parser(vMcpServerStdio, "McpServerStdio", 210);
-export const parseLoadSessionRequest = /* @__PURE__ */ plan.parser(vLoadSessionRequest, "LoadSessionRequest", 212);
-export const parseListSessionsRequest = /* @__PURE__ */ plan.parser(vListSessionsRequest, "ListSessionsRequest", 215);
-export const parseDeleteSessionRequest = /* @__PURE__ */ plan.parser(vDeleteSessionRequest, "DeleteSessionRequest", 216);
-export const parseResumeSessionRequest = /* @__PURE__ */ plan.parser(vResumeSessionRequest, "ResumeSessionRequest", 217);
-export const parseCloseSessionRequest = /* @__PURE__ */ plan.parser(vCloseSessionRequest, "CloseSessionRequest", 220);
-export const parseSetSessionModeRequest = /* @__PURE__ */ plan.parser(vSetSessionModeRequest, "SetSessionModeRequest", 221);
-export const parseSetSessionConfigOptionRequest = /* @__PURE__ */ plan.parser(vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 222);
-export const parsePromptRequest = /* @__PURE__ */ plan.parser(vPromptRequest, "PromptRequest", 223);
-export const parseClientResponse = /* @__PURE__ */ plan.parser(vClientResponse, "ClientResponse", 225);
-export const parseWriteTextFileResponse = /* @__PURE__ */ plan.parser(vWriteTextFileResponse, "WriteTextFileResponse", 228);
-export const parseReadTextFileResponse = /* @__PURE__ */ plan.parser(vReadTextFileResponse, "ReadTextFileResponse", 229);
-export const parseRequestPermissionResponse = /* @__PURE__ */ plan.parser(vRequestPermissionResponse, "RequestPermissionResponse", 230);
-export const parseRequestPermissionOutcome = /* @__PURE__ */ plan.parser(vRequestPermissionOutcome, "RequestPermissionOutcome", 231);
-export const parseSelectedPermissionOutcome = /* @__PURE__ */ plan.parser(vSelectedPermissionOutcome, "SelectedPermissionOutcome", 233);
-export const parseCreateTerminalResponse = /* @__PURE__ */ plan.parser(vCreateTerminalResponse, "CreateTerminalResponse", 234);
-export const parseTerminalOutputResponse = /* @__PURE__ */ plan.parser(vTerminalOutputResponse, "TerminalOutputResponse", 235);
-export const parseTerminalExitStatus = /* @__PURE__ */ plan.parser(vTerminalExitStatus, "TerminalExitStatus", 237);
-export const parseReleaseTerminalResponse = /* @__PURE__ */ plan.parser(vReleaseTerminalResponse, "ReleaseTerminalResponse", 238);
-export const parseWaitForTerminalExitResponse = /* @__PURE__ */ plan.parser(vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 239);
-export const parseKillTerminalResponse = /* @__PURE__ */ plan.parser(vKillTerminalResponse, "KillTerminalResponse", 240);
-export const parseCreateElicitationResponse = /* @__PURE__ */ plan.parser(vCreateElicitationResponse, "CreateElicitationResponse", 241);
-export const parseElicitationContentValue = /* @__PURE__ */ plan.parser(vElicitationContentValue, "ElicitationContentValue");
-export const parseElicitationAcceptAction = /* @__PURE__ */ plan.parser(vElicitationAcceptAction, "ElicitationAcceptAction");
-export const parseClientNotification = /* @__PURE__ */ plan.parser(vClientNotification, "ClientNotification", 243);
-export const parseCancelNotification = /* @__PURE__ */ plan.parser(vCancelNotification, "CancelNotification", 246);
-export const parseCancelRequestNotification = /* @__PURE__ */ plan.parser(vCancelRequestNotification, "CancelRequestNotification", 247);
-export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 198], ["diff", 201], ["terminal", 203]]);
-export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 206], ["image", 209], ["audio", 212], ["resource_link", 215], ["resource", 218]]);
-export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 222], ["url", 226]], 230);
-export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 230);
-export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 232], ["number", 235], ["integer", 238], ["boolean", 241], ["array", 244]], 245);
-export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 245);
+// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).
+export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s0(v, false) : R(v, o, vAgentRequest, "AgentRequest", 0, 0, 380); }
+export function parseRequestId(v, o) { return vRequestId(v) ? v : R(v, o, vRequestId, "RequestId"); }
+export function parseWriteTextFileRequest(v, o) { return vWriteTextFileRequest(v) ? s3(v, false) : R(v, o, vWriteTextFileRequest, "WriteTextFileRequest", 3, 3); }
+export function parseSessionId(v, o) { return vSessionId(v) ? v : R(v, o, vSessionId, "SessionId"); }
+export function parseReadTextFileRequest(v, o) { return vReadTextFileRequest(v) ? s6(v, false) : R(v, o, vReadTextFileRequest, "ReadTextFileRequest", 6, 4); }
+export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s8(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 8, 5, 240); }
+export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s9(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 9, 6, 233); }
+export function parseToolCallId(v, o) { return vToolCallId(v) ? v : R(v, o, vToolCallId, "ToolCallId"); }
+export function parseToolKind(v, o) { return vToolKind(v) ? v : R(v, o, vToolKind, "ToolKind"); }
+export function parseToolCallStatus(v, o) { return vToolCallStatus(v) ? v : R(v, o, vToolCallStatus, "ToolCallStatus"); }
+export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s11(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 11, 8, 227); }
+export function parseContentBlock(v, o) { return vContentBlock(v) ? s13(v, false) : R(v, o, vContentBlock, "ContentBlock", 13, 11, 213); }
+export function parseAnnotations(v, o) { return vAnnotations(v) ? s16(v, false) : R(v, o, vAnnotations, "Annotations", 16, 15); }
+export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s95(v, false) : R(v, o, vTextContent, "TextContent", 95, 13); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s96(v, false) : R(v, o, vImageContent, "ImageContent", 96, 18); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s97(v, false) : R(v, o, vAudioContent, "AudioContent", 97, 21); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s98(v, false) : R(v, o, vResourceLink, "ResourceLink", 98, 24); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s30(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 30, 29); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s31(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 31, 30); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s33(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 33, 31); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s99(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 99, 27); }
+export function parseContent(v, o) { return vContent(v) ? s100(v, false) : R(v, o, vContent, "Content", 100, 10, 217); }
+export function parseDiff(v, o) { return vDiff(v) ? s101(v, false) : R(v, o, vDiff, "Diff", 101, 33); }
+export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s102(v, false) : R(v, o, vTerminal, "Terminal", 102, 35); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s42(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 42, 37); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s46(v, false) : R(v, o, vPermissionOption, "PermissionOption", 46, 39); }
+export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
+export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
+export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s49(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 49, 40); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s51(v, false) : R(v, o, vEnvVariable, "EnvVariable", 51, 43); }
+export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s54(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 54, 44); }
+export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s56(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 56, 45); }
+export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s58(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 58, 46); }
+export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s60(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 60, 47); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s62(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 62, 48); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s90(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 90, 72); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s91(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 91); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s65(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 65, 51); }
+export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s67(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 67, 53); }
+export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s70(v, false) : R(v, o, vEnumOption, "EnumOption", 70, 57); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s103(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 103, 55); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s104(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 104, 59); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s105(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 105, 61); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s106(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 106, 63); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s80(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 80, 66); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s107(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 107, 68); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s84(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 84, 69); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s108(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 108, 65); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s109(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 109, 50); }
+export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s110(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 110, 74); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s94(v, false) : R(v, o, vExtRequest, "ExtRequest", 94); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s111(v, false) : R(v, o, vAgentResponse, "AgentResponse", 111, 76, 381); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s114(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 114, 79, 250); }
+export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s115(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 115, 80); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s116(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 116, 81); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s118(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 118, 82); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s120(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 120, 83); }
+export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s122(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 122, 85); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s125(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 125, 87); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s128(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 128, 89); }
+export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s131(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 131, 91); }
+export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s134(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 134, 93); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s137(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 137, 94); }
+export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s139(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 139, 96); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s144(v, false) : R(v, o, vAuthMethod, "AuthMethod", 144, 98, 244); }
+export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s206(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 206, 100); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s148(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 148, 102); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s151(v, false) : R(v, o, vImplementation, "Implementation", 151, 104); }
+export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s154(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 154, 105); }
+export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s156(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 156, 106); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s158(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 158, 107, 269); }
+export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s160(v, false) : R(v, o, vSessionModeState, "SessionModeState", 160, 109); }
+export function parseSessionModeId(v, o) { return vSessionModeId(v) ? v : R(v, o, vSessionModeId, "SessionModeId"); }
+export function parseSessionMode(v, o) { return vSessionMode(v) ? s162(v, false) : R(v, o, vSessionMode, "SessionMode", 162, 111); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s166(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 166, 113, 263); }
+export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
+export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
+export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s169(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 169, 116); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s171(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 171, 118); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s174(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 174, 120); }
+export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s207(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 207, 115); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s208(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 208); }
+export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s179(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 179, 122, 273); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s183(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 183, 125); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s185(v, false) : R(v, o, vSessionInfo, "SessionInfo", 185, 127); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s188(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 188, 129); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s190(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 190, 130, 273); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s194(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 194, 133); }
+export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s196(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 196, 134); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s198(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 198, 135, 279); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s201(v, false) : R(v, o, vPromptResponse, "PromptResponse", 201, 137); }
+export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s203(v, false) : R(v, o, vExtResponse, "ExtResponse", 203); }
+export function parseError(v, o) { return vError(v) ? s205(v, false) : R(v, o, vError, "Error", 205, 139); }
+export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s209(v, false) : R(v, o, vAgentNotification, "AgentNotification", 209, 140, 386); }
+export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s212(v, false) : R(v, o, vSessionNotification, "SessionNotification", 212, 143, 326); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s213(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 213, 144, 322); }
+export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s253(v, false) : R(v, o, vContentChunk, "ContentChunk", 253, 146, 286); }
+export function parseToolCall(v, o) { return vToolCall(v) ? s254(v, false) : R(v, o, vToolCall, "ToolCall", 254, 150, 297); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s225(v, false) : R(v, o, vPlanEntry, "PlanEntry", 225, 157); }
+export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
+export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
+export function parsePlan(v, o) { return vPlan(v) ? s255(v, false) : R(v, o, vPlan, "Plan", 255, 155); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s230(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 230, 161); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s232(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 232, 163); }
+export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s233(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 233, 164); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s256(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 256, 159); }
+export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s257(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 257, 166); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s258(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 258, 168, 279); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s259(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 259, 171); }
+export function parseCost(v, o) { return vCost(v) ? s246(v, false) : R(v, o, vCost, "Cost", 246, 175); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s260(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 260, 173); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s250(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 250, 176); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s252(v, false) : R(v, o, vExtNotification, "ExtNotification", 252); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s261(v, false) : R(v, o, vClientRequest, "ClientRequest", 261, 177, 390); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s264(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 264, 180); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s265(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 265, 181); }
+export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s266(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 266, 182); }
+export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s269(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 269, 184); }
+export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s271(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 271, 186); }
+export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s273(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 273, 188); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s277(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 277, 189); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s280(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 280, 191); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s282(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 282, 193); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s285(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 285, 195); }
+export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s291(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 291, 197); }
+export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s293(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 293, 198); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s295(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 295, 199, 340); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s297(v, false) : R(v, o, vMcpServer, "McpServer", 297, 202, 334); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s300(v, false) : R(v, o, vHttpHeader, "HttpHeader", 300, 206); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s331(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 331, 204); }
+export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s332(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 332, 208); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s306(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 306, 210); }
+export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s310(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 310, 212, 344); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s313(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 313, 215); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s315(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 315, 216); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s317(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 317, 217, 348); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s320(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 320, 220); }
+export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s322(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 322, 221); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s324(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 324, 222, 354); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s328(v, false) : R(v, o, vPromptRequest, "PromptRequest", 328, 223, 360); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s333(v, false) : R(v, o, vClientResponse, "ClientResponse", 333, 225, 391); }
+export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s336(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 336, 228); }
+export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s338(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 338, 229); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s340(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 340, 230, 371); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s341(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 341, 231, 367); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s367(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 367, 233); }
+export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s346(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 346, 234); }
+export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s348(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 348, 235); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s350(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 350, 237); }
+export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s353(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 353, 238); }
+export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s355(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 355, 239); }
+export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s357(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 357, 240); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s359(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 359, 241); }
+export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s368(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 368); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s369(v, false) : R(v, o, vClientNotification, "ClientNotification", 369, 243); }
+export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s372(v, false) : R(v, o, vCancelNotification, "CancelNotification", 372, 246); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s374(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 374, 247); }
+export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 393], ["diff", 223], ["terminal", 225]]);
+export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 199], ["image", 202], ["audio", 205], ["resource_link", 208], ["resource", 211]]);
+export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 397], ["url", 401]], 405);
+export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 405);
+export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 407], ["number", 410], ["integer", 413], ["boolean", 415], ["array", 418]], 419);
+export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 419);
 export const isMultiSelectItemsOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 35]], 36);
 export const isCustomMultiSelectItems = /* @__PURE__ */ plan.customGuard("type", ["string"], 36);
+export const isUntaggedMultiSelectItems = /* @__PURE__ */ plan.untaggedGuard("type", vMultiSelectItems);
 export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 75]]);
-export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 249], ["boolean", 252]]);
-export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 255], ["agent_message_chunk", 257], ["agent_thought_chunk", 259], ["tool_call", 262], ["tool_call_update", 265], ["plan", 268], ["available_commands_update", 271], ["current_mode_update", 274], ["config_option_update", 277], ["session_info_update", 280], ["usage_update", 283]]);
+export const isUntaggedAuthMethod = /* @__PURE__ */ plan.untaggedGuard("type", vAuthMethod);
+export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 420], ["boolean", 421]]);
+export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 423], ["agent_message_chunk", 424], ["agent_thought_chunk", 425], ["tool_call", 427], ["tool_call_update", 429], ["plan", 305], ["available_commands_update", 308], ["current_mode_update", 311], ["config_option_update", 431], ["session_info_update", 317], ["usage_update", 320]]);
 export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 159], ["sse", 162]]);
-export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["boolean", 285]]);
-export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 286], ["selected", 289]]);
-export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 293], ["decline", 295], ["cancel", 297]], 299);
-export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 299);
+export const isUntaggedMcpServer = /* @__PURE__ */ plan.untaggedGuard("type", vMcpServer);
+export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["boolean", 432]]);
+export const isUntaggedSetSessionConfigOptionRequest = /* @__PURE__ */ plan.untaggedGuard("type", vSetSessionConfigOptionRequest);
+export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 362], ["selected", 365]]);
+export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 436], ["decline", 438], ["cancel", 440]], 442);
+export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 442);

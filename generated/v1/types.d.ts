@@ -204,7 +204,9 @@ type: "string"
  */
 type: string
 [k: string]: unknown
-} | TitledMultiSelectItems)
+} | (TitledMultiSelectItems & {
+type?: never
+}))
 /**
  * URL-based elicitation mode where the client directs the user to a URL.
  */
@@ -259,7 +261,9 @@ export type ProtocolVersion = number
  */
 export type AuthMethod = ((AuthMethodTerminal & {
 type: "terminal"
-}) | AuthMethodAgent)
+}) | (AuthMethodAgent & {
+type?: never
+}))
 /**
  * Typed identifier used for auth method values on the wire.
  */
@@ -409,7 +413,9 @@ export type McpServer = ((McpServerHttp & {
 type: "http"
 }) | (McpServerSse & {
 type: "sse"
-}) | McpServerStdio)
+}) | (McpServerStdio & {
+type?: never
+}))
 /**
  * Request parameters for setting a session configuration option.
  */
@@ -424,6 +430,7 @@ type: "boolean"
  * The value ID.
  */
 value: SessionConfigValueId
+type?: never
 }) & {
 /**
  * The ID of the session to set the configuration option for.

@@ -11,5 +11,7 @@ export * from "./guards.js";
 export * from "./parsers.js";
 export * from "./connection.js";
 export * from "./errors.js";
+export type * as Received from "./received.js";
 export { ValidationError } from "../runtime/validation.js";
 export type { ValidationIssue, ValidationResult } from "../runtime/validation.js";
+export type { ParseOptions, UnknownVariant } from "../runtime/parse.js";

@@ -2,355 +2,355 @@
 
 import type * as T from "./types.js";
 
-/** Reads a `AgentRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AgentRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAgentRequest(value: unknown): T.AgentRequest;
-/** Reads a `RequestId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `RequestId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseRequestId(value: unknown): T.RequestId;
-/** Reads a `RequestPermissionRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `RequestPermissionRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseRequestPermissionRequest(value: unknown): T.RequestPermissionRequest;
-/** Reads a `SessionId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionId(value: unknown): T.SessionId;
-/** Reads a `RequestPermissionSubject` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `RequestPermissionSubject` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseRequestPermissionSubject(value: unknown): T.RequestPermissionSubject;
-/** Reads a `ToolCallUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ToolCallUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseToolCallUpdate(value: unknown): T.ToolCallUpdate;
-/** Reads a `ToolCallId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ToolCallId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseToolCallId(value: unknown): T.ToolCallId;
-/** Reads a `ToolKind` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ToolKind` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseToolKind(value: unknown): T.ToolKind;
-/** Reads a `ToolCallStatus` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ToolCallStatus` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseToolCallStatus(value: unknown): T.ToolCallStatus;
-/** Reads a `ToolCallContent` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ToolCallContent` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseToolCallContent(value: unknown): T.ToolCallContent;
-/** Reads a `ContentBlock` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ContentBlock` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseContentBlock(value: unknown): T.ContentBlock;
-/** Reads a `Annotations` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Annotations` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAnnotations(value: unknown): T.Annotations;
-/** Reads a `Role` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Role` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseRole(value: unknown): T.Role;
-/** Reads a `TextContent` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TextContent` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTextContent(value: unknown): T.TextContent;
-/** Reads a `MediaType` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `MediaType` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMediaType(value: unknown): T.MediaType;
-/** Reads a `ImageContent` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ImageContent` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseImageContent(value: unknown): T.ImageContent;
-/** Reads a `AudioContent` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AudioContent` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAudioContent(value: unknown): T.AudioContent;
-/** Reads a `Icon` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Icon` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseIcon(value: unknown): T.Icon;
-/** Reads a `IconTheme` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `IconTheme` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseIconTheme(value: unknown): T.IconTheme;
-/** Reads a `ResourceLink` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ResourceLink` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseResourceLink(value: unknown): T.ResourceLink;
-/** Reads a `EmbeddedResourceResource` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `EmbeddedResourceResource` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseEmbeddedResourceResource(value: unknown): T.EmbeddedResourceResource;
-/** Reads a `TextResourceContents` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TextResourceContents` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTextResourceContents(value: unknown): T.TextResourceContents;
-/** Reads a `BlobResourceContents` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `BlobResourceContents` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseBlobResourceContents(value: unknown): T.BlobResourceContents;
-/** Reads a `EmbeddedResource` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `EmbeddedResource` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseEmbeddedResource(value: unknown): T.EmbeddedResource;
-/** Reads a `Content` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Content` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseContent(value: unknown): T.Content;
-/** Reads a `DiffChange` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `DiffChange` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDiffChange(value: unknown): T.DiffChange;
-/** Reads a `DiffFileType` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `DiffFileType` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDiffFileType(value: unknown): T.DiffFileType;
-/** Reads a `AbsolutePath` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AbsolutePath` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAbsolutePath(value: unknown): T.AbsolutePath;
-/** Reads a `DiffPathChange` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `DiffPathChange` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDiffPathChange(value: unknown): T.DiffPathChange;
-/** Reads a `DiffPathPairChange` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `DiffPathPairChange` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDiffPathPairChange(value: unknown): T.DiffPathPairChange;
-/** Reads a `DiffPatch` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `DiffPatch` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDiffPatch(value: unknown): T.DiffPatch;
-/** Reads a `DiffPatchFormat` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `DiffPatchFormat` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDiffPatchFormat(value: unknown): T.DiffPatchFormat;
-/** Reads a `Diff` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Diff` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDiff(value: unknown): T.Diff;
-/** Reads a `TerminalId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TerminalId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTerminalId(value: unknown): T.TerminalId;
-/** Reads a `Terminal` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Terminal` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTerminal(value: unknown): T.Terminal;
-/** Reads a `ToolCallLocation` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ToolCallLocation` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseToolCallLocation(value: unknown): T.ToolCallLocation;
-/** Reads a `ToolCallPermissionSubject` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ToolCallPermissionSubject` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseToolCallPermissionSubject(value: unknown): T.ToolCallPermissionSubject;
-/** Reads a `CommandPermissionSubject` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `CommandPermissionSubject` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCommandPermissionSubject(value: unknown): T.CommandPermissionSubject;
-/** Reads a `PermissionOption` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PermissionOption` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePermissionOption(value: unknown): T.PermissionOption;
-/** Reads a `PermissionOptionId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PermissionOptionId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePermissionOptionId(value: unknown): T.PermissionOptionId;
-/** Reads a `PermissionOptionKind` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PermissionOptionKind` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePermissionOptionKind(value: unknown): T.PermissionOptionKind;
-/** Reads a `CreateElicitationRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `CreateElicitationRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCreateElicitationRequest(value: unknown): T.CreateElicitationRequest;
-/** Reads a `ElicitationSessionScope` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationSessionScope` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationSessionScope(value: unknown): T.ElicitationSessionScope;
-/** Reads a `ElicitationRequestScope` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationRequestScope` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationRequestScope(value: unknown): T.ElicitationRequestScope;
-/** Reads a `ElicitationSchema` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationSchema` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationSchema(value: unknown): T.ElicitationSchema;
-/** Reads a `ElicitationSchemaType` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationSchemaType` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationSchemaType(value: unknown): T.ElicitationSchemaType;
-/** Reads a `ElicitationPropertySchema` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationPropertySchema` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationPropertySchema(value: unknown): T.ElicitationPropertySchema;
-/** Reads a `StringFormat` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `StringFormat` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseStringFormat(value: unknown): T.StringFormat;
-/** Reads a `EnumOption` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `EnumOption` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseEnumOption(value: unknown): T.EnumOption;
-/** Reads a `StringPropertySchema` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `StringPropertySchema` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseStringPropertySchema(value: unknown): T.StringPropertySchema;
-/** Reads a `NumberPropertySchema` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `NumberPropertySchema` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseNumberPropertySchema(value: unknown): T.NumberPropertySchema;
-/** Reads a `IntegerPropertySchema` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `IntegerPropertySchema` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseIntegerPropertySchema(value: unknown): T.IntegerPropertySchema;
-/** Reads a `BooleanPropertySchema` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `BooleanPropertySchema` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseBooleanPropertySchema(value: unknown): T.BooleanPropertySchema;
-/** Reads a `MultiSelectItems` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `MultiSelectItems` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMultiSelectItems(value: unknown): T.MultiSelectItems;
-/** Reads a `StringMultiSelectItems` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `StringMultiSelectItems` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseStringMultiSelectItems(value: unknown): T.StringMultiSelectItems;
-/** Reads a `TitledMultiSelectItems` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TitledMultiSelectItems` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTitledMultiSelectItems(value: unknown): T.TitledMultiSelectItems;
-/** Reads a `MultiSelectPropertySchema` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `MultiSelectPropertySchema` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMultiSelectPropertySchema(value: unknown): T.MultiSelectPropertySchema;
-/** Reads a `ElicitationFormMode` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationFormMode` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationFormMode(value: unknown): T.ElicitationFormMode;
-/** Reads a `ElicitationId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationId(value: unknown): T.ElicitationId;
-/** Reads a `ElicitationUrlMode` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationUrlMode` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationUrlMode(value: unknown): T.ElicitationUrlMode;
-/** Reads a `ExtRequest` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ExtRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseExtRequest(value: unknown): T.ExtRequest;
-/** Reads a `AgentResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AgentResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAgentResponse(value: unknown): T.AgentResponse;
-/** Reads a `InitializeResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `InitializeResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseInitializeResponse(value: unknown): T.InitializeResponse;
-/** Reads a `ProtocolVersion` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ProtocolVersion` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseProtocolVersion(value: unknown): T.ProtocolVersion;
-/** Reads a `Implementation` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Implementation` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseImplementation(value: unknown): T.Implementation;
-/** Reads a `AgentCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AgentCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAgentCapabilities(value: unknown): T.AgentCapabilities;
-/** Reads a `SessionCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionCapabilities(value: unknown): T.SessionCapabilities;
-/** Reads a `PromptCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PromptCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePromptCapabilities(value: unknown): T.PromptCapabilities;
-/** Reads a `PromptImageCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PromptImageCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePromptImageCapabilities(value: unknown): T.PromptImageCapabilities;
-/** Reads a `PromptAudioCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PromptAudioCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePromptAudioCapabilities(value: unknown): T.PromptAudioCapabilities;
-/** Reads a `PromptEmbeddedContextCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PromptEmbeddedContextCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePromptEmbeddedContextCapabilities(value: unknown): T.PromptEmbeddedContextCapabilities;
-/** Reads a `McpCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `McpCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMcpCapabilities(value: unknown): T.McpCapabilities;
-/** Reads a `McpStdioCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `McpStdioCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMcpStdioCapabilities(value: unknown): T.McpStdioCapabilities;
-/** Reads a `McpHttpCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `McpHttpCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMcpHttpCapabilities(value: unknown): T.McpHttpCapabilities;
-/** Reads a `SessionDeleteCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionDeleteCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionDeleteCapabilities(value: unknown): T.SessionDeleteCapabilities;
-/** Reads a `SessionAdditionalDirectoriesCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionAdditionalDirectoriesCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionAdditionalDirectoriesCapabilities(value: unknown): T.SessionAdditionalDirectoriesCapabilities;
-/** Reads a `AgentAuthCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AgentAuthCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAgentAuthCapabilities(value: unknown): T.AgentAuthCapabilities;
-/** Reads a `AuthMethod` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AuthMethod` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAuthMethod(value: unknown): T.AuthMethod;
-/** Reads a `AuthMethodId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AuthMethodId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAuthMethodId(value: unknown): T.AuthMethodId;
-/** Reads a `EnvVariable` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `EnvVariable` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseEnvVariable(value: unknown): T.EnvVariable;
-/** Reads a `AuthMethodTerminal` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AuthMethodTerminal` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAuthMethodTerminal(value: unknown): T.AuthMethodTerminal;
-/** Reads a `AuthMethodAgent` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AuthMethodAgent` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAuthMethodAgent(value: unknown): T.AuthMethodAgent;
-/** Reads a `LoginAuthResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `LoginAuthResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseLoginAuthResponse(value: unknown): T.LoginAuthResponse;
-/** Reads a `LogoutAuthResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `LogoutAuthResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseLogoutAuthResponse(value: unknown): T.LogoutAuthResponse;
-/** Reads a `NewSessionResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `NewSessionResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseNewSessionResponse(value: unknown): T.NewSessionResponse;
-/** Reads a `SessionConfigOption` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigOption` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigOption(value: unknown): T.SessionConfigOption;
-/** Reads a `SessionConfigId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigId(value: unknown): T.SessionConfigId;
-/** Reads a `SessionConfigOptionCategory` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigOptionCategory` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigOptionCategory(value: unknown): T.SessionConfigOptionCategory;
-/** Reads a `SessionConfigValueId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigValueId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigValueId(value: unknown): T.SessionConfigValueId;
-/** Reads a `SessionConfigSelectOptions` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigSelectOptions` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigSelectOptions(value: unknown): T.SessionConfigSelectOptions;
-/** Reads a `SessionConfigSelectOption` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigSelectOption` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigSelectOption(value: unknown): T.SessionConfigSelectOption;
-/** Reads a `SessionConfigSelectGroup` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigSelectGroup` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigSelectGroup(value: unknown): T.SessionConfigSelectGroup;
-/** Reads a `SessionConfigGroupId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigGroupId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigGroupId(value: unknown): T.SessionConfigGroupId;
-/** Reads a `SessionConfigSelect` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigSelect` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigSelect(value: unknown): T.SessionConfigSelect;
-/** Reads a `SessionConfigBoolean` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionConfigBoolean` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionConfigBoolean(value: unknown): T.SessionConfigBoolean;
-/** Reads a `ListSessionsResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ListSessionsResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseListSessionsResponse(value: unknown): T.ListSessionsResponse;
-/** Reads a `SessionInfo` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionInfo` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionInfo(value: unknown): T.SessionInfo;
-/** Reads a `SessionListCursor` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionListCursor` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionListCursor(value: unknown): T.SessionListCursor;
-/** Reads a `DeleteSessionResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `DeleteSessionResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDeleteSessionResponse(value: unknown): T.DeleteSessionResponse;
-/** Reads a `ResumeSessionResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ResumeSessionResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseResumeSessionResponse(value: unknown): T.ResumeSessionResponse;
-/** Reads a `CloseSessionResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `CloseSessionResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCloseSessionResponse(value: unknown): T.CloseSessionResponse;
-/** Reads a `SetSessionConfigOptionResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SetSessionConfigOptionResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSetSessionConfigOptionResponse(value: unknown): T.SetSessionConfigOptionResponse;
-/** Reads a `PromptResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PromptResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePromptResponse(value: unknown): T.PromptResponse;
-/** Reads a `ExtResponse` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ExtResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseExtResponse(value: unknown): T.ExtResponse;
-/** Reads a `Error` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Error` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseError(value: unknown): T.Error;
-/** Reads a `ErrorCode` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ErrorCode` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseErrorCode(value: unknown): T.ErrorCode;
-/** Reads a `AgentNotification` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AgentNotification` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAgentNotification(value: unknown): T.AgentNotification;
-/** Reads a `UpdateSessionNotification` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `UpdateSessionNotification` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseUpdateSessionNotification(value: unknown): T.UpdateSessionNotification;
-/** Reads a `SessionUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionUpdate(value: unknown): T.SessionUpdate;
-/** Reads a `MessageId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `MessageId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMessageId(value: unknown): T.MessageId;
-/** Reads a `ContentChunk` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ContentChunk` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseContentChunk(value: unknown): T.ContentChunk;
-/** Reads a `UserMessage` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `UserMessage` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseUserMessage(value: unknown): T.UserMessage;
-/** Reads a `AgentMessage` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AgentMessage` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAgentMessage(value: unknown): T.AgentMessage;
-/** Reads a `AgentThought` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AgentThought` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAgentThought(value: unknown): T.AgentThought;
-/** Reads a `RunningStateUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `RunningStateUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseRunningStateUpdate(value: unknown): T.RunningStateUpdate;
-/** Reads a `StopReason` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `StopReason` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseStopReason(value: unknown): T.StopReason;
-/** Reads a `IdleStateUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `IdleStateUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseIdleStateUpdate(value: unknown): T.IdleStateUpdate;
-/** Reads a `RequiresActionStateUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `RequiresActionStateUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseRequiresActionStateUpdate(value: unknown): T.RequiresActionStateUpdate;
-/** Reads a `StateUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `StateUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseStateUpdate(value: unknown): T.StateUpdate;
-/** Reads a `ToolCallContentChunk` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ToolCallContentChunk` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseToolCallContentChunk(value: unknown): T.ToolCallContentChunk;
-/** Reads a `TerminalOutput` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TerminalOutput` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTerminalOutput(value: unknown): T.TerminalOutput;
-/** Reads a `TerminalExitStatus` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TerminalExitStatus` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTerminalExitStatus(value: unknown): T.TerminalExitStatus;
-/** Reads a `TerminalUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TerminalUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTerminalUpdate(value: unknown): T.TerminalUpdate;
-/** Reads a `TerminalOutputChunk` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TerminalOutputChunk` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTerminalOutputChunk(value: unknown): T.TerminalOutputChunk;
-/** Reads a `PlanUpdateContent` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PlanUpdateContent` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePlanUpdateContent(value: unknown): T.PlanUpdateContent;
-/** Reads a `PlanId` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PlanId` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePlanId(value: unknown): T.PlanId;
-/** Reads a `PlanEntry` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PlanEntry` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePlanEntry(value: unknown): T.PlanEntry;
-/** Reads a `PlanEntryPriority` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PlanEntryPriority` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePlanEntryPriority(value: unknown): T.PlanEntryPriority;
-/** Reads a `PlanEntryStatus` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PlanEntryStatus` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePlanEntryStatus(value: unknown): T.PlanEntryStatus;
-/** Reads a `PlanItems` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PlanItems` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePlanItems(value: unknown): T.PlanItems;
-/** Reads a `PlanUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PlanUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePlanUpdate(value: unknown): T.PlanUpdate;
-/** Reads a `AvailableCommand` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AvailableCommand` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAvailableCommand(value: unknown): T.AvailableCommand;
-/** Reads a `AvailableCommandInput` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AvailableCommandInput` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAvailableCommandInput(value: unknown): T.AvailableCommandInput;
-/** Reads a `TextCommandInput` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TextCommandInput` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTextCommandInput(value: unknown): T.TextCommandInput;
-/** Reads a `AvailableCommandsUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AvailableCommandsUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAvailableCommandsUpdate(value: unknown): T.AvailableCommandsUpdate;
-/** Reads a `ConfigOptionUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ConfigOptionUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseConfigOptionUpdate(value: unknown): T.ConfigOptionUpdate;
-/** Reads a `SessionInfoUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SessionInfoUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSessionInfoUpdate(value: unknown): T.SessionInfoUpdate;
-/** Reads a `Cost` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `Cost` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCost(value: unknown): T.Cost;
-/** Reads a `UsageUpdate` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `UsageUpdate` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseUsageUpdate(value: unknown): T.UsageUpdate;
-/** Reads a `CompleteElicitationNotification` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `CompleteElicitationNotification` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCompleteElicitationNotification(value: unknown): T.CompleteElicitationNotification;
-/** Reads a `ExtNotification` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ExtNotification` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseExtNotification(value: unknown): T.ExtNotification;
-/** Reads a `ClientRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ClientRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseClientRequest(value: unknown): T.ClientRequest;
-/** Reads a `InitializeRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `InitializeRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseInitializeRequest(value: unknown): T.InitializeRequest;
-/** Reads a `ClientCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ClientCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseClientCapabilities(value: unknown): T.ClientCapabilities;
-/** Reads a `AuthCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `AuthCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseAuthCapabilities(value: unknown): T.AuthCapabilities;
-/** Reads a `TerminalAuthCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `TerminalAuthCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseTerminalAuthCapabilities(value: unknown): T.TerminalAuthCapabilities;
-/** Reads a `ElicitationCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationCapabilities(value: unknown): T.ElicitationCapabilities;
-/** Reads a `ElicitationFormCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationFormCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationFormCapabilities(value: unknown): T.ElicitationFormCapabilities;
-/** Reads a `ElicitationUrlCapabilities` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationUrlCapabilities` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationUrlCapabilities(value: unknown): T.ElicitationUrlCapabilities;
-/** Reads a `LoginAuthRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `LoginAuthRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseLoginAuthRequest(value: unknown): T.LoginAuthRequest;
-/** Reads a `LogoutAuthRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `LogoutAuthRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseLogoutAuthRequest(value: unknown): T.LogoutAuthRequest;
-/** Reads a `NewSessionRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `NewSessionRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseNewSessionRequest(value: unknown): T.NewSessionRequest;
-/** Reads a `McpServer` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `McpServer` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMcpServer(value: unknown): T.McpServer;
-/** Reads a `HttpHeader` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `HttpHeader` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseHttpHeader(value: unknown): T.HttpHeader;
-/** Reads a `McpServerHttp` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `McpServerHttp` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMcpServerHttp(value: unknown): T.McpServerHttp;
-/** Reads a `McpServerStdio` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `McpServerStdio` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseMcpServerStdio(value: unknown): T.McpServerStdio;
-/** Reads a `ListSessionsRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ListSessionsRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseListSessionsRequest(value: unknown): T.ListSessionsRequest;
-/** Reads a `DeleteSessionRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `DeleteSessionRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseDeleteSessionRequest(value: unknown): T.DeleteSessionRequest;
-/** Reads a `ResumeSessionRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ResumeSessionRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseResumeSessionRequest(value: unknown): T.ResumeSessionRequest;
-/** Reads a `ReplayFrom` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ReplayFrom` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseReplayFrom(value: unknown): T.ReplayFrom;
-/** Reads a `ReplayFromStart` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ReplayFromStart` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseReplayFromStart(value: unknown): T.ReplayFromStart;
-/** Reads a `CloseSessionRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `CloseSessionRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCloseSessionRequest(value: unknown): T.CloseSessionRequest;
-/** Reads a `SetSessionConfigOptionRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SetSessionConfigOptionRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSetSessionConfigOptionRequest(value: unknown): T.SetSessionConfigOptionRequest;
-/** Reads a `PromptRequest` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `PromptRequest` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parsePromptRequest(value: unknown): T.PromptRequest;
-/** Reads a `ClientResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ClientResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseClientResponse(value: unknown): T.ClientResponse;
-/** Reads a `RequestPermissionResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `RequestPermissionResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseRequestPermissionResponse(value: unknown): T.RequestPermissionResponse;
-/** Reads a `RequestPermissionOutcome` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `RequestPermissionOutcome` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseRequestPermissionOutcome(value: unknown): T.RequestPermissionOutcome;
-/** Reads a `SelectedPermissionOutcome` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `SelectedPermissionOutcome` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseSelectedPermissionOutcome(value: unknown): T.SelectedPermissionOutcome;
-/** Reads a `CreateElicitationResponse` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `CreateElicitationResponse` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCreateElicitationResponse(value: unknown): T.CreateElicitationResponse;
-/** Reads a `ElicitationContentValue` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationContentValue` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationContentValue(value: unknown): T.ElicitationContentValue;
-/** Reads a `ElicitationAcceptAction` leniently, (no `x-deserialize-*` annotation applies, so this is strict validation). Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ElicitationAcceptAction` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseElicitationAcceptAction(value: unknown): T.ElicitationAcceptAction;
-/** Reads a `ClientNotification` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ClientNotification` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseClientNotification(value: unknown): T.ClientNotification;
-/** Reads a `CancelSessionNotification` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `CancelSessionNotification` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCancelSessionNotification(value: unknown): T.CancelSessionNotification;
-/** Reads a `ProtocolLevelNotification` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `ProtocolLevelNotification` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseProtocolLevelNotification(value: unknown): T.ProtocolLevelNotification;
-/** Reads a `CancelRequestNotification` leniently, applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a `ValidationError`. */
+/** Reads a `CancelRequestNotification` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks, the `x-deserialize-*` annotations and defaults applied. Returns the result (the input is never changed) or throws a `ValidationError`. */
 export declare function parseCancelRequestNotification(value: unknown): T.CancelRequestNotification;
 /** True when `value` is a valid `RequestPermissionSubject` of the variant whose `type` is `tag`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant. */
 export declare function isRequestPermissionSubjectOf<K extends string>(value: unknown, tag: K): value is K extends "tool_call" | "command" ? Extract<T.RequestPermissionSubject, { type: K }> : Exclude<Extract<T.RequestPermissionSubject, { type: string }>, { type: "tool_call" | "command" }>;
@@ -380,6 +380,8 @@ export declare function isCustomElicitationPropertySchema(value: unknown): value
 export declare function isMultiSelectItemsOf<K extends string>(value: unknown, tag: K): value is K extends "string" ? Extract<T.MultiSelectItems, { type: K }> : Exclude<Extract<T.MultiSelectItems, { type: string }>, { type: "string" }>;
 /** True when `value` is a valid custom `MultiSelectItems`: a `type` no known variant uses, with a payload the catch-all accepts. */
 export declare function isCustomMultiSelectItems(value: unknown): value is Exclude<Extract<T.MultiSelectItems, { type: string }>, { type: "string" }>;
+/** True when `value` is a valid `MultiSelectItems` of an untagged variant: one without `type`. The reference reads a value whose tag no variant takes as an untagged variant and ignores the tag; parsing drops it, so parse first. */
+export declare function isUntaggedMultiSelectItems(value: unknown): value is Exclude<T.MultiSelectItems, { type: string }>;
 /** True when `value` is a valid `AuthMethod` of the variant whose `type` is `tag`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant. */
 export declare function isAuthMethodOf<K extends string>(value: unknown, tag: K): value is K extends "terminal" | "agent" ? Extract<T.AuthMethod, { type: K }> : Exclude<Extract<T.AuthMethod, { type: string }>, { type: "terminal" | "agent" }>;
 /** True when `value` is a valid custom `AuthMethod`: a `type` no known variant uses, with a payload the catch-all accepts. */

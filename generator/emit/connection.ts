@@ -2,6 +2,7 @@ import { REQUIRED_HANDLERS } from "../model/conventions.js";
 import { methodsOf } from "../model/methods.js";
 import type { Method, RoleCalls, SurfaceModel } from "../model/protocol.js";
 import type { HandlerSide } from "../model/sides.js";
+import { reachingClosedUnions } from "../schema/unions.js";
 import { type Role, reexportLines } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import {
@@ -159,6 +160,16 @@ function declarations(
   served: Record<Role, Method[]>,
 ): string {
   const type = (key: string) => names.definition(key).type;
+  // Handlers receive params read openly (ConnectionOptions.unknownVariants, "keep" by
+  // default): where a closed tagged union can be below, their type is the received one.
+  const reach = reachingClosedUnions(
+    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+    surface.defsKeyword,
+  );
+  // With `unknownVariants: "reject"` they hold known variants only: `Agent<true>`.
+  const received = (key: string) =>
+    reach.has(key) ? `Strict extends true ? T.${type(key)} : R.${type(key)}` : `T.${type(key)}`;
+  const strictable = (role: Role) => served[role].some((m) => reach.has(m.params));
   const maps = (side: HandlerSide) => [
     names.methodMap(side, "request"),
     names.methodMap(side, "notification"),
@@ -169,6 +180,9 @@ function declarations(
   const lines = [
     head,
     'import type * as T from "./types.js";',
+    ...(Object.values(served).some((ms) => ms.some((m) => reach.has(m.params)))
+      ? ['import type * as R from "./received.js";']
+      : []),
     `import type { ${[...maps("agent"), ...maps("client")].join(", ")} } from "./methods.js";`,
     `import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
     `import type { MessageStream } from "${runtime}/message-stream.js";`,
@@ -186,13 +200,21 @@ function declarations(
       ` * What the ${role} side serves: one handler per method the ${role} handles, named after its`,
       " * meta.json key. Handlers of methods a peer may only call after negotiating them (a",
       " * capability, an advertised auth method, an unstable draft) are optional; a missing one",
-      " * answers -32601. Params arrive already checked against the schema.",
+      " * answers -32601. Params arrive read as the reference implementation reads them; a",
+      " * variant of a closed union this package does not know arrives whole (its type is",
+      ' * `Received.<Name>`) unless the connection\'s `unknownVariants` is `"reject"`.',
+      ...(strictable(role)
+        ? [
+            " * @typeParam Strict - `true` for the handlers of a connection whose `unknownVariants` is",
+            ' *   `"reject"`: params then hold known variants only, with the plain types.',
+          ]
+        : []),
       " */",
-      `export interface ${iface} extends ExtensionHandlers {`,
+      `export interface ${iface}${strictable(role) ? "<Strict extends boolean = false>" : ""} extends ExtensionHandlers {`,
     );
     for (const m of served[role]) {
       const optional = REQUIRED_HANDLERS[role].includes(m.method) ? "" : "?";
-      const params = `params: T.${type(m.params)}`;
+      const params = `params: ${received(m.params)}`;
       lines.push(...doc(surface, m, "  "));
       lines.push(
         m.kind === "request"
@@ -232,6 +254,12 @@ function declarations(
       " * name with `request`/`notify`. Reading starts as soon as it is constructed.",
       " */",
       `export declare class ${mine.connection} extends SideConnection<${requests}, ${notifications}> {`,
+      ...(strictable(role)
+        ? [
+            `  /** With \`unknownVariants: "reject"\` the handlers receive known variants only: \`${mine.handlers}<true>\`. */`,
+            `  constructor(to${mine.handlers}: (connection: ${mine.connection}) => ${mine.handlers}<true>, stream: MessageStream, options: ConnectionOptions & { readonly unknownVariants: "reject" });`,
+          ]
+        : []),
       `  constructor(to${mine.handlers}: (connection: ${mine.connection}) => ${mine.handlers}, stream: MessageStream, options?: ConnectionOptions);`,
       `  /** The ${peer}'s methods. */`,
       `  get ${peer}(): ${names.roles[peer].remote};`,

@@ -23,6 +23,7 @@ export function emitSurfaceIndex({ surface, names, runtime }: EmitContext): Outp
     definitions: surface.definitions.length,
     methods: surface.methods.length,
     unstable: surface.stability === "unstable",
+    received: names.received,
   };
   const reexports = (declarations: boolean) =>
     reexportLines(names.reexports.index, runtime, declarations);

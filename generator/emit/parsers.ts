@@ -5,7 +5,6 @@ import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { buildRepairPlan, type RepairPlan, type UnionHelper } from "../model/repair-plan.js";
-import { hasCatchAll, knownTags } from "../model/unions.js";
 import {
   contextOf,
   type PrepareInput,
@@ -15,20 +14,28 @@ import {
 import { SURFACE_ID } from "../prepare/rules.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
+import { selfNesting } from "../schema/refs.js";
+import { hasCatchAll, knownTags } from "../schema/unions.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
 import { commentSafe, jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
+import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
 
 const LOCAL_ID = "acp-codegen:parse";
 
 /** What parsers.js calls in the runtime's parse module, checked against its types. */
 const CREATE_PLAN = "createParsePlan" satisfies keyof typeof Runtime;
 const PLAN = {
-  parser: "parser",
+  read: "read",
+  deep: "deep",
   variantGuard: "variantGuard",
   customGuard: "customGuard",
+  untaggedGuard: "untaggedGuard",
+  reshape: "reshape",
+  free: "free",
+  repairedAs: "repairedAs",
 } as const satisfies Record<string, keyof Runtime.ParsePlan>;
 
 /**
@@ -49,7 +56,10 @@ export async function emitParsers({
       path: `${surface.id}/parsers.js`,
       content: parsersJs(surface, names, plan, locals, runtimePath),
     },
-    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, names, plan) },
+    {
+      path: `${surface.id}/parsers.d.ts`,
+      content: parsersDts(surface, names, plan, runtimePath),
+    },
     {
       path: `${surface.id}/parsers-validators.js`,
       content: await localValidatorsJs(surface, plan.checks.specs, locals, runtimePath),
@@ -75,7 +85,7 @@ function parsersJs(
 ): string {
   const validators = names.definitions.map((d) => d.validator);
   const checkLines = plan.checks.specs.map((spec, i) => {
-    const expression = checkExpression(spec, i, locals, names);
+    const expression = checkExpression(spec, i, locals, names, plan.checks.openBodies);
     return `const c${i} = ${expression};`;
   });
 
@@ -93,25 +103,54 @@ function parsersJs(
     ...checkLines,
     `const checks = [${plan.checks.specs.map((_, i) => `c${i}`).join(", ")}];`,
     "",
-    "// The repair plan: one node per subschema that leads to an x-deserialize-* annotation or a default.",
+    "// The repair plan: one node per subschema that leads to an x-deserialize-* annotation.",
     "const nodes = [",
     ...plan.nodes.map(
       (node, i) =>
         `  /* ${i} ${commentSafe(plan.where[i] ?? "")} */ ${jsLiteral(node, PLAN_STYLE)},`,
     ),
     "];",
-    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, checks);`,
+    "// The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.",
+    "const shapes = [",
+    ...plan.shapes.nodes.map(
+      (node, i) =>
+        `  /* ${i} ${commentSafe(plan.shapes.where[i] ?? "")} */ ${jsLiteral(node, SHAPE_STYLE)},`,
+    ),
+    "];",
+    "// Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's",
+    "// interpreter (S) takes over where anything must change.",
+    ...shapeWalks(plan.shapes),
+    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, shapes, checks, [${plan.shapes.nodes.map((_, i) => walkName(i)).join(", ")}]);`,
+    `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs}, ${PLAN.read}: R, ${PLAN.deep}: D } = plan;`,
+    `const ${WALK_NAMES.hasOwn} = Object.hasOwn;`,
     "",
+    "// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).",
+  );
+  const nesting = selfNesting(
+    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+    surface.defsKeyword,
   );
   for (const def of names.definitions) {
-    const root = plan.roots.get(def.key);
-    const args = [def.validator, literal(def.type), ...(root === undefined ? [] : [String(root)])];
+    const shape = plan.shapes.roots.get(def.key);
+    // type name, then shape root, repair root and open check where there are.
+    const optional = [shape, plan.roots.get(def.key), plan.open.get(def.key)].map((n) =>
+      n === undefined ? "undefined" : String(n),
+    );
+    while (optional.at(-1) === "undefined") optional.pop();
+    const slow = `R(v, o, ${[def.validator, literal(def.type), ...optional].join(", ")})`;
+    const fast = shape === undefined ? "v" : `${walkName(shape)}(v, false)`;
+    const body = `return ${def.validator}(v) ? ${fast} : ${slow};`;
+    // Only a definition that can nest itself can be nested deeper than the call stack.
     lines.push(
-      `export const ${def.parse} = /* @__PURE__ */ plan.${PLAN.parser}(${args.join(", ")});`,
+      nesting.has(def.key)
+        ? `export function ${def.parse}(v, o) { try { ${body} } catch (e) { throw D(e, ${literal(def.type)}); } }`
+        : `export function ${def.parse}(v, o) { ${body} }`,
     );
   }
   for (const helper of plan.unions) {
-    const { variantGuard, customGuard } = names.definition(helper.def.key);
+    const { variantGuard, customGuard, untaggedGuard, validator } = names.definition(
+      helper.def.key,
+    );
     const tag = literal(helper.union.tag);
     const variants = jsLiteral(helper.variants.map((v) => [v.tag, v.check]));
     const other = helper.other === undefined ? "" : `, ${helper.other}`;
@@ -124,6 +163,10 @@ function parsersJs(
         `export const ${customGuard} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
       );
     }
+    if (untaggedGuard !== undefined)
+      lines.push(
+        `export const ${untaggedGuard} = /* @__PURE__ */ plan.${PLAN.untaggedGuard}(${tag}, ${validator});`,
+      );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -133,12 +176,16 @@ function checkExpression(
   index: number,
   locals: Map<number, string>,
   names: SurfaceSymbols,
+  openBodies: ReadonlyMap<string, number>,
 ): string {
   // Pure calls: a bundler may drop the whole table when no parser is imported.
   const use = (name: string): string => `/* @__PURE__ */ P.${name}`;
   switch (spec.kind) {
     case "ref":
       return names.definition(spec.def).validator;
+    case "open":
+      // Called through the index: the body may come later in the table (cycles).
+      return `(v) => c${openBodies.get(spec.def)}(v)`;
     case "local":
       return locals.get(index) as string;
     case "all":
@@ -164,18 +211,37 @@ const PLAN_STYLE: LiteralStyle = {
   emptyObject: "{  }",
   dataKeys: new Set(["fallback", "onNull", "default"]),
 };
+const SHAPE_STYLE: LiteralStyle = { dataKeys: new Set(["onNull", "default"]) };
 
-function parsersDts(surface: SurfaceModel, names: SurfaceSymbols, plan: RepairPlan): string {
-  const lines = [banner(surface.schemaFile.name), 'import type * as T from "./types.js";', ""];
+function parsersDts(
+  surface: SurfaceModel,
+  names: SurfaceSymbols,
+  plan: RepairPlan,
+  runtimePath: string,
+): string {
+  const lines = [banner(surface.schemaFile.name), 'import type * as T from "./types.js";'];
+  if (plan.open.size > 0)
+    lines.push(
+      'import type * as R from "./received.js";',
+      `import type { ParseOptions } from "${runtimePath}/parse.js";`,
+    );
+  lines.push("");
   for (const def of surface.definitions) {
     const { parse, type } = names.definition(def.key);
     const experimental = def.experimental === "new" ? " @experimental" : "";
-    const what = plan.roots.has(def.key)
-      ? "applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does"
-      : "(no `x-deserialize-*` annotation applies, so this is strict validation)";
+    const repairs = plan.roots.has(def.key)
+      ? ", the `x-deserialize-*` annotations and defaults applied"
+      : "";
+    const doc = `/** Reads a \`${def.key}\` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks${repairs}. Returns the result (the input is never changed) or throws a \`ValidationError\`.${experimental} */`;
+    if (!plan.open.has(def.key)) {
+      lines.push(doc, `export declare function ${parse}(value: unknown): T.${type};`);
+      continue;
+    }
     lines.push(
-      `/** Reads a \`${def.key}\` leniently, ${what}. Returns the result (the input is never changed) or throws a \`ValidationError\`.${experimental} */`,
-      `export declare function ${parse}(value: unknown): T.${type};`,
+      doc,
+      `export declare function ${parse}(value: unknown, options?: { readonly unknownVariants?: "reject" }): T.${type};`,
+      `/** With \`{ unknownVariants: "keep" }\`: a variant of a closed tagged union this package does not know (a newer peer's) is kept whole, as \`Received.${type}\` admits.${experimental} */`,
+      `export declare function ${parse}(value: unknown, options: ParseOptions): R.${type};`,
     );
   }
   for (const helper of plan.unions)
@@ -184,23 +250,29 @@ function parsersDts(surface: SurfaceModel, names: SurfaceSymbols, plan: RepairPl
 }
 
 function unionDeclarations(helper: UnionHelper, names: DefinitionSymbols): string[] {
-  const { type: name, variantGuard, customGuard } = names;
+  const { type: name, variantGuard, customGuard, untaggedGuard } = names;
   const tag = propertyKey(helper.union.tag);
   const known = knownTags(helper.union).map(literal).join(" | ");
   const experimental = helper.def.experimental === "new" ? " @experimental" : "";
   const variant = `Extract<T.${name}, { ${tag}: K }>`;
   const custom = `Exclude<Extract<T.${name}, { ${tag}: string }>, { ${tag}: ${known} }>`;
-  if (!hasCatchAll(helper.union))
-    return [
-      `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag.${experimental} */`,
-      `export declare function ${variantGuard}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
-    ];
-  return [
-    `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant.${experimental} */`,
-    `export declare function ${variantGuard}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
-    `/** True when \`value\` is a valid custom \`${helper.def.key}\`: a \`${helper.union.tag}\` no known variant uses, with a payload the catch-all accepts.${experimental} */`,
-    `export declare function ${customGuard}(value: unknown): value is ${custom};`,
-  ];
+  const lines = hasCatchAll(helper.union)
+    ? [
+        `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant.${experimental} */`,
+        `export declare function ${variantGuard}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
+        `/** True when \`value\` is a valid custom \`${helper.def.key}\`: a \`${helper.union.tag}\` no known variant uses, with a payload the catch-all accepts.${experimental} */`,
+        `export declare function ${customGuard}(value: unknown): value is ${custom};`,
+      ]
+    : [
+        `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag.${experimental} */`,
+        `export declare function ${variantGuard}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
+      ];
+  if (untaggedGuard !== undefined)
+    lines.push(
+      `/** True when \`value\` is a valid \`${helper.def.key}\` of an untagged variant: one without \`${helper.union.tag}\`. The reference reads a value whose tag no variant takes as an untagged variant and ignores the tag; parsing drops it, so parse first.${experimental} */`,
+      `export declare function ${untaggedGuard}(value: unknown): value is Exclude<T.${name}, { ${tag}: string }>;`,
+    );
+  return lines;
 }
 
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */

@@ -6,7 +6,7 @@ import { PlaceholderKeys } from "../prepare/placeholder-keys.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
-import type { SurfaceSymbols } from "../symbols/table.js";
+import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
@@ -24,14 +24,32 @@ export async function emitTypes({ surface, names, diagnostics }: EmitContext): P
     file: surface.schemaFile.display,
     diagnostics,
   });
+  const defs = new Map<string, Json>();
+  for (const def of surface.definitions)
+    defs.set(def.key, withExperimentalTags(def, prepared[def.key] as Json));
+  const body = await compileDeclarations(surface, names, defs);
+  return {
+    path: `${surface.id}/types.d.ts`,
+    // With no definitions the file must still be a module, or importing it fails to compile.
+    content: `${banner(surface.schemaFile.name)}\n${body}${surface.definitions.length === 0 ? "export {};\n" : ""}`,
+  };
+}
+
+/**
+ * TypeScript declarations for prepared definitions, one type per key (named as the symbol
+ * table says) and nothing else: json-schema-to-typescript does the translation.
+ */
+export async function compileDeclarations(
+  surface: SurfaceModel,
+  names: SurfaceSymbols,
+  prepared: ReadonlyMap<string, Json>,
+): Promise<string> {
   const placeholders = new PlaceholderKeys(literal);
   const defs: JsonObject = {};
-  for (const def of surface.definitions)
-    defs[def.key] = placeholders.encode(withExperimentalTags(def, prepared[def.key] as Json));
+  for (const [key, schema] of prepared) defs[key] = placeholders.encode(schema);
   // A root that references every definition, so each is emitted exactly once under its key.
   const properties: JsonObject = {};
-  for (const def of surface.definitions)
-    properties[def.key] = { $ref: refTo(surface.defsKeyword, def.key) };
+  for (const key of prepared.keys()) properties[key] = { $ref: refTo(surface.defsKeyword, key) };
   const root: JsonObject = {
     type: "object",
     additionalProperties: false,
@@ -53,16 +71,16 @@ export async function emitTypes({ surface, names, diagnostics }: EmitContext): P
   });
 
   const body = placeholders.restore(tidy(raw));
-  checkDeclaredNames(surface, names, body);
-  return {
-    path: `${surface.id}/types.d.ts`,
-    // With no definitions the file must still be a module, or importing it fails to compile.
-    content: `${banner(surface.schemaFile.name)}\n${body}${surface.definitions.length === 0 ? "export {};\n" : ""}`,
-  };
+  checkDeclaredNames(
+    surface,
+    names.definitions.filter((d) => prepared.has(d.key)),
+    body,
+  );
+  return body;
 }
 
 /** On unstable surfaces: what the stable schema lacks is marked `@experimental` in its JSDoc. */
-function withExperimentalTags(def: Definition, patched: Json): Json {
+export function withExperimentalTags(def: Definition, patched: Json): Json {
   if (!isObject(patched) || !def.experimental) return patched;
   const marked = markExperimentalProperties(patched, def.experimentalProperties);
   if (def.experimental !== "new") return marked;
@@ -113,13 +131,17 @@ function tidy(raw: string): string {
 }
 
 /** The declared names must be exactly the definitions: anything else is a silent rename. */
-function checkDeclaredNames(surface: SurfaceModel, names: SurfaceSymbols, body: string): void {
+function checkDeclaredNames(
+  surface: SurfaceModel,
+  definitions: readonly DefinitionSymbols[],
+  body: string,
+): void {
   const declared = new Set(
     [...body.matchAll(/^export (?:interface|type|enum|const enum) ([A-Za-z_$][\w$]*)/gm)].map(
       (m) => m[1] as string,
     ),
   );
-  const expected = new Map(names.definitions.map((d) => [d.type, d.key]));
+  const expected = new Map(definitions.map((d) => [d.type, d.key]));
   for (const name of declared) {
     if (!expected.has(name)) {
       throw new InputError(

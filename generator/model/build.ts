@@ -4,12 +4,12 @@ import type { LoadedInput, LoadedSurface } from "../load/index.js";
 import { isObject, type Json } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTarget } from "../schema/refs.js";
+import { taggedUnion } from "../schema/unions.js";
 import { callRules } from "./call-rules.js";
 import { errorCodes } from "./error-codes.js";
 import { extractMethods } from "./methods.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
-import { taggedUnion } from "./unions.js";
 
 /**
  * Build the one model all emitters read, from the loaded and checked input. Rules applied

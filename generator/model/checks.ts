@@ -14,6 +14,11 @@ import { assertions, containsRef } from "../schema/node.js";
 export type CheckSpec =
   /** The definition's compiled validator (`v<Name>` in validators.js). */
   | { kind: "ref"; def: string }
+  /**
+   * The definition's check under the open reading (unknown variants of closed unions
+   * accepted), called through its index in `CheckTable.openBodies`: definitions form cycles.
+   */
+  | { kind: "open"; def: string }
   /** A schema with no `$ref` (or, rarely, one that cannot be split), compiled on its own. */
   | { kind: "local"; schema: JsonObject }
   | { kind: Combinator<"all" | "any" | "one">; of: number[] }
@@ -34,19 +39,66 @@ type Combinator<K extends keyof typeof Runtime> = keyof Pick<typeof Runtime, K>;
 /** Keywords the decomposition may not split: their meaning depends on sibling keywords' results. */
 const UNSPLITTABLE: ReadonlySet<string> = new Set(UNEVALUATED_KEYWORDS);
 
+/**
+ * The open reading of a surface: which definitions it reads differently, and each one's
+ * schema as it reads it (a closed tagged union with a branch for unknown tags added).
+ */
+export interface OpenReading {
+  reaches(def: string): boolean;
+  schema(def: string): Json;
+}
+
+/** How a decomposition checks a reference to a definition. */
+type RefCheck = (def: string) => number;
+
 export class CheckTable {
   readonly specs: CheckSpec[] = [];
+  /** Definition → the check index of its open check's body (`open` specs call these). */
+  readonly openBodies = new Map<string, number>();
   private readonly index = new Map<string, number>();
+  private readonly strictRef: RefCheck = (def) => this.add({ kind: "ref", def });
+  private readonly openRef: RefCheck = (def) => {
+    if (!this.open?.reaches(def)) return this.strictRef(def);
+    this.openDef(def);
+    return this.add({ kind: "open", def });
+  };
 
-  constructor(private readonly refToDef: (ref: string) => string | undefined) {}
+  constructor(
+    private readonly refToDef: (ref: string) => string | undefined,
+    private readonly open?: OpenReading,
+  ) {}
 
   /** The check for `schema`; `undefined` when the schema accepts everything. */
   of(schema: Json): number | undefined {
+    return this.checkOf(schema, this.strictRef);
+  }
+
+  /**
+   * The check for `schema` under the open reading: references to definitions that can hold
+   * a closed tagged union accept its unknown variants. Without an open reading, `of`.
+   */
+  openOf(schema: Json): number | undefined {
+    return this.checkOf(schema, this.openRef);
+  }
+
+  /** The body of a definition's open check (its validator where nothing is read differently). */
+  openDef(def: string): number {
+    if (!this.open?.reaches(def)) return this.strictRef(def);
+    const known = this.openBodies.get(def);
+    if (known !== undefined) return known;
+    // Reserved first: the body refers back to the definition through `open` specs.
+    this.openBodies.set(def, -1);
+    const body = this.openOf(this.open.schema(def)) ?? this.always();
+    this.openBodies.set(def, body);
+    return body;
+  }
+
+  private checkOf(schema: Json, ref: RefCheck): number | undefined {
     if (schema === true || (isObject(schema) && Object.keys(assertions(schema)).length === 0))
       return undefined;
     if (schema === false || !isObject(schema))
       return this.add({ kind: "local", schema: { not: {} } });
-    return this.decompose(assertions(schema));
+    return this.decompose(assertions(schema), ref);
   }
 
   /** A check that passes everything, where an index is needed (a union branch of `{}`). */
@@ -62,7 +114,7 @@ export class CheckTable {
     return this.add({ kind: "all", of });
   }
 
-  private decompose(node: JsonObject): number | undefined {
+  private decompose(node: JsonObject, ref: RefCheck): number | undefined {
     if (!containsRef(node)) return this.add({ kind: "local", schema: node });
     // A keyword whose result depends on what its siblings evaluated, next to a `$ref`:
     // splitting would change the meaning, so the whole schema is compiled as is.
@@ -75,20 +127,20 @@ export class CheckTable {
       if (key === "$ref" && typeof value === "string") {
         const def = this.refToDef(value);
         if (def === undefined) return this.add({ kind: "local", schema: node });
-        parts.push(this.add({ kind: "ref", def }));
+        parts.push(ref(def));
       } else if (key === "allOf" && Array.isArray(value)) {
-        for (const sub of value) parts.push(this.of(sub));
+        for (const sub of value) parts.push(this.checkOf(sub, ref));
       } else if (
         (key === "anyOf" || key === "oneOf") &&
         Array.isArray(value) &&
         containsRef(value)
       ) {
-        const of = value.map((sub) => this.of(sub) ?? this.always());
+        const of = value.map((sub) => this.checkOf(sub, ref) ?? this.always());
         parts.push(this.add({ kind: key === "anyOf" ? "any" : "one", of }));
       } else if (key === "not" && containsRef(value)) {
-        parts.push(this.add({ kind: "not", of: this.of(value) ?? this.always() }));
+        parts.push(this.add({ kind: "not", of: this.checkOf(value, ref) ?? this.always() }));
       } else if (key === "items" && isObject(value) && containsRef(value)) {
-        const of = this.of(value);
+        const of = this.checkOf(value, ref);
         if (of !== undefined) parts.push(this.add({ kind: "items", of }));
       } else if (
         key === "properties" &&
@@ -102,7 +154,7 @@ export class CheckTable {
         for (const [name, sub] of Object.entries(value)) {
           if (containsRef(sub)) {
             props[name] = true;
-            const check = this.of(sub);
+            const check = this.checkOf(sub, ref);
             if (check !== undefined) of.push([name, check]);
           } else {
             props[name] = sub;
@@ -112,7 +164,7 @@ export class CheckTable {
         if (of.length > 0) parts.push(this.add({ kind: "props", of }));
       } else if (key === "additionalProperties" && isObject(value) && containsRef(value)) {
         if (node.patternProperties !== undefined) return this.add({ kind: "local", schema: node });
-        const of = this.of(value);
+        const of = this.checkOf(value, ref);
         const declared = isObject(node.properties) ? Object.keys(node.properties) : [];
         if (of !== undefined) parts.push(this.add({ kind: "values", of, declared }));
       } else if (

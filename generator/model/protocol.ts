@@ -2,8 +2,8 @@ import type { HandleSpec, MethodEntry } from "../../templates/runtime/connection
 import type { InputFile, Meta } from "../load/index.js";
 import type { Stability } from "../load/layout.js";
 import type { Json } from "../schema/json.js";
+import type { TaggedUnion } from "../schema/unions.js";
 import type { HandlerSide, Side } from "./sides.js";
-import type { TaggedUnion } from "./unions.js";
 
 /** The intermediate model every emitter reads: one entry per surface (entry point). */
 export interface ProtocolModel {

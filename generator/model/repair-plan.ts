@@ -2,19 +2,30 @@ import type { PlanNode, PropertyPlan, VariantPlan } from "../../templates/runtim
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { assertions, requiredOf, soleRef, unionKeyword } from "../schema/node.js";
 import { refTarget, refTo } from "../schema/refs.js";
+import {
+  reachingClosedUnions,
+  type TaggedUnion,
+  taggedUnion,
+  withUnknownVariant,
+} from "../schema/unions.js";
+import { fallbackFor, nullReplacement, ON_ERROR, ON_NULL, SKIP_INVALID } from "./annotations.js";
 import { CheckTable } from "./checks.js";
 import type { Definition, SurfaceModel } from "./protocol.js";
-import { type TaggedUnion, taggedUnion } from "./unions.js";
+import { ShapeBuilder, type ShapePlan } from "./shape-plan.js";
 
 /**
- * What lenient parsing does, per definition, as data: which properties of which object
- * schemas carry a deserialization annotation or a default, which arrays drop invalid
- * items, which unions dispatch on a tag, and which references to follow to get there.
- * The runtime interpreter (templates/runtime/parse.ts) walks it; nodes and checks are
- * referred to by index, so recursive definitions are plain cycles in the table.
+ * What parsing does, per definition, as data the runtime interpreter
+ * (templates/runtime/parse.ts) walks: nodes and checks are referred to by index, so
+ * recursive definitions are plain cycles in the tables.
  *
- * Only subschemas that lead to something to do get a node: a definition whose whole tree
- * carries no annotation needs no plan, and parsing it is exactly strict validation.
+ * - The repair plan proper (`nodes`): which properties of which object schemas carry a
+ *   deserialization annotation or a default, which arrays drop invalid items, which unions
+ *   dispatch on a tag, and which references to follow to get there. Only subschemas that
+ *   lead to an annotation get a node: a definition whose whole tree carries none has
+ *   nothing to repair.
+ * - The shape plan (`shapes`, model/shape-plan.ts): what serde keeps of a valid value.
+ * - The open reading (`open`): for definitions that can hold a closed tagged union, the
+ *   check a value passes when its unknown variants are accepted.
  */
 export interface RepairPlan {
   /** The nodes, in the shape the runtime interpreter reads (templates/runtime/parse.ts). */
@@ -22,8 +33,11 @@ export interface RepairPlan {
   /** Where each node comes from (`ToolCall/properties/content`), by index: a comment in the output. */
   where: string[];
   checks: CheckTable;
-  /** Definition key → its root node, for definitions with anything to repair or fill. */
+  /** Definition key → its root node, for definitions with anything to repair. */
   roots: Map<string, number>;
+  shapes: ShapePlan;
+  /** Definition key → the check of the open reading, for definitions it reads differently. */
+  open: Map<string, number>;
   /** Narrowing helpers, one per definition whose root is a tagged union. */
   unions: UnionHelper[];
 }
@@ -40,10 +54,6 @@ export interface UnionHelper {
   other?: number;
 }
 
-const ON_ERROR = "x-deserialize-default-on-error";
-const ON_NULL = "x-deserialize-default-on-null";
-const SKIP_INVALID = "x-deserialize-skip-invalid-items";
-
 export function buildRepairPlan(surface: SurfaceModel): RepairPlan {
   return new PlanBuilder(surface).build();
 }
@@ -53,26 +63,45 @@ class PlanBuilder {
   private readonly relevantDefs = new Set<string>();
   private readonly nodes: Draft<PlanNode>[] = [];
   private readonly where: string[] = [];
-  /** Properties that change even a valid value: a default to fill in, or a null to replace. */
-  private readonly fillsValid = new WeakSet<PropertyPlan>();
   private readonly roots = new Map<string, number>();
+  private readonly inline = new WeakMap<object, number>();
+  /** Definitions that can hold a closed tagged union: the open reading reads them differently. */
+  private readonly reachesClosed: Set<string>;
   readonly checks: CheckTable;
 
   constructor(private readonly surface: SurfaceModel) {
     for (const def of surface.definitions) this.defs.set(def.key, def);
-    this.checks = new CheckTable((ref) => this.refToDef(ref));
+    this.reachesClosed = reachingClosedUnions(
+      Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+      surface.defsKeyword,
+    );
+    this.checks = new CheckTable((ref) => this.refToDef(ref), {
+      reaches: (key) => this.reachesClosed.has(key),
+      schema: (key) => openSchema(this.defs.get(key) as Definition),
+    });
   }
 
   build(): RepairPlan {
     this.findRelevant();
     for (const def of this.surface.definitions) this.defRoot(def.key);
-    markFill(this.nodes, this.fillsValid);
+    const shapes = new ShapeBuilder(
+      this.defs,
+      (ref) => this.refToDef(ref),
+      this.checks,
+      this.reachesClosed,
+      (schema, where) => this.node(schema, where),
+    ).build();
+    const open = new Map<string, number>();
+    for (const def of this.surface.definitions)
+      if (this.reachesClosed.has(def.key)) open.set(def.key, this.checks.openDef(def.key));
     const unions = this.surface.definitions.flatMap((def) => this.unionHelper(def) ?? []);
     return {
       nodes: this.nodes,
       where: this.where,
       checks: this.checks,
       roots: this.roots,
+      shapes,
+      open,
       unions,
     };
   }
@@ -124,16 +153,22 @@ class PlanBuilder {
     return index;
   }
 
-  /** The node for an inline subschema, or the definition's when it is only a reference. */
-  private node(schema: Json, where: string): number | undefined {
+  /**
+   * The node for an inline subschema, or the definition's when it is only a reference; one
+   * per schema object (the shape plan asks for union branches the plan already has).
+   */
+  node(schema: Json, where: string): number | undefined {
     if (!isObject(schema) || !this.relevant(schema)) return undefined;
     // A reference whose items are skipped when invalid has something to do of its own.
-    const ref = schema[SKIP_INVALID] === true ? undefined : soleRef(schema);
+    const ref = soleRef(schema, (node) => node[SKIP_INVALID] === true);
     if (ref !== undefined) {
       const key = this.refToDef(ref);
       return key === undefined ? undefined : this.defRoot(key);
     }
+    const known = this.inline.get(schema);
+    if (known !== undefined) return known;
     const index = this.reserve();
+    this.inline.set(schema, index);
     this.fill(index, schema, where);
     return index;
   }
@@ -207,7 +242,6 @@ class PlanBuilder {
     if (node !== undefined) plan.node = node;
 
     const hasDefault = Object.hasOwn(sub, "default");
-    let fillsValid = false;
     if (sub[ON_ERROR] === true) {
       const check = this.checks.of(sub);
       if (check !== undefined) {
@@ -217,21 +251,11 @@ class PlanBuilder {
         else if (fallback !== undefined) plan.fallback = fallback.value;
       }
     }
-    if (sub[ON_NULL] === true) {
-      const empty = hasDefault ? { value: sub.default as Json } : emptyValue(sub);
-      if (empty !== undefined) {
-        plan.onNull = empty.value;
-        // Where the schema itself admits null, replacing it changes even a valid value.
-        if (admitsNull(sub)) fillsValid = true;
-      }
-    }
+    const onNull = nullReplacement(sub);
+    if (onNull !== undefined) plan.onNull = onNull.value;
     // A required property with a default cannot be missing from a valid value anyway.
-    if (hasDefault && !required) {
-      plan.default = sub.default as Json;
-      fillsValid = true;
-    }
+    if (hasDefault && !required) plan.default = sub.default as Json;
     if (Object.keys(plan).length === 1) return undefined;
-    if (fillsValid) this.fillsValid.add(plan);
     return plan;
   }
 
@@ -311,57 +335,7 @@ function walkedChildren(schema: JsonObject): Json[] {
   return out;
 }
 
-/**
- * What replaces a value that fails `x-deserialize-default-on-error`. The reference
- * implementation (serde_with's DefaultOnError) falls back to the Rust type's
- * `Default`, which the schema shows as `default` when it is not the type's natural empty
- * value. So: the schema's `default`; else the empty value of a non-nullable array
- * (`Vec`) or map (`HashMap`), which is what `Default` gives for those; else, for an
- * optional property (`Option`, default `None`), no property at all. A required property
- * with neither stays invalid, and parsing fails.
- */
-function fallbackFor(sub: JsonObject, required: boolean): { value: Json } | "omit" | undefined {
-  if (Object.hasOwn(sub, "default")) return { value: sub.default as Json };
-  const empty = emptyValue(sub);
-  if (empty !== undefined) return empty;
-  return required ? undefined : "omit";
-}
-
-/** `[]` for an array type, `{}` for a map type (an object with only `additionalProperties`). */
-function emptyValue(sub: JsonObject): { value: Json } | undefined {
-  if (sub.type === "array") return { value: [] };
-  if (sub.type === "object" && !isObject(sub.properties) && sub.additionalProperties !== undefined)
-    return { value: {} };
-  return undefined;
-}
-
-function admitsNull(sub: JsonObject): boolean {
-  if (sub.type === "null" || (Array.isArray(sub.type) && sub.type.includes("null"))) return true;
-  for (const keyword of ["anyOf", "oneOf"]) {
-    const list = sub[keyword];
-    if (Array.isArray(list) && list.some((b) => isObject(b) && b.type === "null")) return true;
-  }
-  return false;
-}
-
-/** `fill` on every node from which a default can be reached, to a fixpoint (cycles). */
-function markFill(nodes: Draft<PlanNode>[], fillsValid: WeakSet<PropertyPlan>): void {
-  const fills = (index: number | undefined): boolean =>
-    index !== undefined && nodes[index]?.fill === true;
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const node of nodes) {
-      if (node.fill) continue;
-      const own =
-        node.properties?.some((p) => fillsValid.has(p) || fills(p.node)) ||
-        fills(node.items) ||
-        fills(node.values) ||
-        node.allOf?.some(fills) ||
-        node.union?.variants.some((v) => fills(v.node));
-      if (own) {
-        node.fill = true;
-        changed = true;
-      }
-    }
-  }
+/** A definition as the open reading checks it: a closed union admits unknown variants. */
+function openSchema(def: Definition): Json {
+  return def.union && isObject(def.schema) ? withUnknownVariant(def.schema, def.union) : def.schema;
 }

@@ -11,10 +11,12 @@ import {
   type RuleContext,
   refBesideKeywords,
   refsToOwnIds,
+  refsToPlainTypes,
   refsToSurface,
   splitPropertiesFromUnion,
   stripAnnotations,
   stripTitles,
+  untaggedVariantsWithoutTag,
 } from "./rules.js";
 
 /**
@@ -23,7 +25,12 @@ import {
  * one place that says which, in which order, and why it does without the others. The
  * rules themselves, with the reason each exists, are in rules.ts.
  */
-export type Backend = "types" | "validators" | "parse-definitions" | "parse-checks";
+export type Backend =
+  | "types"
+  | "received-types"
+  | "validators"
+  | "parse-definitions"
+  | "parse-checks";
 
 export interface BackendRewrites {
   /** Who reads the prepared schemas. */
@@ -39,8 +46,25 @@ export interface BackendRewrites {
 export const BACKENDS: Readonly<Record<Backend, BackendRewrites>> = {
   types: {
     reader: "json-schema-to-typescript, in emit/types.ts",
-    passes: [[stripTitles, refBesideKeywords, splitPropertiesFromUnion, escapeCommentTerminators]],
+    passes: [
+      // A pass of its own: it reads unions as the schema writes them, before they are split.
+      [untaggedVariantsWithoutTag],
+      [stripTitles, refBesideKeywords, splitPropertiesFromUnion, escapeCommentTerminators],
+    ],
     also: "emit/types.ts then adds the @experimental tags, and swaps keys named like Object.prototype members for placeholders around the compile (placeholder-keys.ts: undone on the output, so a codec rather than a rule)",
+    without: {
+      "strip-annotations": "descriptions become the JSDoc, and defaults are documented",
+    },
+  },
+  "received-types": {
+    reader: "json-schema-to-typescript, in emit/received.ts",
+    passes: [
+      [untaggedVariantsWithoutTag],
+      [stripTitles, refBesideKeywords, splitPropertiesFromUnion, escapeCommentTerminators],
+      // After ref-beside-keywords: every reference is then a node of its own.
+      [refsToPlainTypes],
+    ],
+    also: "the types backend's rules, for the same reasons; emit/received.ts first gives each closed tagged union its unknown variant (schema/unions.ts `withUnknownVariant`) and adds the @experimental tags, then imports the plain types the references name",
     without: {
       "strip-annotations": "descriptions become the JSDoc, and defaults are documented",
     },

@@ -1,8 +1,9 @@
 import type { Diagnostics } from "../diagnostics.js";
 import { isObject, type Json, type JsonObject, jsonType } from "../schema/json.js";
 import { ACP_KEYWORDS, ANNOTATION_KEYWORDS, STANDARD_KEYWORDS } from "../schema/keywords.js";
-import { discriminatorOf } from "../schema/node.js";
+import { discriminatorOf, typesOf } from "../schema/node.js";
 import { onlyRef, refTarget, refTo } from "../schema/refs.js";
+import { reachingClosedUnions, taggedUnion } from "../schema/unions.js";
 import { mapSchema } from "../schema/walk.js";
 
 /**
@@ -69,6 +70,83 @@ export const refBesideKeywords: Rule = {
     return { ...rest, allOf: [{ $ref: $ref as Json }, ...(Array.isArray(allOf) ? allOf : [])] };
   },
 };
+
+export const untaggedVariantsWithoutTag: Rule = {
+  name: "untagged-variants-without-tag",
+  reason:
+    'serde reads a value of a tagged union that no tagged variant takes as an untagged variant, and ignores the tag; parsing drops it, so such a variant never holds the tag. Declaring the tag `false` there (json-schema-to-typescript writes `tag?: never`) says so in the type, and makes narrowing on the tag sound: `if (m.type === "terminal")` compiles on every variant and reaches the tagged one only.',
+  apply(node, context) {
+    const resolve = (ref: string): Json | undefined => {
+      const key = refTarget(ref, context.defsKeyword);
+      return key !== undefined && Object.hasOwn(context.defs, key) ? context.defs[key] : undefined;
+    };
+    const union = taggedUnion(node, resolve);
+    if (!union) return node;
+    const branches = node[union.keyword] as Json[];
+    let changed = false;
+    const next = branches.map((branch, i) => {
+      if (union.variants[i]?.kind !== "untagged" || !isObject(branch)) return branch;
+      const types = typesOf(branch);
+      if (types && !types.includes("object")) return branch;
+      if (declares(branch, union.tag, resolve, new Set())) return branch;
+      changed = true;
+      const properties = {
+        ...(isObject(branch.properties) ? branch.properties : {}),
+        [union.tag]: false,
+      };
+      if (typeof branch.$ref !== "string") return { ...branch, properties };
+      // Beside a `$ref`, as ref-beside-keywords would write it: json-schema-to-typescript
+      // would copy the referenced type under a new name otherwise.
+      const { $ref, allOf, ...rest } = branch;
+      return {
+        ...rest,
+        properties,
+        allOf: [{ $ref: $ref as Json }, ...(Array.isArray(allOf) ? allOf : [])],
+      };
+    });
+    return changed ? { ...node, [union.keyword]: next } : node;
+  },
+};
+
+/** Whether a branch, its `allOf` parts or what they refer to declare the property `name`. */
+function declares(
+  branch: Json,
+  name: string,
+  resolve: (ref: string) => Json | undefined,
+  seen: Set<string>,
+): boolean {
+  if (!isObject(branch)) return false;
+  if (isObject(branch.properties) && Object.hasOwn(branch.properties, name)) return true;
+  if (typeof branch.$ref === "string" && !seen.has(branch.$ref)) {
+    seen.add(branch.$ref);
+    const target = resolve(branch.$ref);
+    if (target !== undefined && declares(target, name, resolve, seen)) return true;
+  }
+  return Array.isArray(branch.allOf) && branch.allOf.some((p) => declares(p, name, resolve, seen));
+}
+
+export const refsToPlainTypes: Rule = {
+  name: "refs-to-plain-types",
+  reason:
+    "A received type differs from the plain one only where a closed tagged union can be below it. A reference to any other definition names the plain type instead (json-schema-to-typescript writes `tsType` as is), so received.d.ts declares only what differs.",
+  apply(node, context) {
+    const ref = onlyRef(node);
+    const key = ref === undefined ? undefined : refTarget(ref, context.defsKeyword);
+    if (key === undefined || !Object.hasOwn(context.defs, key) || reachOf(context).has(key))
+      return node;
+    return { tsType: key };
+  },
+};
+
+const reaches = new WeakMap<object, Set<string>>();
+function reachOf({ defs, defsKeyword }: RuleContext): Set<string> {
+  let reach = reaches.get(defs);
+  if (!reach) {
+    reach = reachingClosedUnions(defs, defsKeyword);
+    reaches.set(defs, reach);
+  }
+  return reach;
+}
 
 export const escapeCommentTerminators: Rule = {
   name: "escape-comment-terminators",

@@ -63,15 +63,80 @@ export function containsRef(schema: Json): boolean {
 }
 
 /**
+ * Keywords that make which keys an object may hold depend on more than its `properties`:
+ * where one applies, dropping an undeclared key could change whether the object is valid,
+ * and the reference's struct (if there is one) is not what the schema shows, so every key
+ * is kept.
+ */
+const KEY_DEPENDENT_KEYWORDS = [
+  ...["patternProperties", "propertyNames", "unevaluatedProperties"],
+  ...["dependentRequired", "dependentSchemas", "minProperties", "maxProperties"],
+  ...["if", "not"],
+] as const;
+
+export interface ObjectKeys {
+  /** The names the node declares: its `properties`, then names only `required` lists. */
+  declared: string[];
+  /** The schema of each declared name (`true` for a name only `required` lists). */
+  schemas: Map<string, Json>;
+  /**
+   * Keys beyond `declared`: `"dropped"` for a struct (serde ignores unknown fields and
+   * keeps none), the schema their values must match where the node admits them (`true`:
+   * any value: a `serde_json::Value` map, `_meta`), or undefined where the node says
+   * nothing about an object's keys (a bare `allOf`/`$ref`/union, or a non-object type).
+   */
+  others?: "dropped" | Json;
+}
+
+/**
+ * Which keys an object valid under `node` keeps, as the reference deserializes it, from
+ * this node alone (its `allOf` parts, references and union branches say their own).
+ */
+export function objectKeys(node: Json): ObjectKeys {
+  const declared: string[] = [];
+  const schemas = new Map<string, Json>();
+  if (node === true) return { declared, schemas, others: true };
+  if (!isObject(node)) return { declared, schemas };
+  const types = typesOf(node);
+  if (types && !types.includes("object")) return { declared, schemas };
+  if (isObject(node.properties))
+    for (const [name, sub] of Object.entries(node.properties)) {
+      declared.push(name);
+      schemas.set(name, sub as Json);
+    }
+  for (const name of requiredOf(node))
+    if (!schemas.has(name)) {
+      declared.push(name);
+      schemas.set(name, true);
+    }
+  const extra = node.additionalProperties;
+  if (extra === false) return { declared, schemas, others: "dropped" };
+  if (extra !== undefined) return { declared, schemas, others: extra as Json };
+  if (KEY_DEPENDENT_KEYWORDS.some((k) => Object.hasOwn(node, k) && node[k] !== false))
+    return { declared, schemas, others: true };
+  if (node.unevaluatedProperties === false) return { declared, schemas, others: "dropped" };
+  if (declared.length > 0) return { declared, schemas, others: "dropped" };
+  // No statement about keys, no composition: a free-form object (`{}`, `{"type": "object"}`,
+  // a literal); serde would need declared fields to describe a struct.
+  const composed = ["allOf", "anyOf", "oneOf", "$ref"].some((k) => Object.hasOwn(node, k));
+  return composed ? { declared, schemas } : { declared, schemas, others: true };
+}
+
+/**
  * The ref of a schema that is nothing but a reference, annotations aside: `{"$ref": …}`,
  * or a one-item `allOf` of one (as schemars writes a reference with a description).
+ * `keep` names nodes that must stay themselves although they only refer (a parsing
+ * annotation on them).
  */
-export function soleRef(schema: Json): string | undefined {
-  if (!isObject(schema)) return undefined;
+export function soleRef(
+  schema: Json,
+  keep: (node: JsonObject) => boolean = () => false,
+): string | undefined {
+  if (!isObject(schema) || keep(schema)) return undefined;
   const keys = Object.keys(assertions(schema));
   if (keys.length !== 1) return undefined;
   if (keys[0] === "$ref") return typeof schema.$ref === "string" ? schema.$ref : undefined;
   if (keys[0] === "allOf" && Array.isArray(schema.allOf) && schema.allOf.length === 1)
-    return soleRef(schema.allOf[0] as Json);
+    return soleRef(schema.allOf[0] as Json, keep);
   return undefined;
 }

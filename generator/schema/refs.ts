@@ -56,3 +56,31 @@ export function directRefs(node: Json, defsKeyword: string, out = new Set<string
   });
   return out;
 }
+
+/**
+ * The definitions that can contain themselves: those on a cycle of references (`ContentBlock`
+ * → … → `ContentBlock`). A value of any other one is nested no deeper than its schema.
+ */
+export function selfNesting(
+  defs: Readonly<Record<string, Json>>,
+  defsKeyword: string,
+): Set<string> {
+  const edges = new Map<string, Set<string>>();
+  for (const [key, schema] of Object.entries(defs)) edges.set(key, directRefs(schema, defsKeyword));
+  const out = new Set<string>();
+  for (const start of edges.keys()) {
+    const seen = new Set<string>();
+    const stack = [...(edges.get(start) ?? [])];
+    while (stack.length > 0) {
+      const next = stack.pop() as string;
+      if (next === start) {
+        out.add(start);
+        break;
+      }
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...(edges.get(next) ?? []));
+    }
+  }
+  return out;
+}

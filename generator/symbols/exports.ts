@@ -19,10 +19,20 @@ export const definitionNames = (type: string) => ({
   parse: `parse${type}`,
   /** `validators.js`'s compiled validator: imported by the other modules, not re-exported. */
   validator: `v${type}`,
-  /** `parsers.js`, for a tagged union: the variant guard, and the open union's custom guard. */
+  /**
+   * `parsers.js`, for a tagged union: the variant guard, the open union's custom guard, and
+   * the guard of its untagged variants (where it has any).
+   */
   variantGuard: `is${type}Of`,
   customGuard: `isCustom${type}`,
+  untaggedGuard: `isUntagged${type}`,
 });
+
+/**
+ * The namespace of received types (`received.d.ts`): each definition that can hold a closed
+ * tagged union, with unknown variants admitted, as the open reading returns it.
+ */
+export const RECEIVED_NAMESPACE = "Received";
 
 /** `AGENT_METHODS`: a side's method constants (meta.json's `agentMethods`). */
 export const methodConstant = (side: HandlerSide): string => `${side.toUpperCase()}_METHODS`;
@@ -152,6 +162,7 @@ export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
 export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "validation.js", names: ["ValidationError"] },
   { from: "validation.js", names: ["ValidationIssue", "ValidationResult"], typeOnly: true },
+  { from: "parse.js", names: ["ParseOptions", "UnknownVariant"], typeOnly: true },
 ];
 
 /**
@@ -193,6 +204,7 @@ export function packageNames(): string[] {
     CHAIN_ROLES.proxy.handlers,
     CHAIN_ROLES.proxy.connection,
     ...Object.values(CHAIN_ROLES.conductor),
+    RECEIVED_NAMESPACE,
     ERRORS_MODULE.errorClass,
     ...[...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS].flatMap((r) => r.names),
   ];

@@ -3,8 +3,8 @@ import { type ProxyChain, proxyChain } from "../model/chain.js";
 import { methodsOf } from "../model/methods.js";
 import type { ErrorCode, HandleRule, ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
-import { hasCatchAll } from "../model/unions.js";
 import { pointer } from "../schema/pointer.js";
+import { hasCatchAll } from "../schema/unions.js";
 import {
   CHAIN_ROLES,
   CONNECTION_REEXPORTS,
@@ -19,6 +19,7 @@ import {
   NODE_ENTRY,
   NODE_REEXPORTS,
   packageNames,
+  RECEIVED_NAMESPACE,
   ROLES,
   type RuntimeReexport,
 } from "./exports.js";
@@ -43,6 +44,8 @@ export interface DefinitionSymbols {
   variantGuard?: string;
   /** Open tagged unions only (a catch-all variant): `isCustom<Name>`. */
   customGuard?: string;
+  /** Tagged unions with untagged variants (serde's fallback): `isUntagged<Name>`. */
+  untaggedGuard?: string;
 }
 
 export interface SurfaceSymbols {
@@ -60,6 +63,8 @@ export interface SurfaceSymbols {
   chain?: { roles: typeof CHAIN_ROLES; model: ProxyChain };
   /** Runtime names `connection.js` and the entry point pass on, line by line. */
   reexports: { connection: readonly RuntimeReexport[]; index: readonly RuntimeReexport[] };
+  /** The namespace of received types (`received.d.ts`): what the open reading returns. */
+  received: string;
   /** The type each handle of the model's call rules is declared as (`TerminalHandle`). */
   handleType(rule: HandleRule): string;
   /** Every handle type `connection.js` declares, sorted. */
@@ -109,11 +114,13 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
   }
 
   const definitions = surface.definitions.map((def): DefinitionSymbols => {
-    const { variantGuard, customGuard, ...names } = definitionNames(def.key);
+    const { variantGuard, customGuard, untaggedGuard, ...names } = definitionNames(def.key);
     if (!def.union) return { key: def.key, ...names };
-    return hasCatchAll(def.union)
-      ? { key: def.key, ...names, variantGuard, customGuard }
-      : { key: def.key, ...names, variantGuard };
+    const symbols: DefinitionSymbols = { key: def.key, ...names, variantGuard };
+    if (hasCatchAll(def.union)) symbols.customGuard = customGuard;
+    if (def.union.variants.some((v) => v.kind === "untagged"))
+      symbols.untaggedGuard = untaggedGuard;
+    return symbols;
   });
   const handleTypes = handleNames(surface, fail);
   checkCollisions(definitions, handleTypes, fail);
@@ -137,6 +144,7 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     roles: ROLES,
     ...(chain ? { chain: { roles: CHAIN_ROLES, model: chain } } : {}),
     reexports: { connection: CONNECTION_REEXPORTS, index: INDEX_REEXPORTS },
+    received: RECEIVED_NAMESPACE,
     handleType: (rule) => handleType(rule.namespace),
     handleTypes,
     errors: errorSymbols(surface),
@@ -241,7 +249,7 @@ function checkCollisions(
   }
   for (const d of definitions) owners.set(d.type, { key: d.key, what: "type" });
   for (const d of definitions) {
-    for (const helper of [d.variantGuard, d.customGuard]) {
+    for (const helper of [d.variantGuard, d.customGuard, d.untaggedGuard]) {
       if (helper === undefined) continue;
       const owner = owners.get(helper);
       if (owner) {

@@ -1,4 +1,5 @@
 import type { JsonRpcId, JsonRpcMessage } from "./json-rpc.js";
+import type { ParseOptions } from "./parse.js";
 import type { CompiledValidator, ValidationIssue } from "./validation.js";
 import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
 
@@ -17,16 +18,17 @@ export interface MethodEntry {
   readonly params: string;
   readonly validateParams?: CompiledValidator;
   /**
-   * Lenient reading of received params (the schema's `x-deserialize-*` rules): returns the
-   * repaired value or throws a `ValidationError`. Without it, received params are checked
-   * strictly with `validateParams`.
+   * Lenient reading of received params (`parse<Name>`: the value the reference reads, the
+   * schema's `x-deserialize-*` rules applied; with `unknownVariants: "keep"`, the open
+   * reading): returns the value or throws a `ValidationError`. Without it, received params
+   * are checked strictly with `validateParams`.
    */
-  readonly parseParams?: (value: unknown) => unknown;
+  readonly parseParams?: (value: unknown, options?: ParseOptions) => unknown;
   /** Type name of the result; requests only. */
   readonly result?: string;
   readonly validateResult?: CompiledValidator;
-  /** Lenient reading of a received result, like `parseParams`. */
-  readonly parseResult?: (value: unknown) => unknown;
+  /** Lenient reading of a received result, like `parseParams` (never the open reading). */
+  readonly parseResult?: (value: unknown, options?: ParseOptions) => unknown;
   /**
    * A request the peer answers after a notification told it to stop (ACP's
    * `session/prompt`, stopped by `session/cancel`): aborting the call sends that
@@ -100,6 +102,20 @@ export interface ConnectionOptions {
    */
   readonly malformedInput?: "drop" | "answer";
   /**
+   * What a handler receives when params hold a tagged-union value of a kind this package
+   * does not know (a newer peer's `session/update`, a new content block type), in a union
+   * the schema closes (v1's; v2's unions are open in the schema itself):
+   *
+   * - `"keep"` (default): the value reaches the handler whole, as an unknown variant (the
+   *   handler's params are typed `Received.<Name>`, which admits it), and is logged at
+   *   debug level with its kind (`unknown-variant`);
+   * - `"reject"`: the reference's behaviour: a notification is dropped with a warning that
+   *   names the kind, a request answered -32602.
+   *
+   * Results of this side's calls are read as the reference reads them either way.
+   */
+  readonly unknownVariants?: "keep" | "reject";
+  /**
    * Sees every message in both directions, raw: a received value as the transport
    * delivered it, before any checking or parsing (a line that was not JSON as a
    * `MalformedFrame`, with its `text`); a sent message once the transport has taken it
@@ -147,6 +163,12 @@ export type LogReason =
   | "unknown-method"
   /** Params that fail the schema: answered -32602 (requests) or dropped (notifications). */
   | "invalid-params"
+  /**
+   * Params holding a variant this package does not know (the event's message names its
+   * kind): delivered (`unknownVariants: "keep"`, debug level) or, with `"reject"`, dropped
+   * (notifications) or answered -32602 (requests).
+   */
+  | "unknown-variant"
   /** A result that fails the schema: ours is replaced by -32603, the peer's rejects the call. */
   | "invalid-result"
   /** A handler threw something other than a `RequestError`: answered -32603, or logged. */

@@ -24,7 +24,14 @@ import {
   type MessageStream,
   MessageTooLargeError,
 } from "./message-stream.js";
-import { fillEmpty, invalidParams, type Routes, receive, routesOf } from "./method-routes.js";
+import {
+  fillEmpty,
+  invalidParams,
+  kindsOf,
+  type Routes,
+  receive,
+  routesOf,
+} from "./method-routes.js";
 import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
 import { type AbortControllerLike, consoleError, newAbortController } from "./web-globals.js";
@@ -83,6 +90,7 @@ export class Connection {
   private readonly log: (event: LogEvent) => void;
   private readonly trace: ((event: TraceEvent) => void) | undefined;
   private readonly answerMalformed: boolean;
+  private readonly unknownVariants: "keep" | "reject";
   /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
   private malformedLines = 0;
   private readonly lifetime: AbortControllerLike = newAbortController();
@@ -120,6 +128,7 @@ export class Connection {
     this.log = options.log ?? defaultLog;
     this.trace = options.trace;
     this.answerMalformed = options.malformedInput === "answer";
+    this.unknownVariants = options.unknownVariants ?? "keep";
     // Taken now, not on first send: close() must be able to end our output even if nothing was sent.
     this.writer = stream.writable.getWriter();
     this.closedPromise = new Promise((resolve) => {
@@ -423,20 +432,20 @@ export class Connection {
     const entry = this.served.request.get(method);
     const handler = entry && this.handler(entry.handler);
     if (!entry || !handler) throw this.notFound(method, id);
-    const received = this.checkReceived
-      ? receive(entry.parseParams, entry.validateParams, entry.params, params)
-      : { value: params };
+    const received = this.receiveParams(entry, params);
     if ("invalid" in received) {
       const invalid = received.invalid;
-      this.note("warn", "invalid-params", `invalid params for ${method}: ${invalid.message}`, {
-        method,
-        id,
-        issues: invalid.issues,
-      });
-      throw wireErrors.invalidParams(
-        { type: invalid.type, issues: invalid.issues },
-        invalid.message,
+      const message =
+        received.unknown.length > 0
+          ? `a ${kindsOf(received.unknown)} this package does not know`
+          : invalid.message;
+      this.note(
+        "warn",
+        received.unknown.length > 0 ? "unknown-variant" : "invalid-params",
+        `invalid params for ${method}: ${message}`,
+        { method, id, issues: invalid.issues },
       );
+      throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, message);
     }
     const result = fillEmpty(
       await handler.call(this.handlers, received.value, context),
@@ -547,14 +556,20 @@ export class Connection {
       this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
       return undefined;
     }
-    const received = this.checkReceived
-      ? receive(entry.parseParams, entry.validateParams, entry.params, params)
-      : { value: params };
+    const received = this.receiveParams(entry, params);
     if ("invalid" in received) {
-      this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
-        method,
-        issues: received.invalid.issues,
-      });
+      if (received.unknown.length > 0)
+        this.note(
+          "warn",
+          "unknown-variant",
+          `dropped ${method}: a ${kindsOf(received.unknown)} this package does not know`,
+          { method, issues: received.invalid.issues },
+        );
+      else
+        this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
+          method,
+          issues: received.invalid.issues,
+        });
       return undefined;
     }
     return (context) => handler.call(this.handlers, received.value, context);
@@ -620,18 +635,23 @@ export class Connection {
     }
     const validator = call.entry?.validateResult;
     const filled = fillEmpty(value, validator);
+    // Results are read as the reference reads them: a variant this package does not know
+    // fails the call (the message names its kind).
     const received =
       this.checkReceived && call.entry
         ? receive(call.entry.parseResult, validator, call.entry.result ?? "result", filled)
-        : { value: filled };
+        : { value: filled, unknown: [] };
     if ("invalid" in received && call.entry) {
       const problem = received.invalid;
-      this.note(
-        "warn",
-        "invalid-result",
-        `${call.entry.method} answered with an ${problem.message}`,
-        { method: call.entry.method, id, issues: problem.issues },
-      );
+      const what =
+        received.unknown.length > 0
+          ? `a ${kindsOf(received.unknown)} this package does not know`
+          : `an ${problem.message}`;
+      this.note("warn", "invalid-result", `${call.entry.method} answered with ${what}`, {
+        method: call.entry.method,
+        id,
+        issues: problem.issues,
+      });
       call.reject(problem);
       return;
     }
@@ -746,6 +766,30 @@ export class Connection {
         throw this.closedError();
       },
     );
+  }
+
+  /**
+   * Params as the handler receives them: read with the entry's parser (the open reading
+   * unless `unknownVariants: "reject"`), or as they came when received values go unchecked.
+   * Unknown variants delivered are noted at debug level, with their kinds.
+   */
+  private receiveParams(entry: MethodEntry, params: unknown): ReturnType<typeof receive> {
+    if (!this.checkReceived) return { value: params, unknown: [] };
+    const received = receive(
+      entry.parseParams,
+      entry.validateParams,
+      entry.params,
+      params,
+      this.unknownVariants,
+    );
+    if ("value" in received && received.unknown.length > 0)
+      this.note(
+        "debug",
+        "unknown-variant",
+        `${entry.method}: delivered a ${kindsOf(received.unknown)} this package does not know`,
+        { method: entry.method },
+      );
+    return received;
   }
 
   private note(

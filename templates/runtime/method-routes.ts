@@ -1,4 +1,5 @@
 import type { MethodEntry } from "./connection-types.js";
+import type { ParseOptions, UnknownVariant } from "./parse.js";
 import { type CompiledValidator, issuesOf, ValidationError } from "./validation.js";
 
 /** Method entries by kind and wire name: dispatch is keyed by (side, kind, method). */
@@ -28,24 +29,54 @@ export function invalidParams(
 
 /**
  * Read a received value: leniently with the entry's parser when it has one (what the peer
- * meant, repaired as the reference implementation would), strictly otherwise.
+ * meant, as the reference implementation reads it), strictly otherwise. `unknownVariants`
+ * says what becomes of a closed union's variant this package does not know: kept (`keep`,
+ * listed in `unknown`) or a reason to refuse the value (`reject`; when they are the only
+ * reason, listed in `unknown` of the `invalid` answer, so the refusal can name them).
  */
 export function receive(
-  parse: ((value: unknown) => unknown) | undefined,
+  parse: ((value: unknown, options?: ParseOptions) => unknown) | undefined,
   validator: CompiledValidator | undefined,
   type: string,
   value: unknown,
-): { value: unknown } | { invalid: ValidationError } {
+  unknownVariants: "keep" | "reject" = "reject",
+):
+  | { value: unknown; unknown: readonly UnknownVariant[] }
+  | { invalid: ValidationError; unknown: readonly UnknownVariant[] } {
+  const unknown: UnknownVariant[] = [];
   if (parse) {
+    const open: ParseOptions = {
+      unknownVariants: "keep",
+      onUnknownVariant: (variant) => unknown.push(variant),
+    };
     try {
-      return { value: parse(value) };
+      if (unknownVariants === "keep") return { value: parse(value, open), unknown };
+      return { value: parse(value), unknown };
     } catch (error) {
-      if (error instanceof ValidationError) return { invalid: error };
-      throw error;
+      if (!(error instanceof ValidationError)) throw error;
+      // Refused: when the open reading accepts the value, the variants it kept are the only
+      // reason, and the refusal names them. Otherwise the issues speak for themselves.
+      const only = unknownVariants === "reject" && accepts(() => parse(value, open));
+      return { invalid: error, unknown: only ? unknown : [] };
     }
   }
-  if (!validator || validator(value)) return { value };
-  return { invalid: new ValidationError(type, issuesOf(validator)) };
+  if (!validator || validator(value)) return { value, unknown };
+  return { invalid: new ValidationError(type, issuesOf(validator)), unknown };
+}
+
+function accepts(read: () => unknown): boolean {
+  try {
+    read();
+    return true;
+  } catch (error) {
+    if (error instanceof ValidationError) return false;
+    throw error;
+  }
+}
+
+/** `sessionUpdate "plan_v2"`, `type "diagram"`: the kinds a log line names. */
+export function kindsOf(unknown: readonly UnknownVariant[]): string {
+  return [...new Set(unknown.map((u) => `${u.tag} ${JSON.stringify(u.kind)}`))].join(", ");
 }
 
 /**

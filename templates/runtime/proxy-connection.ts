@@ -75,6 +75,7 @@ export class ProxyConnection {
     const check = {
       received: typeof validate === "boolean" ? validate : (validate.received ?? true),
       sent: typeof validate === "boolean" ? validate : (validate.sent ?? true),
+      unknownVariants: options.unknownVariants ?? "keep",
     };
     const log = options.log ?? defaultLog;
     // Served and called entries keep their handler names per group: one object routes all.
@@ -167,6 +168,8 @@ export class ProxyConnection {
 interface Checks {
   readonly received: boolean;
   readonly sent: boolean;
+  /** How received params are read, as the connection reads its own (`ConnectionOptions`). */
+  readonly unknownVariants: "keep" | "reject";
 }
 
 /**
@@ -283,7 +286,13 @@ class SuccessorDelivery {
 
   private read(entry: MethodEntry, params: unknown) {
     return this.check.received
-      ? receive(entry.parseParams, entry.validateParams, entry.params, params)
+      ? receive(
+          entry.parseParams,
+          entry.validateParams,
+          entry.params,
+          params,
+          this.check.unknownVariants,
+        )
       : { value: params };
   }
 

@@ -58,7 +58,7 @@ function unexpected(params: Record<string, unknown> | undefined): string {
 }
 
 /** What a validator reports when the value is nested deeper than the call stack allows. */
-const TOO_DEEP: ValidationIssue = {
+export const TOO_DEEP: ValidationIssue = {
   instancePath: "",
   message: "is nested too deeply to validate",
   keyword: "depth",

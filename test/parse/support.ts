@@ -8,6 +8,7 @@ import { emitMethods } from "../../generator/emit/methods.js";
 import type { OutputFile } from "../../generator/emit/output.js";
 import { emitRuntime, emitSurfaceIndex } from "../../generator/emit/package.js";
 import { emitParsers } from "../../generator/emit/parsers.js";
+import { emitReceived } from "../../generator/emit/received.js";
 import { emitTypes } from "../../generator/emit/types.js";
 import { emitValidators } from "../../generator/emit/validators.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
@@ -55,7 +56,12 @@ export async function buildParsePackage(
       ...(await emitParsers(context)),
     );
     if (options.types?.includes(surface.id))
-      files.push(await emitTypes(context), ...emitMethods(context), ...emitSurfaceIndex(context));
+      files.push(
+        await emitTypes(context),
+        await emitReceived(context),
+        ...emitMethods(context),
+        ...emitSurfaceIndex(context),
+      );
   }
   for (const file of files) {
     const path = join(dir, file.path);

@@ -25,9 +25,15 @@ function emitted(surface: SurfaceModel): { js: string; dts: string } {
 }
 
 /** The members of one interface in a .d.ts, as `name?(params: T.Type` prefixes. */
+/**
+ * The handlers of `iface` in connection.d.ts, as `name(Params)`. A handler interface may be
+ * generic (`Agent<Strict>`), its params then `Strict extends true ? T.X : R.X`.
+ */
 function members(dts: string, iface: string): string[] {
-  const body = dts.split(`export interface ${iface} `)[1]?.split("\n}\n")[0] ?? "";
-  return [...body.matchAll(/^ {2}(\w+\??)\(params: T\.(\w+)/gm)].map((m) => `${m[1]}(${m[2]})`);
+  const body = dts.split(new RegExp(`export interface ${iface}[ <]`))[1]?.split("\n}\n")[0] ?? "";
+  return [...body.matchAll(/^ {2}(\w+\??)\(params: (?:Strict extends true \? )?T\.(\w+)/gm)].map(
+    (m) => `${m[1]}(${m[2]})`,
+  );
 }
 
 describe("emitConnection", () => {
@@ -54,7 +60,10 @@ describe("emitConnection", () => {
     expect(members(dts, "Client")).toContain("mcpMessage?(MessageMcpRequest)");
     // Proxy methods belong to neither role: the proxy chain's roles serve and call them.
     for (const iface of ["Agent", "Client", "RemoteAgent", "RemoteClient"])
-      expect(members(dts, iface).filter((m) => /^proxy/i.test(m)), iface).toEqual([]);
+      expect(
+        members(dts, iface).filter((m) => /^proxy/i.test(m)),
+        iface,
+      ).toEqual([]);
     expect(members(dts, "Proxy")).toEqual(["proxyInitialize?(InitializeProxyRequest)"]);
     expect(members(dts, "Conductor")).toEqual([
       "proxySuccessor(ProxySuccessorRequest)",

@@ -3,6 +3,7 @@ import {
   AgentSideConnection,
   ClientSideConnection,
   isSessionNotification,
+  type Received,
   type SessionNotification,
 } from "../../.test-package/package/v1/index.js";
 import { streamPair } from "../runtime/support.js";
@@ -15,7 +16,7 @@ import { streamPair } from "../runtime/support.js";
 describe("the connection reads received messages leniently", () => {
   it("delivers a repaired session/update instead of dropping it", async () => {
     const [agentEnd, clientEnd] = streamPair();
-    const received: SessionNotification[] = [];
+    const received: Received.SessionNotification[] = [];
     const delivered = new Promise<void>((resolve) => {
       new ClientSideConnection(
         () => ({

@@ -6,6 +6,7 @@ import {
   ClientSideConnection,
   ConnectionClosedError,
   type ConnectionOptions,
+  isSessionUpdateOf,
   RequestError,
   type TraceEvent,
 } from "../../.test-package/package/v1/index.js";
@@ -57,7 +58,7 @@ describe("spawnAgent and stdio(): a client and an agent in two processes", {
     const said: string[] = [];
     const { conn } = connect("helpers-agent.ts", {
       sessionUpdate: ({ update }) => {
-        if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text")
+        if (isSessionUpdateOf(update, "agent_message_chunk") && update.content.type === "text")
           said.push(update.content.text);
       },
       terminalCreate: (p) => {
@@ -100,7 +101,7 @@ describe("spawnAgent and stdio(): a client and an agent in two processes", {
       "helpers-agent.ts",
       {
         sessionUpdate: ({ update }) => {
-          if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text")
+          if (isSessionUpdateOf(update, "agent_message_chunk") && update.content.type === "text")
             events.push(update.content.text);
           if (events.length === 1) controller.abort();
         },

@@ -204,7 +204,9 @@ type: "string"
  */
 type: string
 [k: string]: unknown
-} | TitledMultiSelectItems)
+} | (TitledMultiSelectItems & {
+type?: never
+}))
 /**
  * URL-based elicitation mode where the client directs the user to a URL.
  */
@@ -297,7 +299,9 @@ export type PositionEncodingKind = ("utf-16" | "utf-32" | "utf-8")
  */
 export type AuthMethod = ((AuthMethodTerminal & {
 type: "terminal"
-}) | AuthMethodAgent)
+}) | (AuthMethodAgent & {
+type?: never
+}))
 /**
  * Typed identifier used for auth method values on the wire.
  */
@@ -560,7 +564,9 @@ type: "http"
 type: "sse"
 }) | (McpServerAcp & {
 type: "acp"
-}) | McpServerStdio)
+}) | (McpServerStdio & {
+type?: never
+}))
 /**
  * Request parameters for setting a session configuration option.
  */
@@ -575,6 +581,7 @@ type: "boolean"
  * The value ID.
  */
 value: SessionConfigValueId
+type?: never
 }) & {
 /**
  * The ID of the session to set the configuration option for.

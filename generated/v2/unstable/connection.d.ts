@@ -25,7 +25,9 @@ export type { ReadableLike, SignalLike, StreamReader, StreamReadResult, StreamWr
  * What the agent side serves: one handler per method the agent handles, named after its
  * meta.json key. Handlers of methods a peer may only call after negotiating them (a
  * capability, an advertised auth method, an unstable draft) are optional; a missing one
- * answers -32601. Params arrive already checked against the schema.
+ * answers -32601. Params arrive read as the reference implementation reads them; a
+ * variant of a closed union this package does not know arrives whole (its type is
+ * `Received.<Name>`) unless the connection's `unknownVariants` is `"reject"`.
  */
 export interface Agent extends ExtensionHandlers {
   /** `auth/login` (request). Request parameters for the `auth/login` method. */
@@ -136,7 +138,9 @@ export interface Agent extends ExtensionHandlers {
  * What the client side serves: one handler per method the client handles, named after its
  * meta.json key. Handlers of methods a peer may only call after negotiating them (a
  * capability, an advertised auth method, an unstable draft) are optional; a missing one
- * answers -32601. Params arrive already checked against the schema.
+ * answers -32601. Params arrive read as the reference implementation reads them; a
+ * variant of a closed union this package does not know arrives whole (its type is
+ * `Received.<Name>`) unless the connection's `unknownVariants` is `"reject"`.
  */
 export interface Client extends ExtensionHandlers {
   /**

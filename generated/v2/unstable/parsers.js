@@ -527,11 +527,11 @@ const c518 = k101;
 const c519 = /* @__PURE__ */ P.all(c262, c518);
 const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55, c56, c57, c58, c59, c60, c61, c62, c63, c64, c65, c66, c67, c68, c69, c70, c71, c72, c73, c74, c75, c76, c77, c78, c79, c80, c81, c82, c83, c84, c85, c86, c87, c88, c89, c90, c91, c92, c93, c94, c95, c96, c97, c98, c99, c100, c101, c102, c103, c104, c105, c106, c107, c108, c109, c110, c111, c112, c113, c114, c115, c116, c117, c118, c119, c120, c121, c122, c123, c124, c125, c126, c127, c128, c129, c130, c131, c132, c133, c134, c135, c136, c137, c138, c139, c140, c141, c142, c143, c144, c145, c146, c147, c148, c149, c150, c151, c152, c153, c154, c155, c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c179, c180, c181, c182, c183, c184, c185, c186, c187, c188, c189, c190, c191, c192, c193, c194, c195, c196, c197, c198, c199, c200, c201, c202, c203, c204, c205, c206, c207, c208, c209, c210, c211, c212, c213, c214, c215, c216, c217, c218, c219, c220, c221, c222, c223, c224, c225, c226, c227, c228, c229, c230, c231, c232, c233, c234, c235, c236, c237, c238, c239, c240, c241, c242, c243, c244, c245, c246, c247, c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c260, c261, c262, c263, c264, c265, c266, c267, c268, c269, c270, c271, c272, c273, c274, c275, c276, c277, c278, c279, c280, c281, c282, c283, c284, c285, c286, c287, c288, c289, c290, c291, c292, c293, c294, c295, c296, c297, c298, c299, c300, c301, c302, c303, c304, c305, c306, c307, c308, c309, c310, c311, c312, c313, c314, c315, c316, c317, c318, c319, c320, c321, c322, c323, c324, c325, c326, c327, c328, c329, c330, c331, c332, c333, c334, c335, c336, c337, c338, c339, c340, c341, c342, c343, c344, c345, c346, c347, c348, c349, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442, c443, c444, c445, c446, c447, c448, c449, c450, c451, c452, c453, c454, c455, c456, c457, c458, c459, c460, c461, c462, c463, c464, c465, c466, c467, c468, c469, c470, c471, c472, c473, c474, c475, c476, c477, c478, c479, c480, c481, c482, c483, c484, c485, c486, c487, c488, c489, c490, c491, c492, c493, c494, c495, c496, c497, c498, c499, c500, c501, c502, c503, c504, c505, c506, c507, c508, c509, c510, c511, c512, c513, c514, c515, c516, c517, c518, c519];
 
-// The repair plan: one node per subschema that leads to an x-deserialize-* annotation or a default.
+// The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
 const nodes = [
-  /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }], fill: true },
-  /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 61 }, { check: 2 }] }, fill: true },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 55 }, { node: 49, check: 56 }, { node: 77, check: 57 }, { node: 78, check: 58 }, { node: 79, check: 59 }, { check: 60 }] }, fill: true },
+  /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
+  /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 61 }, { check: 2 }] } },
+  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 55 }, { node: 49, check: 56 }, { node: 77, check: 57 }, { node: 78, check: 58 }, { node: 79, check: 59 }, { check: 60 }] } },
   /* 3 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 4 }, { name: "options", node: 47 }, { name: "_meta", onError: 12, omit: true }] },
   /* 4 RequestPermissionRequest/properties/subject */ { union: { variants: [{ node: 5, check: 44 }, { check: 2 }] } },
   /* 5 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 45 }, { other: true }] } },
@@ -578,10 +578,10 @@ const nodes = [
   /* 46 CommandPermissionSubject */ { properties: [{ name: "toolCallId", onError: 41, omit: true }, { name: "terminalId", onError: 43, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 47 RequestPermissionRequest/properties/options */ { items: 48 },
   /* 48 PermissionOption */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 49 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 50 }, { tag: "url", node: 74 }, { other: true, node: 76 }] }, fill: true },
-  /* 50 CreateElicitationRequest/anyOf/0 */ { allOf: [51], fill: true },
-  /* 51 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 52 }], union: { variants: [{ node: 73, check: 53 }, { check: 54 }] }, fill: true },
-  /* 52 ElicitationSchema */ { properties: [{ name: "type", onError: 45, fallback: "object", default: "object" }, { name: "title", onError: 0, omit: true }, { name: "properties", node: 53, default: {} }, { name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }], fill: true },
+  /* 49 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 50 }, { tag: "url", node: 74 }, { other: true, node: 76 }] } },
+  /* 50 CreateElicitationRequest/anyOf/0 */ { allOf: [51] },
+  /* 51 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 52 }], union: { variants: [{ node: 73, check: 53 }, { check: 54 }] } },
+  /* 52 ElicitationSchema */ { properties: [{ name: "type", onError: 45, fallback: "object", default: "object" }, { name: "title", onError: 0, omit: true }, { name: "properties", node: 53, default: {} }, { name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 53 ElicitationSchema/properties/properties */ { values: 54, declared: [] },
   /* 54 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 55 }, { tag: "number", node: 59 }, { tag: "integer", node: 61 }, { tag: "boolean", node: 63 }, { tag: "array", node: 65 }, { other: true }] } },
   /* 55 ElicitationPropertySchema/anyOf/0 */ { allOf: [56] },
@@ -609,10 +609,10 @@ const nodes = [
   /* 77 ConnectMcpRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
   /* 78 MessageMcpRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
   /* 79 DisconnectMcpRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 80 AgentResponse */ { union: { variants: [{ node: 81, check: 179 }, { node: 206, check: 183 }] }, fill: true },
-  /* 81 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 82 }], fill: true },
-  /* 82 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 83, check: 156 }, { node: 154, check: 157 }, { node: 155, check: 158 }, { node: 161, check: 159 }, { node: 162, check: 160 }, { node: 163, check: 161 }, { node: 164, check: 162 }, { node: 175, check: 163 }, { node: 179, check: 164 }, { node: 180, check: 165 }, { node: 182, check: 166 }, { node: 184, check: 167 }, { node: 185, check: 168 }, { node: 187, check: 169 }, { node: 188, check: 170 }, { node: 189, check: 171 }, { node: 205, check: 172 }, { check: 173 }, { check: 174 }] }, fill: true },
-  /* 83 InitializeResponse */ { properties: [{ name: "info", node: 84 }, { name: "capabilities", node: 85, onError: 122, fallback: {}, default: {} }, { name: "authMethods", node: 144, onError: 130, fallback: [] }, { name: "_meta", onError: 12, omit: true }], fill: true },
+  /* 80 AgentResponse */ { union: { variants: [{ node: 81, check: 179 }, { node: 206, check: 183 }] } },
+  /* 81 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 82 }] },
+  /* 82 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 83, check: 156 }, { node: 154, check: 157 }, { node: 155, check: 158 }, { node: 161, check: 159 }, { node: 162, check: 160 }, { node: 163, check: 161 }, { node: 164, check: 162 }, { node: 175, check: 163 }, { node: 179, check: 164 }, { node: 180, check: 165 }, { node: 182, check: 166 }, { node: 184, check: 167 }, { node: 185, check: 168 }, { node: 187, check: 169 }, { node: 188, check: 170 }, { node: 189, check: 171 }, { node: 205, check: 172 }, { check: 173 }, { check: 174 }] } },
+  /* 83 InitializeResponse */ { properties: [{ name: "info", node: 84 }, { name: "capabilities", node: 85, onError: 122, fallback: {}, default: {} }, { name: "authMethods", node: 144, onError: 130, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
   /* 84 Implementation */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 85 AgentCapabilities */ { properties: [{ name: "session", node: 86, onError: 85, omit: true }, { name: "auth", node: 110, onError: 87, omit: true }, { name: "providers", node: 112, onError: 89, omit: true }, { name: "nes", node: 114, onError: 119, omit: true }, { name: "positionEncoding", onError: 121, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 86 AgentCapabilities/properties/session */ { union: { variants: [{ node: 87, check: 84 }, { check: 2 }] } },
@@ -815,10 +815,10 @@ const nodes = [
   /* 283 CompactionSummaryChunk */ { properties: [{ name: "content", node: 13 }, { name: "_meta", onError: 12, omit: true }] },
   /* 284 CompleteElicitationNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
   /* 285 MessageMcpNotification */ { properties: [{ name: "params", onError: 12, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 286 ClientRequest */ { properties: [{ name: "params", node: 287 }], fill: true },
-  /* 287 ClientRequest/properties/params */ { union: { variants: [{ node: 288, check: 260 }, { check: 2 }] }, fill: true },
-  /* 288 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 289, check: 243 }, { node: 310, check: 244 }, { node: 311, check: 245 }, { node: 312, check: 246 }, { node: 313, check: 247 }, { node: 314, check: 248 }, { node: 315, check: 249 }, { node: 328, check: 250 }, { node: 329, check: 251 }, { node: 330, check: 252 }, { node: 333, check: 253 }, { node: 341, check: 254 }, { node: 342, check: 255 }, { node: 343, check: 256 }, { node: 345, check: 257 }, { node: 350, check: 258 }, { node: 369, check: 259 }, { node: 78, check: 58 }, { check: 60 }] }, fill: true },
-  /* 289 InitializeRequest */ { properties: [{ name: "info", node: 84 }, { name: "capabilities", node: 290, onError: 232, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }], fill: true },
+  /* 286 ClientRequest */ { properties: [{ name: "params", node: 287 }] },
+  /* 287 ClientRequest/properties/params */ { union: { variants: [{ node: 288, check: 260 }, { check: 2 }] } },
+  /* 288 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 289, check: 243 }, { node: 310, check: 244 }, { node: 311, check: 245 }, { node: 312, check: 246 }, { node: 313, check: 247 }, { node: 314, check: 248 }, { node: 315, check: 249 }, { node: 328, check: 250 }, { node: 329, check: 251 }, { node: 330, check: 252 }, { node: 333, check: 253 }, { node: 341, check: 254 }, { node: 342, check: 255 }, { node: 343, check: 256 }, { node: 345, check: 257 }, { node: 350, check: 258 }, { node: 369, check: 259 }, { node: 78, check: 58 }, { check: 60 }] } },
+  /* 289 InitializeRequest */ { properties: [{ name: "info", node: 84 }, { name: "capabilities", node: 290, onError: 232, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
   /* 290 ClientCapabilities */ { properties: [{ name: "auth", node: 291, onError: 215, omit: true }, { name: "elicitation", node: 295, onError: 221, omit: true }, { name: "nes", node: 301, onError: 229, omit: true }, { name: "positionEncodings", node: 309, onError: 231, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
   /* 291 ClientCapabilities/properties/auth */ { union: { variants: [{ node: 292, check: 214 }, { check: 2 }] } },
   /* 292 AuthCapabilities */ { properties: [{ name: "terminal", node: 293, onError: 213, omit: true }, { name: "_meta", onError: 12, omit: true }] },
@@ -929,275 +929,6521 @@ const nodes = [
   /* 397 ProtocolLevelNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 398 }] } },
   /* 398 CancelRequestNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
 ];
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, checks);
+// The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
+const shapes = [
+  /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
+  /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
+  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 55, repair: 3 }, { kinds: "object", node: 66, check: 56, repair: 49 }, { kinds: "object", node: 98, check: 57, repair: 77 }, { kinds: "object", node: 100, check: 58, repair: 78 }, { kinds: "object", node: 103, check: 59, repair: 79 }, { node: 105, check: 60 }] }] },
+  /* 3 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 4], ["options", 62], ["_meta", 65]] },
+  /* 4 RequestPermissionRequest/properties/subject */ { unions: [{ variants: [{ kinds: "object", node: 5 }, { kinds: "scalar" }] }] },
+  /* 5 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 59 }, { other: true, node: 61 }], tag: "type" }] },
+  /* 6 RequestPermissionSubject/union/0/anyOf/0 */ { keys: [["type", -1], ["toolCall", 7]] },
+  /* 7 ToolCallUpdate */ { keys: [["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 55], ["rawInput", 16], ["rawOutput", 16], ["_meta", 58]] },
+  /* 8 ToolCallUpdate/properties/content */ { items: 9 },
+  /* 9 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 10 }, { tag: "diff", node: 39 }, { tag: "terminal", node: 52 }, { other: true, node: 54 }], tag: "type" }] },
+  /* 10 ToolCallContent/union/0/anyOf/0 */ { keys: [["type", -1], ["content", 11], ["_meta", 38]] },
+  /* 11 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 12 }, { tag: "image", node: 18 }, { tag: "audio", node: 21 }, { tag: "resource_link", node: 24 }, { tag: "resource", node: 29 }, { other: true, node: 37 }], tag: "type" }] },
+  /* 12 ContentBlock/union/0/anyOf/0 */ { keys: [["type", -1], ["text", -1], ["annotations", 13], ["_meta", 17]] },
+  /* 13 ContentBlock/union/0/anyOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
+  /* 14 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 15]] },
+  /* 15 Annotations/properties/_meta */ { others: 16 },
+  /* 16 (free-form) */ { free: true },
+  /* 17 ContentBlock/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 18 ContentBlock/union/0/anyOf/1 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 19], ["_meta", 20]] },
+  /* 19 ContentBlock/union/0/anyOf/1/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
+  /* 20 ContentBlock/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 21 ContentBlock/union/0/anyOf/2 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["annotations", 22], ["_meta", 23]] },
+  /* 22 ContentBlock/union/0/anyOf/2/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
+  /* 23 ContentBlock/union/0/anyOf/2/properties/_meta */ { others: 16 },
+  /* 24 ContentBlock/union/0/anyOf/3 */ { keys: [["type", -1], ["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 25], ["mimeType", -1], ["size", -1], ["annotations", 27], ["_meta", 28]] },
+  /* 25 ContentBlock/union/0/anyOf/3/properties/icons */ { items: 26 },
+  /* 26 Icon */ { keys: [["src", -1], ["mimeType", -1], ["sizes", -1], ["theme", -1]] },
+  /* 27 ContentBlock/union/0/anyOf/3/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
+  /* 28 ContentBlock/union/0/anyOf/3/properties/_meta */ { others: 16 },
+  /* 29 ContentBlock/union/0/anyOf/4 */ { keys: [["type", -1], ["resource", 30], ["annotations", 35], ["_meta", 36]] },
+  /* 30 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 31, check: 26, repair: 34 }, { kinds: "object", node: 33, check: 27, repair: 35 }] }] },
+  /* 31 TextResourceContents */ { keys: [["text", -1], ["uri", -1], ["mimeType", -1], ["_meta", 32]] },
+  /* 32 TextResourceContents/properties/_meta */ { others: 16 },
+  /* 33 BlobResourceContents */ { keys: [["blob", -1], ["uri", -1], ["mimeType", -1], ["_meta", 34]] },
+  /* 34 BlobResourceContents/properties/_meta */ { others: 16 },
+  /* 35 ContentBlock/union/0/anyOf/4/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
+  /* 36 ContentBlock/union/0/anyOf/4/properties/_meta */ { others: 16 },
+  /* 37 ContentBlock/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
+  /* 38 ToolCallContent/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 39 ToolCallContent/union/0/anyOf/1 */ { keys: [["type", -1], ["changes", 40], ["patch", 49], ["_meta", 51]] },
+  /* 40 ToolCallContent/union/0/anyOf/1/properties/changes */ { items: 41 },
+  /* 41 DiffChange */ { keys: [["fileType", -1], ["mimeType", -1], ["_meta", 42]], unions: [{ variants: [{ tag: "add", node: 43 }, { tag: "delete", node: 44 }, { tag: "modify", node: 45 }, { tag: "move", node: 46 }, { tag: "copy", node: 47 }, { other: true, node: 48 }], tag: "operation" }] },
+  /* 42 DiffChange/properties/_meta */ { others: 16 },
+  /* 43 DiffChange/union/0/anyOf/0 */ { keys: [["operation", -1], ["path", -1]] },
+  /* 44 DiffChange/union/0/anyOf/1 */ { keys: [["operation", -1], ["path", -1]] },
+  /* 45 DiffChange/union/0/anyOf/2 */ { keys: [["operation", -1], ["path", -1]] },
+  /* 46 DiffChange/union/0/anyOf/3 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
+  /* 47 DiffChange/union/0/anyOf/4 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
+  /* 48 DiffChange/union/0/anyOf/5 */ { keys: [["operation", -1]], others: 16 },
+  /* 49 ToolCallContent/union/0/anyOf/1/properties/patch */ { unions: [{ variants: [{ kinds: "object", node: 50 }, { kinds: "scalar" }] }] },
+  /* 50 DiffPatch */ { keys: [["format", -1], ["text", -1]] },
+  /* 51 ToolCallContent/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 52 ToolCallContent/union/0/anyOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 53]] },
+  /* 53 ToolCallContent/union/0/anyOf/2/properties/_meta */ { others: 16 },
+  /* 54 ToolCallContent/union/0/anyOf/3 */ { keys: [["type", -1]], others: 16 },
+  /* 55 ToolCallUpdate/properties/locations */ { items: 56 },
+  /* 56 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 57]] },
+  /* 57 ToolCallLocation/properties/_meta */ { others: 16 },
+  /* 58 ToolCallUpdate/properties/_meta */ { others: 16 },
+  /* 59 RequestPermissionSubject/union/0/anyOf/1 */ { keys: [["type", -1], ["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 60]] },
+  /* 60 RequestPermissionSubject/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 61 RequestPermissionSubject/union/0/anyOf/2 */ { keys: [["type", -1]], others: 16 },
+  /* 62 RequestPermissionRequest/properties/options */ { items: 63 },
+  /* 63 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 64]] },
+  /* 64 PermissionOption/properties/_meta */ { others: 16 },
+  /* 65 RequestPermissionRequest/properties/_meta */ { others: 16 },
+  /* 66 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 67]], unions: [{ variants: [{ tag: "form", node: 68 }, { tag: "url", node: 96 }, { other: true, node: 97 }], tag: "mode" }] },
+  /* 67 CreateElicitationRequest/properties/_meta */ { others: 16 },
+  /* 68 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 69]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
+  /* 69 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 70], ["required", -1], ["description", -1], ["_meta", 93]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
+  /* 70 ElicitationSchema/properties/properties */ { others: 71 },
+  /* 71 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 72 }, { tag: "number", node: 77 }, { tag: "integer", node: 79 }, { tag: "boolean", node: 81 }, { tag: "array", node: 83 }, { other: true, node: 92 }], tag: "type" }] },
+  /* 72 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 73], ["_meta", 76]] },
+  /* 73 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 74 },
+  /* 74 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 75]] },
+  /* 75 EnumOption/properties/_meta */ { others: 16 },
+  /* 76 ElicitationPropertySchema/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 77 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 78]] },
+  /* 78 ElicitationPropertySchema/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 79 ElicitationPropertySchema/union/0/anyOf/2 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 80]] },
+  /* 80 ElicitationPropertySchema/union/0/anyOf/2/properties/_meta */ { others: 16 },
+  /* 81 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 82]] },
+  /* 82 ElicitationPropertySchema/union/0/anyOf/3/properties/_meta */ { others: 16 },
+  /* 83 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 84], ["default", -1], ["_meta", 91]] },
+  /* 84 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 85, check: 50, repair: 68 }, { other: true, node: 87, check: 51 }, { kinds: "object", node: 88, check: 52, repair: 70 }], tag: "type" }] },
+  /* 85 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 86]] },
+  /* 86 MultiSelectItems/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 87 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 16 },
+  /* 88 TitledMultiSelectItems */ { keys: [["anyOf", 89], ["_meta", 90]] },
+  /* 89 TitledMultiSelectItems/properties/anyOf */ { items: 74 },
+  /* 90 TitledMultiSelectItems/properties/_meta */ { others: 16 },
+  /* 91 ElicitationPropertySchema/union/0/anyOf/4/properties/_meta */ { others: 16 },
+  /* 92 ElicitationPropertySchema/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
+  /* 93 ElicitationSchema/properties/_meta */ { others: 16 },
+  /* 94 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
+  /* 95 ElicitationRequestScope */ { keys: [["requestId", -1]] },
+  /* 96 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
+  /* 97 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 16, unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
+  /* 98 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 99]] },
+  /* 99 ConnectMcpRequest/properties/_meta */ { others: 16 },
+  /* 100 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 101], ["_meta", 102]] },
+  /* 101 MessageMcpRequest/properties/params */ { others: 16 },
+  /* 102 MessageMcpRequest/properties/_meta */ { others: 16 },
+  /* 103 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 104]] },
+  /* 104 DisconnectMcpRequest/properties/_meta */ { others: 16 },
+  /* 105 ExtRequest */ { free: true },
+  /* 106 TextContent */ { keys: [["text", -1], ["annotations", 13], ["_meta", 17]] },
+  /* 107 ImageContent */ { keys: [["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 19], ["_meta", 20]] },
+  /* 108 AudioContent */ { keys: [["data", -1], ["mimeType", -1], ["annotations", 22], ["_meta", 23]] },
+  /* 109 ResourceLink */ { keys: [["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 25], ["mimeType", -1], ["size", -1], ["annotations", 27], ["_meta", 28]] },
+  /* 110 EmbeddedResource */ { keys: [["resource", 30], ["annotations", 35], ["_meta", 36]] },
+  /* 111 Content */ { keys: [["content", 11], ["_meta", 38]] },
+  /* 112 DiffPathChange */ { keys: [["path", -1]] },
+  /* 113 DiffPathPairChange */ { keys: [["oldPath", -1], ["path", -1]] },
+  /* 114 Diff */ { keys: [["changes", 40], ["patch", 49], ["_meta", 51]] },
+  /* 115 Terminal */ { keys: [["terminalId", -1], ["_meta", 53]] },
+  /* 116 ToolCallPermissionSubject */ { keys: [["toolCall", 7]] },
+  /* 117 CommandPermissionSubject */ { keys: [["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 60]] },
+  /* 118 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 73], ["_meta", 76]] },
+  /* 119 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 78]] },
+  /* 120 IntegerPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 80]] },
+  /* 121 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 82]] },
+  /* 122 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 86]] },
+  /* 123 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 84], ["default", -1], ["_meta", 91]] },
+  /* 124 ElicitationFormMode */ { keys: [["requestedSchema", 69]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
+  /* 125 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
+  /* 126 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 127, check: 179, repair: 81 }, { kinds: "object", node: 312, check: 183, repair: 206 }] }] },
+  /* 127 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 128]] },
+  /* 128 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 129, check: 156, repair: 83 }, { kinds: "object", node: 233, check: 157, repair: 154 }, { kinds: "object", node: 235, check: 158, repair: 155 }, { kinds: "object", node: 243, check: 159, repair: 161 }, { kinds: "object", node: 245, check: 160, repair: 162 }, { kinds: "object", node: 247, check: 161, repair: 163 }, { kinds: "object", node: 249, check: 162, repair: 164 }, { kinds: "object", node: 265, check: 163, repair: 175 }, { kinds: "object", node: 270, check: 164, repair: 179 }, { kinds: "object", node: 272, check: 165, repair: 180 }, { kinds: "object", node: 275, check: 166, repair: 182 }, { kinds: "object", node: 278, check: 167, repair: 184 }, { kinds: "object", node: 280, check: 168, repair: 185 }, { kinds: "object", node: 283, check: 169, repair: 187 }, { kinds: "object", node: 285, check: 170, repair: 188 }, { kinds: "object", node: 287, check: 171, repair: 189 }, { kinds: "object", node: 308, check: 172, repair: 205 }, { node: 310, check: 173 }, { node: 311, check: 174 }] }] },
+  /* 129 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 130], ["capabilities", 132], ["authMethods", 221], ["_meta", 232]], fills: [{ name: "capabilities", default: {} }] },
+  /* 130 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 131]] },
+  /* 131 Implementation/properties/_meta */ { others: 16 },
+  /* 132 AgentCapabilities */ { keys: [["session", 133], ["auth", 169], ["providers", 172], ["nes", 175], ["positionEncoding", -1], ["_meta", 220]] },
+  /* 133 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 134 }, { kinds: "scalar" }] }] },
+  /* 134 SessionCapabilities */ { keys: [["prompt", 135], ["mcp", 147], ["delete", 159], ["additionalDirectories", 162], ["fork", 165], ["_meta", 168]] },
+  /* 135 SessionCapabilities/properties/prompt */ { unions: [{ variants: [{ kinds: "object", node: 136 }, { kinds: "scalar" }] }] },
+  /* 136 PromptCapabilities */ { keys: [["image", 137], ["audio", 140], ["embeddedContext", 143], ["_meta", 146]] },
+  /* 137 PromptCapabilities/properties/image */ { unions: [{ variants: [{ kinds: "object", node: 138 }, { kinds: "scalar" }] }] },
+  /* 138 PromptImageCapabilities */ { keys: [["_meta", 139]] },
+  /* 139 PromptImageCapabilities/properties/_meta */ { others: 16 },
+  /* 140 PromptCapabilities/properties/audio */ { unions: [{ variants: [{ kinds: "object", node: 141 }, { kinds: "scalar" }] }] },
+  /* 141 PromptAudioCapabilities */ { keys: [["_meta", 142]] },
+  /* 142 PromptAudioCapabilities/properties/_meta */ { others: 16 },
+  /* 143 PromptCapabilities/properties/embeddedContext */ { unions: [{ variants: [{ kinds: "object", node: 144 }, { kinds: "scalar" }] }] },
+  /* 144 PromptEmbeddedContextCapabilities */ { keys: [["_meta", 145]] },
+  /* 145 PromptEmbeddedContextCapabilities/properties/_meta */ { others: 16 },
+  /* 146 PromptCapabilities/properties/_meta */ { others: 16 },
+  /* 147 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 148 }, { kinds: "scalar" }] }] },
+  /* 148 McpCapabilities */ { keys: [["stdio", 149], ["http", 152], ["acp", 155], ["_meta", 158]] },
+  /* 149 McpCapabilities/properties/stdio */ { unions: [{ variants: [{ kinds: "object", node: 150 }, { kinds: "scalar" }] }] },
+  /* 150 McpStdioCapabilities */ { keys: [["_meta", 151]] },
+  /* 151 McpStdioCapabilities/properties/_meta */ { others: 16 },
+  /* 152 McpCapabilities/properties/http */ { unions: [{ variants: [{ kinds: "object", node: 153 }, { kinds: "scalar" }] }] },
+  /* 153 McpHttpCapabilities */ { keys: [["_meta", 154]] },
+  /* 154 McpHttpCapabilities/properties/_meta */ { others: 16 },
+  /* 155 McpCapabilities/properties/acp */ { unions: [{ variants: [{ kinds: "object", node: 156 }, { kinds: "scalar" }] }] },
+  /* 156 McpAcpCapabilities */ { keys: [["_meta", 157]] },
+  /* 157 McpAcpCapabilities/properties/_meta */ { others: 16 },
+  /* 158 McpCapabilities/properties/_meta */ { others: 16 },
+  /* 159 SessionCapabilities/properties/delete */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
+  /* 160 SessionDeleteCapabilities */ { keys: [["_meta", 161]] },
+  /* 161 SessionDeleteCapabilities/properties/_meta */ { others: 16 },
+  /* 162 SessionCapabilities/properties/additionalDirectories */ { unions: [{ variants: [{ kinds: "object", node: 163 }, { kinds: "scalar" }] }] },
+  /* 163 SessionAdditionalDirectoriesCapabilities */ { keys: [["_meta", 164]] },
+  /* 164 SessionAdditionalDirectoriesCapabilities/properties/_meta */ { others: 16 },
+  /* 165 SessionCapabilities/properties/fork */ { unions: [{ variants: [{ kinds: "object", node: 166 }, { kinds: "scalar" }] }] },
+  /* 166 SessionForkCapabilities */ { keys: [["_meta", 167]] },
+  /* 167 SessionForkCapabilities/properties/_meta */ { others: 16 },
+  /* 168 SessionCapabilities/properties/_meta */ { others: 16 },
+  /* 169 AgentCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 170 }, { kinds: "scalar" }] }] },
+  /* 170 AgentAuthCapabilities */ { keys: [["_meta", 171]] },
+  /* 171 AgentAuthCapabilities/properties/_meta */ { others: 16 },
+  /* 172 AgentCapabilities/properties/providers */ { unions: [{ variants: [{ kinds: "object", node: 173 }, { kinds: "scalar" }] }] },
+  /* 173 ProvidersCapabilities */ { keys: [["_meta", 174]] },
+  /* 174 ProvidersCapabilities/properties/_meta */ { others: 16 },
+  /* 175 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 176 }, { kinds: "scalar" }] }] },
+  /* 176 NesCapabilities */ { keys: [["events", 177], ["context", 198], ["_meta", 219]] },
+  /* 177 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 178 }, { kinds: "scalar" }] }] },
+  /* 178 NesEventCapabilities */ { keys: [["document", 179], ["_meta", 197]] },
+  /* 179 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 180 }, { kinds: "scalar" }] }] },
+  /* 180 NesDocumentEventCapabilities */ { keys: [["didOpen", 181], ["didChange", 184], ["didClose", 187], ["didSave", 190], ["didFocus", 193], ["_meta", 196]] },
+  /* 181 NesDocumentEventCapabilities/properties/didOpen */ { unions: [{ variants: [{ kinds: "object", node: 182 }, { kinds: "scalar" }] }] },
+  /* 182 NesDocumentDidOpenCapabilities */ { keys: [["_meta", 183]] },
+  /* 183 NesDocumentDidOpenCapabilities/properties/_meta */ { others: 16 },
+  /* 184 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 185 }, { kinds: "scalar" }] }] },
+  /* 185 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 186]] },
+  /* 186 NesDocumentDidChangeCapabilities/properties/_meta */ { others: 16 },
+  /* 187 NesDocumentEventCapabilities/properties/didClose */ { unions: [{ variants: [{ kinds: "object", node: 188 }, { kinds: "scalar" }] }] },
+  /* 188 NesDocumentDidCloseCapabilities */ { keys: [["_meta", 189]] },
+  /* 189 NesDocumentDidCloseCapabilities/properties/_meta */ { others: 16 },
+  /* 190 NesDocumentEventCapabilities/properties/didSave */ { unions: [{ variants: [{ kinds: "object", node: 191 }, { kinds: "scalar" }] }] },
+  /* 191 NesDocumentDidSaveCapabilities */ { keys: [["_meta", 192]] },
+  /* 192 NesDocumentDidSaveCapabilities/properties/_meta */ { others: 16 },
+  /* 193 NesDocumentEventCapabilities/properties/didFocus */ { unions: [{ variants: [{ kinds: "object", node: 194 }, { kinds: "scalar" }] }] },
+  /* 194 NesDocumentDidFocusCapabilities */ { keys: [["_meta", 195]] },
+  /* 195 NesDocumentDidFocusCapabilities/properties/_meta */ { others: 16 },
+  /* 196 NesDocumentEventCapabilities/properties/_meta */ { others: 16 },
+  /* 197 NesEventCapabilities/properties/_meta */ { others: 16 },
+  /* 198 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 199 }, { kinds: "scalar" }] }] },
+  /* 199 NesContextCapabilities */ { keys: [["recentFiles", 200], ["relatedSnippets", 203], ["editHistory", 206], ["userActions", 209], ["openFiles", 212], ["diagnostics", 215], ["_meta", 218]] },
+  /* 200 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 201 }, { kinds: "scalar" }] }] },
+  /* 201 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 202]] },
+  /* 202 NesRecentFilesCapabilities/properties/_meta */ { others: 16 },
+  /* 203 NesContextCapabilities/properties/relatedSnippets */ { unions: [{ variants: [{ kinds: "object", node: 204 }, { kinds: "scalar" }] }] },
+  /* 204 NesRelatedSnippetsCapabilities */ { keys: [["_meta", 205]] },
+  /* 205 NesRelatedSnippetsCapabilities/properties/_meta */ { others: 16 },
+  /* 206 NesContextCapabilities/properties/editHistory */ { unions: [{ variants: [{ kinds: "object", node: 207 }, { kinds: "scalar" }] }] },
+  /* 207 NesEditHistoryCapabilities */ { keys: [["maxCount", -1], ["_meta", 208]] },
+  /* 208 NesEditHistoryCapabilities/properties/_meta */ { others: 16 },
+  /* 209 NesContextCapabilities/properties/userActions */ { unions: [{ variants: [{ kinds: "object", node: 210 }, { kinds: "scalar" }] }] },
+  /* 210 NesUserActionsCapabilities */ { keys: [["maxCount", -1], ["_meta", 211]] },
+  /* 211 NesUserActionsCapabilities/properties/_meta */ { others: 16 },
+  /* 212 NesContextCapabilities/properties/openFiles */ { unions: [{ variants: [{ kinds: "object", node: 213 }, { kinds: "scalar" }] }] },
+  /* 213 NesOpenFilesCapabilities */ { keys: [["_meta", 214]] },
+  /* 214 NesOpenFilesCapabilities/properties/_meta */ { others: 16 },
+  /* 215 NesContextCapabilities/properties/diagnostics */ { unions: [{ variants: [{ kinds: "object", node: 216 }, { kinds: "scalar" }] }] },
+  /* 216 NesDiagnosticsCapabilities */ { keys: [["_meta", 217]] },
+  /* 217 NesDiagnosticsCapabilities/properties/_meta */ { others: 16 },
+  /* 218 NesContextCapabilities/properties/_meta */ { others: 16 },
+  /* 219 NesCapabilities/properties/_meta */ { others: 16 },
+  /* 220 AgentCapabilities/properties/_meta */ { others: 16 },
+  /* 221 InitializeResponse/properties/authMethods */ { items: 222 },
+  /* 222 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 223 }, { tag: "agent", node: 228 }, { other: true, node: 230 }], tag: "type" }] },
+  /* 223 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 224], ["_meta", 227]] },
+  /* 224 AuthMethod/union/0/anyOf/0/properties/env */ { items: 225 },
+  /* 225 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 226]] },
+  /* 226 EnvVariable/properties/_meta */ { others: 16 },
+  /* 227 AuthMethod/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 228 AuthMethod/union/0/anyOf/1 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 229]] },
+  /* 229 AuthMethod/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 230 AuthMethod/union/0/anyOf/2 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 231]], others: 16 },
+  /* 231 AuthMethod/union/0/anyOf/2/properties/_meta */ { others: 16 },
+  /* 232 InitializeResponse/properties/_meta */ { others: 16 },
+  /* 233 LoginAuthResponse */ { keys: [["_meta", 234]] },
+  /* 234 LoginAuthResponse/properties/_meta */ { others: 16 },
+  /* 235 ListProvidersResponse */ { keys: [["providers", 236], ["_meta", 242]] },
+  /* 236 ListProvidersResponse/properties/providers */ { items: 237 },
+  /* 237 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 238], ["_meta", 241]] },
+  /* 238 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 239 }, { kinds: "scalar" }] }] },
+  /* 239 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 240]] },
+  /* 240 ProviderCurrentConfig/properties/_meta */ { others: 16 },
+  /* 241 ProviderInfo/properties/_meta */ { others: 16 },
+  /* 242 ListProvidersResponse/properties/_meta */ { others: 16 },
+  /* 243 SetProviderResponse */ { keys: [["_meta", 244]] },
+  /* 244 SetProviderResponse/properties/_meta */ { others: 16 },
+  /* 245 DisableProviderResponse */ { keys: [["_meta", 246]] },
+  /* 246 DisableProviderResponse/properties/_meta */ { others: 16 },
+  /* 247 LogoutAuthResponse */ { keys: [["_meta", 248]] },
+  /* 248 LogoutAuthResponse/properties/_meta */ { others: 16 },
+  /* 249 NewSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 250], ["_meta", 264]] },
+  /* 250 NewSessionResponse/properties/configOptions */ { items: 251 },
+  /* 251 SessionConfigOption */ { keys: [["configId", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 252]], unions: [{ variants: [{ tag: "select", node: 253 }, { tag: "boolean", node: 262 }, { other: true, node: 263 }], tag: "type" }] },
+  /* 252 SessionConfigOption/properties/_meta */ { others: 16 },
+  /* 253 SessionConfigOption/union/0/anyOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 254]] },
+  /* 254 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 255, check: 139, repair: 170 }, { kinds: "array", node: 258, check: 142, repair: 172 }] }] },
+  /* 255 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 256 },
+  /* 256 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 257]] },
+  /* 257 SessionConfigSelectOption/properties/_meta */ { others: 16 },
+  /* 258 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 259 },
+  /* 259 SessionConfigSelectGroup */ { keys: [["groupId", -1], ["name", -1], ["options", 260], ["_meta", 261]] },
+  /* 260 SessionConfigSelectGroup/properties/options */ { items: 256 },
+  /* 261 SessionConfigSelectGroup/properties/_meta */ { others: 16 },
+  /* 262 SessionConfigOption/union/0/anyOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
+  /* 263 SessionConfigOption/union/0/anyOf/2 */ { keys: [["type", -1]], others: 16 },
+  /* 264 NewSessionResponse/properties/_meta */ { others: 16 },
+  /* 265 ListSessionsResponse */ { keys: [["sessions", 266], ["nextCursor", -1], ["_meta", 269]] },
+  /* 266 ListSessionsResponse/properties/sessions */ { items: 267 },
+  /* 267 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 268]] },
+  /* 268 SessionInfo/properties/_meta */ { others: 16 },
+  /* 269 ListSessionsResponse/properties/_meta */ { others: 16 },
+  /* 270 DeleteSessionResponse */ { keys: [["_meta", 271]] },
+  /* 271 DeleteSessionResponse/properties/_meta */ { others: 16 },
+  /* 272 ForkSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 273], ["_meta", 274]] },
+  /* 273 ForkSessionResponse/properties/configOptions */ { items: 251 },
+  /* 274 ForkSessionResponse/properties/_meta */ { others: 16 },
+  /* 275 ResumeSessionResponse */ { keys: [["configOptions", 276], ["_meta", 277]] },
+  /* 276 ResumeSessionResponse/properties/configOptions */ { items: 251 },
+  /* 277 ResumeSessionResponse/properties/_meta */ { others: 16 },
+  /* 278 CloseSessionResponse */ { keys: [["_meta", 279]] },
+  /* 279 CloseSessionResponse/properties/_meta */ { others: 16 },
+  /* 280 SetSessionConfigOptionResponse */ { keys: [["configOptions", 281], ["_meta", 282]] },
+  /* 281 SetSessionConfigOptionResponse/properties/configOptions */ { items: 251 },
+  /* 282 SetSessionConfigOptionResponse/properties/_meta */ { others: 16 },
+  /* 283 PromptResponse */ { keys: [["_meta", 284]] },
+  /* 284 PromptResponse/properties/_meta */ { others: 16 },
+  /* 285 StartNesResponse */ { keys: [["sessionId", -1], ["_meta", 286]] },
+  /* 286 StartNesResponse/properties/_meta */ { others: 16 },
+  /* 287 SuggestNesResponse */ { keys: [["suggestions", 288], ["_meta", 307]] },
+  /* 288 SuggestNesResponse/properties/suggestions */ { items: 289 },
+  /* 289 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 290 }, { tag: "jump", node: 300 }, { tag: "rename", node: 302 }, { tag: "searchAndReplace", node: 304 }, { other: true, node: 306 }], tag: "kind" }] },
+  /* 290 NesSuggestion/union/0/anyOf/0 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["edits", 291], ["cursorPosition", 298], ["_meta", 299]] },
+  /* 291 NesSuggestion/union/0/anyOf/0/properties/edits */ { items: 292 },
+  /* 292 NesTextEdit */ { keys: [["range", 293], ["newText", -1], ["_meta", 297]] },
+  /* 293 Range */ { keys: [["start", 294], ["end", 294], ["_meta", 296]] },
+  /* 294 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 295]] },
+  /* 295 Position/properties/_meta */ { others: 16 },
+  /* 296 Range/properties/_meta */ { others: 16 },
+  /* 297 NesTextEdit/properties/_meta */ { others: 16 },
+  /* 298 NesSuggestion/union/0/anyOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 294 }, { kinds: "scalar" }] }] },
+  /* 299 NesSuggestion/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 300 NesSuggestion/union/0/anyOf/1 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 294], ["_meta", 301]] },
+  /* 301 NesSuggestion/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 302 NesSuggestion/union/0/anyOf/2 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 294], ["newName", -1], ["_meta", 303]] },
+  /* 303 NesSuggestion/union/0/anyOf/2/properties/_meta */ { others: 16 },
+  /* 304 NesSuggestion/union/0/anyOf/3 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 305]] },
+  /* 305 NesSuggestion/union/0/anyOf/3/properties/_meta */ { others: 16 },
+  /* 306 NesSuggestion/union/0/anyOf/4 */ { keys: [["kind", -1], ["suggestionId", -1]], others: 16 },
+  /* 307 SuggestNesResponse/properties/_meta */ { others: 16 },
+  /* 308 CloseNesResponse */ { keys: [["_meta", 309]] },
+  /* 309 CloseNesResponse/properties/_meta */ { others: 16 },
+  /* 310 ExtResponse */ { free: true },
+  /* 311 MessageMcpResponse */ { free: true },
+  /* 312 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 313]] },
+  /* 313 Error */ { keys: [["code", -1], ["message", -1], ["data", 16]] },
+  /* 314 AuthMethodTerminal */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 224], ["_meta", 227]] },
+  /* 315 AuthMethodAgent */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["_meta", 229]] },
+  /* 316 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 254]] },
+  /* 317 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
+  /* 318 NesEditSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["edits", 291], ["cursorPosition", 298], ["_meta", 299]] },
+  /* 319 NesJumpSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 294], ["_meta", 301]] },
+  /* 320 NesRenameSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 294], ["newName", -1], ["_meta", 303]] },
+  /* 321 NesSearchAndReplaceSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 305]] },
+  /* 322 AgentNotification */ { keys: [["method", -1], ["params", 323]] },
+  /* 323 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 324 }, { kinds: "scalar" }] }] },
+  /* 324 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 325, check: 207, repair: 211 }, { kinds: "object", node: 408, check: 208, repair: 284 }, { kinds: "object", node: 410, check: 209, repair: 285 }, { node: 413, check: 210 }] }] },
+  /* 325 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 326], ["_meta", 407]] },
+  /* 326 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 327 }, { tag: "user_message", node: 329 }, { tag: "agent_message_chunk", node: 332 }, { tag: "agent_message", node: 333 }, { tag: "agent_thought_chunk", node: 336 }, { tag: "agent_thought", node: 337 }, { tag: "state_update", node: 340 }, { tag: "tool_call_content_chunk", node: 351 }, { tag: "tool_call_update", node: 353 }, { tag: "terminal_update", node: 354 }, { tag: "terminal_output_chunk", node: 362 }, { tag: "plan_update", node: 364 }, { tag: "plan_removed", node: 377 }, { tag: "available_commands_update", node: 379 }, { tag: "config_option_update", node: 389 }, { tag: "session_info_update", node: 392 }, { tag: "usage_update", node: 394 }, { tag: "notice", node: 399 }, { tag: "compaction_update", node: 401 }, { tag: "compaction_summary_chunk", node: 404 }, { other: true, node: 406 }], tag: "sessionUpdate" }] },
+  /* 327 SessionUpdate/union/0/anyOf/0 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 328]] },
+  /* 328 SessionUpdate/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 329 SessionUpdate/union/0/anyOf/1 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 330], ["_meta", 331]] },
+  /* 330 SessionUpdate/union/0/anyOf/1/properties/content */ { items: 11 },
+  /* 331 SessionUpdate/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 332 SessionUpdate/union/0/anyOf/2 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 328]] },
+  /* 333 SessionUpdate/union/0/anyOf/3 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 334], ["_meta", 335]] },
+  /* 334 SessionUpdate/union/0/anyOf/3/properties/content */ { items: 11 },
+  /* 335 SessionUpdate/union/0/anyOf/3/properties/_meta */ { others: 16 },
+  /* 336 SessionUpdate/union/0/anyOf/4 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 328]] },
+  /* 337 SessionUpdate/union/0/anyOf/5 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 338], ["_meta", 339]] },
+  /* 338 SessionUpdate/union/0/anyOf/5/properties/content */ { items: 11 },
+  /* 339 SessionUpdate/union/0/anyOf/5/properties/_meta */ { others: 16 },
+  /* 340 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 341 }, { tag: "idle", node: 343 }, { tag: "requires_action", node: 348 }, { other: true, node: 350 }], tag: "state" }] },
+  /* 341 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0 */ { keys: [["state", -1], ["_meta", 342]] },
+  /* 342 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 343 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["usage", 344], ["_meta", 347]] },
+  /* 344 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 345 }, { kinds: "scalar" }] }] },
+  /* 345 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 346]] },
+  /* 346 Usage/properties/_meta */ { others: 16 },
+  /* 347 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 348 SessionUpdate/union/0/anyOf/6/union/0/anyOf/2 */ { keys: [["state", -1], ["_meta", 349]] },
+  /* 349 SessionUpdate/union/0/anyOf/6/union/0/anyOf/2/properties/_meta */ { others: 16 },
+  /* 350 SessionUpdate/union/0/anyOf/6/union/0/anyOf/3 */ { keys: [["state", -1]], others: 16 },
+  /* 351 SessionUpdate/union/0/anyOf/7 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["content", 9], ["_meta", 352]] },
+  /* 352 SessionUpdate/union/0/anyOf/7/properties/_meta */ { others: 16 },
+  /* 353 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 55], ["rawInput", 16], ["rawOutput", 16], ["_meta", 58]] },
+  /* 354 SessionUpdate/union/0/anyOf/9 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 355], ["exitStatus", 358], ["_meta", 361]] },
+  /* 355 SessionUpdate/union/0/anyOf/9/properties/output */ { unions: [{ variants: [{ kinds: "object", node: 356 }, { kinds: "scalar" }] }] },
+  /* 356 TerminalOutput */ { keys: [["data", -1], ["_meta", 357]] },
+  /* 357 TerminalOutput/properties/_meta */ { others: 16 },
+  /* 358 SessionUpdate/union/0/anyOf/9/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 359 }, { kinds: "scalar" }] }] },
+  /* 359 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 360]] },
+  /* 360 TerminalExitStatus/properties/_meta */ { others: 16 },
+  /* 361 SessionUpdate/union/0/anyOf/9/properties/_meta */ { others: 16 },
+  /* 362 SessionUpdate/union/0/anyOf/10 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["data", -1], ["_meta", 363]] },
+  /* 363 SessionUpdate/union/0/anyOf/10/properties/_meta */ { others: 16 },
+  /* 364 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 365], ["_meta", 376]] },
+  /* 365 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 366 }, { tag: "file", node: 371 }, { tag: "markdown", node: 373 }, { other: true, node: 375 }], tag: "type" }] },
+  /* 366 PlanUpdateContent/union/0/anyOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 367], ["_meta", 370]] },
+  /* 367 PlanUpdateContent/union/0/anyOf/0/properties/entries */ { items: 368 },
+  /* 368 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 369]] },
+  /* 369 PlanEntry/properties/_meta */ { others: 16 },
+  /* 370 PlanUpdateContent/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 371 PlanUpdateContent/union/0/anyOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 372]] },
+  /* 372 PlanUpdateContent/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 373 PlanUpdateContent/union/0/anyOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 374]] },
+  /* 374 PlanUpdateContent/union/0/anyOf/2/properties/_meta */ { others: 16 },
+  /* 375 PlanUpdateContent/union/0/anyOf/3 */ { keys: [["type", -1], ["planId", -1]], others: 16 },
+  /* 376 SessionUpdate/union/0/anyOf/11/properties/_meta */ { others: 16 },
+  /* 377 SessionUpdate/union/0/anyOf/12 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 378]] },
+  /* 378 SessionUpdate/union/0/anyOf/12/properties/_meta */ { others: 16 },
+  /* 379 SessionUpdate/union/0/anyOf/13 */ { keys: [["sessionUpdate", -1], ["availableCommands", 380], ["_meta", 388]] },
+  /* 380 SessionUpdate/union/0/anyOf/13/properties/availableCommands */ { items: 381 },
+  /* 381 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 382], ["_meta", 387]] },
+  /* 382 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 383 }, { kinds: "scalar" }] }] },
+  /* 383 AvailableCommandInput */ { unions: [{ variants: [{ tag: "text", node: 384 }, { other: true, node: 386 }], tag: "type" }] },
+  /* 384 AvailableCommandInput/union/0/anyOf/0 */ { keys: [["type", -1], ["hint", -1], ["_meta", 385]] },
+  /* 385 AvailableCommandInput/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 386 AvailableCommandInput/union/0/anyOf/1 */ { keys: [["type", -1]], others: 16 },
+  /* 387 AvailableCommand/properties/_meta */ { others: 16 },
+  /* 388 SessionUpdate/union/0/anyOf/13/properties/_meta */ { others: 16 },
+  /* 389 SessionUpdate/union/0/anyOf/14 */ { keys: [["sessionUpdate", -1], ["configOptions", 390], ["_meta", 391]] },
+  /* 390 SessionUpdate/union/0/anyOf/14/properties/configOptions */ { items: 251 },
+  /* 391 SessionUpdate/union/0/anyOf/14/properties/_meta */ { others: 16 },
+  /* 392 SessionUpdate/union/0/anyOf/15 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 393]] },
+  /* 393 SessionUpdate/union/0/anyOf/15/properties/_meta */ { others: 16 },
+  /* 394 SessionUpdate/union/0/anyOf/16 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 395], ["_meta", 398]] },
+  /* 395 SessionUpdate/union/0/anyOf/16/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 396 }, { kinds: "scalar" }] }] },
+  /* 396 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 397]] },
+  /* 397 Cost/properties/_meta */ { others: 16 },
+  /* 398 SessionUpdate/union/0/anyOf/16/properties/_meta */ { others: 16 },
+  /* 399 SessionUpdate/union/0/anyOf/17 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 400]] },
+  /* 400 SessionUpdate/union/0/anyOf/17/properties/_meta */ { others: 16 },
+  /* 401 SessionUpdate/union/0/anyOf/18 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 402], ["error", -1], ["_meta", 403]] },
+  /* 402 SessionUpdate/union/0/anyOf/18/properties/summary */ { items: 11 },
+  /* 403 SessionUpdate/union/0/anyOf/18/properties/_meta */ { others: 16 },
+  /* 404 SessionUpdate/union/0/anyOf/19 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 11], ["_meta", 405]] },
+  /* 405 SessionUpdate/union/0/anyOf/19/properties/_meta */ { others: 16 },
+  /* 406 SessionUpdate/union/0/anyOf/20 */ { keys: [["sessionUpdate", -1]], others: 16 },
+  /* 407 UpdateSessionNotification/properties/_meta */ { others: 16 },
+  /* 408 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 409]] },
+  /* 409 CompleteElicitationNotification/properties/_meta */ { others: 16 },
+  /* 410 MessageMcpNotification */ { keys: [["connectionId", -1], ["method", -1], ["params", 411], ["_meta", 412]] },
+  /* 411 MessageMcpNotification/properties/params */ { others: 16 },
+  /* 412 MessageMcpNotification/properties/_meta */ { others: 16 },
+  /* 413 ExtNotification */ { free: true },
+  /* 414 ContentChunk */ { keys: [["messageId", -1], ["content", 11], ["_meta", 328]] },
+  /* 415 UserMessage */ { keys: [["messageId", -1], ["content", 330], ["_meta", 331]] },
+  /* 416 AgentMessage */ { keys: [["messageId", -1], ["content", 334], ["_meta", 335]] },
+  /* 417 AgentThought */ { keys: [["messageId", -1], ["content", 338], ["_meta", 339]] },
+  /* 418 RunningStateUpdate */ { keys: [["_meta", 342]] },
+  /* 419 IdleStateUpdate */ { keys: [["stopReason", -1], ["usage", 344], ["_meta", 347]] },
+  /* 420 RequiresActionStateUpdate */ { keys: [["_meta", 349]] },
+  /* 421 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 341 }, { tag: "idle", node: 343 }, { tag: "requires_action", node: 348 }, { other: true, node: 350 }], tag: "state" }] },
+  /* 422 ToolCallContentChunk */ { keys: [["toolCallId", -1], ["content", 9], ["_meta", 352]] },
+  /* 423 TerminalUpdate */ { keys: [["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 355], ["exitStatus", 358], ["_meta", 361]] },
+  /* 424 TerminalOutputChunk */ { keys: [["terminalId", -1], ["data", -1], ["_meta", 363]] },
+  /* 425 PlanItems */ { keys: [["planId", -1], ["entries", 367], ["_meta", 370]] },
+  /* 426 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 372]] },
+  /* 427 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 374]] },
+  /* 428 PlanUpdate */ { keys: [["plan", 365], ["_meta", 376]] },
+  /* 429 PlanRemoved */ { keys: [["planId", -1], ["_meta", 378]] },
+  /* 430 TextCommandInput */ { keys: [["hint", -1], ["_meta", 385]] },
+  /* 431 AvailableCommandsUpdate */ { keys: [["availableCommands", 380], ["_meta", 388]] },
+  /* 432 ConfigOptionUpdate */ { keys: [["configOptions", 390], ["_meta", 391]] },
+  /* 433 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 393]] },
+  /* 434 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 395], ["_meta", 398]] },
+  /* 435 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 400]] },
+  /* 436 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 402], ["error", -1], ["_meta", 403]] },
+  /* 437 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 11], ["_meta", 405]] },
+  /* 438 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 439]] },
+  /* 439 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 440 }, { kinds: "scalar" }] }] },
+  /* 440 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 441, check: 243, repair: 289 }, { kinds: "object", node: 472, check: 244, repair: 310 }, { kinds: "object", node: 474, check: 245, repair: 311 }, { kinds: "object", node: 476, check: 246, repair: 312 }, { kinds: "object", node: 479, check: 247, repair: 313 }, { kinds: "object", node: 481, check: 248, repair: 314 }, { kinds: "object", node: 483, check: 249, repair: 315 }, { kinds: "object", node: 498, check: 250, repair: 328 }, { kinds: "object", node: 500, check: 251, repair: 329 }, { kinds: "object", node: 502, check: 252, repair: 330 }, { kinds: "object", node: 505, check: 253, repair: 333 }, { kinds: "object", node: 514, check: 254, repair: 341 }, { kinds: "object", node: 516, check: 255, repair: 342 }, { kinds: "object", node: 521, check: 256, repair: 343 }, { kinds: "object", node: 524, check: 257, repair: 345 }, { kinds: "object", node: 532, check: 258, repair: 350 }, { kinds: "object", node: 560, check: 259, repair: 369 }, { kinds: "object", node: 100, check: 58, repair: 78 }, { node: 105, check: 60 }] }] },
+  /* 441 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 130], ["capabilities", 442], ["_meta", 471]], fills: [{ name: "capabilities", default: {} }] },
+  /* 442 ClientCapabilities */ { keys: [["auth", 443], ["elicitation", 449], ["nes", 458], ["positionEncodings", -1], ["_meta", 470]] },
+  /* 443 ClientCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 444 }, { kinds: "scalar" }] }] },
+  /* 444 AuthCapabilities */ { keys: [["terminal", 445], ["_meta", 448]] },
+  /* 445 AuthCapabilities/properties/terminal */ { unions: [{ variants: [{ kinds: "object", node: 446 }, { kinds: "scalar" }] }] },
+  /* 446 TerminalAuthCapabilities */ { keys: [["_meta", 447]] },
+  /* 447 TerminalAuthCapabilities/properties/_meta */ { others: 16 },
+  /* 448 AuthCapabilities/properties/_meta */ { others: 16 },
+  /* 449 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 450 }, { kinds: "scalar" }] }] },
+  /* 450 ElicitationCapabilities */ { keys: [["form", 451], ["url", 454], ["_meta", 457]] },
+  /* 451 ElicitationCapabilities/properties/form */ { unions: [{ variants: [{ kinds: "object", node: 452 }, { kinds: "scalar" }] }] },
+  /* 452 ElicitationFormCapabilities */ { keys: [["_meta", 453]] },
+  /* 453 ElicitationFormCapabilities/properties/_meta */ { others: 16 },
+  /* 454 ElicitationCapabilities/properties/url */ { unions: [{ variants: [{ kinds: "object", node: 455 }, { kinds: "scalar" }] }] },
+  /* 455 ElicitationUrlCapabilities */ { keys: [["_meta", 456]] },
+  /* 456 ElicitationUrlCapabilities/properties/_meta */ { others: 16 },
+  /* 457 ElicitationCapabilities/properties/_meta */ { others: 16 },
+  /* 458 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 459 }, { kinds: "scalar" }] }] },
+  /* 459 ClientNesCapabilities */ { keys: [["jump", 460], ["rename", 463], ["searchAndReplace", 466], ["_meta", 469]] },
+  /* 460 ClientNesCapabilities/properties/jump */ { unions: [{ variants: [{ kinds: "object", node: 461 }, { kinds: "scalar" }] }] },
+  /* 461 NesJumpCapabilities */ { keys: [["_meta", 462]] },
+  /* 462 NesJumpCapabilities/properties/_meta */ { others: 16 },
+  /* 463 ClientNesCapabilities/properties/rename */ { unions: [{ variants: [{ kinds: "object", node: 464 }, { kinds: "scalar" }] }] },
+  /* 464 NesRenameCapabilities */ { keys: [["_meta", 465]] },
+  /* 465 NesRenameCapabilities/properties/_meta */ { others: 16 },
+  /* 466 ClientNesCapabilities/properties/searchAndReplace */ { unions: [{ variants: [{ kinds: "object", node: 467 }, { kinds: "scalar" }] }] },
+  /* 467 NesSearchAndReplaceCapabilities */ { keys: [["_meta", 468]] },
+  /* 468 NesSearchAndReplaceCapabilities/properties/_meta */ { others: 16 },
+  /* 469 ClientNesCapabilities/properties/_meta */ { others: 16 },
+  /* 470 ClientCapabilities/properties/_meta */ { others: 16 },
+  /* 471 InitializeRequest/properties/_meta */ { others: 16 },
+  /* 472 LoginAuthRequest */ { keys: [["methodId", -1], ["_meta", 473]] },
+  /* 473 LoginAuthRequest/properties/_meta */ { others: 16 },
+  /* 474 ListProvidersRequest */ { keys: [["_meta", 475]] },
+  /* 475 ListProvidersRequest/properties/_meta */ { others: 16 },
+  /* 476 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 477], ["_meta", 478]] },
+  /* 477 SetProviderRequest/properties/headers */ { others: -1 },
+  /* 478 SetProviderRequest/properties/_meta */ { others: 16 },
+  /* 479 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 480]] },
+  /* 480 DisableProviderRequest/properties/_meta */ { others: 16 },
+  /* 481 LogoutAuthRequest */ { keys: [["_meta", 482]] },
+  /* 482 LogoutAuthRequest/properties/_meta */ { others: 16 },
+  /* 483 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 484], ["_meta", 497]] },
+  /* 484 NewSessionRequest/properties/mcpServers */ { items: 485 },
+  /* 485 McpServer */ { unions: [{ variants: [{ tag: "http", node: 486 }, { tag: "acp", node: 491 }, { tag: "stdio", node: 493 }, { other: true, node: 496 }], tag: "type" }] },
+  /* 486 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 487], ["_meta", 490]] },
+  /* 487 McpServer/union/0/anyOf/0/properties/headers */ { items: 488 },
+  /* 488 HttpHeader */ { keys: [["name", -1], ["value", -1], ["_meta", 489]] },
+  /* 489 HttpHeader/properties/_meta */ { others: 16 },
+  /* 490 McpServer/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 491 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 492]] },
+  /* 492 McpServer/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 493 McpServer/union/0/anyOf/2 */ { keys: [["type", -1], ["name", -1], ["command", -1], ["args", -1], ["env", 494], ["_meta", 495]] },
+  /* 494 McpServer/union/0/anyOf/2/properties/env */ { items: 225 },
+  /* 495 McpServer/union/0/anyOf/2/properties/_meta */ { others: 16 },
+  /* 496 McpServer/union/0/anyOf/3 */ { keys: [["type", -1]], others: 16 },
+  /* 497 NewSessionRequest/properties/_meta */ { others: 16 },
+  /* 498 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 499]] },
+  /* 499 ListSessionsRequest/properties/_meta */ { others: 16 },
+  /* 500 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 501]] },
+  /* 501 DeleteSessionRequest/properties/_meta */ { others: 16 },
+  /* 502 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 503], ["_meta", 504]] },
+  /* 503 ForkSessionRequest/properties/mcpServers */ { items: 485 },
+  /* 504 ForkSessionRequest/properties/_meta */ { others: 16 },
+  /* 505 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 506], ["replayFrom", 507], ["_meta", 513]] },
+  /* 506 ResumeSessionRequest/properties/mcpServers */ { items: 485 },
+  /* 507 ResumeSessionRequest/properties/replayFrom */ { unions: [{ variants: [{ kinds: "object", node: 508 }, { kinds: "scalar" }] }] },
+  /* 508 ReplayFrom */ { unions: [{ variants: [{ tag: "start", node: 509 }, { other: true, node: 511 }], tag: "type" }] },
+  /* 509 ReplayFrom/union/0/anyOf/0 */ { keys: [["type", -1], ["_meta", 510]] },
+  /* 510 ReplayFrom/union/0/anyOf/0/properties/_meta */ { others: 16 },
+  /* 511 ReplayFrom/union/0/anyOf/1 */ { keys: [["type", -1], ["_meta", 512]], others: 16 },
+  /* 512 ReplayFrom/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 513 ResumeSessionRequest/properties/_meta */ { others: 16 },
+  /* 514 CloseSessionRequest */ { keys: [["sessionId", -1], ["_meta", 515]] },
+  /* 515 CloseSessionRequest/properties/_meta */ { others: 16 },
+  /* 516 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 517]], unions: [{ variants: [{ tag: "id", node: 518 }, { tag: "boolean", node: 519 }, { other: true, node: 520 }], tag: "type" }] },
+  /* 517 SetSessionConfigOptionRequest/properties/_meta */ { others: 16 },
+  /* 518 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
+  /* 519 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1], ["type", -1]] },
+  /* 520 SetSessionConfigOptionRequest/union/0/anyOf/2 */ { keys: [["type", -1], ["value", 16]], others: 16 },
+  /* 521 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 522], ["_meta", 523]] },
+  /* 522 PromptRequest/properties/prompt */ { items: 11 },
+  /* 523 PromptRequest/properties/_meta */ { others: 16 },
+  /* 524 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 525], ["repository", 528], ["_meta", 531]] },
+  /* 525 StartNesRequest/properties/workspaceFolders */ { items: 526 },
+  /* 526 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 527]] },
+  /* 527 WorkspaceFolder/properties/_meta */ { others: 16 },
+  /* 528 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 529 }, { kinds: "scalar" }] }] },
+  /* 529 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 530]] },
+  /* 530 NesRepository/properties/_meta */ { others: 16 },
+  /* 531 StartNesRequest/properties/_meta */ { others: 16 },
+  /* 532 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 294], ["selection", 533], ["triggerKind", -1], ["context", 534], ["_meta", 559]] },
+  /* 533 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 293 }, { kinds: "scalar" }] }] },
+  /* 534 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 535 }, { kinds: "scalar" }] }] },
+  /* 535 NesSuggestContext */ { keys: [["recentFiles", 536], ["relatedSnippets", 539], ["editHistory", 545], ["userActions", 548], ["openFiles", 551], ["diagnostics", 555], ["_meta", 558]] },
+  /* 536 NesSuggestContext/properties/recentFiles */ { items: 537 },
+  /* 537 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 538]] },
+  /* 538 NesRecentFile/properties/_meta */ { others: 16 },
+  /* 539 NesSuggestContext/properties/relatedSnippets */ { items: 540 },
+  /* 540 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 541], ["_meta", 544]] },
+  /* 541 NesRelatedSnippet/properties/excerpts */ { items: 542 },
+  /* 542 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 543]] },
+  /* 543 NesExcerpt/properties/_meta */ { others: 16 },
+  /* 544 NesRelatedSnippet/properties/_meta */ { others: 16 },
+  /* 545 NesSuggestContext/properties/editHistory */ { items: 546 },
+  /* 546 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 547]] },
+  /* 547 NesEditHistoryEntry/properties/_meta */ { others: 16 },
+  /* 548 NesSuggestContext/properties/userActions */ { items: 549 },
+  /* 549 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 294], ["timestampMs", -1], ["_meta", 550]] },
+  /* 550 NesUserAction/properties/_meta */ { others: 16 },
+  /* 551 NesSuggestContext/properties/openFiles */ { items: 552 },
+  /* 552 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 553], ["lastFocusedMs", -1], ["_meta", 554]] },
+  /* 553 NesOpenFile/properties/visibleRange */ { unions: [{ variants: [{ kinds: "object", node: 293 }, { kinds: "scalar" }] }] },
+  /* 554 NesOpenFile/properties/_meta */ { others: 16 },
+  /* 555 NesSuggestContext/properties/diagnostics */ { items: 556 },
+  /* 556 NesDiagnostic */ { keys: [["uri", -1], ["range", 293], ["severity", -1], ["message", -1], ["_meta", 557]] },
+  /* 557 NesDiagnostic/properties/_meta */ { others: 16 },
+  /* 558 NesSuggestContext/properties/_meta */ { others: 16 },
+  /* 559 SuggestNesRequest/properties/_meta */ { others: 16 },
+  /* 560 CloseNesRequest */ { keys: [["sessionId", -1], ["_meta", 561]] },
+  /* 561 CloseNesRequest/properties/_meta */ { others: 16 },
+  /* 562 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 487], ["_meta", 490]] },
+  /* 563 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 492]] },
+  /* 564 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 494], ["_meta", 495]] },
+  /* 565 ReplayFromStart */ { keys: [["_meta", 510]] },
+  /* 566 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 567, check: 267, repair: 371 }, { kinds: "object", node: 587, check: 183, repair: 380 }] }] },
+  /* 567 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 568]] },
+  /* 568 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 569, check: 261, repair: 373 }, { kinds: "object", node: 576, check: 262, repair: 377 }, { kinds: "object", node: 583, check: 263, repair: 378 }, { kinds: "object", node: 585, check: 264, repair: 379 }, { node: 311, check: 174 }, { node: 310, check: 173 }] }] },
+  /* 569 RequestPermissionResponse */ { keys: [["outcome", 570], ["_meta", 575]] },
+  /* 570 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 571 }, { tag: "selected", node: 572 }, { other: true, node: 574 }], tag: "outcome" }] },
+  /* 571 RequestPermissionOutcome/union/0/anyOf/0 */ { keys: [["outcome", -1]] },
+  /* 572 RequestPermissionOutcome/union/0/anyOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 573]] },
+  /* 573 RequestPermissionOutcome/union/0/anyOf/1/properties/_meta */ { others: 16 },
+  /* 574 RequestPermissionOutcome/union/0/anyOf/2 */ { keys: [["outcome", -1]], others: 16 },
+  /* 575 RequestPermissionResponse/properties/_meta */ { others: 16 },
+  /* 576 CreateElicitationResponse */ { keys: [["_meta", 577]], unions: [{ variants: [{ tag: "accept", node: 578 }, { tag: "decline", node: 580 }, { tag: "cancel", node: 581 }, { other: true, node: 582 }], tag: "action" }] },
+  /* 577 CreateElicitationResponse/properties/_meta */ { others: 16 },
+  /* 578 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 579]] },
+  /* 579 CreateElicitationResponse/union/0/anyOf/0/properties/content */ { others: -1 },
+  /* 580 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
+  /* 581 CreateElicitationResponse/union/0/anyOf/2 */ { keys: [["action", -1]] },
+  /* 582 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 16 },
+  /* 583 ConnectMcpResponse */ { keys: [["connectionId", -1], ["_meta", 584]] },
+  /* 584 ConnectMcpResponse/properties/_meta */ { others: 16 },
+  /* 585 DisconnectMcpResponse */ { keys: [["_meta", 586]] },
+  /* 586 DisconnectMcpResponse/properties/_meta */ { others: 16 },
+  /* 587 ClientResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 313]] },
+  /* 588 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 573]] },
+  /* 589 ElicitationAcceptAction */ { keys: [["content", 579]] },
+  /* 590 ClientNotification */ { keys: [["method", -1], ["params", 591]] },
+  /* 591 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 592 }, { kinds: "scalar" }] }] },
+  /* 592 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 593, check: 273, repair: 384 }, { kinds: "object", node: 595, check: 274, repair: 385 }, { kinds: "object", node: 597, check: 275, repair: 386 }, { kinds: "object", node: 603, check: 276, repair: 390 }, { kinds: "object", node: 605, check: 277, repair: 391 }, { kinds: "object", node: 607, check: 278, repair: 392 }, { kinds: "object", node: 609, check: 279, repair: 393 }, { kinds: "object", node: 611, check: 280, repair: 394 }, { kinds: "object", node: 410, check: 209, repair: 285 }, { node: 413, check: 210 }] }] },
+  /* 593 CancelSessionNotification */ { keys: [["sessionId", -1], ["_meta", 594]] },
+  /* 594 CancelSessionNotification/properties/_meta */ { others: 16 },
+  /* 595 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 596]] },
+  /* 596 DidOpenDocumentNotification/properties/_meta */ { others: 16 },
+  /* 597 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 598], ["_meta", 602]] },
+  /* 598 DidChangeDocumentNotification/properties/contentChanges */ { items: 599 },
+  /* 599 TextDocumentContentChangeEvent */ { keys: [["range", 600], ["text", -1], ["_meta", 601]] },
+  /* 600 TextDocumentContentChangeEvent/properties/range */ { unions: [{ variants: [{ kinds: "object", node: 293 }, { kinds: "scalar" }] }] },
+  /* 601 TextDocumentContentChangeEvent/properties/_meta */ { others: 16 },
+  /* 602 DidChangeDocumentNotification/properties/_meta */ { others: 16 },
+  /* 603 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 604]] },
+  /* 604 DidCloseDocumentNotification/properties/_meta */ { others: 16 },
+  /* 605 DidSaveDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 606]] },
+  /* 606 DidSaveDocumentNotification/properties/_meta */ { others: 16 },
+  /* 607 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 294], ["visibleRange", 293], ["_meta", 608]] },
+  /* 608 DidFocusDocumentNotification/properties/_meta */ { others: 16 },
+  /* 609 AcceptNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["_meta", 610]] },
+  /* 610 AcceptNesNotification/properties/_meta */ { others: 16 },
+  /* 611 RejectNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["reason", -1], ["_meta", 612]] },
+  /* 612 RejectNesNotification/properties/_meta */ { others: 16 },
+  /* 613 ProtocolLevelNotification */ { keys: [["method", -1], ["params", 614]] },
+  /* 614 ProtocolLevelNotification/properties/params */ { unions: [{ variants: [{ kinds: "object", node: 615 }, { kinds: "scalar" }] }] },
+  /* 615 ProtocolLevelNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 616 }] }] },
+  /* 616 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 617]] },
+  /* 617 CancelRequestNotification/properties/_meta */ { others: 16 },
+];
+// Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
+// interpreter (S) takes over where anything must change.
+function s0(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": case "method": continue;
+    case "params": if (s1(v["params"], x) !== v["params"]) return S(v, 0, x); continue;
+    default: return S(v, 0, x);
+  }
+  return v;
+}
+function s1(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s2(v, x);
+  }
+  return s2(v, x);
+}
+function s2(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 2, x);
+  if (Array.isArray(v)) {
+    return s105(v, x);
+  }
+  if (c55(v)) {
+    return s3(v, x);
+  }
+  { const r = Q(v, 3, 55); if (r !== undefined) return s3(r, x); }
+  if (c56(v)) {
+    return s66(v, x);
+  }
+  { const r = Q(v, 49, 56); if (r !== undefined) return s66(r, x); }
+  if (c57(v)) {
+    return s98(v, x);
+  }
+  { const r = Q(v, 77, 57); if (r !== undefined) return s98(r, x); }
+  if (c58(v)) {
+    return s100(v, x);
+  }
+  { const r = Q(v, 78, 58); if (r !== undefined) return s100(r, x); }
+  if (c59(v)) {
+    return s103(v, x);
+  }
+  { const r = Q(v, 79, 59); if (r !== undefined) return s103(r, x); }
+  return s105(v, x);
+}
+function s3(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "title": case "description": continue;
+    case "subject": if (s4(v["subject"], x) !== v["subject"]) return S(v, 3, x); continue;
+    case "options": if (s62(v["options"], x) !== v["options"]) return S(v, 3, x); continue;
+    case "_meta": if (s65(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
+    default: return S(v, 3, x);
+  }
+  return v;
+}
+function s4(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 4, x);
+  return s5(v, x);
+}
+function s5(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 5, x);
+  switch (v["type"]) {
+    case "tool_call": {
+      return s6(v, x);
+    }
+    case "command": {
+      return s59(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s61(v, x);
+    }
+  }
+  return S(v, 5, x);
+}
+function s6(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 6, x); continue;
+    default: return S(v, 6, x);
+  }
+  return v;
+}
+function s7(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "toolCallId": case "name": case "title": case "kind": case "status": continue;
+    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 7, x); continue;
+    case "locations": if (s55(v["locations"], x) !== v["locations"]) return S(v, 7, x); continue;
+    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 7, x); continue;
+    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 7, x); continue;
+    case "_meta": if (s58(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
+    default: return S(v, 7, x);
+  }
+  return v;
+}
+function s8(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s9(v[i], x) !== v[i]) return S(v, 8, x);
+    return v;
+  }
+  return S(v, 8, x);
+  return v;
+}
+function s9(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 9, x);
+  switch (v["type"]) {
+    case "content": {
+      return s10(v, x);
+    }
+    case "diff": {
+      return s39(v, x);
+    }
+    case "terminal": {
+      return s52(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s54(v, x);
+    }
+  }
+  return S(v, 9, x);
+}
+function s10(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 10, x); continue;
+    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 10, x); continue;
+    default: return S(v, 10, x);
+  }
+  return v;
+}
+function s11(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 11, x);
+  switch (v["type"]) {
+    case "text": {
+      return s12(v, x);
+    }
+    case "image": {
+      return s18(v, x);
+    }
+    case "audio": {
+      return s21(v, x);
+    }
+    case "resource_link": {
+      return s24(v, x);
+    }
+    case "resource": {
+      return s29(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s37(v, x);
+    }
+  }
+  return S(v, 11, x);
+}
+function s12(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "text": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 12, x); continue;
+    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
+    default: return S(v, 12, x);
+  }
+  return v;
+}
+function s13(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 13, x);
+  return s14(v, x);
+}
+function s14(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "audience": case "lastModified": case "priority": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 14, x); continue;
+    default: return S(v, 14, x);
+  }
+  return v;
+}
+function s15(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 15, x); continue;
+  }
+  return v;
+}
+function s16(v) { return F(v); }
+function s17(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 17, x); continue;
+  }
+  return v;
+}
+function s18(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s19(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
+    case "_meta": if (s20(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
+    default: return S(v, 18, x);
+  }
+  return v;
+}
+function s19(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 19, x);
+  return s14(v, x);
+}
+function s20(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 20, x); continue;
+  }
+  return v;
+}
+function s21(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "data": case "mimeType": continue;
+    case "annotations": if (s22(v["annotations"], x) !== v["annotations"]) return S(v, 21, x); continue;
+    case "_meta": if (s23(v["_meta"], x) !== v["_meta"]) return S(v, 21, x); continue;
+    default: return S(v, 21, x);
+  }
+  return v;
+}
+function s22(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 22, x);
+  return s14(v, x);
+}
+function s23(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 23, x); continue;
+  }
+  return v;
+}
+function s24(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
+    case "icons": if (s25(v["icons"], x) !== v["icons"]) return S(v, 24, x); continue;
+    case "annotations": if (s27(v["annotations"], x) !== v["annotations"]) return S(v, 24, x); continue;
+    case "_meta": if (s28(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
+    default: return S(v, 24, x);
+  }
+  return v;
+}
+function s25(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s26(v[i], x) !== v[i]) return S(v, 25, x);
+    return v;
+  }
+  return S(v, 25, x);
+  return v;
+}
+function s26(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "src": case "mimeType": case "sizes": case "theme": continue;
+    default: return S(v, 26, x);
+  }
+  return v;
+}
+function s27(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 27, x);
+  return s14(v, x);
+}
+function s28(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 28, x); continue;
+  }
+  return v;
+}
+function s29(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 29, x); continue;
+    case "annotations": if (s35(v["annotations"], x) !== v["annotations"]) return S(v, 29, x); continue;
+    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+    default: return S(v, 29, x);
+  }
+  return v;
+}
+function s30(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 30, x);
+  if (Array.isArray(v)) return S(v, 30, x);
+  if (c26(v)) {
+    return s31(v, x);
+  }
+  { const r = Q(v, 34, 26); if (r !== undefined) return s31(r, x); }
+  return s33(v, x);
+}
+function s31(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "text": case "uri": case "mimeType": continue;
+    case "_meta": if (s32(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
+    default: return S(v, 31, x);
+  }
+  return v;
+}
+function s32(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 32, x); continue;
+  }
+  return v;
+}
+function s33(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "blob": case "uri": case "mimeType": continue;
+    case "_meta": if (s34(v["_meta"], x) !== v["_meta"]) return S(v, 33, x); continue;
+    default: return S(v, 33, x);
+  }
+  return v;
+}
+function s34(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 34, x); continue;
+  }
+  return v;
+}
+function s35(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 35, x);
+  return s14(v, x);
+}
+function s36(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 36, x); continue;
+  }
+  return v;
+}
+function s37(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 37, x); continue;
+  }
+  return v;
+}
+function s38(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 38, x); continue;
+  }
+  return v;
+}
+function s39(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "changes": if (s40(v["changes"], x) !== v["changes"]) return S(v, 39, x); continue;
+    case "patch": if (s49(v["patch"], x) !== v["patch"]) return S(v, 39, x); continue;
+    case "_meta": if (s51(v["_meta"], x) !== v["_meta"]) return S(v, 39, x); continue;
+    default: return S(v, 39, x);
+  }
+  return v;
+}
+function s40(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s41(v[i], x) !== v[i]) return S(v, 40, x);
+    return v;
+  }
+  return S(v, 40, x);
+  return v;
+}
+function s41(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 41, x);
+  switch (v["operation"]) {
+    case "add": {
+      for (const k in v) switch (k) {
+        case "fileType": case "mimeType": case "operation": case "path": continue;
+        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
+        default: return S(v, 41, x);
+      }
+      return v;
+    }
+    case "delete": {
+      for (const k in v) switch (k) {
+        case "fileType": case "mimeType": case "operation": case "path": continue;
+        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
+        default: return S(v, 41, x);
+      }
+      return v;
+    }
+    case "modify": {
+      for (const k in v) switch (k) {
+        case "fileType": case "mimeType": case "operation": case "path": continue;
+        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
+        default: return S(v, 41, x);
+      }
+      return v;
+    }
+    case "move": {
+      for (const k in v) switch (k) {
+        case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
+        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
+        default: return S(v, 41, x);
+      }
+      return v;
+    }
+    case "copy": {
+      for (const k in v) switch (k) {
+        case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
+        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
+        default: return S(v, 41, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["operation"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "fileType": case "mimeType": case "operation": continue;
+        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 41, x); continue;
+      }
+      return v;
+    }
+  }
+  return S(v, 41, x);
+}
+function s42(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 42, x); continue;
+  }
+  return v;
+}
+function s43(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "path": continue;
+    default: return S(v, 43, x);
+  }
+  return v;
+}
+function s44(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "path": continue;
+    default: return S(v, 44, x);
+  }
+  return v;
+}
+function s45(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "path": continue;
+    default: return S(v, 45, x);
+  }
+  return v;
+}
+function s46(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "oldPath": case "path": continue;
+    default: return S(v, 46, x);
+  }
+  return v;
+}
+function s47(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "oldPath": case "path": continue;
+    default: return S(v, 47, x);
+  }
+  return v;
+}
+function s48(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 48, x); continue;
+  }
+  return v;
+}
+function s49(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 49, x);
+  return s50(v, x);
+}
+function s50(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "format": case "text": continue;
+    default: return S(v, 50, x);
+  }
+  return v;
+}
+function s51(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 51, x); continue;
+  }
+  return v;
+}
+function s52(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "terminalId": continue;
+    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 52, x); continue;
+    default: return S(v, 52, x);
+  }
+  return v;
+}
+function s53(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 53, x); continue;
+  }
+  return v;
+}
+function s54(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 54, x); continue;
+  }
+  return v;
+}
+function s55(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s56(v[i], x) !== v[i]) return S(v, 55, x);
+    return v;
+  }
+  return S(v, 55, x);
+  return v;
+}
+function s56(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "path": case "line": continue;
+    case "_meta": if (s57(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
+    default: return S(v, 56, x);
+  }
+  return v;
+}
+function s57(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 57, x); continue;
+  }
+  return v;
+}
+function s58(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
+  }
+  return v;
+}
+function s59(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "command": case "cwd": case "toolCallId": case "terminalId": continue;
+    case "_meta": if (s60(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
+    default: return S(v, 59, x);
+  }
+  return v;
+}
+function s60(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 60, x); continue;
+  }
+  return v;
+}
+function s61(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 61, x); continue;
+  }
+  return v;
+}
+function s62(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s63(v[i], x) !== v[i]) return S(v, 62, x);
+    return v;
+  }
+  return S(v, 62, x);
+  return v;
+}
+function s63(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "optionId": case "name": case "kind": continue;
+    case "_meta": if (s64(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
+    default: return S(v, 63, x);
+  }
+  return v;
+}
+function s64(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 64, x); continue;
+  }
+  return v;
+}
+function s65(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 65, x); continue;
+  }
+  return v;
+}
+function s66(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 66, x);
+  switch (v["mode"]) {
+    case "form": {
+      return S(v, 66, x);
+    }
+    case "url": {
+      return S(v, 66, x);
+    }
+    default: {
+      if (typeof v["mode"] !== "string") break;
+      return S(v, 66, x);
+    }
+  }
+  return S(v, 66, x);
+}
+function s67(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 67, x); continue;
+  }
+  return v;
+}
+function s68(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 68, x);
+  if (Array.isArray(v)) return S(v, 68, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
+      default: return S(v, 68, x);
+    }
+    return v;
+  }
+  if (Q(v, 73, 53) !== undefined) return S(v, 68, x);
+  for (const k in v) switch (k) {
+    case "mode": case "requestId": continue;
+    case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
+    default: return S(v, 68, x);
+  }
+  return v;
+}
+function s69(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "required": case "description": continue;
+    case "properties": if (s70(v["properties"], x) !== v["properties"]) return S(v, 69, x); continue;
+    case "_meta": if (s93(v["_meta"], x) !== v["_meta"]) return S(v, 69, x); continue;
+    default: return S(v, 69, x);
+  }
+  if (!H(v, "type")) return S(v, 69, x);
+  if (!H(v, "properties")) return S(v, 69, x);
+  return v;
+}
+function s70(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s71(v[k], x) !== v[k]) return S(v, 70, x); continue;
+  }
+  return v;
+}
+function s71(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 71, x);
+  switch (v["type"]) {
+    case "string": {
+      return s72(v, x);
+    }
+    case "number": {
+      return s77(v, x);
+    }
+    case "integer": {
+      return s79(v, x);
+    }
+    case "boolean": {
+      return s81(v, x);
+    }
+    case "array": {
+      return s83(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s92(v, x);
+    }
+  }
+  return S(v, 71, x);
+}
+function s72(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s73(v["oneOf"], x) !== v["oneOf"]) return S(v, 72, x); continue;
+    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 72, x); continue;
+    default: return S(v, 72, x);
+  }
+  return v;
+}
+function s73(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s74(v[i], x) !== v[i]) return S(v, 73, x);
+    return v;
+  }
+  return S(v, 73, x);
+  return v;
+}
+function s74(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "const": case "title": case "description": continue;
+    case "_meta": if (s75(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
+    default: return S(v, 74, x);
+  }
+  return v;
+}
+function s75(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 75, x); continue;
+  }
+  return v;
+}
+function s76(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 76, x); continue;
+  }
+  return v;
+}
+function s77(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
+    default: return S(v, 77, x);
+  }
+  return v;
+}
+function s78(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 78, x); continue;
+  }
+  return v;
+}
+function s79(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s80(v["_meta"], x) !== v["_meta"]) return S(v, 79, x); continue;
+    default: return S(v, 79, x);
+  }
+  return v;
+}
+function s80(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 80, x); continue;
+  }
+  return v;
+}
+function s81(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "default": continue;
+    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 81, x); continue;
+    default: return S(v, 81, x);
+  }
+  return v;
+}
+function s82(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 82, x); continue;
+  }
+  return v;
+}
+function s83(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s84(v["items"], x) !== v["items"]) return S(v, 83, x); continue;
+    case "_meta": if (s91(v["_meta"], x) !== v["_meta"]) return S(v, 83, x); continue;
+    default: return S(v, 83, x);
+  }
+  return v;
+}
+function s84(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 84, x);
+  if (Array.isArray(v)) return S(v, 84, x);
+  switch (v["type"]) {
+    case "string": {
+      if (c50(v)) {
+        return s85(v, x);
+      }
+      { const r = Q(v, 68, 50); if (r !== undefined) return s85(r, x); }
+      break;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      if (c51(v)) {
+        return s87(v, x);
+      }
+      break;
+    }
+  }
+  return s88(v, x);
+}
+function s85(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "enum": continue;
+    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
+    default: return S(v, 85, x);
+  }
+  return v;
+}
+function s86(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 86, x); continue;
+  }
+  return v;
+}
+function s87(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 87, x); continue;
+  }
+  return v;
+}
+function s88(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "anyOf": if (s89(v["anyOf"], x) !== v["anyOf"]) return S(v, 88, x); continue;
+    case "_meta": if (s90(v["_meta"], x) !== v["_meta"]) return S(v, 88, x); continue;
+    default: return S(v, 88, x);
+  }
+  return v;
+}
+function s89(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s74(v[i], x) !== v[i]) return S(v, 89, x);
+    return v;
+  }
+  return S(v, 89, x);
+  return v;
+}
+function s90(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 90, x); continue;
+  }
+  return v;
+}
+function s91(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 91, x); continue;
+  }
+  return v;
+}
+function s92(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 92, x); continue;
+  }
+  return v;
+}
+function s93(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 93, x); continue;
+  }
+  return v;
+}
+function s94(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "toolCallId": continue;
+    default: return S(v, 94, x);
+  }
+  return v;
+}
+function s95(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "requestId": continue;
+    default: return S(v, 95, x);
+  }
+  return v;
+}
+function s96(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 96, x);
+  if (Array.isArray(v)) return S(v, 96, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 96, x);
+    }
+    return v;
+  }
+  if (Q(v, 73, 53) !== undefined) return S(v, 96, x);
+  for (const k in v) switch (k) {
+    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 96, x);
+  }
+  return v;
+}
+function s97(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 97, x);
+  if (Array.isArray(v)) return S(v, 97, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 97, x); continue;
+    }
+    return v;
+  }
+  if (Q(v, 73, 53) !== undefined) return S(v, 97, x);
+  for (const k in v) switch (k) {
+    case "mode": case "requestId": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 97, x); continue;
+  }
+  return v;
+}
+function s98(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "serverId": continue;
+    case "_meta": if (s99(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
+    default: return S(v, 98, x);
+  }
+  return v;
+}
+function s99(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 99, x); continue;
+  }
+  return v;
+}
+function s100(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "connectionId": case "method": continue;
+    case "params": if (s101(v["params"], x) !== v["params"]) return S(v, 100, x); continue;
+    case "_meta": if (s102(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
+    default: return S(v, 100, x);
+  }
+  return v;
+}
+function s101(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 101, x); continue;
+  }
+  return v;
+}
+function s102(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 102, x); continue;
+  }
+  return v;
+}
+function s103(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "connectionId": continue;
+    case "_meta": if (s104(v["_meta"], x) !== v["_meta"]) return S(v, 103, x); continue;
+    default: return S(v, 103, x);
+  }
+  return v;
+}
+function s104(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 104, x); continue;
+  }
+  return v;
+}
+function s105(v) { return F(v); }
+function s106(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "text": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 106, x); continue;
+    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
+    default: return S(v, 106, x);
+  }
+  return v;
+}
+function s107(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s19(v["annotations"], x) !== v["annotations"]) return S(v, 107, x); continue;
+    case "_meta": if (s20(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
+    default: return S(v, 107, x);
+  }
+  return v;
+}
+function s108(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "data": case "mimeType": continue;
+    case "annotations": if (s22(v["annotations"], x) !== v["annotations"]) return S(v, 108, x); continue;
+    case "_meta": if (s23(v["_meta"], x) !== v["_meta"]) return S(v, 108, x); continue;
+    default: return S(v, 108, x);
+  }
+  return v;
+}
+function s109(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
+    case "icons": if (s25(v["icons"], x) !== v["icons"]) return S(v, 109, x); continue;
+    case "annotations": if (s27(v["annotations"], x) !== v["annotations"]) return S(v, 109, x); continue;
+    case "_meta": if (s28(v["_meta"], x) !== v["_meta"]) return S(v, 109, x); continue;
+    default: return S(v, 109, x);
+  }
+  return v;
+}
+function s110(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 110, x); continue;
+    case "annotations": if (s35(v["annotations"], x) !== v["annotations"]) return S(v, 110, x); continue;
+    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 110, x); continue;
+    default: return S(v, 110, x);
+  }
+  return v;
+}
+function s111(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 111, x); continue;
+    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 111, x); continue;
+    default: return S(v, 111, x);
+  }
+  return v;
+}
+function s112(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "path": continue;
+    default: return S(v, 112, x);
+  }
+  return v;
+}
+function s113(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "oldPath": case "path": continue;
+    default: return S(v, 113, x);
+  }
+  return v;
+}
+function s114(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "changes": if (s40(v["changes"], x) !== v["changes"]) return S(v, 114, x); continue;
+    case "patch": if (s49(v["patch"], x) !== v["patch"]) return S(v, 114, x); continue;
+    case "_meta": if (s51(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
+    default: return S(v, 114, x);
+  }
+  return v;
+}
+function s115(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminalId": continue;
+    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
+    default: return S(v, 115, x);
+  }
+  return v;
+}
+function s116(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 116, x); continue;
+    default: return S(v, 116, x);
+  }
+  return v;
+}
+function s117(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "command": case "cwd": case "toolCallId": case "terminalId": continue;
+    case "_meta": if (s60(v["_meta"], x) !== v["_meta"]) return S(v, 117, x); continue;
+    default: return S(v, 117, x);
+  }
+  return v;
+}
+function s118(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s73(v["oneOf"], x) !== v["oneOf"]) return S(v, 118, x); continue;
+    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 118, x); continue;
+    default: return S(v, 118, x);
+  }
+  return v;
+}
+function s119(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 119, x); continue;
+    default: return S(v, 119, x);
+  }
+  return v;
+}
+function s120(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s80(v["_meta"], x) !== v["_meta"]) return S(v, 120, x); continue;
+    default: return S(v, 120, x);
+  }
+  return v;
+}
+function s121(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "default": continue;
+    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
+    default: return S(v, 121, x);
+  }
+  return v;
+}
+function s122(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "enum": continue;
+    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
+    default: return S(v, 122, x);
+  }
+  return v;
+}
+function s123(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s84(v["items"], x) !== v["items"]) return S(v, 123, x); continue;
+    case "_meta": if (s91(v["_meta"], x) !== v["_meta"]) return S(v, 123, x); continue;
+    default: return S(v, 123, x);
+  }
+  return v;
+}
+function s124(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 124, x);
+  if (Array.isArray(v)) return S(v, 124, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 124, x); continue;
+      default: return S(v, 124, x);
+    }
+    return v;
+  }
+  if (Q(v, 73, 53) !== undefined) return S(v, 124, x);
+  for (const k in v) switch (k) {
+    case "requestId": continue;
+    case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 124, x); continue;
+    default: return S(v, 124, x);
+  }
+  return v;
+}
+function s125(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 125, x);
+  if (Array.isArray(v)) return S(v, 125, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 125, x);
+    }
+    return v;
+  }
+  if (Q(v, 73, 53) !== undefined) return S(v, 125, x);
+  for (const k in v) switch (k) {
+    case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 125, x);
+  }
+  return v;
+}
+function s126(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 126, x);
+  if (Array.isArray(v)) return S(v, 126, x);
+  if (c179(v)) {
+    return s127(v, x);
+  }
+  { const r = Q(v, 81, 179); if (r !== undefined) return s127(r, x); }
+  return s312(v, x);
+}
+function s127(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "result": if (s128(v["result"], x) !== v["result"]) return S(v, 127, x); continue;
+    default: return S(v, 127, x);
+  }
+  return v;
+}
+function s128(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 128, x);
+  if (Array.isArray(v)) {
+    if (c173(v)) {
+      return s310(v, x);
+    }
+    return s311(v, x);
+  }
+  if (c156(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 83, 156); if (r !== undefined) return s129(r, x); }
+  if (c157(v)) {
+    return s233(v, x);
+  }
+  { const r = Q(v, 154, 157); if (r !== undefined) return s233(r, x); }
+  if (c158(v)) {
+    return s235(v, x);
+  }
+  { const r = Q(v, 155, 158); if (r !== undefined) return s235(r, x); }
+  if (c159(v)) {
+    return s243(v, x);
+  }
+  { const r = Q(v, 161, 159); if (r !== undefined) return s243(r, x); }
+  if (c160(v)) {
+    return s245(v, x);
+  }
+  { const r = Q(v, 162, 160); if (r !== undefined) return s245(r, x); }
+  if (c161(v)) {
+    return s247(v, x);
+  }
+  { const r = Q(v, 163, 161); if (r !== undefined) return s247(r, x); }
+  if (c162(v)) {
+    return s249(v, x);
+  }
+  { const r = Q(v, 164, 162); if (r !== undefined) return s249(r, x); }
+  if (c163(v)) {
+    return s265(v, x);
+  }
+  { const r = Q(v, 175, 163); if (r !== undefined) return s265(r, x); }
+  if (c164(v)) {
+    return s270(v, x);
+  }
+  { const r = Q(v, 179, 164); if (r !== undefined) return s270(r, x); }
+  if (c165(v)) {
+    return s272(v, x);
+  }
+  { const r = Q(v, 180, 165); if (r !== undefined) return s272(r, x); }
+  if (c166(v)) {
+    return s275(v, x);
+  }
+  { const r = Q(v, 182, 166); if (r !== undefined) return s275(r, x); }
+  if (c167(v)) {
+    return s278(v, x);
+  }
+  { const r = Q(v, 184, 167); if (r !== undefined) return s278(r, x); }
+  if (c168(v)) {
+    return s280(v, x);
+  }
+  { const r = Q(v, 185, 168); if (r !== undefined) return s280(r, x); }
+  if (c169(v)) {
+    return s283(v, x);
+  }
+  { const r = Q(v, 187, 169); if (r !== undefined) return s283(r, x); }
+  if (c170(v)) {
+    return s285(v, x);
+  }
+  { const r = Q(v, 188, 170); if (r !== undefined) return s285(r, x); }
+  if (c171(v)) {
+    return s287(v, x);
+  }
+  { const r = Q(v, 189, 171); if (r !== undefined) return s287(r, x); }
+  if (c172(v)) {
+    return s308(v, x);
+  }
+  { const r = Q(v, 205, 172); if (r !== undefined) return s308(r, x); }
+  if (c173(v)) {
+    return s310(v, x);
+  }
+  return s311(v, x);
+}
+function s129(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "protocolVersion": continue;
+    case "info": if (s130(v["info"], x) !== v["info"]) return S(v, 129, x); continue;
+    case "capabilities": if (s132(v["capabilities"], x) !== v["capabilities"]) return S(v, 129, x); continue;
+    case "authMethods": if (s221(v["authMethods"], x) !== v["authMethods"]) return S(v, 129, x); continue;
+    case "_meta": if (s232(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
+    default: return S(v, 129, x);
+  }
+  if (!H(v, "capabilities")) return S(v, 129, x);
+  return v;
+}
+function s130(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "title": case "version": continue;
+    case "_meta": if (s131(v["_meta"], x) !== v["_meta"]) return S(v, 130, x); continue;
+    default: return S(v, 130, x);
+  }
+  return v;
+}
+function s131(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 131, x); continue;
+  }
+  return v;
+}
+function s132(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "positionEncoding": continue;
+    case "session": if (s133(v["session"], x) !== v["session"]) return S(v, 132, x); continue;
+    case "auth": if (s169(v["auth"], x) !== v["auth"]) return S(v, 132, x); continue;
+    case "providers": if (s172(v["providers"], x) !== v["providers"]) return S(v, 132, x); continue;
+    case "nes": if (s175(v["nes"], x) !== v["nes"]) return S(v, 132, x); continue;
+    case "_meta": if (s220(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
+    default: return S(v, 132, x);
+  }
+  return v;
+}
+function s133(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 133, x);
+  return s134(v, x);
+}
+function s134(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "prompt": if (s135(v["prompt"], x) !== v["prompt"]) return S(v, 134, x); continue;
+    case "mcp": if (s147(v["mcp"], x) !== v["mcp"]) return S(v, 134, x); continue;
+    case "delete": if (s159(v["delete"], x) !== v["delete"]) return S(v, 134, x); continue;
+    case "additionalDirectories": if (s162(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 134, x); continue;
+    case "fork": if (s165(v["fork"], x) !== v["fork"]) return S(v, 134, x); continue;
+    case "_meta": if (s168(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
+    default: return S(v, 134, x);
+  }
+  return v;
+}
+function s135(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 135, x);
+  return s136(v, x);
+}
+function s136(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "image": if (s137(v["image"], x) !== v["image"]) return S(v, 136, x); continue;
+    case "audio": if (s140(v["audio"], x) !== v["audio"]) return S(v, 136, x); continue;
+    case "embeddedContext": if (s143(v["embeddedContext"], x) !== v["embeddedContext"]) return S(v, 136, x); continue;
+    case "_meta": if (s146(v["_meta"], x) !== v["_meta"]) return S(v, 136, x); continue;
+    default: return S(v, 136, x);
+  }
+  return v;
+}
+function s137(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 137, x);
+  return s138(v, x);
+}
+function s138(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s139(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
+    default: return S(v, 138, x);
+  }
+  return v;
+}
+function s139(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 139, x); continue;
+  }
+  return v;
+}
+function s140(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 140, x);
+  return s141(v, x);
+}
+function s141(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s142(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
+    default: return S(v, 141, x);
+  }
+  return v;
+}
+function s142(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 142, x); continue;
+  }
+  return v;
+}
+function s143(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 143, x);
+  return s144(v, x);
+}
+function s144(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s145(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
+    default: return S(v, 144, x);
+  }
+  return v;
+}
+function s145(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 145, x); continue;
+  }
+  return v;
+}
+function s146(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 146, x); continue;
+  }
+  return v;
+}
+function s147(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 147, x);
+  return s148(v, x);
+}
+function s148(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "stdio": if (s149(v["stdio"], x) !== v["stdio"]) return S(v, 148, x); continue;
+    case "http": if (s152(v["http"], x) !== v["http"]) return S(v, 148, x); continue;
+    case "acp": if (s155(v["acp"], x) !== v["acp"]) return S(v, 148, x); continue;
+    case "_meta": if (s158(v["_meta"], x) !== v["_meta"]) return S(v, 148, x); continue;
+    default: return S(v, 148, x);
+  }
+  return v;
+}
+function s149(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 149, x);
+  return s150(v, x);
+}
+function s150(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s151(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
+    default: return S(v, 150, x);
+  }
+  return v;
+}
+function s151(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 151, x); continue;
+  }
+  return v;
+}
+function s152(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 152, x);
+  return s153(v, x);
+}
+function s153(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s154(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
+    default: return S(v, 153, x);
+  }
+  return v;
+}
+function s154(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 154, x); continue;
+  }
+  return v;
+}
+function s155(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 155, x);
+  return s156(v, x);
+}
+function s156(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s157(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
+    default: return S(v, 156, x);
+  }
+  return v;
+}
+function s157(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 157, x); continue;
+  }
+  return v;
+}
+function s158(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 158, x); continue;
+  }
+  return v;
+}
+function s159(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 159, x);
+  return s160(v, x);
+}
+function s160(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s161(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
+    default: return S(v, 160, x);
+  }
+  return v;
+}
+function s161(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 161, x); continue;
+  }
+  return v;
+}
+function s162(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 162, x);
+  return s163(v, x);
+}
+function s163(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s164(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
+    default: return S(v, 163, x);
+  }
+  return v;
+}
+function s164(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 164, x); continue;
+  }
+  return v;
+}
+function s165(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 165, x);
+  return s166(v, x);
+}
+function s166(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s167(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
+    default: return S(v, 166, x);
+  }
+  return v;
+}
+function s167(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 167, x); continue;
+  }
+  return v;
+}
+function s168(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 168, x); continue;
+  }
+  return v;
+}
+function s169(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 169, x);
+  return s170(v, x);
+}
+function s170(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s171(v["_meta"], x) !== v["_meta"]) return S(v, 170, x); continue;
+    default: return S(v, 170, x);
+  }
+  return v;
+}
+function s171(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 171, x); continue;
+  }
+  return v;
+}
+function s172(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 172, x);
+  return s173(v, x);
+}
+function s173(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s174(v["_meta"], x) !== v["_meta"]) return S(v, 173, x); continue;
+    default: return S(v, 173, x);
+  }
+  return v;
+}
+function s174(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 174, x); continue;
+  }
+  return v;
+}
+function s175(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 175, x);
+  return s176(v, x);
+}
+function s176(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "events": if (s177(v["events"], x) !== v["events"]) return S(v, 176, x); continue;
+    case "context": if (s198(v["context"], x) !== v["context"]) return S(v, 176, x); continue;
+    case "_meta": if (s219(v["_meta"], x) !== v["_meta"]) return S(v, 176, x); continue;
+    default: return S(v, 176, x);
+  }
+  return v;
+}
+function s177(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 177, x);
+  return s178(v, x);
+}
+function s178(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "document": if (s179(v["document"], x) !== v["document"]) return S(v, 178, x); continue;
+    case "_meta": if (s197(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
+    default: return S(v, 178, x);
+  }
+  return v;
+}
+function s179(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 179, x);
+  return s180(v, x);
+}
+function s180(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "didOpen": if (s181(v["didOpen"], x) !== v["didOpen"]) return S(v, 180, x); continue;
+    case "didChange": if (s184(v["didChange"], x) !== v["didChange"]) return S(v, 180, x); continue;
+    case "didClose": if (s187(v["didClose"], x) !== v["didClose"]) return S(v, 180, x); continue;
+    case "didSave": if (s190(v["didSave"], x) !== v["didSave"]) return S(v, 180, x); continue;
+    case "didFocus": if (s193(v["didFocus"], x) !== v["didFocus"]) return S(v, 180, x); continue;
+    case "_meta": if (s196(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
+    default: return S(v, 180, x);
+  }
+  return v;
+}
+function s181(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 181, x);
+  return s182(v, x);
+}
+function s182(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s183(v["_meta"], x) !== v["_meta"]) return S(v, 182, x); continue;
+    default: return S(v, 182, x);
+  }
+  return v;
+}
+function s183(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 183, x); continue;
+  }
+  return v;
+}
+function s184(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 184, x);
+  return s185(v, x);
+}
+function s185(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "syncKind": continue;
+    case "_meta": if (s186(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
+    default: return S(v, 185, x);
+  }
+  return v;
+}
+function s186(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 186, x); continue;
+  }
+  return v;
+}
+function s187(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 187, x);
+  return s188(v, x);
+}
+function s188(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s189(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
+    default: return S(v, 188, x);
+  }
+  return v;
+}
+function s189(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 189, x); continue;
+  }
+  return v;
+}
+function s190(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 190, x);
+  return s191(v, x);
+}
+function s191(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s192(v["_meta"], x) !== v["_meta"]) return S(v, 191, x); continue;
+    default: return S(v, 191, x);
+  }
+  return v;
+}
+function s192(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 192, x); continue;
+  }
+  return v;
+}
+function s193(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 193, x);
+  return s194(v, x);
+}
+function s194(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s195(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
+    default: return S(v, 194, x);
+  }
+  return v;
+}
+function s195(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 195, x); continue;
+  }
+  return v;
+}
+function s196(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 196, x); continue;
+  }
+  return v;
+}
+function s197(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 197, x); continue;
+  }
+  return v;
+}
+function s198(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 198, x);
+  return s199(v, x);
+}
+function s199(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "recentFiles": if (s200(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 199, x); continue;
+    case "relatedSnippets": if (s203(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 199, x); continue;
+    case "editHistory": if (s206(v["editHistory"], x) !== v["editHistory"]) return S(v, 199, x); continue;
+    case "userActions": if (s209(v["userActions"], x) !== v["userActions"]) return S(v, 199, x); continue;
+    case "openFiles": if (s212(v["openFiles"], x) !== v["openFiles"]) return S(v, 199, x); continue;
+    case "diagnostics": if (s215(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 199, x); continue;
+    case "_meta": if (s218(v["_meta"], x) !== v["_meta"]) return S(v, 199, x); continue;
+    default: return S(v, 199, x);
+  }
+  return v;
+}
+function s200(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 200, x);
+  return s201(v, x);
+}
+function s201(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "maxCount": continue;
+    case "_meta": if (s202(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
+    default: return S(v, 201, x);
+  }
+  return v;
+}
+function s202(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 202, x); continue;
+  }
+  return v;
+}
+function s203(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 203, x);
+  return s204(v, x);
+}
+function s204(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s205(v["_meta"], x) !== v["_meta"]) return S(v, 204, x); continue;
+    default: return S(v, 204, x);
+  }
+  return v;
+}
+function s205(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 205, x); continue;
+  }
+  return v;
+}
+function s206(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 206, x);
+  return s207(v, x);
+}
+function s207(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "maxCount": continue;
+    case "_meta": if (s208(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
+    default: return S(v, 207, x);
+  }
+  return v;
+}
+function s208(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 208, x); continue;
+  }
+  return v;
+}
+function s209(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 209, x);
+  return s210(v, x);
+}
+function s210(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "maxCount": continue;
+    case "_meta": if (s211(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
+    default: return S(v, 210, x);
+  }
+  return v;
+}
+function s211(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 211, x); continue;
+  }
+  return v;
+}
+function s212(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 212, x);
+  return s213(v, x);
+}
+function s213(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s214(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
+    default: return S(v, 213, x);
+  }
+  return v;
+}
+function s214(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 214, x); continue;
+  }
+  return v;
+}
+function s215(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 215, x);
+  return s216(v, x);
+}
+function s216(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s217(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
+    default: return S(v, 216, x);
+  }
+  return v;
+}
+function s217(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 217, x); continue;
+  }
+  return v;
+}
+function s218(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 218, x); continue;
+  }
+  return v;
+}
+function s219(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 219, x); continue;
+  }
+  return v;
+}
+function s220(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 220, x); continue;
+  }
+  return v;
+}
+function s221(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s222(v[i], x) !== v[i]) return S(v, 221, x);
+    return v;
+  }
+  return S(v, 221, x);
+  return v;
+}
+function s222(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 222, x);
+  switch (v["type"]) {
+    case "terminal": {
+      return s223(v, x);
+    }
+    case "agent": {
+      return s228(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s230(v, x);
+    }
+  }
+  return S(v, 222, x);
+}
+function s223(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "methodId": case "name": case "description": case "args": continue;
+    case "env": if (s224(v["env"], x) !== v["env"]) return S(v, 223, x); continue;
+    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
+    default: return S(v, 223, x);
+  }
+  return v;
+}
+function s224(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s225(v[i], x) !== v[i]) return S(v, 224, x);
+    return v;
+  }
+  return S(v, 224, x);
+  return v;
+}
+function s225(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "value": continue;
+    case "_meta": if (s226(v["_meta"], x) !== v["_meta"]) return S(v, 225, x); continue;
+    default: return S(v, 225, x);
+  }
+  return v;
+}
+function s226(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 226, x); continue;
+  }
+  return v;
+}
+function s227(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 227, x); continue;
+  }
+  return v;
+}
+function s228(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "methodId": case "name": case "description": continue;
+    case "_meta": if (s229(v["_meta"], x) !== v["_meta"]) return S(v, 228, x); continue;
+    default: return S(v, 228, x);
+  }
+  return v;
+}
+function s229(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 229, x); continue;
+  }
+  return v;
+}
+function s230(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "methodId": case "name": case "description": continue;
+    case "_meta": if (s231(v["_meta"], x) !== v["_meta"]) return S(v, 230, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 230, x); continue;
+  }
+  return v;
+}
+function s231(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 231, x); continue;
+  }
+  return v;
+}
+function s232(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 232, x); continue;
+  }
+  return v;
+}
+function s233(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s234(v["_meta"], x) !== v["_meta"]) return S(v, 233, x); continue;
+    default: return S(v, 233, x);
+  }
+  return v;
+}
+function s234(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 234, x); continue;
+  }
+  return v;
+}
+function s235(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "providers": if (s236(v["providers"], x) !== v["providers"]) return S(v, 235, x); continue;
+    case "_meta": if (s242(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
+    default: return S(v, 235, x);
+  }
+  return v;
+}
+function s236(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s237(v[i], x) !== v[i]) return S(v, 236, x);
+    return v;
+  }
+  return S(v, 236, x);
+  return v;
+}
+function s237(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "providerId": case "supported": case "required": continue;
+    case "current": if (s238(v["current"], x) !== v["current"]) return S(v, 237, x); continue;
+    case "_meta": if (s241(v["_meta"], x) !== v["_meta"]) return S(v, 237, x); continue;
+    default: return S(v, 237, x);
+  }
+  return v;
+}
+function s238(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 238, x);
+  return s239(v, x);
+}
+function s239(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "apiType": case "baseUrl": continue;
+    case "_meta": if (s240(v["_meta"], x) !== v["_meta"]) return S(v, 239, x); continue;
+    default: return S(v, 239, x);
+  }
+  return v;
+}
+function s240(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 240, x); continue;
+  }
+  return v;
+}
+function s241(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 241, x); continue;
+  }
+  return v;
+}
+function s242(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 242, x); continue;
+  }
+  return v;
+}
+function s243(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s244(v["_meta"], x) !== v["_meta"]) return S(v, 243, x); continue;
+    default: return S(v, 243, x);
+  }
+  return v;
+}
+function s244(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 244, x); continue;
+  }
+  return v;
+}
+function s245(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s246(v["_meta"], x) !== v["_meta"]) return S(v, 245, x); continue;
+    default: return S(v, 245, x);
+  }
+  return v;
+}
+function s246(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 246, x); continue;
+  }
+  return v;
+}
+function s247(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s248(v["_meta"], x) !== v["_meta"]) return S(v, 247, x); continue;
+    default: return S(v, 247, x);
+  }
+  return v;
+}
+function s248(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 248, x); continue;
+  }
+  return v;
+}
+function s249(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "configOptions": if (s250(v["configOptions"], x) !== v["configOptions"]) return S(v, 249, x); continue;
+    case "_meta": if (s264(v["_meta"], x) !== v["_meta"]) return S(v, 249, x); continue;
+    default: return S(v, 249, x);
+  }
+  return v;
+}
+function s250(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 250, x);
+    return v;
+  }
+  return S(v, 250, x);
+  return v;
+}
+function s251(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 251, x);
+  switch (v["type"]) {
+    case "select": {
+      for (const k in v) switch (k) {
+        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+        case "options": if (s254(v["options"], x) !== v["options"]) return S(v, 251, x); continue;
+        default: return S(v, 251, x);
+      }
+      return v;
+    }
+    case "boolean": {
+      for (const k in v) switch (k) {
+        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+        default: return S(v, 251, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "configId": case "name": case "description": case "category": case "type": continue;
+        case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 251, x); continue;
+      }
+      return v;
+    }
+  }
+  return S(v, 251, x);
+}
+function s252(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 252, x); continue;
+  }
+  return v;
+}
+function s253(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "currentValue": continue;
+    case "options": if (s254(v["options"], x) !== v["options"]) return S(v, 253, x); continue;
+    default: return S(v, 253, x);
+  }
+  return v;
+}
+function s254(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 254, x);
+  if (Array.isArray(v)) {
+    if (c139(v)) {
+      return s255(v, x);
+    }
+    { const r = Q(v, 170, 139); if (r !== undefined) return s255(r, x); }
+    return s258(v, x);
+  }
+  return S(v, 254, x);
+}
+function s255(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s256(v[i], x) !== v[i]) return S(v, 255, x);
+    return v;
+  }
+  return S(v, 255, x);
+  return v;
+}
+function s256(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "value": case "name": case "description": continue;
+    case "_meta": if (s257(v["_meta"], x) !== v["_meta"]) return S(v, 256, x); continue;
+    default: return S(v, 256, x);
+  }
+  return v;
+}
+function s257(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 257, x); continue;
+  }
+  return v;
+}
+function s258(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s259(v[i], x) !== v[i]) return S(v, 258, x);
+    return v;
+  }
+  return S(v, 258, x);
+  return v;
+}
+function s259(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "groupId": case "name": continue;
+    case "options": if (s260(v["options"], x) !== v["options"]) return S(v, 259, x); continue;
+    case "_meta": if (s261(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
+    default: return S(v, 259, x);
+  }
+  return v;
+}
+function s260(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s256(v[i], x) !== v[i]) return S(v, 260, x);
+    return v;
+  }
+  return S(v, 260, x);
+  return v;
+}
+function s261(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 261, x); continue;
+  }
+  return v;
+}
+function s262(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "currentValue": continue;
+    default: return S(v, 262, x);
+  }
+  return v;
+}
+function s263(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 263, x); continue;
+  }
+  return v;
+}
+function s264(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 264, x); continue;
+  }
+  return v;
+}
+function s265(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "nextCursor": continue;
+    case "sessions": if (s266(v["sessions"], x) !== v["sessions"]) return S(v, 265, x); continue;
+    case "_meta": if (s269(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
+    default: return S(v, 265, x);
+  }
+  return v;
+}
+function s266(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s267(v[i], x) !== v[i]) return S(v, 266, x);
+    return v;
+  }
+  return S(v, 266, x);
+  return v;
+}
+function s267(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
+    case "_meta": if (s268(v["_meta"], x) !== v["_meta"]) return S(v, 267, x); continue;
+    default: return S(v, 267, x);
+  }
+  return v;
+}
+function s268(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 268, x); continue;
+  }
+  return v;
+}
+function s269(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 269, x); continue;
+  }
+  return v;
+}
+function s270(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s271(v["_meta"], x) !== v["_meta"]) return S(v, 270, x); continue;
+    default: return S(v, 270, x);
+  }
+  return v;
+}
+function s271(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 271, x); continue;
+  }
+  return v;
+}
+function s272(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "configOptions": if (s273(v["configOptions"], x) !== v["configOptions"]) return S(v, 272, x); continue;
+    case "_meta": if (s274(v["_meta"], x) !== v["_meta"]) return S(v, 272, x); continue;
+    default: return S(v, 272, x);
+  }
+  return v;
+}
+function s273(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 273, x);
+    return v;
+  }
+  return S(v, 273, x);
+  return v;
+}
+function s274(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 274, x); continue;
+  }
+  return v;
+}
+function s275(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "configOptions": if (s276(v["configOptions"], x) !== v["configOptions"]) return S(v, 275, x); continue;
+    case "_meta": if (s277(v["_meta"], x) !== v["_meta"]) return S(v, 275, x); continue;
+    default: return S(v, 275, x);
+  }
+  return v;
+}
+function s276(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 276, x);
+    return v;
+  }
+  return S(v, 276, x);
+  return v;
+}
+function s277(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 277, x); continue;
+  }
+  return v;
+}
+function s278(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s279(v["_meta"], x) !== v["_meta"]) return S(v, 278, x); continue;
+    default: return S(v, 278, x);
+  }
+  return v;
+}
+function s279(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 279, x); continue;
+  }
+  return v;
+}
+function s280(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "configOptions": if (s281(v["configOptions"], x) !== v["configOptions"]) return S(v, 280, x); continue;
+    case "_meta": if (s282(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
+    default: return S(v, 280, x);
+  }
+  return v;
+}
+function s281(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 281, x);
+    return v;
+  }
+  return S(v, 281, x);
+  return v;
+}
+function s282(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 282, x); continue;
+  }
+  return v;
+}
+function s283(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s284(v["_meta"], x) !== v["_meta"]) return S(v, 283, x); continue;
+    default: return S(v, 283, x);
+  }
+  return v;
+}
+function s284(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 284, x); continue;
+  }
+  return v;
+}
+function s285(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s286(v["_meta"], x) !== v["_meta"]) return S(v, 285, x); continue;
+    default: return S(v, 285, x);
+  }
+  return v;
+}
+function s286(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 286, x); continue;
+  }
+  return v;
+}
+function s287(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestions": if (s288(v["suggestions"], x) !== v["suggestions"]) return S(v, 287, x); continue;
+    case "_meta": if (s307(v["_meta"], x) !== v["_meta"]) return S(v, 287, x); continue;
+    default: return S(v, 287, x);
+  }
+  return v;
+}
+function s288(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s289(v[i], x) !== v[i]) return S(v, 288, x);
+    return v;
+  }
+  return S(v, 288, x);
+  return v;
+}
+function s289(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 289, x);
+  switch (v["kind"]) {
+    case "edit": {
+      return s290(v, x);
+    }
+    case "jump": {
+      return s300(v, x);
+    }
+    case "rename": {
+      return s302(v, x);
+    }
+    case "searchAndReplace": {
+      return s304(v, x);
+    }
+    default: {
+      if (typeof v["kind"] !== "string") break;
+      return s306(v, x);
+    }
+  }
+  return S(v, 289, x);
+}
+function s290(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": continue;
+    case "edits": if (s291(v["edits"], x) !== v["edits"]) return S(v, 290, x); continue;
+    case "cursorPosition": if (s298(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 290, x); continue;
+    case "_meta": if (s299(v["_meta"], x) !== v["_meta"]) return S(v, 290, x); continue;
+    default: return S(v, 290, x);
+  }
+  return v;
+}
+function s291(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s292(v[i], x) !== v[i]) return S(v, 291, x);
+    return v;
+  }
+  return S(v, 291, x);
+  return v;
+}
+function s292(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "newText": continue;
+    case "range": if (s293(v["range"], x) !== v["range"]) return S(v, 292, x); continue;
+    case "_meta": if (s297(v["_meta"], x) !== v["_meta"]) return S(v, 292, x); continue;
+    default: return S(v, 292, x);
+  }
+  return v;
+}
+function s293(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "start": if (s294(v["start"], x) !== v["start"]) return S(v, 293, x); continue;
+    case "end": if (s294(v["end"], x) !== v["end"]) return S(v, 293, x); continue;
+    case "_meta": if (s296(v["_meta"], x) !== v["_meta"]) return S(v, 293, x); continue;
+    default: return S(v, 293, x);
+  }
+  return v;
+}
+function s294(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "line": case "character": continue;
+    case "_meta": if (s295(v["_meta"], x) !== v["_meta"]) return S(v, 294, x); continue;
+    default: return S(v, 294, x);
+  }
+  return v;
+}
+function s295(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 295, x); continue;
+  }
+  return v;
+}
+function s296(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 296, x); continue;
+  }
+  return v;
+}
+function s297(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 297, x); continue;
+  }
+  return v;
+}
+function s298(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 298, x);
+  return s294(v, x);
+}
+function s299(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 299, x); continue;
+  }
+  return v;
+}
+function s300(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": continue;
+    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 300, x); continue;
+    case "_meta": if (s301(v["_meta"], x) !== v["_meta"]) return S(v, 300, x); continue;
+    default: return S(v, 300, x);
+  }
+  return v;
+}
+function s301(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 301, x); continue;
+  }
+  return v;
+}
+function s302(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": case "newName": continue;
+    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 302, x); continue;
+    case "_meta": if (s303(v["_meta"], x) !== v["_meta"]) return S(v, 302, x); continue;
+    default: return S(v, 302, x);
+  }
+  return v;
+}
+function s303(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 303, x); continue;
+  }
+  return v;
+}
+function s304(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s305(v["_meta"], x) !== v["_meta"]) return S(v, 304, x); continue;
+    default: return S(v, 304, x);
+  }
+  return v;
+}
+function s305(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 305, x); continue;
+  }
+  return v;
+}
+function s306(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 306, x); continue;
+  }
+  return v;
+}
+function s307(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 307, x); continue;
+  }
+  return v;
+}
+function s308(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s309(v["_meta"], x) !== v["_meta"]) return S(v, 308, x); continue;
+    default: return S(v, 308, x);
+  }
+  return v;
+}
+function s309(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 309, x); continue;
+  }
+  return v;
+}
+function s310(v) { return F(v); }
+function s311(v) { return F(v); }
+function s312(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "error": if (s313(v["error"], x) !== v["error"]) return S(v, 312, x); continue;
+    default: return S(v, 312, x);
+  }
+  return v;
+}
+function s313(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "code": case "message": continue;
+    case "data": if (s16(v["data"], x) !== v["data"]) return S(v, 313, x); continue;
+    default: return S(v, 313, x);
+  }
+  return v;
+}
+function s314(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "methodId": case "name": case "description": case "args": continue;
+    case "env": if (s224(v["env"], x) !== v["env"]) return S(v, 314, x); continue;
+    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 314, x); continue;
+    default: return S(v, 314, x);
+  }
+  return v;
+}
+function s315(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "methodId": case "name": case "description": continue;
+    case "_meta": if (s229(v["_meta"], x) !== v["_meta"]) return S(v, 315, x); continue;
+    default: return S(v, 315, x);
+  }
+  return v;
+}
+function s316(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "currentValue": continue;
+    case "options": if (s254(v["options"], x) !== v["options"]) return S(v, 316, x); continue;
+    default: return S(v, 316, x);
+  }
+  return v;
+}
+function s317(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "currentValue": continue;
+    default: return S(v, 317, x);
+  }
+  return v;
+}
+function s318(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": continue;
+    case "edits": if (s291(v["edits"], x) !== v["edits"]) return S(v, 318, x); continue;
+    case "cursorPosition": if (s298(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 318, x); continue;
+    case "_meta": if (s299(v["_meta"], x) !== v["_meta"]) return S(v, 318, x); continue;
+    default: return S(v, 318, x);
+  }
+  return v;
+}
+function s319(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": continue;
+    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 319, x); continue;
+    case "_meta": if (s301(v["_meta"], x) !== v["_meta"]) return S(v, 319, x); continue;
+    default: return S(v, 319, x);
+  }
+  return v;
+}
+function s320(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": case "newName": continue;
+    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 320, x); continue;
+    case "_meta": if (s303(v["_meta"], x) !== v["_meta"]) return S(v, 320, x); continue;
+    default: return S(v, 320, x);
+  }
+  return v;
+}
+function s321(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s305(v["_meta"], x) !== v["_meta"]) return S(v, 321, x); continue;
+    default: return S(v, 321, x);
+  }
+  return v;
+}
+function s322(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s323(v["params"], x) !== v["params"]) return S(v, 322, x); continue;
+    default: return S(v, 322, x);
+  }
+  return v;
+}
+function s323(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s324(v, x);
+  }
+  return s324(v, x);
+}
+function s324(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 324, x);
+  if (Array.isArray(v)) {
+    return s413(v, x);
+  }
+  if (c207(v)) {
+    return s325(v, x);
+  }
+  { const r = Q(v, 211, 207); if (r !== undefined) return s325(r, x); }
+  if (c208(v)) {
+    return s408(v, x);
+  }
+  { const r = Q(v, 284, 208); if (r !== undefined) return s408(r, x); }
+  if (c209(v)) {
+    return s410(v, x);
+  }
+  { const r = Q(v, 285, 209); if (r !== undefined) return s410(r, x); }
+  return s413(v, x);
+}
+function s325(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "update": if (s326(v["update"], x) !== v["update"]) return S(v, 325, x); continue;
+    case "_meta": if (s407(v["_meta"], x) !== v["_meta"]) return S(v, 325, x); continue;
+    default: return S(v, 325, x);
+  }
+  return v;
+}
+function s326(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 326, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s327(v, x);
+    }
+    case "user_message": {
+      return s329(v, x);
+    }
+    case "agent_message_chunk": {
+      return s332(v, x);
+    }
+    case "agent_message": {
+      return s333(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s336(v, x);
+    }
+    case "agent_thought": {
+      return s337(v, x);
+    }
+    case "state_update": {
+      return s340(v, x);
+    }
+    case "tool_call_content_chunk": {
+      return s351(v, x);
+    }
+    case "tool_call_update": {
+      return s353(v, x);
+    }
+    case "terminal_update": {
+      return s354(v, x);
+    }
+    case "terminal_output_chunk": {
+      return s362(v, x);
+    }
+    case "plan_update": {
+      return s364(v, x);
+    }
+    case "plan_removed": {
+      return s377(v, x);
+    }
+    case "available_commands_update": {
+      return s379(v, x);
+    }
+    case "config_option_update": {
+      return s389(v, x);
+    }
+    case "session_info_update": {
+      return s392(v, x);
+    }
+    case "usage_update": {
+      return s394(v, x);
+    }
+    case "notice": {
+      return s399(v, x);
+    }
+    case "compaction_update": {
+      return s401(v, x);
+    }
+    case "compaction_summary_chunk": {
+      return s404(v, x);
+    }
+    default: {
+      if (typeof v["sessionUpdate"] !== "string") break;
+      return s406(v, x);
+    }
+  }
+  return S(v, 326, x);
+}
+function s327(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 327, x); continue;
+    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 327, x); continue;
+    default: return S(v, 327, x);
+  }
+  return v;
+}
+function s328(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 328, x); continue;
+  }
+  return v;
+}
+function s329(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s330(v["content"], x) !== v["content"]) return S(v, 329, x); continue;
+    case "_meta": if (s331(v["_meta"], x) !== v["_meta"]) return S(v, 329, x); continue;
+    default: return S(v, 329, x);
+  }
+  return v;
+}
+function s330(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 330, x);
+    return v;
+  }
+  return S(v, 330, x);
+  return v;
+}
+function s331(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 331, x); continue;
+  }
+  return v;
+}
+function s332(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 332, x); continue;
+    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 332, x); continue;
+    default: return S(v, 332, x);
+  }
+  return v;
+}
+function s333(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s334(v["content"], x) !== v["content"]) return S(v, 333, x); continue;
+    case "_meta": if (s335(v["_meta"], x) !== v["_meta"]) return S(v, 333, x); continue;
+    default: return S(v, 333, x);
+  }
+  return v;
+}
+function s334(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 334, x);
+    return v;
+  }
+  return S(v, 334, x);
+  return v;
+}
+function s335(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 335, x); continue;
+  }
+  return v;
+}
+function s336(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 336, x); continue;
+    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 336, x); continue;
+    default: return S(v, 336, x);
+  }
+  return v;
+}
+function s337(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s338(v["content"], x) !== v["content"]) return S(v, 337, x); continue;
+    case "_meta": if (s339(v["_meta"], x) !== v["_meta"]) return S(v, 337, x); continue;
+    default: return S(v, 337, x);
+  }
+  return v;
+}
+function s338(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 338, x);
+    return v;
+  }
+  return S(v, 338, x);
+  return v;
+}
+function s339(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 339, x); continue;
+  }
+  return v;
+}
+function s340(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 340, x);
+  switch (v["state"]) {
+    case "running": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s342(v["_meta"], x) !== v["_meta"]) return S(v, 340, x); continue;
+        default: return S(v, 340, x);
+      }
+      return v;
+    }
+    case "idle": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": case "stopReason": continue;
+        case "usage": if (s344(v["usage"], x) !== v["usage"]) return S(v, 340, x); continue;
+        case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 340, x); continue;
+        default: return S(v, 340, x);
+      }
+      return v;
+    }
+    case "requires_action": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s349(v["_meta"], x) !== v["_meta"]) return S(v, 340, x); continue;
+        default: return S(v, 340, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 340, x); continue;
+      }
+      return v;
+    }
+  }
+  return S(v, 340, x);
+}
+function s341(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "state": continue;
+    case "_meta": if (s342(v["_meta"], x) !== v["_meta"]) return S(v, 341, x); continue;
+    default: return S(v, 341, x);
+  }
+  return v;
+}
+function s342(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 342, x); continue;
+  }
+  return v;
+}
+function s343(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "state": case "stopReason": continue;
+    case "usage": if (s344(v["usage"], x) !== v["usage"]) return S(v, 343, x); continue;
+    case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 343, x); continue;
+    default: return S(v, 343, x);
+  }
+  return v;
+}
+function s344(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 344, x);
+  return s345(v, x);
+}
+function s345(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
+    case "_meta": if (s346(v["_meta"], x) !== v["_meta"]) return S(v, 345, x); continue;
+    default: return S(v, 345, x);
+  }
+  return v;
+}
+function s346(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 346, x); continue;
+  }
+  return v;
+}
+function s347(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 347, x); continue;
+  }
+  return v;
+}
+function s348(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "state": continue;
+    case "_meta": if (s349(v["_meta"], x) !== v["_meta"]) return S(v, 348, x); continue;
+    default: return S(v, 348, x);
+  }
+  return v;
+}
+function s349(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 349, x); continue;
+  }
+  return v;
+}
+function s350(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "state": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 350, x); continue;
+  }
+  return v;
+}
+function s351(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 351, x); continue;
+    case "_meta": if (s352(v["_meta"], x) !== v["_meta"]) return S(v, 351, x); continue;
+    default: return S(v, 351, x);
+  }
+  return v;
+}
+function s352(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 352, x); continue;
+  }
+  return v;
+}
+function s353(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": case "name": case "title": case "kind": case "status": continue;
+    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 353, x); continue;
+    case "locations": if (s55(v["locations"], x) !== v["locations"]) return S(v, 353, x); continue;
+    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 353, x); continue;
+    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 353, x); continue;
+    case "_meta": if (s58(v["_meta"], x) !== v["_meta"]) return S(v, 353, x); continue;
+    default: return S(v, 353, x);
+  }
+  return v;
+}
+function s354(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "terminalId": case "command": case "cwd": continue;
+    case "output": if (s355(v["output"], x) !== v["output"]) return S(v, 354, x); continue;
+    case "exitStatus": if (s358(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 354, x); continue;
+    case "_meta": if (s361(v["_meta"], x) !== v["_meta"]) return S(v, 354, x); continue;
+    default: return S(v, 354, x);
+  }
+  return v;
+}
+function s355(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 355, x);
+  return s356(v, x);
+}
+function s356(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "data": continue;
+    case "_meta": if (s357(v["_meta"], x) !== v["_meta"]) return S(v, 356, x); continue;
+    default: return S(v, 356, x);
+  }
+  return v;
+}
+function s357(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 357, x); continue;
+  }
+  return v;
+}
+function s358(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 358, x);
+  return s359(v, x);
+}
+function s359(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "exitCode": case "signal": continue;
+    case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
+    default: return S(v, 359, x);
+  }
+  return v;
+}
+function s360(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 360, x); continue;
+  }
+  return v;
+}
+function s361(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 361, x); continue;
+  }
+  return v;
+}
+function s362(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "terminalId": case "data": continue;
+    case "_meta": if (s363(v["_meta"], x) !== v["_meta"]) return S(v, 362, x); continue;
+    default: return S(v, 362, x);
+  }
+  return v;
+}
+function s363(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 363, x); continue;
+  }
+  return v;
+}
+function s364(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "plan": if (s365(v["plan"], x) !== v["plan"]) return S(v, 364, x); continue;
+    case "_meta": if (s376(v["_meta"], x) !== v["_meta"]) return S(v, 364, x); continue;
+    default: return S(v, 364, x);
+  }
+  return v;
+}
+function s365(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 365, x);
+  switch (v["type"]) {
+    case "items": {
+      return s366(v, x);
+    }
+    case "file": {
+      return s371(v, x);
+    }
+    case "markdown": {
+      return s373(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s375(v, x);
+    }
+  }
+  return S(v, 365, x);
+}
+function s366(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "planId": continue;
+    case "entries": if (s367(v["entries"], x) !== v["entries"]) return S(v, 366, x); continue;
+    case "_meta": if (s370(v["_meta"], x) !== v["_meta"]) return S(v, 366, x); continue;
+    default: return S(v, 366, x);
+  }
+  return v;
+}
+function s367(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s368(v[i], x) !== v[i]) return S(v, 367, x);
+    return v;
+  }
+  return S(v, 367, x);
+  return v;
+}
+function s368(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "content": case "priority": case "status": continue;
+    case "_meta": if (s369(v["_meta"], x) !== v["_meta"]) return S(v, 368, x); continue;
+    default: return S(v, 368, x);
+  }
+  return v;
+}
+function s369(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 369, x); continue;
+  }
+  return v;
+}
+function s370(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 370, x); continue;
+  }
+  return v;
+}
+function s371(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "planId": case "uri": continue;
+    case "_meta": if (s372(v["_meta"], x) !== v["_meta"]) return S(v, 371, x); continue;
+    default: return S(v, 371, x);
+  }
+  return v;
+}
+function s372(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 372, x); continue;
+  }
+  return v;
+}
+function s373(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "planId": case "content": continue;
+    case "_meta": if (s374(v["_meta"], x) !== v["_meta"]) return S(v, 373, x); continue;
+    default: return S(v, 373, x);
+  }
+  return v;
+}
+function s374(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 374, x); continue;
+  }
+  return v;
+}
+function s375(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "planId": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 375, x); continue;
+  }
+  return v;
+}
+function s376(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 376, x); continue;
+  }
+  return v;
+}
+function s377(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "planId": continue;
+    case "_meta": if (s378(v["_meta"], x) !== v["_meta"]) return S(v, 377, x); continue;
+    default: return S(v, 377, x);
+  }
+  return v;
+}
+function s378(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 378, x); continue;
+  }
+  return v;
+}
+function s379(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "availableCommands": if (s380(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 379, x); continue;
+    case "_meta": if (s388(v["_meta"], x) !== v["_meta"]) return S(v, 379, x); continue;
+    default: return S(v, 379, x);
+  }
+  return v;
+}
+function s380(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s381(v[i], x) !== v[i]) return S(v, 380, x);
+    return v;
+  }
+  return S(v, 380, x);
+  return v;
+}
+function s381(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "description": continue;
+    case "input": if (s382(v["input"], x) !== v["input"]) return S(v, 381, x); continue;
+    case "_meta": if (s387(v["_meta"], x) !== v["_meta"]) return S(v, 381, x); continue;
+    default: return S(v, 381, x);
+  }
+  return v;
+}
+function s382(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 382, x);
+  return s383(v, x);
+}
+function s383(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 383, x);
+  switch (v["type"]) {
+    case "text": {
+      return s384(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s386(v, x);
+    }
+  }
+  return S(v, 383, x);
+}
+function s384(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "hint": continue;
+    case "_meta": if (s385(v["_meta"], x) !== v["_meta"]) return S(v, 384, x); continue;
+    default: return S(v, 384, x);
+  }
+  return v;
+}
+function s385(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 385, x); continue;
+  }
+  return v;
+}
+function s386(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 386, x); continue;
+  }
+  return v;
+}
+function s387(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 387, x); continue;
+  }
+  return v;
+}
+function s388(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 388, x); continue;
+  }
+  return v;
+}
+function s389(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "configOptions": if (s390(v["configOptions"], x) !== v["configOptions"]) return S(v, 389, x); continue;
+    case "_meta": if (s391(v["_meta"], x) !== v["_meta"]) return S(v, 389, x); continue;
+    default: return S(v, 389, x);
+  }
+  return v;
+}
+function s390(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 390, x);
+    return v;
+  }
+  return S(v, 390, x);
+  return v;
+}
+function s391(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 391, x); continue;
+  }
+  return v;
+}
+function s392(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "title": case "updatedAt": continue;
+    case "_meta": if (s393(v["_meta"], x) !== v["_meta"]) return S(v, 392, x); continue;
+    default: return S(v, 392, x);
+  }
+  return v;
+}
+function s393(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 393, x); continue;
+  }
+  return v;
+}
+function s394(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "used": case "size": continue;
+    case "cost": if (s395(v["cost"], x) !== v["cost"]) return S(v, 394, x); continue;
+    case "_meta": if (s398(v["_meta"], x) !== v["_meta"]) return S(v, 394, x); continue;
+    default: return S(v, 394, x);
+  }
+  return v;
+}
+function s395(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 395, x);
+  return s396(v, x);
+}
+function s396(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "amount": case "currency": continue;
+    case "_meta": if (s397(v["_meta"], x) !== v["_meta"]) return S(v, 396, x); continue;
+    default: return S(v, 396, x);
+  }
+  return v;
+}
+function s397(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 397, x); continue;
+  }
+  return v;
+}
+function s398(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 398, x); continue;
+  }
+  return v;
+}
+function s399(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "severity": case "title": case "description": continue;
+    case "_meta": if (s400(v["_meta"], x) !== v["_meta"]) return S(v, 399, x); continue;
+    default: return S(v, 399, x);
+  }
+  return v;
+}
+function s400(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 400, x); continue;
+  }
+  return v;
+}
+function s401(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
+    case "summary": if (s402(v["summary"], x) !== v["summary"]) return S(v, 401, x); continue;
+    case "_meta": if (s403(v["_meta"], x) !== v["_meta"]) return S(v, 401, x); continue;
+    default: return S(v, 401, x);
+  }
+  return v;
+}
+function s402(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 402, x);
+    return v;
+  }
+  return S(v, 402, x);
+  return v;
+}
+function s403(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 403, x); continue;
+  }
+  return v;
+}
+function s404(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 404, x); continue;
+    case "_meta": if (s405(v["_meta"], x) !== v["_meta"]) return S(v, 404, x); continue;
+    default: return S(v, 404, x);
+  }
+  return v;
+}
+function s405(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 405, x); continue;
+  }
+  return v;
+}
+function s406(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 406, x); continue;
+  }
+  return v;
+}
+function s407(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 407, x); continue;
+  }
+  return v;
+}
+function s408(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "elicitationId": continue;
+    case "_meta": if (s409(v["_meta"], x) !== v["_meta"]) return S(v, 408, x); continue;
+    default: return S(v, 408, x);
+  }
+  return v;
+}
+function s409(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 409, x); continue;
+  }
+  return v;
+}
+function s410(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "connectionId": case "method": continue;
+    case "params": if (s411(v["params"], x) !== v["params"]) return S(v, 410, x); continue;
+    case "_meta": if (s412(v["_meta"], x) !== v["_meta"]) return S(v, 410, x); continue;
+    default: return S(v, 410, x);
+  }
+  return v;
+}
+function s411(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 411, x); continue;
+  }
+  return v;
+}
+function s412(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 412, x); continue;
+  }
+  return v;
+}
+function s413(v) { return F(v); }
+function s414(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "messageId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 414, x); continue;
+    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 414, x); continue;
+    default: return S(v, 414, x);
+  }
+  return v;
+}
+function s415(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "messageId": continue;
+    case "content": if (s330(v["content"], x) !== v["content"]) return S(v, 415, x); continue;
+    case "_meta": if (s331(v["_meta"], x) !== v["_meta"]) return S(v, 415, x); continue;
+    default: return S(v, 415, x);
+  }
+  return v;
+}
+function s416(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "messageId": continue;
+    case "content": if (s334(v["content"], x) !== v["content"]) return S(v, 416, x); continue;
+    case "_meta": if (s335(v["_meta"], x) !== v["_meta"]) return S(v, 416, x); continue;
+    default: return S(v, 416, x);
+  }
+  return v;
+}
+function s417(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "messageId": continue;
+    case "content": if (s338(v["content"], x) !== v["content"]) return S(v, 417, x); continue;
+    case "_meta": if (s339(v["_meta"], x) !== v["_meta"]) return S(v, 417, x); continue;
+    default: return S(v, 417, x);
+  }
+  return v;
+}
+function s418(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s342(v["_meta"], x) !== v["_meta"]) return S(v, 418, x); continue;
+    default: return S(v, 418, x);
+  }
+  return v;
+}
+function s419(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "stopReason": continue;
+    case "usage": if (s344(v["usage"], x) !== v["usage"]) return S(v, 419, x); continue;
+    case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 419, x); continue;
+    default: return S(v, 419, x);
+  }
+  return v;
+}
+function s420(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s349(v["_meta"], x) !== v["_meta"]) return S(v, 420, x); continue;
+    default: return S(v, 420, x);
+  }
+  return v;
+}
+function s421(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 421, x);
+  switch (v["state"]) {
+    case "running": {
+      return s341(v, x);
+    }
+    case "idle": {
+      return s343(v, x);
+    }
+    case "requires_action": {
+      return s348(v, x);
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      return s350(v, x);
+    }
+  }
+  return S(v, 421, x);
+}
+function s422(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "toolCallId": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 422, x); continue;
+    case "_meta": if (s352(v["_meta"], x) !== v["_meta"]) return S(v, 422, x); continue;
+    default: return S(v, 422, x);
+  }
+  return v;
+}
+function s423(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminalId": case "command": case "cwd": continue;
+    case "output": if (s355(v["output"], x) !== v["output"]) return S(v, 423, x); continue;
+    case "exitStatus": if (s358(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 423, x); continue;
+    case "_meta": if (s361(v["_meta"], x) !== v["_meta"]) return S(v, 423, x); continue;
+    default: return S(v, 423, x);
+  }
+  return v;
+}
+function s424(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminalId": case "data": continue;
+    case "_meta": if (s363(v["_meta"], x) !== v["_meta"]) return S(v, 424, x); continue;
+    default: return S(v, 424, x);
+  }
+  return v;
+}
+function s425(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "planId": continue;
+    case "entries": if (s367(v["entries"], x) !== v["entries"]) return S(v, 425, x); continue;
+    case "_meta": if (s370(v["_meta"], x) !== v["_meta"]) return S(v, 425, x); continue;
+    default: return S(v, 425, x);
+  }
+  return v;
+}
+function s426(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "planId": case "uri": continue;
+    case "_meta": if (s372(v["_meta"], x) !== v["_meta"]) return S(v, 426, x); continue;
+    default: return S(v, 426, x);
+  }
+  return v;
+}
+function s427(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "planId": case "content": continue;
+    case "_meta": if (s374(v["_meta"], x) !== v["_meta"]) return S(v, 427, x); continue;
+    default: return S(v, 427, x);
+  }
+  return v;
+}
+function s428(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "plan": if (s365(v["plan"], x) !== v["plan"]) return S(v, 428, x); continue;
+    case "_meta": if (s376(v["_meta"], x) !== v["_meta"]) return S(v, 428, x); continue;
+    default: return S(v, 428, x);
+  }
+  return v;
+}
+function s429(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "planId": continue;
+    case "_meta": if (s378(v["_meta"], x) !== v["_meta"]) return S(v, 429, x); continue;
+    default: return S(v, 429, x);
+  }
+  return v;
+}
+function s430(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "hint": continue;
+    case "_meta": if (s385(v["_meta"], x) !== v["_meta"]) return S(v, 430, x); continue;
+    default: return S(v, 430, x);
+  }
+  return v;
+}
+function s431(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "availableCommands": if (s380(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 431, x); continue;
+    case "_meta": if (s388(v["_meta"], x) !== v["_meta"]) return S(v, 431, x); continue;
+    default: return S(v, 431, x);
+  }
+  return v;
+}
+function s432(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "configOptions": if (s390(v["configOptions"], x) !== v["configOptions"]) return S(v, 432, x); continue;
+    case "_meta": if (s391(v["_meta"], x) !== v["_meta"]) return S(v, 432, x); continue;
+    default: return S(v, 432, x);
+  }
+  return v;
+}
+function s433(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "updatedAt": continue;
+    case "_meta": if (s393(v["_meta"], x) !== v["_meta"]) return S(v, 433, x); continue;
+    default: return S(v, 433, x);
+  }
+  return v;
+}
+function s434(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "used": case "size": continue;
+    case "cost": if (s395(v["cost"], x) !== v["cost"]) return S(v, 434, x); continue;
+    case "_meta": if (s398(v["_meta"], x) !== v["_meta"]) return S(v, 434, x); continue;
+    default: return S(v, 434, x);
+  }
+  return v;
+}
+function s435(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "severity": case "title": case "description": continue;
+    case "_meta": if (s400(v["_meta"], x) !== v["_meta"]) return S(v, 435, x); continue;
+    default: return S(v, 435, x);
+  }
+  return v;
+}
+function s436(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "compactionId": case "status": case "error": continue;
+    case "summary": if (s402(v["summary"], x) !== v["summary"]) return S(v, 436, x); continue;
+    case "_meta": if (s403(v["_meta"], x) !== v["_meta"]) return S(v, 436, x); continue;
+    default: return S(v, 436, x);
+  }
+  return v;
+}
+function s437(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "compactionId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 437, x); continue;
+    case "_meta": if (s405(v["_meta"], x) !== v["_meta"]) return S(v, 437, x); continue;
+    default: return S(v, 437, x);
+  }
+  return v;
+}
+function s438(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": case "method": continue;
+    case "params": if (s439(v["params"], x) !== v["params"]) return S(v, 438, x); continue;
+    default: return S(v, 438, x);
+  }
+  return v;
+}
+function s439(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s440(v, x);
+  }
+  return s440(v, x);
+}
+function s440(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 440, x);
+  if (Array.isArray(v)) {
+    return s105(v, x);
+  }
+  if (c243(v)) {
+    return s441(v, x);
+  }
+  { const r = Q(v, 289, 243); if (r !== undefined) return s441(r, x); }
+  if (c244(v)) {
+    return s472(v, x);
+  }
+  { const r = Q(v, 310, 244); if (r !== undefined) return s472(r, x); }
+  if (c245(v)) {
+    return s474(v, x);
+  }
+  { const r = Q(v, 311, 245); if (r !== undefined) return s474(r, x); }
+  if (c246(v)) {
+    return s476(v, x);
+  }
+  { const r = Q(v, 312, 246); if (r !== undefined) return s476(r, x); }
+  if (c247(v)) {
+    return s479(v, x);
+  }
+  { const r = Q(v, 313, 247); if (r !== undefined) return s479(r, x); }
+  if (c248(v)) {
+    return s481(v, x);
+  }
+  { const r = Q(v, 314, 248); if (r !== undefined) return s481(r, x); }
+  if (c249(v)) {
+    return s483(v, x);
+  }
+  { const r = Q(v, 315, 249); if (r !== undefined) return s483(r, x); }
+  if (c250(v)) {
+    return s498(v, x);
+  }
+  { const r = Q(v, 328, 250); if (r !== undefined) return s498(r, x); }
+  if (c251(v)) {
+    return s500(v, x);
+  }
+  { const r = Q(v, 329, 251); if (r !== undefined) return s500(r, x); }
+  if (c252(v)) {
+    return s502(v, x);
+  }
+  { const r = Q(v, 330, 252); if (r !== undefined) return s502(r, x); }
+  if (c253(v)) {
+    return s505(v, x);
+  }
+  { const r = Q(v, 333, 253); if (r !== undefined) return s505(r, x); }
+  if (c254(v)) {
+    return s514(v, x);
+  }
+  { const r = Q(v, 341, 254); if (r !== undefined) return s514(r, x); }
+  if (c255(v)) {
+    return s516(v, x);
+  }
+  { const r = Q(v, 342, 255); if (r !== undefined) return s516(r, x); }
+  if (c256(v)) {
+    return s521(v, x);
+  }
+  { const r = Q(v, 343, 256); if (r !== undefined) return s521(r, x); }
+  if (c257(v)) {
+    return s524(v, x);
+  }
+  { const r = Q(v, 345, 257); if (r !== undefined) return s524(r, x); }
+  if (c258(v)) {
+    return s532(v, x);
+  }
+  { const r = Q(v, 350, 258); if (r !== undefined) return s532(r, x); }
+  if (c259(v)) {
+    return s560(v, x);
+  }
+  { const r = Q(v, 369, 259); if (r !== undefined) return s560(r, x); }
+  if (c58(v)) {
+    return s100(v, x);
+  }
+  { const r = Q(v, 78, 58); if (r !== undefined) return s100(r, x); }
+  return s105(v, x);
+}
+function s441(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "protocolVersion": continue;
+    case "info": if (s130(v["info"], x) !== v["info"]) return S(v, 441, x); continue;
+    case "capabilities": if (s442(v["capabilities"], x) !== v["capabilities"]) return S(v, 441, x); continue;
+    case "_meta": if (s471(v["_meta"], x) !== v["_meta"]) return S(v, 441, x); continue;
+    default: return S(v, 441, x);
+  }
+  if (!H(v, "capabilities")) return S(v, 441, x);
+  return v;
+}
+function s442(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "positionEncodings": continue;
+    case "auth": if (s443(v["auth"], x) !== v["auth"]) return S(v, 442, x); continue;
+    case "elicitation": if (s449(v["elicitation"], x) !== v["elicitation"]) return S(v, 442, x); continue;
+    case "nes": if (s458(v["nes"], x) !== v["nes"]) return S(v, 442, x); continue;
+    case "_meta": if (s470(v["_meta"], x) !== v["_meta"]) return S(v, 442, x); continue;
+    default: return S(v, 442, x);
+  }
+  return v;
+}
+function s443(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 443, x);
+  return s444(v, x);
+}
+function s444(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminal": if (s445(v["terminal"], x) !== v["terminal"]) return S(v, 444, x); continue;
+    case "_meta": if (s448(v["_meta"], x) !== v["_meta"]) return S(v, 444, x); continue;
+    default: return S(v, 444, x);
+  }
+  return v;
+}
+function s445(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 445, x);
+  return s446(v, x);
+}
+function s446(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s447(v["_meta"], x) !== v["_meta"]) return S(v, 446, x); continue;
+    default: return S(v, 446, x);
+  }
+  return v;
+}
+function s447(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 447, x); continue;
+  }
+  return v;
+}
+function s448(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 448, x); continue;
+  }
+  return v;
+}
+function s449(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 449, x);
+  return s450(v, x);
+}
+function s450(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "form": if (s451(v["form"], x) !== v["form"]) return S(v, 450, x); continue;
+    case "url": if (s454(v["url"], x) !== v["url"]) return S(v, 450, x); continue;
+    case "_meta": if (s457(v["_meta"], x) !== v["_meta"]) return S(v, 450, x); continue;
+    default: return S(v, 450, x);
+  }
+  return v;
+}
+function s451(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 451, x);
+  return s452(v, x);
+}
+function s452(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s453(v["_meta"], x) !== v["_meta"]) return S(v, 452, x); continue;
+    default: return S(v, 452, x);
+  }
+  return v;
+}
+function s453(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 453, x); continue;
+  }
+  return v;
+}
+function s454(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 454, x);
+  return s455(v, x);
+}
+function s455(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s456(v["_meta"], x) !== v["_meta"]) return S(v, 455, x); continue;
+    default: return S(v, 455, x);
+  }
+  return v;
+}
+function s456(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 456, x); continue;
+  }
+  return v;
+}
+function s457(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 457, x); continue;
+  }
+  return v;
+}
+function s458(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 458, x);
+  return s459(v, x);
+}
+function s459(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "jump": if (s460(v["jump"], x) !== v["jump"]) return S(v, 459, x); continue;
+    case "rename": if (s463(v["rename"], x) !== v["rename"]) return S(v, 459, x); continue;
+    case "searchAndReplace": if (s466(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 459, x); continue;
+    case "_meta": if (s469(v["_meta"], x) !== v["_meta"]) return S(v, 459, x); continue;
+    default: return S(v, 459, x);
+  }
+  return v;
+}
+function s460(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 460, x);
+  return s461(v, x);
+}
+function s461(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s462(v["_meta"], x) !== v["_meta"]) return S(v, 461, x); continue;
+    default: return S(v, 461, x);
+  }
+  return v;
+}
+function s462(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 462, x); continue;
+  }
+  return v;
+}
+function s463(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 463, x);
+  return s464(v, x);
+}
+function s464(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s465(v["_meta"], x) !== v["_meta"]) return S(v, 464, x); continue;
+    default: return S(v, 464, x);
+  }
+  return v;
+}
+function s465(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 465, x); continue;
+  }
+  return v;
+}
+function s466(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 466, x);
+  return s467(v, x);
+}
+function s467(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s468(v["_meta"], x) !== v["_meta"]) return S(v, 467, x); continue;
+    default: return S(v, 467, x);
+  }
+  return v;
+}
+function s468(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 468, x); continue;
+  }
+  return v;
+}
+function s469(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 469, x); continue;
+  }
+  return v;
+}
+function s470(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 470, x); continue;
+  }
+  return v;
+}
+function s471(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 471, x); continue;
+  }
+  return v;
+}
+function s472(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "methodId": continue;
+    case "_meta": if (s473(v["_meta"], x) !== v["_meta"]) return S(v, 472, x); continue;
+    default: return S(v, 472, x);
+  }
+  return v;
+}
+function s473(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 473, x); continue;
+  }
+  return v;
+}
+function s474(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s475(v["_meta"], x) !== v["_meta"]) return S(v, 474, x); continue;
+    default: return S(v, 474, x);
+  }
+  return v;
+}
+function s475(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 475, x); continue;
+  }
+  return v;
+}
+function s476(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "providerId": case "apiType": case "baseUrl": continue;
+    case "headers": if (s477(v["headers"], x) !== v["headers"]) return S(v, 476, x); continue;
+    case "_meta": if (s478(v["_meta"], x) !== v["_meta"]) return S(v, 476, x); continue;
+    default: return S(v, 476, x);
+  }
+  return v;
+}
+function s477(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__") return S(v, 477, x); continue;
+  }
+  return v;
+}
+function s478(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 478, x); continue;
+  }
+  return v;
+}
+function s479(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "providerId": continue;
+    case "_meta": if (s480(v["_meta"], x) !== v["_meta"]) return S(v, 479, x); continue;
+    default: return S(v, 479, x);
+  }
+  return v;
+}
+function s480(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 480, x); continue;
+  }
+  return v;
+}
+function s481(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s482(v["_meta"], x) !== v["_meta"]) return S(v, 481, x); continue;
+    default: return S(v, 481, x);
+  }
+  return v;
+}
+function s482(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 482, x); continue;
+  }
+  return v;
+}
+function s483(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s484(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 483, x); continue;
+    case "_meta": if (s497(v["_meta"], x) !== v["_meta"]) return S(v, 483, x); continue;
+    default: return S(v, 483, x);
+  }
+  return v;
+}
+function s484(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s485(v[i], x) !== v[i]) return S(v, 484, x);
+    return v;
+  }
+  return S(v, 484, x);
+  return v;
+}
+function s485(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 485, x);
+  switch (v["type"]) {
+    case "http": {
+      return s486(v, x);
+    }
+    case "acp": {
+      return s491(v, x);
+    }
+    case "stdio": {
+      return s493(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s496(v, x);
+    }
+  }
+  return S(v, 485, x);
+}
+function s486(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "url": continue;
+    case "headers": if (s487(v["headers"], x) !== v["headers"]) return S(v, 486, x); continue;
+    case "_meta": if (s490(v["_meta"], x) !== v["_meta"]) return S(v, 486, x); continue;
+    default: return S(v, 486, x);
+  }
+  return v;
+}
+function s487(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s488(v[i], x) !== v[i]) return S(v, 487, x);
+    return v;
+  }
+  return S(v, 487, x);
+  return v;
+}
+function s488(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "value": continue;
+    case "_meta": if (s489(v["_meta"], x) !== v["_meta"]) return S(v, 488, x); continue;
+    default: return S(v, 488, x);
+  }
+  return v;
+}
+function s489(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 489, x); continue;
+  }
+  return v;
+}
+function s490(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 490, x); continue;
+  }
+  return v;
+}
+function s491(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "serverId": continue;
+    case "_meta": if (s492(v["_meta"], x) !== v["_meta"]) return S(v, 491, x); continue;
+    default: return S(v, 491, x);
+  }
+  return v;
+}
+function s492(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 492, x); continue;
+  }
+  return v;
+}
+function s493(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "command": case "args": continue;
+    case "env": if (s494(v["env"], x) !== v["env"]) return S(v, 493, x); continue;
+    case "_meta": if (s495(v["_meta"], x) !== v["_meta"]) return S(v, 493, x); continue;
+    default: return S(v, 493, x);
+  }
+  return v;
+}
+function s494(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s225(v[i], x) !== v[i]) return S(v, 494, x);
+    return v;
+  }
+  return S(v, 494, x);
+  return v;
+}
+function s495(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 495, x); continue;
+  }
+  return v;
+}
+function s496(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 496, x); continue;
+  }
+  return v;
+}
+function s497(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 497, x); continue;
+  }
+  return v;
+}
+function s498(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "cwd": case "cursor": continue;
+    case "_meta": if (s499(v["_meta"], x) !== v["_meta"]) return S(v, 498, x); continue;
+    default: return S(v, 498, x);
+  }
+  return v;
+}
+function s499(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 499, x); continue;
+  }
+  return v;
+}
+function s500(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s501(v["_meta"], x) !== v["_meta"]) return S(v, 500, x); continue;
+    default: return S(v, 500, x);
+  }
+  return v;
+}
+function s501(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 501, x); continue;
+  }
+  return v;
+}
+function s502(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s503(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 502, x); continue;
+    case "_meta": if (s504(v["_meta"], x) !== v["_meta"]) return S(v, 502, x); continue;
+    default: return S(v, 502, x);
+  }
+  return v;
+}
+function s503(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s485(v[i], x) !== v[i]) return S(v, 503, x);
+    return v;
+  }
+  return S(v, 503, x);
+  return v;
+}
+function s504(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 504, x); continue;
+  }
+  return v;
+}
+function s505(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s506(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 505, x); continue;
+    case "replayFrom": if (s507(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 505, x); continue;
+    case "_meta": if (s513(v["_meta"], x) !== v["_meta"]) return S(v, 505, x); continue;
+    default: return S(v, 505, x);
+  }
+  return v;
+}
+function s506(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s485(v[i], x) !== v[i]) return S(v, 506, x);
+    return v;
+  }
+  return S(v, 506, x);
+  return v;
+}
+function s507(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 507, x);
+  return s508(v, x);
+}
+function s508(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 508, x);
+  switch (v["type"]) {
+    case "start": {
+      return s509(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s511(v, x);
+    }
+  }
+  return S(v, 508, x);
+}
+function s509(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "_meta": if (s510(v["_meta"], x) !== v["_meta"]) return S(v, 509, x); continue;
+    default: return S(v, 509, x);
+  }
+  return v;
+}
+function s510(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 510, x); continue;
+  }
+  return v;
+}
+function s511(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "_meta": if (s512(v["_meta"], x) !== v["_meta"]) return S(v, 511, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 511, x); continue;
+  }
+  return v;
+}
+function s512(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 512, x); continue;
+  }
+  return v;
+}
+function s513(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 513, x); continue;
+  }
+  return v;
+}
+function s514(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s515(v["_meta"], x) !== v["_meta"]) return S(v, 514, x); continue;
+    default: return S(v, 514, x);
+  }
+  return v;
+}
+function s515(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 515, x); continue;
+  }
+  return v;
+}
+function s516(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 516, x);
+  switch (v["type"]) {
+    case "id": {
+      for (const k in v) switch (k) {
+        case "sessionId": case "configId": case "value": case "type": continue;
+        case "_meta": if (s517(v["_meta"], x) !== v["_meta"]) return S(v, 516, x); continue;
+        default: return S(v, 516, x);
+      }
+      return v;
+    }
+    case "boolean": {
+      for (const k in v) switch (k) {
+        case "sessionId": case "configId": case "value": case "type": continue;
+        case "_meta": if (s517(v["_meta"], x) !== v["_meta"]) return S(v, 516, x); continue;
+        default: return S(v, 516, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "sessionId": case "configId": case "type": continue;
+        case "_meta": if (s517(v["_meta"], x) !== v["_meta"]) return S(v, 516, x); continue;
+        case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 516, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 516, x); continue;
+      }
+      return v;
+    }
+  }
+  return S(v, 516, x);
+}
+function s517(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 517, x); continue;
+  }
+  return v;
+}
+function s518(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "value": case "type": continue;
+    default: return S(v, 518, x);
+  }
+  return v;
+}
+function s519(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "value": case "type": continue;
+    default: return S(v, 519, x);
+  }
+  return v;
+}
+function s520(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 520, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 520, x); continue;
+  }
+  return v;
+}
+function s521(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "prompt": if (s522(v["prompt"], x) !== v["prompt"]) return S(v, 521, x); continue;
+    case "_meta": if (s523(v["_meta"], x) !== v["_meta"]) return S(v, 521, x); continue;
+    default: return S(v, 521, x);
+  }
+  return v;
+}
+function s522(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 522, x);
+    return v;
+  }
+  return S(v, 522, x);
+  return v;
+}
+function s523(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 523, x); continue;
+  }
+  return v;
+}
+function s524(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "workspaceUri": continue;
+    case "workspaceFolders": if (s525(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 524, x); continue;
+    case "repository": if (s528(v["repository"], x) !== v["repository"]) return S(v, 524, x); continue;
+    case "_meta": if (s531(v["_meta"], x) !== v["_meta"]) return S(v, 524, x); continue;
+    default: return S(v, 524, x);
+  }
+  return v;
+}
+function s525(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s526(v[i], x) !== v[i]) return S(v, 525, x);
+    return v;
+  }
+  return S(v, 525, x);
+  return v;
+}
+function s526(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "uri": case "name": continue;
+    case "_meta": if (s527(v["_meta"], x) !== v["_meta"]) return S(v, 526, x); continue;
+    default: return S(v, 526, x);
+  }
+  return v;
+}
+function s527(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 527, x); continue;
+  }
+  return v;
+}
+function s528(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 528, x);
+  return s529(v, x);
+}
+function s529(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "owner": case "remoteUrl": continue;
+    case "_meta": if (s530(v["_meta"], x) !== v["_meta"]) return S(v, 529, x); continue;
+    default: return S(v, 529, x);
+  }
+  return v;
+}
+function s530(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 530, x); continue;
+  }
+  return v;
+}
+function s531(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 531, x); continue;
+  }
+  return v;
+}
+function s532(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "version": case "triggerKind": continue;
+    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 532, x); continue;
+    case "selection": if (s533(v["selection"], x) !== v["selection"]) return S(v, 532, x); continue;
+    case "context": if (s534(v["context"], x) !== v["context"]) return S(v, 532, x); continue;
+    case "_meta": if (s559(v["_meta"], x) !== v["_meta"]) return S(v, 532, x); continue;
+    default: return S(v, 532, x);
+  }
+  return v;
+}
+function s533(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 533, x);
+  return s293(v, x);
+}
+function s534(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 534, x);
+  return s535(v, x);
+}
+function s535(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "recentFiles": if (s536(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 535, x); continue;
+    case "relatedSnippets": if (s539(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 535, x); continue;
+    case "editHistory": if (s545(v["editHistory"], x) !== v["editHistory"]) return S(v, 535, x); continue;
+    case "userActions": if (s548(v["userActions"], x) !== v["userActions"]) return S(v, 535, x); continue;
+    case "openFiles": if (s551(v["openFiles"], x) !== v["openFiles"]) return S(v, 535, x); continue;
+    case "diagnostics": if (s555(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 535, x); continue;
+    case "_meta": if (s558(v["_meta"], x) !== v["_meta"]) return S(v, 535, x); continue;
+    default: return S(v, 535, x);
+  }
+  return v;
+}
+function s536(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s537(v[i], x) !== v[i]) return S(v, 536, x);
+    return v;
+  }
+  return S(v, 536, x);
+  return v;
+}
+function s537(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "uri": case "languageId": case "text": continue;
+    case "_meta": if (s538(v["_meta"], x) !== v["_meta"]) return S(v, 537, x); continue;
+    default: return S(v, 537, x);
+  }
+  return v;
+}
+function s538(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 538, x); continue;
+  }
+  return v;
+}
+function s539(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s540(v[i], x) !== v[i]) return S(v, 539, x);
+    return v;
+  }
+  return S(v, 539, x);
+  return v;
+}
+function s540(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "uri": continue;
+    case "excerpts": if (s541(v["excerpts"], x) !== v["excerpts"]) return S(v, 540, x); continue;
+    case "_meta": if (s544(v["_meta"], x) !== v["_meta"]) return S(v, 540, x); continue;
+    default: return S(v, 540, x);
+  }
+  return v;
+}
+function s541(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s542(v[i], x) !== v[i]) return S(v, 541, x);
+    return v;
+  }
+  return S(v, 541, x);
+  return v;
+}
+function s542(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "startLine": case "endLine": case "text": continue;
+    case "_meta": if (s543(v["_meta"], x) !== v["_meta"]) return S(v, 542, x); continue;
+    default: return S(v, 542, x);
+  }
+  return v;
+}
+function s543(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 543, x); continue;
+  }
+  return v;
+}
+function s544(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 544, x); continue;
+  }
+  return v;
+}
+function s545(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s546(v[i], x) !== v[i]) return S(v, 545, x);
+    return v;
+  }
+  return S(v, 545, x);
+  return v;
+}
+function s546(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "uri": case "diff": continue;
+    case "_meta": if (s547(v["_meta"], x) !== v["_meta"]) return S(v, 546, x); continue;
+    default: return S(v, 546, x);
+  }
+  return v;
+}
+function s547(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 547, x); continue;
+  }
+  return v;
+}
+function s548(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s549(v[i], x) !== v[i]) return S(v, 548, x);
+    return v;
+  }
+  return S(v, 548, x);
+  return v;
+}
+function s549(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": case "uri": case "timestampMs": continue;
+    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 549, x); continue;
+    case "_meta": if (s550(v["_meta"], x) !== v["_meta"]) return S(v, 549, x); continue;
+    default: return S(v, 549, x);
+  }
+  return v;
+}
+function s550(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 550, x); continue;
+  }
+  return v;
+}
+function s551(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s552(v[i], x) !== v[i]) return S(v, 551, x);
+    return v;
+  }
+  return S(v, 551, x);
+  return v;
+}
+function s552(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "uri": case "languageId": case "lastFocusedMs": continue;
+    case "visibleRange": if (s553(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 552, x); continue;
+    case "_meta": if (s554(v["_meta"], x) !== v["_meta"]) return S(v, 552, x); continue;
+    default: return S(v, 552, x);
+  }
+  return v;
+}
+function s553(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 553, x);
+  return s293(v, x);
+}
+function s554(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 554, x); continue;
+  }
+  return v;
+}
+function s555(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s556(v[i], x) !== v[i]) return S(v, 555, x);
+    return v;
+  }
+  return S(v, 555, x);
+  return v;
+}
+function s556(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "uri": case "severity": case "message": continue;
+    case "range": if (s293(v["range"], x) !== v["range"]) return S(v, 556, x); continue;
+    case "_meta": if (s557(v["_meta"], x) !== v["_meta"]) return S(v, 556, x); continue;
+    default: return S(v, 556, x);
+  }
+  return v;
+}
+function s557(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 557, x); continue;
+  }
+  return v;
+}
+function s558(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 558, x); continue;
+  }
+  return v;
+}
+function s559(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 559, x); continue;
+  }
+  return v;
+}
+function s560(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s561(v["_meta"], x) !== v["_meta"]) return S(v, 560, x); continue;
+    default: return S(v, 560, x);
+  }
+  return v;
+}
+function s561(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 561, x); continue;
+  }
+  return v;
+}
+function s562(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "url": continue;
+    case "headers": if (s487(v["headers"], x) !== v["headers"]) return S(v, 562, x); continue;
+    case "_meta": if (s490(v["_meta"], x) !== v["_meta"]) return S(v, 562, x); continue;
+    default: return S(v, 562, x);
+  }
+  return v;
+}
+function s563(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "serverId": continue;
+    case "_meta": if (s492(v["_meta"], x) !== v["_meta"]) return S(v, 563, x); continue;
+    default: return S(v, 563, x);
+  }
+  return v;
+}
+function s564(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "command": case "args": continue;
+    case "env": if (s494(v["env"], x) !== v["env"]) return S(v, 564, x); continue;
+    case "_meta": if (s495(v["_meta"], x) !== v["_meta"]) return S(v, 564, x); continue;
+    default: return S(v, 564, x);
+  }
+  return v;
+}
+function s565(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s510(v["_meta"], x) !== v["_meta"]) return S(v, 565, x); continue;
+    default: return S(v, 565, x);
+  }
+  return v;
+}
+function s566(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 566, x);
+  if (Array.isArray(v)) return S(v, 566, x);
+  if (c267(v)) {
+    return s567(v, x);
+  }
+  { const r = Q(v, 371, 267); if (r !== undefined) return s567(r, x); }
+  return s587(v, x);
+}
+function s567(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "result": if (s568(v["result"], x) !== v["result"]) return S(v, 567, x); continue;
+    default: return S(v, 567, x);
+  }
+  return v;
+}
+function s568(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 568, x);
+  if (Array.isArray(v)) {
+    if (c174(v)) {
+      return s311(v, x);
+    }
+    return s310(v, x);
+  }
+  if (c261(v)) {
+    return s569(v, x);
+  }
+  { const r = Q(v, 373, 261); if (r !== undefined) return s569(r, x); }
+  if (c262(v)) {
+    return s576(v, x);
+  }
+  { const r = Q(v, 377, 262); if (r !== undefined) return s576(r, x); }
+  if (c263(v)) {
+    return s583(v, x);
+  }
+  { const r = Q(v, 378, 263); if (r !== undefined) return s583(r, x); }
+  if (c264(v)) {
+    return s585(v, x);
+  }
+  { const r = Q(v, 379, 264); if (r !== undefined) return s585(r, x); }
+  if (c174(v)) {
+    return s311(v, x);
+  }
+  return s310(v, x);
+}
+function s569(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "outcome": if (s570(v["outcome"], x) !== v["outcome"]) return S(v, 569, x); continue;
+    case "_meta": if (s575(v["_meta"], x) !== v["_meta"]) return S(v, 569, x); continue;
+    default: return S(v, 569, x);
+  }
+  return v;
+}
+function s570(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 570, x);
+  switch (v["outcome"]) {
+    case "cancelled": {
+      return s571(v, x);
+    }
+    case "selected": {
+      return s572(v, x);
+    }
+    default: {
+      if (typeof v["outcome"] !== "string") break;
+      return s574(v, x);
+    }
+  }
+  return S(v, 570, x);
+}
+function s571(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "outcome": continue;
+    default: return S(v, 571, x);
+  }
+  return v;
+}
+function s572(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "outcome": case "optionId": continue;
+    case "_meta": if (s573(v["_meta"], x) !== v["_meta"]) return S(v, 572, x); continue;
+    default: return S(v, 572, x);
+  }
+  return v;
+}
+function s573(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 573, x); continue;
+  }
+  return v;
+}
+function s574(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "outcome": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 574, x); continue;
+  }
+  return v;
+}
+function s575(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 575, x); continue;
+  }
+  return v;
+}
+function s576(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 576, x);
+  switch (v["action"]) {
+    case "accept": {
+      for (const k in v) switch (k) {
+        case "action": continue;
+        case "_meta": if (s577(v["_meta"], x) !== v["_meta"]) return S(v, 576, x); continue;
+        case "content": if (s579(v["content"], x) !== v["content"]) return S(v, 576, x); continue;
+        default: return S(v, 576, x);
+      }
+      return v;
+    }
+    case "decline": {
+      for (const k in v) switch (k) {
+        case "action": continue;
+        case "_meta": if (s577(v["_meta"], x) !== v["_meta"]) return S(v, 576, x); continue;
+        default: return S(v, 576, x);
+      }
+      return v;
+    }
+    case "cancel": {
+      for (const k in v) switch (k) {
+        case "action": continue;
+        case "_meta": if (s577(v["_meta"], x) !== v["_meta"]) return S(v, 576, x); continue;
+        default: return S(v, 576, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["action"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "action": continue;
+        case "_meta": if (s577(v["_meta"], x) !== v["_meta"]) return S(v, 576, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 576, x); continue;
+      }
+      return v;
+    }
+  }
+  return S(v, 576, x);
+}
+function s577(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 577, x); continue;
+  }
+  return v;
+}
+function s578(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": continue;
+    case "content": if (s579(v["content"], x) !== v["content"]) return S(v, 578, x); continue;
+    default: return S(v, 578, x);
+  }
+  return v;
+}
+function s579(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__") return S(v, 579, x); continue;
+  }
+  return v;
+}
+function s580(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": continue;
+    default: return S(v, 580, x);
+  }
+  return v;
+}
+function s581(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": continue;
+    default: return S(v, 581, x);
+  }
+  return v;
+}
+function s582(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "action": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 582, x); continue;
+  }
+  return v;
+}
+function s583(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "connectionId": continue;
+    case "_meta": if (s584(v["_meta"], x) !== v["_meta"]) return S(v, 583, x); continue;
+    default: return S(v, 583, x);
+  }
+  return v;
+}
+function s584(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 584, x); continue;
+  }
+  return v;
+}
+function s585(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s586(v["_meta"], x) !== v["_meta"]) return S(v, 585, x); continue;
+    default: return S(v, 585, x);
+  }
+  return v;
+}
+function s586(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 586, x); continue;
+  }
+  return v;
+}
+function s587(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "error": if (s313(v["error"], x) !== v["error"]) return S(v, 587, x); continue;
+    default: return S(v, 587, x);
+  }
+  return v;
+}
+function s588(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "optionId": continue;
+    case "_meta": if (s573(v["_meta"], x) !== v["_meta"]) return S(v, 588, x); continue;
+    default: return S(v, 588, x);
+  }
+  return v;
+}
+function s589(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "content": if (s579(v["content"], x) !== v["content"]) return S(v, 589, x); continue;
+    default: return S(v, 589, x);
+  }
+  return v;
+}
+function s590(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s591(v["params"], x) !== v["params"]) return S(v, 590, x); continue;
+    default: return S(v, 590, x);
+  }
+  return v;
+}
+function s591(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s592(v, x);
+  }
+  return s592(v, x);
+}
+function s592(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 592, x);
+  if (Array.isArray(v)) {
+    return s413(v, x);
+  }
+  if (c273(v)) {
+    return s593(v, x);
+  }
+  { const r = Q(v, 384, 273); if (r !== undefined) return s593(r, x); }
+  if (c274(v)) {
+    return s595(v, x);
+  }
+  { const r = Q(v, 385, 274); if (r !== undefined) return s595(r, x); }
+  if (c275(v)) {
+    return s597(v, x);
+  }
+  { const r = Q(v, 386, 275); if (r !== undefined) return s597(r, x); }
+  if (c276(v)) {
+    return s603(v, x);
+  }
+  { const r = Q(v, 390, 276); if (r !== undefined) return s603(r, x); }
+  if (c277(v)) {
+    return s605(v, x);
+  }
+  { const r = Q(v, 391, 277); if (r !== undefined) return s605(r, x); }
+  if (c278(v)) {
+    return s607(v, x);
+  }
+  { const r = Q(v, 392, 278); if (r !== undefined) return s607(r, x); }
+  if (c279(v)) {
+    return s609(v, x);
+  }
+  { const r = Q(v, 393, 279); if (r !== undefined) return s609(r, x); }
+  if (c280(v)) {
+    return s611(v, x);
+  }
+  { const r = Q(v, 394, 280); if (r !== undefined) return s611(r, x); }
+  if (c209(v)) {
+    return s410(v, x);
+  }
+  { const r = Q(v, 285, 209); if (r !== undefined) return s410(r, x); }
+  return s413(v, x);
+}
+function s593(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s594(v["_meta"], x) !== v["_meta"]) return S(v, 593, x); continue;
+    default: return S(v, 593, x);
+  }
+  return v;
+}
+function s594(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 594, x); continue;
+  }
+  return v;
+}
+function s595(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "languageId": case "version": case "text": continue;
+    case "_meta": if (s596(v["_meta"], x) !== v["_meta"]) return S(v, 595, x); continue;
+    default: return S(v, 595, x);
+  }
+  return v;
+}
+function s596(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 596, x); continue;
+  }
+  return v;
+}
+function s597(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "version": continue;
+    case "contentChanges": if (s598(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 597, x); continue;
+    case "_meta": if (s602(v["_meta"], x) !== v["_meta"]) return S(v, 597, x); continue;
+    default: return S(v, 597, x);
+  }
+  return v;
+}
+function s598(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s599(v[i], x) !== v[i]) return S(v, 598, x);
+    return v;
+  }
+  return S(v, 598, x);
+  return v;
+}
+function s599(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "text": continue;
+    case "range": if (s600(v["range"], x) !== v["range"]) return S(v, 599, x); continue;
+    case "_meta": if (s601(v["_meta"], x) !== v["_meta"]) return S(v, 599, x); continue;
+    default: return S(v, 599, x);
+  }
+  return v;
+}
+function s600(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 600, x);
+  return s293(v, x);
+}
+function s601(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 601, x); continue;
+  }
+  return v;
+}
+function s602(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 602, x); continue;
+  }
+  return v;
+}
+function s603(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": continue;
+    case "_meta": if (s604(v["_meta"], x) !== v["_meta"]) return S(v, 603, x); continue;
+    default: return S(v, 603, x);
+  }
+  return v;
+}
+function s604(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 604, x); continue;
+  }
+  return v;
+}
+function s605(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": continue;
+    case "_meta": if (s606(v["_meta"], x) !== v["_meta"]) return S(v, 605, x); continue;
+    default: return S(v, 605, x);
+  }
+  return v;
+}
+function s606(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 606, x); continue;
+  }
+  return v;
+}
+function s607(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "version": continue;
+    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 607, x); continue;
+    case "visibleRange": if (s293(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 607, x); continue;
+    case "_meta": if (s608(v["_meta"], x) !== v["_meta"]) return S(v, 607, x); continue;
+    default: return S(v, 607, x);
+  }
+  return v;
+}
+function s608(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 608, x); continue;
+  }
+  return v;
+}
+function s609(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "suggestionId": continue;
+    case "_meta": if (s610(v["_meta"], x) !== v["_meta"]) return S(v, 609, x); continue;
+    default: return S(v, 609, x);
+  }
+  return v;
+}
+function s610(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 610, x); continue;
+  }
+  return v;
+}
+function s611(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "suggestionId": case "reason": continue;
+    case "_meta": if (s612(v["_meta"], x) !== v["_meta"]) return S(v, 611, x); continue;
+    default: return S(v, 611, x);
+  }
+  return v;
+}
+function s612(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 612, x); continue;
+  }
+  return v;
+}
+function s613(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s614(v["params"], x) !== v["params"]) return S(v, 613, x); continue;
+    default: return S(v, 613, x);
+  }
+  return v;
+}
+function s614(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 614, x);
+  return s615(v, x);
+}
+function s615(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 615, x);
+  return s616(v, x);
+}
+function s616(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "requestId": continue;
+    case "_meta": if (s617(v["_meta"], x) !== v["_meta"]) return S(v, 616, x); continue;
+    default: return S(v, 616, x);
+  }
+  return v;
+}
+function s617(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 617, x); continue;
+  }
+  return v;
+}
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309, s310, s311, s312, s313, s314, s315, s316, s317, s318, s319, s320, s321, s322, s323, s324, s325, s326, s327, s328, s329, s330, s331, s332, s333, s334, s335, s336, s337, s338, s339, s340, s341, s342, s343, s344, s345, s346, s347, s348, s349, s350, s351, s352, s353, s354, s355, s356, s357, s358, s359, s360, s361, s362, s363, s364, s365, s366, s367, s368, s369, s370, s371, s372, s373, s374, s375, s376, s377, s378, s379, s380, s381, s382, s383, s384, s385, s386, s387, s388, s389, s390, s391, s392, s393, s394, s395, s396, s397, s398, s399, s400, s401, s402, s403, s404, s405, s406, s407, s408, s409, s410, s411, s412, s413, s414, s415, s416, s417, s418, s419, s420, s421, s422, s423, s424, s425, s426, s427, s428, s429, s430, s431, s432, s433, s434, s435, s436, s437, s438, s439, s440, s441, s442, s443, s444, s445, s446, s447, s448, s449, s450, s451, s452, s453, s454, s455, s456, s457, s458, s459, s460, s461, s462, s463, s464, s465, s466, s467, s468, s469, s470, s471, s472, s473, s474, s475, s476, s477, s478, s479, s480, s481, s482, s483, s484, s485, s486, s487, s488, s489, s490, s491, s492, s493, s494, s495, s496, s497, s498, s499, s500, s501, s502, s503, s504, s505, s506, s507, s508, s509, s510, s511, s512, s513, s514, s515, s516, s517, s518, s519, s520, s521, s522, s523, s524, s525, s526, s527, s528, s529, s530, s531, s532, s533, s534, s535, s536, s537, s538, s539, s540, s541, s542, s543, s544, s545, s546, s547, s548, s549, s550, s551, s552, s553, s554, s555, s556, s557, s558, s559, s560, s561, s562, s563, s564, s565, s566, s567, s568, s569, s570, s571, s572, s573, s574, s575, s576, s577, s578, s579, s580, s581, s582, s583, s584, s585, s586, s587, s588, s589, s590, s591, s592, s593, s594, s595, s596, s597, s598, s599, s600, s601, s602, s603, s604, s605, s606, s607, s608, s609, s610, s611, s612, s613, s614, s615, s616, s617]);
+const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
+const H = Object.hasOwn;
 
-export const parseAgentRequest = /* @__PURE__ */ plan.parser(vAgentRequest, "AgentRequest", 0);
-export const parseRequestId = /* @__PURE__ */ plan.parser(vRequestId, "RequestId");
-export const parseRequestPermissionRequest = /* @__PURE__ */ plan.parser(vRequestPermissionRequest, "RequestPermissionRequest", 3);
-export const parseSessionId = /* @__PURE__ */ plan.parser(vSessionId, "SessionId");
-export const parseRequestPermissionSubject = /* @__PURE__ */ plan.parser(vRequestPermissionSubject, "RequestPermissionSubject", 5);
-export const parseToolCallUpdate = /* @__PURE__ */ plan.parser(vToolCallUpdate, "ToolCallUpdate", 8);
-export const parseToolCallId = /* @__PURE__ */ plan.parser(vToolCallId, "ToolCallId");
-export const parseToolKind = /* @__PURE__ */ plan.parser(vToolKind, "ToolKind");
-export const parseToolCallStatus = /* @__PURE__ */ plan.parser(vToolCallStatus, "ToolCallStatus");
-export const parseToolCallContent = /* @__PURE__ */ plan.parser(vToolCallContent, "ToolCallContent", 10);
-export const parseContentBlock = /* @__PURE__ */ plan.parser(vContentBlock, "ContentBlock", 13);
-export const parseAnnotations = /* @__PURE__ */ plan.parser(vAnnotations, "Annotations", 17);
-export const parseRole = /* @__PURE__ */ plan.parser(vRole, "Role");
-export const parseTextContent = /* @__PURE__ */ plan.parser(vTextContent, "TextContent", 15);
-export const parseMediaType = /* @__PURE__ */ plan.parser(vMediaType, "MediaType");
-export const parseImageContent = /* @__PURE__ */ plan.parser(vImageContent, "ImageContent", 20);
-export const parseAudioContent = /* @__PURE__ */ plan.parser(vAudioContent, "AudioContent", 23);
-export const parseIcon = /* @__PURE__ */ plan.parser(vIcon, "Icon", 28);
-export const parseIconTheme = /* @__PURE__ */ plan.parser(vIconTheme, "IconTheme");
-export const parseResourceLink = /* @__PURE__ */ plan.parser(vResourceLink, "ResourceLink", 26);
-export const parseEmbeddedResourceResource = /* @__PURE__ */ plan.parser(vEmbeddedResourceResource, "EmbeddedResourceResource", 33);
-export const parseTextResourceContents = /* @__PURE__ */ plan.parser(vTextResourceContents, "TextResourceContents", 34);
-export const parseBlobResourceContents = /* @__PURE__ */ plan.parser(vBlobResourceContents, "BlobResourceContents", 35);
-export const parseEmbeddedResource = /* @__PURE__ */ plan.parser(vEmbeddedResource, "EmbeddedResource", 32);
-export const parseContent = /* @__PURE__ */ plan.parser(vContent, "Content", 12);
-export const parseDiffChange = /* @__PURE__ */ plan.parser(vDiffChange, "DiffChange", 40);
-export const parseDiffFileType = /* @__PURE__ */ plan.parser(vDiffFileType, "DiffFileType");
-export const parseAbsolutePath = /* @__PURE__ */ plan.parser(vAbsolutePath, "AbsolutePath");
-export const parseDiffPathChange = /* @__PURE__ */ plan.parser(vDiffPathChange, "DiffPathChange");
-export const parseDiffPathPairChange = /* @__PURE__ */ plan.parser(vDiffPathPairChange, "DiffPathPairChange");
-export const parseDiffPatch = /* @__PURE__ */ plan.parser(vDiffPatch, "DiffPatch");
-export const parseDiffPatchFormat = /* @__PURE__ */ plan.parser(vDiffPatchFormat, "DiffPatchFormat");
-export const parseDiff = /* @__PURE__ */ plan.parser(vDiff, "Diff", 38);
-export const parseTerminalId = /* @__PURE__ */ plan.parser(vTerminalId, "TerminalId");
-export const parseTerminal = /* @__PURE__ */ plan.parser(vTerminal, "Terminal", 42);
-export const parseToolCallLocation = /* @__PURE__ */ plan.parser(vToolCallLocation, "ToolCallLocation", 44);
-export const parseToolCallPermissionSubject = /* @__PURE__ */ plan.parser(vToolCallPermissionSubject, "ToolCallPermissionSubject", 7);
-export const parseCommandPermissionSubject = /* @__PURE__ */ plan.parser(vCommandPermissionSubject, "CommandPermissionSubject", 46);
-export const parsePermissionOption = /* @__PURE__ */ plan.parser(vPermissionOption, "PermissionOption", 48);
-export const parsePermissionOptionId = /* @__PURE__ */ plan.parser(vPermissionOptionId, "PermissionOptionId");
-export const parsePermissionOptionKind = /* @__PURE__ */ plan.parser(vPermissionOptionKind, "PermissionOptionKind");
-export const parseCreateElicitationRequest = /* @__PURE__ */ plan.parser(vCreateElicitationRequest, "CreateElicitationRequest", 49);
-export const parseElicitationSessionScope = /* @__PURE__ */ plan.parser(vElicitationSessionScope, "ElicitationSessionScope", 73);
-export const parseElicitationRequestScope = /* @__PURE__ */ plan.parser(vElicitationRequestScope, "ElicitationRequestScope");
-export const parseElicitationSchema = /* @__PURE__ */ plan.parser(vElicitationSchema, "ElicitationSchema", 52);
-export const parseElicitationSchemaType = /* @__PURE__ */ plan.parser(vElicitationSchemaType, "ElicitationSchemaType");
-export const parseElicitationPropertySchema = /* @__PURE__ */ plan.parser(vElicitationPropertySchema, "ElicitationPropertySchema", 54);
-export const parseStringFormat = /* @__PURE__ */ plan.parser(vStringFormat, "StringFormat");
-export const parseEnumOption = /* @__PURE__ */ plan.parser(vEnumOption, "EnumOption", 58);
-export const parseStringPropertySchema = /* @__PURE__ */ plan.parser(vStringPropertySchema, "StringPropertySchema", 56);
-export const parseNumberPropertySchema = /* @__PURE__ */ plan.parser(vNumberPropertySchema, "NumberPropertySchema", 60);
-export const parseIntegerPropertySchema = /* @__PURE__ */ plan.parser(vIntegerPropertySchema, "IntegerPropertySchema", 62);
-export const parseBooleanPropertySchema = /* @__PURE__ */ plan.parser(vBooleanPropertySchema, "BooleanPropertySchema", 64);
-export const parseMultiSelectItems = /* @__PURE__ */ plan.parser(vMultiSelectItems, "MultiSelectItems", 67);
-export const parseStringMultiSelectItems = /* @__PURE__ */ plan.parser(vStringMultiSelectItems, "StringMultiSelectItems", 69);
-export const parseTitledMultiSelectItems = /* @__PURE__ */ plan.parser(vTitledMultiSelectItems, "TitledMultiSelectItems", 70);
-export const parseMultiSelectPropertySchema = /* @__PURE__ */ plan.parser(vMultiSelectPropertySchema, "MultiSelectPropertySchema", 66);
-export const parseElicitationFormMode = /* @__PURE__ */ plan.parser(vElicitationFormMode, "ElicitationFormMode", 51);
-export const parseElicitationId = /* @__PURE__ */ plan.parser(vElicitationId, "ElicitationId");
-export const parseElicitationUrlMode = /* @__PURE__ */ plan.parser(vElicitationUrlMode, "ElicitationUrlMode", 75);
-export const parseConnectMcpRequest = /* @__PURE__ */ plan.parser(vConnectMcpRequest, "ConnectMcpRequest", 77);
-export const parseMcpServerAcpId = /* @__PURE__ */ plan.parser(vMcpServerAcpId, "McpServerAcpId");
-export const parseMessageMcpRequest = /* @__PURE__ */ plan.parser(vMessageMcpRequest, "MessageMcpRequest", 78);
-export const parseMcpConnectionId = /* @__PURE__ */ plan.parser(vMcpConnectionId, "McpConnectionId");
-export const parseDisconnectMcpRequest = /* @__PURE__ */ plan.parser(vDisconnectMcpRequest, "DisconnectMcpRequest", 79);
-export const parseExtRequest = /* @__PURE__ */ plan.parser(vExtRequest, "ExtRequest");
-export const parseAgentResponse = /* @__PURE__ */ plan.parser(vAgentResponse, "AgentResponse", 80);
-export const parseInitializeResponse = /* @__PURE__ */ plan.parser(vInitializeResponse, "InitializeResponse", 83);
-export const parseProtocolVersion = /* @__PURE__ */ plan.parser(vProtocolVersion, "ProtocolVersion");
-export const parseImplementation = /* @__PURE__ */ plan.parser(vImplementation, "Implementation", 84);
-export const parseAgentCapabilities = /* @__PURE__ */ plan.parser(vAgentCapabilities, "AgentCapabilities", 85);
-export const parseSessionCapabilities = /* @__PURE__ */ plan.parser(vSessionCapabilities, "SessionCapabilities", 87);
-export const parsePromptCapabilities = /* @__PURE__ */ plan.parser(vPromptCapabilities, "PromptCapabilities", 89);
-export const parsePromptImageCapabilities = /* @__PURE__ */ plan.parser(vPromptImageCapabilities, "PromptImageCapabilities", 91);
-export const parsePromptAudioCapabilities = /* @__PURE__ */ plan.parser(vPromptAudioCapabilities, "PromptAudioCapabilities", 93);
-export const parsePromptEmbeddedContextCapabilities = /* @__PURE__ */ plan.parser(vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 95);
-export const parseMcpCapabilities = /* @__PURE__ */ plan.parser(vMcpCapabilities, "McpCapabilities", 97);
-export const parseMcpStdioCapabilities = /* @__PURE__ */ plan.parser(vMcpStdioCapabilities, "McpStdioCapabilities", 99);
-export const parseMcpHttpCapabilities = /* @__PURE__ */ plan.parser(vMcpHttpCapabilities, "McpHttpCapabilities", 101);
-export const parseMcpAcpCapabilities = /* @__PURE__ */ plan.parser(vMcpAcpCapabilities, "McpAcpCapabilities", 103);
-export const parseSessionDeleteCapabilities = /* @__PURE__ */ plan.parser(vSessionDeleteCapabilities, "SessionDeleteCapabilities", 105);
-export const parseSessionAdditionalDirectoriesCapabilities = /* @__PURE__ */ plan.parser(vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 107);
-export const parseSessionForkCapabilities = /* @__PURE__ */ plan.parser(vSessionForkCapabilities, "SessionForkCapabilities", 109);
-export const parseAgentAuthCapabilities = /* @__PURE__ */ plan.parser(vAgentAuthCapabilities, "AgentAuthCapabilities", 111);
-export const parseProvidersCapabilities = /* @__PURE__ */ plan.parser(vProvidersCapabilities, "ProvidersCapabilities", 113);
-export const parseNesCapabilities = /* @__PURE__ */ plan.parser(vNesCapabilities, "NesCapabilities", 115);
-export const parseNesEventCapabilities = /* @__PURE__ */ plan.parser(vNesEventCapabilities, "NesEventCapabilities", 117);
-export const parseNesDocumentEventCapabilities = /* @__PURE__ */ plan.parser(vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 119);
-export const parseNesDocumentDidOpenCapabilities = /* @__PURE__ */ plan.parser(vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 121);
-export const parseNesDocumentDidChangeCapabilities = /* @__PURE__ */ plan.parser(vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 123);
-export const parseTextDocumentSyncKind = /* @__PURE__ */ plan.parser(vTextDocumentSyncKind, "TextDocumentSyncKind");
-export const parseNesDocumentDidCloseCapabilities = /* @__PURE__ */ plan.parser(vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 125);
-export const parseNesDocumentDidSaveCapabilities = /* @__PURE__ */ plan.parser(vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 127);
-export const parseNesDocumentDidFocusCapabilities = /* @__PURE__ */ plan.parser(vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 129);
-export const parseNesContextCapabilities = /* @__PURE__ */ plan.parser(vNesContextCapabilities, "NesContextCapabilities", 131);
-export const parseNesRecentFilesCapabilities = /* @__PURE__ */ plan.parser(vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 133);
-export const parseNesRelatedSnippetsCapabilities = /* @__PURE__ */ plan.parser(vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 135);
-export const parseNesEditHistoryCapabilities = /* @__PURE__ */ plan.parser(vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 137);
-export const parseNesUserActionsCapabilities = /* @__PURE__ */ plan.parser(vNesUserActionsCapabilities, "NesUserActionsCapabilities", 139);
-export const parseNesOpenFilesCapabilities = /* @__PURE__ */ plan.parser(vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 141);
-export const parseNesDiagnosticsCapabilities = /* @__PURE__ */ plan.parser(vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 143);
-export const parsePositionEncodingKind = /* @__PURE__ */ plan.parser(vPositionEncodingKind, "PositionEncodingKind");
-export const parseAuthMethod = /* @__PURE__ */ plan.parser(vAuthMethod, "AuthMethod", 145);
-export const parseAuthMethodId = /* @__PURE__ */ plan.parser(vAuthMethodId, "AuthMethodId");
-export const parseEnvVariable = /* @__PURE__ */ plan.parser(vEnvVariable, "EnvVariable", 150);
-export const parseAuthMethodTerminal = /* @__PURE__ */ plan.parser(vAuthMethodTerminal, "AuthMethodTerminal", 147);
-export const parseAuthMethodAgent = /* @__PURE__ */ plan.parser(vAuthMethodAgent, "AuthMethodAgent", 152);
-export const parseLoginAuthResponse = /* @__PURE__ */ plan.parser(vLoginAuthResponse, "LoginAuthResponse", 154);
-export const parseListProvidersResponse = /* @__PURE__ */ plan.parser(vListProvidersResponse, "ListProvidersResponse", 155);
-export const parseProviderInfo = /* @__PURE__ */ plan.parser(vProviderInfo, "ProviderInfo", 157);
-export const parseProviderId = /* @__PURE__ */ plan.parser(vProviderId, "ProviderId");
-export const parseLlmProtocol = /* @__PURE__ */ plan.parser(vLlmProtocol, "LlmProtocol");
-export const parseProviderCurrentConfig = /* @__PURE__ */ plan.parser(vProviderCurrentConfig, "ProviderCurrentConfig", 160);
-export const parseSetProviderResponse = /* @__PURE__ */ plan.parser(vSetProviderResponse, "SetProviderResponse", 161);
-export const parseDisableProviderResponse = /* @__PURE__ */ plan.parser(vDisableProviderResponse, "DisableProviderResponse", 162);
-export const parseLogoutAuthResponse = /* @__PURE__ */ plan.parser(vLogoutAuthResponse, "LogoutAuthResponse", 163);
-export const parseNewSessionResponse = /* @__PURE__ */ plan.parser(vNewSessionResponse, "NewSessionResponse", 164);
-export const parseSessionConfigOption = /* @__PURE__ */ plan.parser(vSessionConfigOption, "SessionConfigOption", 166);
-export const parseSessionConfigId = /* @__PURE__ */ plan.parser(vSessionConfigId, "SessionConfigId");
-export const parseSessionConfigOptionCategory = /* @__PURE__ */ plan.parser(vSessionConfigOptionCategory, "SessionConfigOptionCategory");
-export const parseSessionConfigValueId = /* @__PURE__ */ plan.parser(vSessionConfigValueId, "SessionConfigValueId");
-export const parseSessionConfigSelectOptions = /* @__PURE__ */ plan.parser(vSessionConfigSelectOptions, "SessionConfigSelectOptions", 169);
-export const parseSessionConfigSelectOption = /* @__PURE__ */ plan.parser(vSessionConfigSelectOption, "SessionConfigSelectOption", 171);
-export const parseSessionConfigSelectGroup = /* @__PURE__ */ plan.parser(vSessionConfigSelectGroup, "SessionConfigSelectGroup", 173);
-export const parseSessionConfigGroupId = /* @__PURE__ */ plan.parser(vSessionConfigGroupId, "SessionConfigGroupId");
-export const parseSessionConfigSelect = /* @__PURE__ */ plan.parser(vSessionConfigSelect, "SessionConfigSelect", 168);
-export const parseSessionConfigBoolean = /* @__PURE__ */ plan.parser(vSessionConfigBoolean, "SessionConfigBoolean");
-export const parseListSessionsResponse = /* @__PURE__ */ plan.parser(vListSessionsResponse, "ListSessionsResponse", 175);
-export const parseSessionInfo = /* @__PURE__ */ plan.parser(vSessionInfo, "SessionInfo", 177);
-export const parseSessionListCursor = /* @__PURE__ */ plan.parser(vSessionListCursor, "SessionListCursor");
-export const parseDeleteSessionResponse = /* @__PURE__ */ plan.parser(vDeleteSessionResponse, "DeleteSessionResponse", 179);
-export const parseForkSessionResponse = /* @__PURE__ */ plan.parser(vForkSessionResponse, "ForkSessionResponse", 180);
-export const parseResumeSessionResponse = /* @__PURE__ */ plan.parser(vResumeSessionResponse, "ResumeSessionResponse", 182);
-export const parseCloseSessionResponse = /* @__PURE__ */ plan.parser(vCloseSessionResponse, "CloseSessionResponse", 184);
-export const parseSetSessionConfigOptionResponse = /* @__PURE__ */ plan.parser(vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 185);
-export const parsePromptResponse = /* @__PURE__ */ plan.parser(vPromptResponse, "PromptResponse", 187);
-export const parseStartNesResponse = /* @__PURE__ */ plan.parser(vStartNesResponse, "StartNesResponse", 188);
-export const parseSuggestNesResponse = /* @__PURE__ */ plan.parser(vSuggestNesResponse, "SuggestNesResponse", 189);
-export const parseNesSuggestion = /* @__PURE__ */ plan.parser(vNesSuggestion, "NesSuggestion", 191);
-export const parseNesSuggestionId = /* @__PURE__ */ plan.parser(vNesSuggestionId, "NesSuggestionId");
-export const parseNesTextEdit = /* @__PURE__ */ plan.parser(vNesTextEdit, "NesTextEdit", 195);
-export const parseRange = /* @__PURE__ */ plan.parser(vRange, "Range", 196);
-export const parsePosition = /* @__PURE__ */ plan.parser(vPosition, "Position", 197);
-export const parseNesEditSuggestion = /* @__PURE__ */ plan.parser(vNesEditSuggestion, "NesEditSuggestion", 193);
-export const parseNesJumpSuggestion = /* @__PURE__ */ plan.parser(vNesJumpSuggestion, "NesJumpSuggestion", 200);
-export const parseNesRenameSuggestion = /* @__PURE__ */ plan.parser(vNesRenameSuggestion, "NesRenameSuggestion", 202);
-export const parseNesSearchAndReplaceSuggestion = /* @__PURE__ */ plan.parser(vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 204);
-export const parseCloseNesResponse = /* @__PURE__ */ plan.parser(vCloseNesResponse, "CloseNesResponse", 205);
-export const parseExtResponse = /* @__PURE__ */ plan.parser(vExtResponse, "ExtResponse");
-export const parseMessageMcpResponse = /* @__PURE__ */ plan.parser(vMessageMcpResponse, "MessageMcpResponse");
-export const parseError = /* @__PURE__ */ plan.parser(vError, "Error", 207);
-export const parseErrorCode = /* @__PURE__ */ plan.parser(vErrorCode, "ErrorCode");
-export const parseAgentNotification = /* @__PURE__ */ plan.parser(vAgentNotification, "AgentNotification", 208);
-export const parseUpdateSessionNotification = /* @__PURE__ */ plan.parser(vUpdateSessionNotification, "UpdateSessionNotification", 211);
-export const parseSessionUpdate = /* @__PURE__ */ plan.parser(vSessionUpdate, "SessionUpdate", 212);
-export const parseMessageId = /* @__PURE__ */ plan.parser(vMessageId, "MessageId");
-export const parseContentChunk = /* @__PURE__ */ plan.parser(vContentChunk, "ContentChunk", 214);
-export const parseUserMessage = /* @__PURE__ */ plan.parser(vUserMessage, "UserMessage", 216);
-export const parseAgentMessage = /* @__PURE__ */ plan.parser(vAgentMessage, "AgentMessage", 220);
-export const parseAgentThought = /* @__PURE__ */ plan.parser(vAgentThought, "AgentThought", 224);
-export const parseRunningStateUpdate = /* @__PURE__ */ plan.parser(vRunningStateUpdate, "RunningStateUpdate", 229);
-export const parseStopReason = /* @__PURE__ */ plan.parser(vStopReason, "StopReason");
-export const parseUsage = /* @__PURE__ */ plan.parser(vUsage, "Usage", 233);
-export const parseIdleStateUpdate = /* @__PURE__ */ plan.parser(vIdleStateUpdate, "IdleStateUpdate", 231);
-export const parseRequiresActionStateUpdate = /* @__PURE__ */ plan.parser(vRequiresActionStateUpdate, "RequiresActionStateUpdate", 235);
-export const parseStateUpdate = /* @__PURE__ */ plan.parser(vStateUpdate, "StateUpdate", 227);
-export const parseToolCallContentChunk = /* @__PURE__ */ plan.parser(vToolCallContentChunk, "ToolCallContentChunk", 237);
-export const parseTerminalOutput = /* @__PURE__ */ plan.parser(vTerminalOutput, "TerminalOutput", 242);
-export const parseTerminalExitStatus = /* @__PURE__ */ plan.parser(vTerminalExitStatus, "TerminalExitStatus", 244);
-export const parseTerminalUpdate = /* @__PURE__ */ plan.parser(vTerminalUpdate, "TerminalUpdate", 240);
-export const parseTerminalOutputChunk = /* @__PURE__ */ plan.parser(vTerminalOutputChunk, "TerminalOutputChunk", 246);
-export const parsePlanUpdateContent = /* @__PURE__ */ plan.parser(vPlanUpdateContent, "PlanUpdateContent", 249);
-export const parsePlanId = /* @__PURE__ */ plan.parser(vPlanId, "PlanId");
-export const parsePlanEntry = /* @__PURE__ */ plan.parser(vPlanEntry, "PlanEntry", 253);
-export const parsePlanEntryPriority = /* @__PURE__ */ plan.parser(vPlanEntryPriority, "PlanEntryPriority");
-export const parsePlanEntryStatus = /* @__PURE__ */ plan.parser(vPlanEntryStatus, "PlanEntryStatus");
-export const parsePlanItems = /* @__PURE__ */ plan.parser(vPlanItems, "PlanItems", 251);
-export const parsePlanFile = /* @__PURE__ */ plan.parser(vPlanFile, "PlanFile", 255);
-export const parsePlanMarkdown = /* @__PURE__ */ plan.parser(vPlanMarkdown, "PlanMarkdown", 257);
-export const parsePlanUpdate = /* @__PURE__ */ plan.parser(vPlanUpdate, "PlanUpdate", 248);
-export const parsePlanRemoved = /* @__PURE__ */ plan.parser(vPlanRemoved, "PlanRemoved", 259);
-export const parseAvailableCommand = /* @__PURE__ */ plan.parser(vAvailableCommand, "AvailableCommand", 263);
-export const parseAvailableCommandInput = /* @__PURE__ */ plan.parser(vAvailableCommandInput, "AvailableCommandInput", 265);
-export const parseTextCommandInput = /* @__PURE__ */ plan.parser(vTextCommandInput, "TextCommandInput", 267);
-export const parseAvailableCommandsUpdate = /* @__PURE__ */ plan.parser(vAvailableCommandsUpdate, "AvailableCommandsUpdate", 261);
-export const parseConfigOptionUpdate = /* @__PURE__ */ plan.parser(vConfigOptionUpdate, "ConfigOptionUpdate", 269);
-export const parseSessionInfoUpdate = /* @__PURE__ */ plan.parser(vSessionInfoUpdate, "SessionInfoUpdate", 272);
-export const parseCost = /* @__PURE__ */ plan.parser(vCost, "Cost", 276);
-export const parseUsageUpdate = /* @__PURE__ */ plan.parser(vUsageUpdate, "UsageUpdate", 274);
-export const parseNoticeSeverity = /* @__PURE__ */ plan.parser(vNoticeSeverity, "NoticeSeverity");
-export const parseNotice = /* @__PURE__ */ plan.parser(vNotice, "Notice", 278);
-export const parseCompactionId = /* @__PURE__ */ plan.parser(vCompactionId, "CompactionId");
-export const parseCompactionStatus = /* @__PURE__ */ plan.parser(vCompactionStatus, "CompactionStatus");
-export const parseCompactionUpdate = /* @__PURE__ */ plan.parser(vCompactionUpdate, "CompactionUpdate", 280);
-export const parseCompactionSummaryChunk = /* @__PURE__ */ plan.parser(vCompactionSummaryChunk, "CompactionSummaryChunk", 283);
-export const parseCompleteElicitationNotification = /* @__PURE__ */ plan.parser(vCompleteElicitationNotification, "CompleteElicitationNotification", 284);
-export const parseMessageMcpNotification = /* @__PURE__ */ plan.parser(vMessageMcpNotification, "MessageMcpNotification", 285);
-export const parseExtNotification = /* @__PURE__ */ plan.parser(vExtNotification, "ExtNotification");
-export const parseClientRequest = /* @__PURE__ */ plan.parser(vClientRequest, "ClientRequest", 286);
-export const parseInitializeRequest = /* @__PURE__ */ plan.parser(vInitializeRequest, "InitializeRequest", 289);
-export const parseClientCapabilities = /* @__PURE__ */ plan.parser(vClientCapabilities, "ClientCapabilities", 290);
-export const parseAuthCapabilities = /* @__PURE__ */ plan.parser(vAuthCapabilities, "AuthCapabilities", 292);
-export const parseTerminalAuthCapabilities = /* @__PURE__ */ plan.parser(vTerminalAuthCapabilities, "TerminalAuthCapabilities", 294);
-export const parseElicitationCapabilities = /* @__PURE__ */ plan.parser(vElicitationCapabilities, "ElicitationCapabilities", 296);
-export const parseElicitationFormCapabilities = /* @__PURE__ */ plan.parser(vElicitationFormCapabilities, "ElicitationFormCapabilities", 298);
-export const parseElicitationUrlCapabilities = /* @__PURE__ */ plan.parser(vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 300);
-export const parseClientNesCapabilities = /* @__PURE__ */ plan.parser(vClientNesCapabilities, "ClientNesCapabilities", 302);
-export const parseNesJumpCapabilities = /* @__PURE__ */ plan.parser(vNesJumpCapabilities, "NesJumpCapabilities", 304);
-export const parseNesRenameCapabilities = /* @__PURE__ */ plan.parser(vNesRenameCapabilities, "NesRenameCapabilities", 306);
-export const parseNesSearchAndReplaceCapabilities = /* @__PURE__ */ plan.parser(vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 308);
-export const parseLoginAuthRequest = /* @__PURE__ */ plan.parser(vLoginAuthRequest, "LoginAuthRequest", 310);
-export const parseListProvidersRequest = /* @__PURE__ */ plan.parser(vListProvidersRequest, "ListProvidersRequest", 311);
-export const parseSetProviderRequest = /* @__PURE__ */ plan.parser(vSetProviderRequest, "SetProviderRequest", 312);
-export const parseDisableProviderRequest = /* @__PURE__ */ plan.parser(vDisableProviderRequest, "DisableProviderRequest", 313);
-export const parseLogoutAuthRequest = /* @__PURE__ */ plan.parser(vLogoutAuthRequest, "LogoutAuthRequest", 314);
-export const parseNewSessionRequest = /* @__PURE__ */ plan.parser(vNewSessionRequest, "NewSessionRequest", 315);
-export const parseMcpServer = /* @__PURE__ */ plan.parser(vMcpServer, "McpServer", 318);
-export const parseHttpHeader = /* @__PURE__ */ plan.parser(vHttpHeader, "HttpHeader", 322);
-export const parseMcpServerHttp = /* @__PURE__ */ plan.parser(vMcpServerHttp, "McpServerHttp", 320);
-export const parseMcpServerAcp = /* @__PURE__ */ plan.parser(vMcpServerAcp, "McpServerAcp", 324);
-export const parseMcpServerStdio = /* @__PURE__ */ plan.parser(vMcpServerStdio, "McpServerStdio", 326);
-export const parseListSessionsRequest = /* @__PURE__ */ plan.parser(vListSessionsRequest, "ListSessionsRequest", 328);
-export const parseDeleteSessionRequest = /* @__PURE__ */ plan.parser(vDeleteSessionRequest, "DeleteSessionRequest", 329);
-export const parseForkSessionRequest = /* @__PURE__ */ plan.parser(vForkSessionRequest, "ForkSessionRequest", 330);
-export const parseResumeSessionRequest = /* @__PURE__ */ plan.parser(vResumeSessionRequest, "ResumeSessionRequest", 333);
-export const parseReplayFrom = /* @__PURE__ */ plan.parser(vReplayFrom, "ReplayFrom", 337);
-export const parseReplayFromStart = /* @__PURE__ */ plan.parser(vReplayFromStart, "ReplayFromStart", 339);
-export const parseCloseSessionRequest = /* @__PURE__ */ plan.parser(vCloseSessionRequest, "CloseSessionRequest", 341);
-export const parseSetSessionConfigOptionRequest = /* @__PURE__ */ plan.parser(vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 342);
-export const parsePromptRequest = /* @__PURE__ */ plan.parser(vPromptRequest, "PromptRequest", 343);
-export const parseStartNesRequest = /* @__PURE__ */ plan.parser(vStartNesRequest, "StartNesRequest", 345);
-export const parseWorkspaceFolder = /* @__PURE__ */ plan.parser(vWorkspaceFolder, "WorkspaceFolder", 347);
-export const parseNesRepository = /* @__PURE__ */ plan.parser(vNesRepository, "NesRepository", 349);
-export const parseSuggestNesRequest = /* @__PURE__ */ plan.parser(vSuggestNesRequest, "SuggestNesRequest", 350);
-export const parseNesTriggerKind = /* @__PURE__ */ plan.parser(vNesTriggerKind, "NesTriggerKind");
-export const parseNesSuggestContext = /* @__PURE__ */ plan.parser(vNesSuggestContext, "NesSuggestContext", 353);
-export const parseNesRecentFile = /* @__PURE__ */ plan.parser(vNesRecentFile, "NesRecentFile", 355);
-export const parseNesRelatedSnippet = /* @__PURE__ */ plan.parser(vNesRelatedSnippet, "NesRelatedSnippet", 357);
-export const parseNesExcerpt = /* @__PURE__ */ plan.parser(vNesExcerpt, "NesExcerpt", 359);
-export const parseNesEditHistoryEntry = /* @__PURE__ */ plan.parser(vNesEditHistoryEntry, "NesEditHistoryEntry", 361);
-export const parseNesUserAction = /* @__PURE__ */ plan.parser(vNesUserAction, "NesUserAction", 363);
-export const parseNesOpenFile = /* @__PURE__ */ plan.parser(vNesOpenFile, "NesOpenFile", 365);
-export const parseNesDiagnostic = /* @__PURE__ */ plan.parser(vNesDiagnostic, "NesDiagnostic", 368);
-export const parseNesDiagnosticSeverity = /* @__PURE__ */ plan.parser(vNesDiagnosticSeverity, "NesDiagnosticSeverity");
-export const parseCloseNesRequest = /* @__PURE__ */ plan.parser(vCloseNesRequest, "CloseNesRequest", 369);
-export const parseClientResponse = /* @__PURE__ */ plan.parser(vClientResponse, "ClientResponse", 370);
-export const parseRequestPermissionResponse = /* @__PURE__ */ plan.parser(vRequestPermissionResponse, "RequestPermissionResponse", 373);
-export const parseRequestPermissionOutcome = /* @__PURE__ */ plan.parser(vRequestPermissionOutcome, "RequestPermissionOutcome", 374);
-export const parseSelectedPermissionOutcome = /* @__PURE__ */ plan.parser(vSelectedPermissionOutcome, "SelectedPermissionOutcome", 376);
-export const parseCreateElicitationResponse = /* @__PURE__ */ plan.parser(vCreateElicitationResponse, "CreateElicitationResponse", 377);
-export const parseElicitationContentValue = /* @__PURE__ */ plan.parser(vElicitationContentValue, "ElicitationContentValue");
-export const parseElicitationAcceptAction = /* @__PURE__ */ plan.parser(vElicitationAcceptAction, "ElicitationAcceptAction");
-export const parseConnectMcpResponse = /* @__PURE__ */ plan.parser(vConnectMcpResponse, "ConnectMcpResponse", 378);
-export const parseDisconnectMcpResponse = /* @__PURE__ */ plan.parser(vDisconnectMcpResponse, "DisconnectMcpResponse", 379);
-export const parseClientNotification = /* @__PURE__ */ plan.parser(vClientNotification, "ClientNotification", 381);
-export const parseCancelSessionNotification = /* @__PURE__ */ plan.parser(vCancelSessionNotification, "CancelSessionNotification", 384);
-export const parseDidOpenDocumentNotification = /* @__PURE__ */ plan.parser(vDidOpenDocumentNotification, "DidOpenDocumentNotification", 385);
-export const parseDidChangeDocumentNotification = /* @__PURE__ */ plan.parser(vDidChangeDocumentNotification, "DidChangeDocumentNotification", 386);
-export const parseTextDocumentContentChangeEvent = /* @__PURE__ */ plan.parser(vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 388);
-export const parseDidCloseDocumentNotification = /* @__PURE__ */ plan.parser(vDidCloseDocumentNotification, "DidCloseDocumentNotification", 390);
-export const parseDidSaveDocumentNotification = /* @__PURE__ */ plan.parser(vDidSaveDocumentNotification, "DidSaveDocumentNotification", 391);
-export const parseDidFocusDocumentNotification = /* @__PURE__ */ plan.parser(vDidFocusDocumentNotification, "DidFocusDocumentNotification", 392);
-export const parseAcceptNesNotification = /* @__PURE__ */ plan.parser(vAcceptNesNotification, "AcceptNesNotification", 393);
-export const parseRejectNesNotification = /* @__PURE__ */ plan.parser(vRejectNesNotification, "RejectNesNotification", 394);
-export const parseNesRejectReason = /* @__PURE__ */ plan.parser(vNesRejectReason, "NesRejectReason");
-export const parseProtocolLevelNotification = /* @__PURE__ */ plan.parser(vProtocolLevelNotification, "ProtocolLevelNotification", 395);
-export const parseCancelRequestNotification = /* @__PURE__ */ plan.parser(vCancelRequestNotification, "CancelRequestNotification", 398);
+// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).
+export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s0(v, false) : R(v, o, vAgentRequest, "AgentRequest", 0, 0); }
+export function parseRequestId(v, o) { return vRequestId(v) ? v : R(v, o, vRequestId, "RequestId"); }
+export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s3(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 3, 3); }
+export function parseSessionId(v, o) { return vSessionId(v) ? v : R(v, o, vSessionId, "SessionId"); }
+export function parseRequestPermissionSubject(v, o) { return vRequestPermissionSubject(v) ? s5(v, false) : R(v, o, vRequestPermissionSubject, "RequestPermissionSubject", 5, 5); }
+export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s7(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 7, 8); }
+export function parseToolCallId(v, o) { return vToolCallId(v) ? v : R(v, o, vToolCallId, "ToolCallId"); }
+export function parseToolKind(v, o) { return vToolKind(v) ? v : R(v, o, vToolKind, "ToolKind"); }
+export function parseToolCallStatus(v, o) { return vToolCallStatus(v) ? v : R(v, o, vToolCallStatus, "ToolCallStatus"); }
+export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s9(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 9, 10); }
+export function parseContentBlock(v, o) { return vContentBlock(v) ? s11(v, false) : R(v, o, vContentBlock, "ContentBlock", 11, 13); }
+export function parseAnnotations(v, o) { return vAnnotations(v) ? s14(v, false) : R(v, o, vAnnotations, "Annotations", 14, 17); }
+export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s106(v, false) : R(v, o, vTextContent, "TextContent", 106, 15); }
+export function parseMediaType(v, o) { return vMediaType(v) ? v : R(v, o, vMediaType, "MediaType"); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s107(v, false) : R(v, o, vImageContent, "ImageContent", 107, 20); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s108(v, false) : R(v, o, vAudioContent, "AudioContent", 108, 23); }
+export function parseIcon(v, o) { return vIcon(v) ? s26(v, false) : R(v, o, vIcon, "Icon", 26, 28); }
+export function parseIconTheme(v, o) { return vIconTheme(v) ? v : R(v, o, vIconTheme, "IconTheme"); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s109(v, false) : R(v, o, vResourceLink, "ResourceLink", 109, 26); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s30(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 30, 33); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s31(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 31, 34); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s33(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 33, 35); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s110(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 110, 32); }
+export function parseContent(v, o) { return vContent(v) ? s111(v, false) : R(v, o, vContent, "Content", 111, 12); }
+export function parseDiffChange(v, o) { return vDiffChange(v) ? s41(v, false) : R(v, o, vDiffChange, "DiffChange", 41, 40); }
+export function parseDiffFileType(v, o) { return vDiffFileType(v) ? v : R(v, o, vDiffFileType, "DiffFileType"); }
+export function parseAbsolutePath(v, o) { return vAbsolutePath(v) ? v : R(v, o, vAbsolutePath, "AbsolutePath"); }
+export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s112(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 112); }
+export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s113(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 113); }
+export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s50(v, false) : R(v, o, vDiffPatch, "DiffPatch", 50); }
+export function parseDiffPatchFormat(v, o) { return vDiffPatchFormat(v) ? v : R(v, o, vDiffPatchFormat, "DiffPatchFormat"); }
+export function parseDiff(v, o) { return vDiff(v) ? s114(v, false) : R(v, o, vDiff, "Diff", 114, 38); }
+export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s115(v, false) : R(v, o, vTerminal, "Terminal", 115, 42); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s56(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 56, 44); }
+export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s116(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 116, 7); }
+export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s117(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 117, 46); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s63(v, false) : R(v, o, vPermissionOption, "PermissionOption", 63, 48); }
+export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
+export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s66(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 66, 49); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s94(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 94, 73); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s95(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 95); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s69(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 69, 52); }
+export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s71(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 71, 54); }
+export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s74(v, false) : R(v, o, vEnumOption, "EnumOption", 74, 58); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s118(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 118, 56); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s119(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 119, 60); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s120(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 120, 62); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s121(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 121, 64); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s84(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 84, 67); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s122(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 122, 69); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s88(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 88, 70); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s123(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 123, 66); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s124(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 124, 51); }
+export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s125(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 125, 75); }
+export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s98(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 98, 77); }
+export function parseMcpServerAcpId(v, o) { return vMcpServerAcpId(v) ? v : R(v, o, vMcpServerAcpId, "McpServerAcpId"); }
+export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s100(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 100, 78); }
+export function parseMcpConnectionId(v, o) { return vMcpConnectionId(v) ? v : R(v, o, vMcpConnectionId, "McpConnectionId"); }
+export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s103(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 103, 79); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s105(v, false) : R(v, o, vExtRequest, "ExtRequest", 105); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s126(v, false) : R(v, o, vAgentResponse, "AgentResponse", 126, 80); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s129(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 129, 83); }
+export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s130(v, false) : R(v, o, vImplementation, "Implementation", 130, 84); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s132(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 132, 85); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s134(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 134, 87); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s136(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 136, 89); }
+export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s138(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 138, 91); }
+export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s141(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 141, 93); }
+export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s144(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 144, 95); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s148(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 148, 97); }
+export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s150(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 150, 99); }
+export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s153(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 153, 101); }
+export function parseMcpAcpCapabilities(v, o) { return vMcpAcpCapabilities(v) ? s156(v, false) : R(v, o, vMcpAcpCapabilities, "McpAcpCapabilities", 156, 103); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s160(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 160, 105); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s163(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 163, 107); }
+export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s166(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 166, 109); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s170(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 170, 111); }
+export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s173(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 173, 113); }
+export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s176(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 176, 115); }
+export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s178(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 178, 117); }
+export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s180(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 180, 119); }
+export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s182(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 182, 121); }
+export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s185(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 185, 123); }
+export function parseTextDocumentSyncKind(v, o) { return vTextDocumentSyncKind(v) ? v : R(v, o, vTextDocumentSyncKind, "TextDocumentSyncKind"); }
+export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s188(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 188, 125); }
+export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s191(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 191, 127); }
+export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s194(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 194, 129); }
+export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s199(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 199, 131); }
+export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s201(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 201, 133); }
+export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s204(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 204, 135); }
+export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s207(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 207, 137); }
+export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s210(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 210, 139); }
+export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s213(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 213, 141); }
+export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s216(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 216, 143); }
+export function parsePositionEncodingKind(v, o) { return vPositionEncodingKind(v) ? v : R(v, o, vPositionEncodingKind, "PositionEncodingKind"); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s222(v, false) : R(v, o, vAuthMethod, "AuthMethod", 222, 145); }
+export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s225(v, false) : R(v, o, vEnvVariable, "EnvVariable", 225, 150); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s314(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 314, 147); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s315(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 315, 152); }
+export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s233(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 233, 154); }
+export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s235(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 235, 155); }
+export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s237(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 237, 157); }
+export function parseProviderId(v, o) { return vProviderId(v) ? v : R(v, o, vProviderId, "ProviderId"); }
+export function parseLlmProtocol(v, o) { return vLlmProtocol(v) ? v : R(v, o, vLlmProtocol, "LlmProtocol"); }
+export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s239(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 239, 160); }
+export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s243(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 243, 161); }
+export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s245(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 245, 162); }
+export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s247(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 247, 163); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s249(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 249, 164); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s251(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 251, 166); }
+export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
+export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
+export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s254(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 254, 169); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s256(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 256, 171); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s259(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 259, 173); }
+export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s316(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 316, 168); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s317(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 317); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s265(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 265, 175); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s267(v, false) : R(v, o, vSessionInfo, "SessionInfo", 267, 177); }
+export function parseSessionListCursor(v, o) { return vSessionListCursor(v) ? v : R(v, o, vSessionListCursor, "SessionListCursor"); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s270(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 270, 179); }
+export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s272(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 272, 180); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s275(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 275, 182); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s278(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 278, 184); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s280(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 280, 185); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s283(v, false) : R(v, o, vPromptResponse, "PromptResponse", 283, 187); }
+export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s285(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 285, 188); }
+export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s287(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 287, 189); }
+export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s289(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 289, 191); }
+export function parseNesSuggestionId(v, o) { return vNesSuggestionId(v) ? v : R(v, o, vNesSuggestionId, "NesSuggestionId"); }
+export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s292(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 292, 195); }
+export function parseRange(v, o) { return vRange(v) ? s293(v, false) : R(v, o, vRange, "Range", 293, 196); }
+export function parsePosition(v, o) { return vPosition(v) ? s294(v, false) : R(v, o, vPosition, "Position", 294, 197); }
+export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s318(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 318, 193); }
+export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s319(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 319, 200); }
+export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s320(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 320, 202); }
+export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s321(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 321, 204); }
+export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s308(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 308, 205); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s310(v, false) : R(v, o, vExtResponse, "ExtResponse", 310); }
+export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s311(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 311); }
+export function parseError(v, o) { return vError(v) ? s313(v, false) : R(v, o, vError, "Error", 313, 207); }
+export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s322(v, false) : R(v, o, vAgentNotification, "AgentNotification", 322, 208); }
+export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s325(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 325, 211); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s326(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 326, 212); }
+export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s414(v, false) : R(v, o, vContentChunk, "ContentChunk", 414, 214); }
+export function parseUserMessage(v, o) { return vUserMessage(v) ? s415(v, false) : R(v, o, vUserMessage, "UserMessage", 415, 216); }
+export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s416(v, false) : R(v, o, vAgentMessage, "AgentMessage", 416, 220); }
+export function parseAgentThought(v, o) { return vAgentThought(v) ? s417(v, false) : R(v, o, vAgentThought, "AgentThought", 417, 224); }
+export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s418(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 418, 229); }
+export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
+export function parseUsage(v, o) { return vUsage(v) ? s345(v, false) : R(v, o, vUsage, "Usage", 345, 233); }
+export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s419(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 419, 231); }
+export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s420(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 420, 235); }
+export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s421(v, false) : R(v, o, vStateUpdate, "StateUpdate", 421, 227); }
+export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s422(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 422, 237); }
+export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s356(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 356, 242); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s359(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 359, 244); }
+export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s423(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 423, 240); }
+export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s424(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 424, 246); }
+export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s365(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 365, 249); }
+export function parsePlanId(v, o) { return vPlanId(v) ? v : R(v, o, vPlanId, "PlanId"); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s368(v, false) : R(v, o, vPlanEntry, "PlanEntry", 368, 253); }
+export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
+export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
+export function parsePlanItems(v, o) { return vPlanItems(v) ? s425(v, false) : R(v, o, vPlanItems, "PlanItems", 425, 251); }
+export function parsePlanFile(v, o) { return vPlanFile(v) ? s426(v, false) : R(v, o, vPlanFile, "PlanFile", 426, 255); }
+export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s427(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 427, 257); }
+export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s428(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 428, 248); }
+export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s429(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 429, 259); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s381(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 381, 263); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s383(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 383, 265); }
+export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s430(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 430, 267); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s431(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 431, 261); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s432(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 432, 269); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s433(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 433, 272); }
+export function parseCost(v, o) { return vCost(v) ? s396(v, false) : R(v, o, vCost, "Cost", 396, 276); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s434(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 434, 274); }
+export function parseNoticeSeverity(v, o) { return vNoticeSeverity(v) ? v : R(v, o, vNoticeSeverity, "NoticeSeverity"); }
+export function parseNotice(v, o) { return vNotice(v) ? s435(v, false) : R(v, o, vNotice, "Notice", 435, 278); }
+export function parseCompactionId(v, o) { return vCompactionId(v) ? v : R(v, o, vCompactionId, "CompactionId"); }
+export function parseCompactionStatus(v, o) { return vCompactionStatus(v) ? v : R(v, o, vCompactionStatus, "CompactionStatus"); }
+export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s436(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 436, 280); }
+export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s437(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 437, 283); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s408(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 408, 284); }
+export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s410(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 410, 285); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s413(v, false) : R(v, o, vExtNotification, "ExtNotification", 413); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s438(v, false) : R(v, o, vClientRequest, "ClientRequest", 438, 286); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s441(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 441, 289); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s442(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 442, 290); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s444(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 444, 292); }
+export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s446(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 446, 294); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s450(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 450, 296); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s452(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 452, 298); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s455(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 455, 300); }
+export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s459(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 459, 302); }
+export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s461(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 461, 304); }
+export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s464(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 464, 306); }
+export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s467(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 467, 308); }
+export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s472(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 472, 310); }
+export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s474(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 474, 311); }
+export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s476(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 476, 312); }
+export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s479(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 479, 313); }
+export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s481(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 481, 314); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s483(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 483, 315); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s485(v, false) : R(v, o, vMcpServer, "McpServer", 485, 318); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s488(v, false) : R(v, o, vHttpHeader, "HttpHeader", 488, 322); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s562(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 562, 320); }
+export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s563(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 563, 324); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s564(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 564, 326); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s498(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 498, 328); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s500(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 500, 329); }
+export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s502(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 502, 330); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s505(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 505, 333); }
+export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s508(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 508, 337); }
+export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s565(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 565, 339); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s514(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 514, 341); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s516(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 516, 342); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s521(v, false) : R(v, o, vPromptRequest, "PromptRequest", 521, 343); }
+export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s524(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 524, 345); }
+export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s526(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 526, 347); }
+export function parseNesRepository(v, o) { return vNesRepository(v) ? s529(v, false) : R(v, o, vNesRepository, "NesRepository", 529, 349); }
+export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s532(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 532, 350); }
+export function parseNesTriggerKind(v, o) { return vNesTriggerKind(v) ? v : R(v, o, vNesTriggerKind, "NesTriggerKind"); }
+export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s535(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 535, 353); }
+export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s537(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 537, 355); }
+export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s540(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 540, 357); }
+export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s542(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 542, 359); }
+export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s546(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 546, 361); }
+export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s549(v, false) : R(v, o, vNesUserAction, "NesUserAction", 549, 363); }
+export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s552(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 552, 365); }
+export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s556(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 556, 368); }
+export function parseNesDiagnosticSeverity(v, o) { return vNesDiagnosticSeverity(v) ? v : R(v, o, vNesDiagnosticSeverity, "NesDiagnosticSeverity"); }
+export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s560(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 560, 369); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s566(v, false) : R(v, o, vClientResponse, "ClientResponse", 566, 370); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s569(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 569, 373); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s570(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 570, 374); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s588(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 588, 376); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s576(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 576, 377); }
+export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s589(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 589); }
+export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s583(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 583, 378); }
+export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s585(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 585, 379); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s590(v, false) : R(v, o, vClientNotification, "ClientNotification", 590, 381); }
+export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s593(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 593, 384); }
+export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s595(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 595, 385); }
+export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s597(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 597, 386); }
+export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s599(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 599, 388); }
+export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s603(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 603, 390); }
+export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s605(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 605, 391); }
+export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s607(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 607, 392); }
+export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s609(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 609, 393); }
+export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s611(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 611, 394); }
+export function parseNesRejectReason(v, o) { return vNesRejectReason(v) ? v : R(v, o, vNesRejectReason, "NesRejectReason"); }
+export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s613(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 613, 395); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s616(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 616, 398); }
 export const isRequestPermissionSubjectOf = /* @__PURE__ */ plan.variantGuard("type", [["tool_call", 286], ["command", 289]], 290);
 export const isCustomRequestPermissionSubject = /* @__PURE__ */ plan.customGuard("type", ["tool_call", "command"], 290);
 export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 293], ["diff", 296], ["terminal", 299]], 300);
@@ -1212,6 +7458,7 @@ export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("
 export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 362);
 export const isMultiSelectItemsOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 50]], 51);
 export const isCustomMultiSelectItems = /* @__PURE__ */ plan.customGuard("type", ["string"], 51);
+export const isUntaggedMultiSelectItems = /* @__PURE__ */ plan.untaggedGuard("type", vMultiSelectItems);
 export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 364], ["agent", 367]], 371);
 export const isCustomAuthMethod = /* @__PURE__ */ plan.customGuard("type", ["terminal", "agent"], 371);
 export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 375], ["boolean", 378]], 380);

@@ -313,7 +313,9 @@ type: "string"
  */
 type: string
 [k: string]: unknown
-} | TitledMultiSelectItems)
+} | (TitledMultiSelectItems & {
+type?: never
+}))
 /**
  * URL-based elicitation mode where the client directs the user to a URL.
  */

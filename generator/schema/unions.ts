@@ -1,11 +1,13 @@
-import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { discriminatorOf, literalOf, requiredOf, unionKeyword } from "../schema/node.js";
+import { isObject, type Json, type JsonObject } from "./json.js";
+import { discriminatorOf, literalOf, requiredOf, unionKeyword } from "./node.js";
+import { directRefs, refTarget } from "./refs.js";
 
 /**
  * Tagged unions as the schema writes them: a `oneOf`/`anyOf` whose branches pin one
  * property to a string `const` (`SessionUpdate.sessionUpdate`, `ContentBlock.type`). Upstream
- * writes three kinds of branch, and parse, the narrowing helpers and the tests all need to
- * tell them apart the same way, so the classification lives here and nowhere else.
+ * writes three kinds of branch, and parse, the narrowing helpers, the types backend and the
+ * tests all need to tell them apart the same way, so the classification lives here and
+ * nowhere else.
  */
 export interface TaggedUnion {
   keyword: "oneOf" | "anyOf";
@@ -113,4 +115,62 @@ function branchShape(branch: Json, resolve: ResolveRef): JsonObject {
     if (isObject(target)) return target;
   }
   return branch;
+}
+
+/**
+ * A tagged union without a catch-all variant: serde rejects a tag it does not know. The open
+ * reading (`unknownVariants: "keep"`) keeps such a value as an unknown variant instead.
+ */
+export function isClosed(union: TaggedUnion): boolean {
+  return !hasCatchAll(union);
+}
+
+/**
+ * The definitions a value can hold a closed tagged union in, at a definition's root (those
+ * unions included): the ones the open reading can read differently, and whose received
+ * type admits unknown variants. By the references between definitions, to a fixpoint
+ * (they form cycles).
+ */
+export function reachingClosedUnions(
+  defs: Readonly<Record<string, Json>>,
+  defsKeyword: string,
+): Set<string> {
+  const resolve = (ref: string): Json | undefined => {
+    const key = refTarget(ref, defsKeyword);
+    return key !== undefined && Object.hasOwn(defs, key) ? defs[key] : undefined;
+  };
+  const reach = new Set<string>();
+  const refs = new Map<string, Set<string>>();
+  for (const [key, schema] of Object.entries(defs)) {
+    const union = isObject(schema) ? taggedUnion(schema, resolve) : undefined;
+    if (union && isClosed(union)) reach.add(key);
+    refs.set(key, directRefs(schema, defsKeyword));
+  }
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [key, targets] of refs) {
+      if (reach.has(key) || ![...targets].some((t) => reach.has(t))) continue;
+      reach.add(key);
+      changed = true;
+    }
+  }
+  return reach;
+}
+
+/**
+ * A closed tagged union as the open reading sees it: one more branch, for any object whose
+ * tag is a string no variant claims, with whatever else it holds (a newer peer's variant).
+ * The open reading's checks and its received types are both made from this.
+ */
+export function withUnknownVariant(schema: JsonObject, union: TaggedUnion): JsonObject {
+  const branches = schema[union.keyword];
+  if (!Array.isArray(branches) || !isClosed(union)) return schema;
+  const unknown: JsonObject = {
+    description: `A variant this package does not know: its \`${union.tag}\` is none of the known ones (a newer peer's). Only the open reading (\`unknownVariants: "keep"\`) admits it, whole.`,
+    type: "object",
+    properties: { [union.tag]: { type: "string", not: { enum: knownTags(union) } } },
+    required: [union.tag],
+    additionalProperties: true,
+  };
+  return { ...schema, [union.keyword]: [...branches, unknown] };
 }
