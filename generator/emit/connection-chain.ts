@@ -71,7 +71,7 @@ export function chainJavascript(
       `export class ${roles.conductor.connection} extends SideConnection {`,
       `  constructor(to${roles.conductor.handlers}, stream, options) {`,
       `    const envelope = PROXY.filter((m) => m.method === ${successor});`,
-      `    super({ serves: [...${tables.client}, ...envelope], calls: [...${tables.agent}, ...PROXY], protocol: ${tables.protocol} }, to${roles.conductor.handlers}, stream, options);`,
+      `    super({ serves: [...${tables.client}, ...envelope], calls: [...${tables.agent}, ...PROXY], protocol: ${tables.protocol} }, to${roles.conductor.handlers}, stream, { ...options, unknownVariants: "reject" });`,
       "  }",
       "  get agent() {",
       "    return this.remote;",
@@ -90,6 +90,7 @@ export function chainDeclarations(
   names: SurfaceSymbols,
   runtime: string,
   doc: (m: Method, indent: string, notes?: string[]) => string[],
+  strictHandlers: (role: "agent" | "client") => string,
 ): ChainLines {
   const chain = names.chain;
   if (!chain) return { imports: [], body: [] };
@@ -116,7 +117,9 @@ export function chainDeclarations(
     ` * client's methods, and go to \`${roles.proxy.groups.client}\`. A call with no handler here passes on to the other`,
     " * neighbour, and its answer comes back as that neighbour gave it, so a proxy handles only",
     " * what it changes; a handler reaches the neighbours through the connection's",
-    ` * \`${roles.proxy.groups.client}\` and \`${roles.proxy.successor}\`.`,
+    ` * \`${roles.proxy.groups.client}\` and \`${roles.proxy.successor}\`. Params are read as with \`unknownVariants: "reject"\`:`,
+    " * whatever a proxy receives it may send on, and a variant this package does not know",
+    " * could not be sent.",
     " */",
     `export interface ${roles.proxy.handlers} {`,
   ];
@@ -131,9 +134,9 @@ export function chainDeclarations(
   }
   lines.push(
     `  /** The agent's methods, as the predecessor calls them. */`,
-    `  ${roles.proxy.groups.agent}?: Partial<${agent.handlers}>;`,
+    `  ${roles.proxy.groups.agent}?: Partial<${strictHandlers("agent")}>;`,
     `  /** The client's methods, as the successor calls them. */`,
-    `  ${roles.proxy.groups.client}?: Partial<${client.handlers}>;`,
+    `  ${roles.proxy.groups.client}?: Partial<${strictHandlers("client")}>;`,
     "}",
     "",
     "/**",
@@ -152,8 +155,9 @@ export function chainDeclarations(
     "/**",
     " * What a conductor serves on its link to a proxy: the client's methods the proxy sends",
     ` * towards the client, and \`${model.successor.method}\`, which the proxy sends to reach its successor.`,
+    ' * Read as with `unknownVariants: "reject"`, like a proxy\'s: a conductor passes calls on.',
     " */",
-    `export interface ${roles.conductor.handlers} extends ${client.handlers} {`,
+    `export interface ${roles.conductor.handlers} extends ${strictHandlers("client")} {`,
   );
   for (const m of envelope) lines.push(...doc(m, "  "), handler(m, false));
   lines.push(

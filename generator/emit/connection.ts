@@ -174,8 +174,12 @@ function declarations(
     names.methodMap(side, "request"),
     names.methodMap(side, "notification"),
   ];
-  const chain = chainDeclarations(names, runtime, (m, indent, notes) =>
-    doc(surface, m, indent, notes),
+  const chain = chainDeclarations(
+    names,
+    runtime,
+    (m, indent, notes) => doc(surface, m, indent, notes),
+    // The chain's roles read strictly (what they receive they may pass on).
+    (role) => `${names.roles[role].handlers}${strictable(role) ? "<true>" : ""}`,
   );
   const lines = [
     head,

@@ -75,7 +75,9 @@ export class ProxyConnection {
     const check = {
       received: typeof validate === "boolean" ? validate : (validate.received ?? true),
       sent: typeof validate === "boolean" ? validate : (validate.sent ?? true),
-      unknownVariants: options.unknownVariants ?? "keep",
+      // Whatever a proxy receives it may send on, and what it sends is checked strictly: a
+      // variant this package does not know could not go on, so it is refused on arrival.
+      unknownVariants: "reject" as const,
     };
     const log = options.log ?? defaultLog;
     // Served and called entries keep their handler names per group: one object routes all.
@@ -88,7 +90,7 @@ export class ProxyConnection {
         ...(tables.protocol ? { protocol: tables.protocol } : {}),
       },
       stream,
-      options,
+      { ...options, unknownVariants: check.unknownVariants },
     );
     const connection = this.connection;
     const successor = successorCaller(connection, tables.successor, routesOf(tables.agent), check);
@@ -168,7 +170,7 @@ export class ProxyConnection {
 interface Checks {
   readonly received: boolean;
   readonly sent: boolean;
-  /** How received params are read, as the connection reads its own (`ConnectionOptions`). */
+  /** How received params are read (`ConnectionOptions.unknownVariants`). */
   readonly unknownVariants: "keep" | "reject";
 }
 

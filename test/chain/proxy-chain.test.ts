@@ -220,6 +220,31 @@ describe("ProxySideConnection passing calls through", () => {
     close();
   });
 
+  it("refuses a variant it does not know instead of passing on what it could not send", async () => {
+    const { conductor, log, close } = await proxy();
+    const deliver = (sessionUpdate: string) =>
+      conductor.send({
+        jsonrpc: "2.0",
+        method: "proxy/successor",
+        params: {
+          method: "session/update",
+          params: {
+            sessionId: "s",
+            update: { sessionUpdate, content: { type: "text", text: "x" } },
+          },
+        },
+      });
+    await deliver("future_kind_of_update");
+    await deliver("agent_message_chunk");
+    // Only the known one went on to the predecessor.
+    expect(await conductor.next()).toMatchObject({
+      method: "session/update",
+      params: { update: { sessionUpdate: "agent_message_chunk" } },
+    });
+    expect(log.reasons()).toEqual(["invalid-params"]);
+    close();
+  });
+
   it("treats null envelope params as none: the extension notification goes on without params", async () => {
     const { conductor, close } = await proxy();
     await conductor.send({
