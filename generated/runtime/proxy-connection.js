@@ -23,6 +23,9 @@ export class ProxyConnection {
         const check = {
             received: typeof validate === "boolean" ? validate : (validate.received ?? true),
             sent: typeof validate === "boolean" ? validate : (validate.sent ?? true),
+            // Whatever a proxy receives it may send on, and what it sends is checked strictly: a
+            // variant this package does not know could not go on, so it is refused on arrival.
+            unknownVariants: "reject",
         };
         const log = options.log ?? defaultLog;
         // Served and called entries keep their handler names per group: one object routes all.
@@ -32,7 +35,7 @@ export class ProxyConnection {
             serves: [...agentEntries, ...proxyEntries],
             calls: [...tables.client, ...tables.proxy.filter((e) => e.method === tables.successor)],
             ...(tables.protocol ? { protocol: tables.protocol } : {}),
-        }, stream, options);
+        }, stream, { ...options, unknownVariants: check.unknownVariants });
         const connection = this.connection;
         const successor = successorCaller(connection, tables.successor, routesOf(tables.agent), check);
         this.predecessor = remoteMethods(connection, tables.client);
@@ -194,7 +197,7 @@ class SuccessorDelivery {
     }
     read(entry, params) {
         return this.check.received
-            ? receive(entry.parseParams, entry.validateParams, entry.params, params)
+            ? receive(entry.parseParams, entry.validateParams, entry.params, params, this.check.unknownVariants)
             : { value: params };
     }
     handler(name) {
