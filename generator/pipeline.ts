@@ -42,7 +42,7 @@ export async function render(
   options: PackageOptions,
 ): Promise<RenderResult> {
   const diagnostics = new Diagnostics();
-  const model = buildModel(loadSchemaDir(schemaDir, displayDir, diagnostics));
+  const model = buildModel(loadSchemaDir(schemaDir, displayDir, diagnostics), diagnostics);
   const symbols = buildSymbols(model);
   const emitted: OutputFile[] = [
     emitPackageJson(model, symbols, options),

@@ -11,6 +11,7 @@ import type { CapabilityGate } from "../templates/runtime/negotiation.js";
 import {
   type CliRun,
   cli,
+  ERAS_DIR,
   HISTORY_DIR,
   importSurface,
   RELEASES_DIR,
@@ -19,13 +20,20 @@ import {
   typeCheckDeclarations,
 } from "./support/run.js";
 
-/** Every real schema release we hold: the vendored one, the shared history and the npm fixtures. */
+const folders = (dir: string, label: string): Array<[string, string]> =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e): [string, string] => [`${label}${e.name}`, join(dir, e.name)]);
+
+/**
+ * Every real schema release we hold: the vendored one, the shared history, the SDK's npm
+ * releases and the older eras (the first npm package, upstream tags with gaps).
+ */
 const RELEASES: Array<[string, string]> = [
   ["vendored", SCHEMA_DIR],
-  ...readdirSync(HISTORY_DIR).map((v): [string, string] => [`history ${v}`, join(HISTORY_DIR, v)]),
-  ...readdirSync(RELEASES_DIR, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e): [string, string] => [`sdk ${e.name}`, join(RELEASES_DIR, e.name)]),
+  ...folders(HISTORY_DIR, "history "),
+  ...folders(RELEASES_DIR, "sdk "),
+  ...folders(ERAS_DIR, "era "),
 ];
 
 const work = tempDir("releases");

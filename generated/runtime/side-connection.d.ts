@@ -1,4 +1,5 @@
-import type { CallOptions, ConnectionOptions, MethodTables } from "./connection-types.js";
+import { Connection } from "./connection.js";
+import type { CallOptions, ConnectionOptions, MethodEntry, MethodTables } from "./connection-types.js";
 import type { MessageStream } from "./message-stream.js";
 import type { Negotiated } from "./negotiation.js";
 import type { PlatformAbortSignal } from "./web-types.js";
@@ -50,3 +51,7 @@ export declare class SideConnection<PeerRequests, PeerNotifications> {
     /** Closes the connection: pending calls reject, handlers' signals abort, output is closed. */
     close(reason?: unknown): void;
 }
+/** What remote methods send through: a connection, or a proxy's path to its successor. */
+export type Caller = Pick<Connection, "request" | "notify">;
+/** One function per entry, keyed by handler name, sending it through `connection`. */
+export declare function remoteMethods(connection: Caller, entries: readonly MethodEntry[]): RemoteMethods;

@@ -43,7 +43,8 @@ export class SideConnection {
         this.connection.close(reason);
     }
 }
-function remoteMethods(connection, entries) {
+/** One function per entry, keyed by handler name, sending it through `connection`. */
+export function remoteMethods(connection, entries) {
     // No prototype: handler names come from the schema and must not meet Object.prototype.
     const remote = Object.create(null);
     const request = (method, params, options) => connection.request(method, params, options);

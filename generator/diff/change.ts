@@ -58,6 +58,13 @@ export interface Change {
   subject: string;
   /** One sentence: the subject, what happened to it, and why it matters when it breaks. */
   description: string;
+  /** The description without the subject and the references: what happened (`now restricted to object`). */
+  what: string;
+  /**
+   * Other names the same change is reached through (a definition first seen in this release,
+   * compared through each of its references): `ContentBlock<"audio">._meta`.
+   */
+  also?: readonly string[];
   breaksBuilders: boolean;
   breaksReaders: boolean;
   /** Only descriptions, titles, examples or comments changed: nothing a program can observe. */

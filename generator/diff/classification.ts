@@ -427,6 +427,7 @@ export function finding(
     path,
     subject,
     description: `${subject}: ${what}`,
+    what,
     breaksBuilders: decided.breaksBuilders,
     breaksReaders: decided.breaksReaders,
     docOnly: rule.docOnly === true,

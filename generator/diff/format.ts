@@ -1,4 +1,5 @@
 import { type Change, type Impact, impactOf } from "./change.js";
+import { type ChangeGroup, type ReportLine, reportLines } from "./group.js";
 import type { DiffReport, SurfaceSummary } from "./report.js";
 import { type Counts, plural } from "./semver.js";
 
@@ -94,17 +95,29 @@ export function renderText(report: DiffReport): string[] {
       const group = byImpact(changes, impact);
       if (group.length === 0) continue;
       lines.push(`  ${IMPACT_TITLE[impact]} (${group.length}):`);
-      for (const c of group) {
+      for (const line of reportLines(group)) {
+        const c = "change" in line ? line.change : (line.group.changes[0] as Change);
         const flags =
           impact === "breaking"
             ? `${c.breaksBuilders ? "B" : "-"}${c.breaksReaders ? "R" : "-"} `
             : "";
-        const where = c.path === "" ? "" : `  [${c.path}]`;
-        lines.push(`    ${flags}${c.description}${where}`);
+        const path = "change" in line ? c.path : line.group.path;
+        const where = path === "" ? "" : `  [${path}]`;
+        const text = "change" in line ? c.description : groupText(line.group);
+        lines.push(`    ${flags}${text}${where}`);
       }
     }
   }
   return lines;
+}
+
+/** A group on one line: `_meta: now restricted to object, in 3 definitions: A, B (also through C), D`. */
+function groupText(g: ChangeGroup): string {
+  const names = g.members.map((m) =>
+    m.also.length === 0 ? m.name : `${m.name} (also through ${m.also.join(", ")})`,
+  );
+  const head = g.label === "" ? "" : `${g.label}: `;
+  return `${head}${g.what}, in ${g.members.length} definitions: ${names.join(", ")}`;
 }
 
 /** Compatible changes are shown inline up to this many; more are folded away. */
@@ -156,16 +169,16 @@ export function renderMarkdown(report: DiffReport): string[] {
         "",
         "| | Change | Builders | Readers |",
         "|---|---|---|---|",
-        ...breaking.map(
-          (c) =>
-            `| ⚠️ **breaking** | ${changeCell(c, true)} | ${c.breaksBuilders ? "**breaks**" : "ok"} | ${c.breaksReaders ? "**breaks**" : "ok"} |`,
-        ),
+        ...reportLines(breaking).map((line) => {
+          const c = "change" in line ? line.change : (line.group.changes[0] as Change);
+          return `| ⚠️ **breaking** | ${lineCell(line, true)} | ${c.breaksBuilders ? "**breaks**" : "ok"} | ${c.breaksReaders ? "**breaks**" : "ok"} |`;
+        }),
       );
     }
     const compatible = byImpact(changes, "compatible");
     if (compatible.length > 0) {
-      const list = compatible.map((c) => `- ${changeCell(c)}`);
-      if (compatible.length <= INLINE_COMPATIBLE) {
+      const list = reportLines(compatible).map((line) => `- ${lineCell(line)}`);
+      if (list.length <= INLINE_COMPATIBLE) {
         lines.push("", `**Compatible changes (${compatible.length})**`, "", ...list);
       } else {
         lines.push("", ...folded(`Compatible changes (${compatible.length})`, list));
@@ -177,7 +190,7 @@ export function renderMarkdown(report: DiffReport): string[] {
         "",
         ...folded(
           `Documentation-only changes (${plural(doc.length, "change")})`,
-          doc.map((c) => `- ${changeCell(c)}`),
+          reportLines(doc).map((line) => `- ${lineCell(line)}`),
         ),
       );
     }
@@ -187,6 +200,20 @@ export function renderMarkdown(report: DiffReport): string[] {
 
 function folded(summary: string, body: string[]): string[] {
   return ["<details>", `<summary>${escapeText(summary)}</summary>`, "", ...body, "", "</details>"];
+}
+
+/** One report line as markdown: a change, or a group with its members listed as code. */
+function lineCell(line: ReportLine, inTable = false): string {
+  if ("change" in line) return changeCell(line.change, inTable);
+  const g = line.group;
+  const names = g.members.map((m) => {
+    const name = code(m.name, inTable);
+    return m.also.length === 0
+      ? name
+      : `${name} (also through ${m.also.map((a) => code(a, inTable)).join(", ")})`;
+  });
+  const head = g.label === "" ? "" : `${code(g.label, inTable)}: `;
+  return `${head}${escapeText(g.what)}, in ${g.members.length} definitions: ${names.join(", ")} (${code(g.path, inTable)})`;
 }
 
 /** `Subject`: what happened (`path`). The subject is code so `<tag>` is not read as HTML. */

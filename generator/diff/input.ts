@@ -34,7 +34,7 @@ export function loadSide(path: string): DiffSide {
   const input = isDirectory
     ? loadSchemaDir(resolve(path), path, diagnostics)
     : loadSurfaces([surfaceOfFile(path, path)], diagnostics);
-  const model = buildModel(input);
+  const model = buildModel(input, diagnostics);
   // A schema whose names generate refuses is refused here too: it can make no package.
   buildSymbols(model);
   return { model, display: path, singleFile: !isDirectory, diagnostics };

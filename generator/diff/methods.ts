@@ -93,14 +93,17 @@ function changedMethod(pair: SurfacePair, a: Method, b: Method): Finding[] {
     const before = a[role];
     const after = b[role];
     if (before === after || before === undefined || after === undefined) continue;
-    const breaks = structuralBreaks(pair, before, after);
+    // A result without a definition is JSON null (the model's NULL RESULT rule): a switch to
+    // or from a definition changes what both the handler returns and the caller gets.
+    const breaks =
+      before === null || after === null ? BREAKS_BOTH : structuralBreaks(pair, before, after);
     const same = !breaks.breaksBuilders && !breaks.breaksReaders;
     findings.push(
       finding(
         "method-types-changed",
         path,
         label,
-        `${role} type is now ${after} (was ${before}${same ? ", same shape" : ""})`,
+        `${role} type is now ${after ?? "null"} (was ${before ?? "null"}${same ? ", same shape" : ""})`,
         breaks,
       ),
     );

@@ -71,7 +71,7 @@ function sideOf(surface: SurfaceModel): SchemaSide {
   const methodDefs = new Set<string>();
   for (const m of surface.methods) {
     methodDefs.add(m.params);
-    if (m.result !== undefined) methodDefs.add(m.result);
+    if (typeof m.result === "string") methodDefs.add(m.result);
   }
   return { defs, keyword: surface.defsKeyword, methodDefs };
 }
@@ -170,8 +170,9 @@ function surfaceRemoved(s: SurfaceModel): Finding {
 function mergeRepeats(findings: Finding[]): Finding[] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
-    const what = f.description.slice(f.subject.length);
-    const key = [f.path, f.kind, what, f.breaksBuilders, f.breaksReaders, f.docOnly].join("\u0000");
+    const key = [f.path, f.kind, f.what, f.breaksBuilders, f.breaksReaders, f.docOnly].join(
+      "\u0000",
+    );
     const group = groups.get(key);
     if (group) group.push(f);
     else groups.set(key, [f]);
@@ -181,8 +182,12 @@ function mergeRepeats(findings: Finding[]): Finding[] {
     if (!first || rest.length === 0) return first as Finding;
     const others = new Set(rest.map((f) => f.subject).filter((s) => s !== first.subject));
     if (others.size === 0) return first;
-    const also = `also through ${[...others].sort(compareText).join(", ")}`;
-    return { ...first, description: `${first.description} (${also})` };
+    const also = [...others].sort(compareText);
+    return {
+      ...first,
+      description: `${first.description} (also through ${also.join(", ")})`,
+      also,
+    };
   });
 }
 

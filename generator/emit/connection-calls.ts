@@ -22,7 +22,21 @@ export function entryFields(calls: RoleCalls, m: Method): string[] {
 export function callResult(names: SurfaceSymbols, calls: RoleCalls, m: Method): string {
   const handle = calls.handles.get(m);
   if (handle) return names.handleType(handle);
-  return `T.${names.definition(m.result as string).type}`;
+  return resultType(names, m);
+}
+
+/**
+ * The type a request's result has: its definition's, or `null` for a result without one
+ * (the model's NULL RESULT rule).
+ */
+export function resultType(names: SurfaceSymbols, m: Method): string {
+  if (m.result === undefined) throw new Error(`internal error: ${m.method} has no result`);
+  return m.result === null ? "null" : `T.${names.definition(m.result).type}`;
+}
+
+/** What a request's handler may return: a null result may also be returned as nothing. */
+export function handlerResult(names: SurfaceSymbols, m: Method): string {
+  return m.result === null ? "null | void" : resultType(names, m);
 }
 
 /** Doc lines for the typed call of `m` beyond its summary: what abort and the handle do. */
@@ -51,6 +65,7 @@ export function handleDeclarations(names: SurfaceSymbols, calls: RoleCalls): str
   const type = (key: string) => names.definition(key).type;
   const lines: string[] = [];
   for (const [method, rule] of calls.handles) {
+    // Only a result with properties names what a handle stands for (call-rules.ts).
     if (!method.result) continue;
     const { id, scope, dispose } = rule.spec;
     const filled = [...scope, id];
@@ -65,10 +80,9 @@ export function handleDeclarations(names: SurfaceSymbols, calls: RoleCalls): str
       `export type ${names.handleType(rule)} = T.${type(method.result)} & AsyncDisposableIfAvailable & {`,
     );
     for (const { member, method: call } of rule.members) {
-      if (!call.result) continue;
       lines.push(
         `  /** \`${call.method}\` for this one. */`,
-        `  ${propertyKey(member)}(params?: Omit<T.${type(call.params)}, ${filled.map((p) => jsLiteral(p)).join(" | ")}>, options?: CallOptions): Promise<T.${type(call.result)}>;`,
+        `  ${propertyKey(member)}(params?: Omit<T.${type(call.params)}, ${filled.map((p) => jsLiteral(p)).join(" | ")}>, options?: CallOptions): Promise<${resultType(names, call)}>;`,
       );
     }
     lines.push("};", "");

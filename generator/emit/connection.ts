@@ -6,7 +6,14 @@ import { reachingClosedUnions } from "../schema/unions.js";
 import { type Role, reexportLines } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { NEGOTIATION_TABLE, negotiationLines } from "./capabilities.js";
-import { callNotes, callResult, entryFields, handleDeclarations } from "./connection-calls.js";
+import {
+  callNotes,
+  callResult,
+  entryFields,
+  handleDeclarations,
+  handlerResult,
+} from "./connection-calls.js";
+import { chainDeclarations, chainJavascript } from "./connection-chain.js";
 import type { EmitContext } from "./context.js";
 import { commentLine, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
@@ -46,13 +53,29 @@ function javascript(
   served: Record<Role, Method[]>,
   protocol: Method[],
 ): string {
-  const all = [...served.agent, ...served.client, ...protocol];
+  const chain = chainJavascript(
+    names,
+    runtime,
+    { agent: tableOf("agent"), client: tableOf("client"), protocol: tableOf("protocol") },
+    (m) => entry(names, m),
+  );
+  const all = [
+    ...served.agent,
+    ...served.client,
+    ...protocol,
+    ...(names.chain?.model.methods ?? []),
+  ];
   const used = [...new Set(all.flatMap((m) => (m.result ? [m.params, m.result] : [m.params])))].map(
     (key) => names.definition(key),
   );
+  const nullResults = all.some((m) => m.result === null);
   const lines = [
     head,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
+    ...chain.imports,
+    ...(nullResults
+      ? [`import { parseNullResult, validateNullResult } from "${runtime}/null-result.js";`]
+      : []),
     ...(used.length > 0
       ? [
           `import { ${used.map((d) => d.validator).join(", ")} } from "./validators.js";`,
@@ -102,6 +125,7 @@ function javascript(
       "",
     );
   }
+  lines.push(...chain.body);
   return lines.join("\n");
 }
 
@@ -117,7 +141,14 @@ function entry(names: SurfaceSymbols, m: Method, calls?: RoleCalls): string {
     // Received values are read leniently, as the reference implementation reads them.
     `parseParams: ${params.parse}`,
   ];
-  if (m.result) {
+  if (m.result === null) {
+    // No definition (the NULL RESULT rule): the runtime's checks for a JSON null result.
+    fields.push(
+      `result: ${literal("null")}`,
+      "validateResult: validateNullResult",
+      "parseResult: parseNullResult",
+    );
+  } else if (m.result !== undefined) {
     const result = names.definition(m.result);
     fields.push(
       `result: ${literal(result.type)}`,
@@ -151,6 +182,13 @@ function declarations(
     names.methodMap(side, "request"),
     names.methodMap(side, "notification"),
   ];
+  const chain = chainDeclarations(
+    names,
+    runtime,
+    (m, indent, notes) => doc(surface, m, indent, notes),
+    // The chain's roles read strictly (what they receive they may pass on).
+    (role) => `${names.roles[role].handlers}${strictable(role) ? "<true>" : ""}`,
+  );
   const lines = [
     head,
     'import type * as T from "./types.js";',
@@ -165,6 +203,7 @@ function declarations(
       : []),
     `import { SideConnection } from "${runtime}/side-connection.js";`,
     `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
+    ...chain.imports,
     "",
     ...reexportLines(names.reexports.connection, runtime, true),
     "",
@@ -193,8 +232,8 @@ function declarations(
       const params = `params: ${received(m.params)}`;
       lines.push(...doc(surface, m, "  "));
       lines.push(
-        m.result
-          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<T.${type(m.result)}>;`
+        m.kind === "request"
+          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<${handlerResult(names, m)}>;`
           : `  ${m.handler}${optional}(${params}, context: NotificationContext): MaybePromise<void>;`,
       );
     }
@@ -212,7 +251,7 @@ function declarations(
       const params = `params: T.${type(m.params)}`;
       lines.push(...doc(surface, m, "  ", callNotes(names, surface.calls[role], m)));
       lines.push(
-        m.result
+        m.kind === "request"
           ? `  ${m.handler}(${params}, options?: CallOptions): Promise<${callResult(names, surface.calls[role], m)}>;`
           : `  ${m.handler}(${params}): Promise<void>;`,
       );
@@ -244,6 +283,7 @@ function declarations(
       "",
     );
   }
+  lines.push(...chain.body);
   return lines.join("\n");
 }
 

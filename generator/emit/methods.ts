@@ -48,7 +48,10 @@ export function emitMethods({ surface, names }: EmitContext): OutputFile[] {
       dts.push(`export interface ${names.methodMap(side, kind)} {`);
       for (const m of methodsOf(surface, side, kind)) {
         if (m.experimental) dts.push("  /** @experimental Only in the unstable schema. */");
-        const result = m.result ? ` result: T.${type(m.result)};` : "";
+        const result =
+          m.result === undefined
+            ? ""
+            : ` result: ${m.result === null ? "null" : `T.${type(m.result)}`};`;
         dts.push(
           `  ${literal(m.method)}: { kind: ${literal(kind)}; params: T.${type(m.params)};${result} };`,
         );
@@ -59,7 +62,8 @@ export function emitMethods({ surface, names }: EmitContext): OutputFile[] {
 
   const table = surface.methods.map((m) => {
     const { method, side, kind, key, handler } = m;
-    const result = m.result === undefined ? undefined : type(m.result);
+    // A result without a definition (the NULL RESULT rule) is written as `null`.
+    const result = m.result === undefined || m.result === null ? m.result : type(m.result);
     return `  ${jsLiteral({ method, side, kind, key, handler, params: type(m.params), result })},`;
   });
   js.push(
@@ -78,7 +82,8 @@ export function emitMethods({ surface, names }: EmitContext): OutputFile[] {
     "  readonly key: string;",
     "  readonly handler: string;",
     "  readonly params: string;",
-    "  readonly result?: string;",
+    "  /** Type name of the result (requests only); `null` when the result is JSON null and has no definition. */",
+    "  readonly result?: string | null;",
     "}",
     "/** Every method of this surface, for routing and tooling. */",
     `export declare const ${methods}: readonly ${methodSpec}[];`,

@@ -171,6 +171,8 @@ export function emitReadme(
   const root = model.surfaces.find((s) => s.entry === ".");
   const served = new Set(root?.methods.map((m) => m.method));
   const firstUnstable = orderedSurfaces(model).find((s) => s.stability === "unstable");
+  const chained = orderedSurfaces(model).filter((s) => symbols.of(s).chain);
+  const chainRoles = chained[0] ? symbols.of(chained[0]).chain?.roles : undefined;
   const inputs = model.inputs.map((f) => ({ name: f.name, short: f.sha256.slice(0, 12) }));
   return {
     path: "README.md",
@@ -187,6 +189,7 @@ export function emitReadme(
       handleTypes: root ? symbols.of(root).handleTypes : [],
       capabilityRows: capabilityRows(orderedSurfaces(model), importPath, (s) => symbols.of(s)),
       capabilityExample: root !== undefined && readmeShowsCapabilities(root),
+      chain: { surfaces: chained.map(importPath), ...chainRoles },
       nodeExports: symbols.node.reexports.filter((r) => !r.typeOnly).flatMap((r) => r.names),
       inputs,
     }),

@@ -237,7 +237,7 @@ function checkWithLoader(
   const rename = (text: string) =>
     files.reduce((t, f) => t.split(join(dir, f.path)).join(f.display), text);
   try {
-    const model = buildModel(loadSchemaDir(dir, dir, diagnostics));
+    const model = buildModel(loadSchemaDir(dir, dir, diagnostics), diagnostics);
     for (const w of diagnostics.warnings) {
       w.file = rename(w.file);
       w.message = rename(w.message);

@@ -6,7 +6,7 @@ import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { forEachSchema } from "../schema/walk.js";
 import { checkDocument, checkPattern } from "./hostile.js";
-import { discoverSurfaces, type Stability, type SurfaceFiles } from "./layout.js";
+import { discoverSurfaces, type Stability, type SurfaceFiles, UNSTABLE_BANNER } from "./layout.js";
 import { readJsonFile } from "./read-json.js";
 import { checkRefs } from "./refs.js";
 
@@ -90,7 +90,29 @@ export function loadSurfaces(
       ...(meta ? { meta } : {}),
     });
   }
+  warnDraftsInStable(surfaces, diagnostics);
   return { surfaces, files };
+}
+
+/** The warning of the SURFACE BY FILE NAME rule (layout.ts): drafts in a stable file with no unstable one beside it. */
+function warnDraftsInStable(surfaces: readonly LoadedSurface[], diagnostics: Diagnostics): void {
+  for (const surface of surfaces) {
+    if (surface.stability !== "stable") continue;
+    if (surfaces.some((s) => s.version === surface.version && s.stability === "unstable")) continue;
+    const drafts = Object.values(surface.defs).filter(
+      (def) =>
+        isObject(def) &&
+        typeof def.description === "string" &&
+        def.description.startsWith(UNSTABLE_BANNER),
+    ).length;
+    if (drafts === 0) continue;
+    const unstableName = surface.schemaFile.name.replace(/\.json$/, ".unstable.json");
+    diagnostics.warn(
+      surface.schemaFile.display,
+      "",
+      `${drafts} definition${drafts === 1 ? " is" : "s are"} marked ${UNSTABLE_BANNER} and there is no ${unstableName}: the drafts are part of the stable entry point, as in the release's own SDK (rule: surface by file name)`,
+    );
+  }
 }
 
 function inputFile(name: string, display: string, text: string): InputFile {

@@ -97,6 +97,25 @@ export function discoverSurfaces(schemaDir: string, displayDir: string): Surface
 }
 
 /**
+ * How upstream marks a draft in its descriptions: the first paragraph of every definition
+ * that is not part of the spec yet.
+ */
+export const UNSTABLE_BANNER = "**UNSTABLE**";
+
+/**
+ * SURFACE BY FILE NAME: a file is the surface its name says, whatever it holds. Releases
+ * before upstream split off `schema.unstable.json` ship one `schema.json` built with the
+ * drafts in (npm SDK 0.4.5 to 1.9.0, whose `schema.json` is byte-identical to the next
+ * release's `v1/schema.unstable.json`, and upstream tags up to v0.6.3, where a few
+ * definitions carry the banner). It stays the stable entry point (`.`), drafts included:
+ * that is what the release's own SDK exported from its main entry point, it is the only
+ * v1 file such a release has (read as `./unstable`, the package would have no `.`), and
+ * `diff` then compares `.` with `.` across releases, which is what a consumer imports. The
+ * loader warns (loadSurfaces), so whoever generates from such a release knows `.` holds
+ * drafts; each keeps its banner in its documentation.
+ */
+
+/**
  * The surface a lone schema file is, read as a folder holding only that file (so without
  * meta.json): by its name and folder, as in the layouts. `*.unstable.json` is unstable,
  * anything else stable; inside a `vN/` folder it is protocol version N, otherwise 1.

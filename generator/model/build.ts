@@ -1,3 +1,4 @@
+import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { LoadedInput, LoadedSurface } from "../load/index.js";
 import { isObject, type Json } from "../schema/json.js";
@@ -11,19 +12,26 @@ import { extractMethods } from "./methods.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
 
-/** Build the one model all emitters read, from the loaded and checked input. */
-export function buildModel(input: LoadedInput): ProtocolModel {
+/**
+ * Build the one model all emitters read, from the loaded and checked input. Rules applied
+ * to gaps in old releases warn on `diagnostics` (methods.ts).
+ */
+export function buildModel(input: LoadedInput, diagnostics?: Diagnostics): ProtocolModel {
   const surfaces = input.surfaces.map((surface) => {
     const stable =
       surface.stability === "unstable"
         ? input.surfaces.find((s) => s.version === surface.version && s.stability === "stable")
         : undefined;
-    return buildSurface(surface, stable);
+    return buildSurface(surface, stable, diagnostics);
   });
   return { surfaces, inputs: input.files };
 }
 
-function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined): SurfaceModel {
+function buildSurface(
+  surface: LoadedSurface,
+  stable: LoadedSurface | undefined,
+  diagnostics: Diagnostics | undefined,
+): SurfaceModel {
   const same = stable ? sameDefinitions(stable.defs, surface.defs, surface.defsKeyword) : undefined;
 
   const resolve = (ref: string): Json | undefined => {
@@ -45,8 +53,9 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
     };
   });
 
+  // The stable surface's own build warns about it; reading it here again must not.
   const stableMethods = stable ? extractMethods(stable) : [];
-  const methods = extractMethods(surface).map((m) => ({
+  const methods = extractMethods(surface, diagnostics).map((m) => ({
     ...m,
     experimental:
       stable !== undefined &&

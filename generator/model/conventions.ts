@@ -42,3 +42,19 @@ export const SESSION_NOT_FOUND = {
   title: "Resource not found",
   dataProperty: "sessionId",
 } as const;
+
+/**
+ * Proxy chains (the methods with `x-side: proxy`, SDK 2.3 and later): what the schema's
+ * prose says and its annotations cannot. A conductor runs the chain; between it and each
+ * proxy, `successor` is the envelope in both directions (the proxy sends it to reach its
+ * successor, the conductor sends it to deliver what the successor sent), every other
+ * `x-side: proxy` method is one the conductor calls and the proxy serves, and `initialize`
+ * is the one a conductor sends in place of `forwards` ("A conductor sends `proxy/initialize`
+ * instead of `initialize` to every component that has a successor"; the proxy "MUST forward
+ * an `initialize` request to its successor"). Only a surface whose schema has the envelope
+ * gets the proxy and conductor connections (model/chain.ts).
+ */
+export const PROXY_CHAIN = {
+  successor: "proxy/successor",
+  initialize: { method: "proxy/initialize", forwards: "initialize" },
+} as const;

@@ -1,3 +1,4 @@
+import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { LoadedSurface } from "../load/index.js";
 import { isObject } from "../schema/json.js";
@@ -29,7 +30,13 @@ interface Annotated {
   role: Role;
 }
 
-export function extractMethods(surface: LoadedSurface): Method[] {
+/**
+ * The methods of a surface, from its `x-side`/`x-method` annotations, checked against its
+ * meta.json. Releases before the annotations were complete leave gaps; each gap whose
+ * meaning is plain gets a named rule below (applied with a warning on `diagnostics`), the
+ * rest stay input errors.
+ */
+export function extractMethods(surface: LoadedSurface, diagnostics?: Diagnostics): Method[] {
   const file = surface.schemaFile.display;
   const annotated: Annotated[] = [];
   for (const [key, def] of Object.entries(surface.defs)) {
@@ -94,21 +101,14 @@ export function extractMethods(surface: LoadedSurface): Method[] {
         `response for ${JSON.stringify(response.method)} has no matching request definition`,
       );
     }
-    if (request && !response) {
-      throw new InputError(
-        file,
-        pointer(surface.defsKeyword, request.key, "x-method"),
-        `request ${JSON.stringify(request.method)} has no matching response definition`,
-      );
-    }
-    if (request && response) {
+    if (request) {
       methods.push({
         method: request.method,
         side: request.side,
         handledBy: SIDES[request.side],
         kind: "request",
         params: request.key,
-        result: response.key,
+        result: response ? response.key : unannotatedResult(surface, request, diagnostics),
       });
     }
     if (notification) {
@@ -122,7 +122,7 @@ export function extractMethods(surface: LoadedSurface): Method[] {
     }
   }
 
-  const keys = methodKeys(surface, methods);
+  const keys = methodKeys(surface, methods, diagnostics);
   return methods
     .map((m) => {
       const key = keys.get(m.method) ?? methodKey(m.method);
@@ -130,6 +130,49 @@ export function extractMethods(surface: LoadedSurface): Method[] {
       return { ...m, key, handler: nameForKind(handler, m, methods), experimental: false };
     })
     .sort(compareMethods);
+}
+
+/**
+ * The result of an annotated request no response definition annotates, in releases before
+ * every response carried `x-method` (the npm packages `@zed-industries/agent-client-protocol`
+ * 0.1.2 to 0.2.0-alpha.8, upstream tags v0.0.33 to v0.2.0). Two named rules, each with a
+ * warning naming the method:
+ *
+ * - RESULT BY NAME: the definition named like the request with `Response` for `Request`
+ *   (`ReadTextFileRequest` → `ReadTextFileResponse`), when it exists and carries no
+ *   `x-method` of its own, is the result. Those releases list exactly that definition in
+ *   their response union (`ClientResponse`), and their SDK typed the call's result with it.
+ * - NULL RESULT: otherwise the result is JSON `null` (`authenticate`, `session/load`,
+ *   `fs/write_text_file`). Those releases serialised a result without content as `null`,
+ *   list it in the response union as `{ "title": "AuthenticateResponse", "type": "null" }`,
+ *   and their SDK sent `"result": null` and typed the call `Promise<void>`.
+ */
+function unannotatedResult(
+  surface: LoadedSurface,
+  request: Annotated,
+  diagnostics: Diagnostics | undefined,
+): string | null {
+  const at = pointer(surface.defsKeyword, request.key, "x-method");
+  const file = surface.schemaFile.display;
+  const named = `${request.key.slice(0, -"Request".length)}Response`;
+  const candidate = Object.hasOwn(surface.defs, named) ? surface.defs[named] : undefined;
+  const annotated =
+    isObject(candidate) &&
+    (Object.hasOwn(candidate, "x-method") || Object.hasOwn(candidate, "x-side"));
+  if (candidate !== undefined && !annotated) {
+    diagnostics?.warn(
+      file,
+      at,
+      `request ${JSON.stringify(request.method)} has no response definition with x-method ${JSON.stringify(request.method)}: its result is ${named}, the definition named after the request (rule: result by name)`,
+    );
+    return named;
+  }
+  diagnostics?.warn(
+    file,
+    at,
+    `request ${JSON.stringify(request.method)} has no response definition: its result is null (rule: null result)`,
+  );
+  return null;
 }
 
 /** A wire name with both a request and a notification (`mcp/message`) needs two handlers. */
@@ -152,18 +195,30 @@ function compare(a: string, b: string): number {
 }
 
 /**
- * meta.json and the x-method annotations must agree exactly: every meta.json method needs
- * a definition served by that side, and every annotated method must be listed. Returns
- * wire name → meta.json key.
+ * meta.json and the x-method annotations must agree: every annotated method must be listed
+ * under each side that serves it, and a listed method that some definition annotates must
+ * be annotated for that side. Both stay input errors: the two files then contradict each
+ * other (a meta.json from another release, a typo), and either could be the right one.
+ *
+ * One gap has a named rule instead, UNANNOTATED META METHOD: a listed method that no
+ * definition annotates at all is left out of the method tables, with a warning. Upstream
+ * tags v0.0.14 to v0.0.31 annotate no definition (their meta.json is the only method
+ * table), and v0.2.1 to v0.2.3 list `session/set_mode` while its draft definitions carry
+ * no `x-method`: the method exists, but nothing in the schema says which definitions are
+ * its params and result, or whether it is a request. Guessing from names would type a
+ * method wrongly; without it the package is still correct for everything the schema
+ * does say. Returns wire name → meta.json key.
  */
 function methodKeys(
   surface: LoadedSurface,
   methods: Pick<Method, "method" | "handledBy" | "params">[],
+  diagnostics: Diagnostics | undefined,
 ): Map<string, string> {
   const keys = new Map<string, string>();
   const meta = surface.meta;
   if (!meta) return keys;
   const metaFile = meta.file.display;
+  const annotatedNames = new Set(methods.map((m) => m.method));
   for (const [side, entries] of Object.entries(meta.methods)) {
     const seen = new Map<string, string>();
     for (const [key, wire] of Object.entries(entries)) {
@@ -176,6 +231,15 @@ function methodKeys(
           `method ${JSON.stringify(wire)} is listed twice (also as ${previous})`,
         );
       seen.set(wire, key);
+      if (!annotatedNames.has(wire)) {
+        // Rule: UNANNOTATED META METHOD (see the comment above).
+        diagnostics?.warn(
+          metaFile,
+          at,
+          `method ${JSON.stringify(wire)} has no definition with x-method ${JSON.stringify(wire)} in ${surface.schemaFile.display}: left out of the method tables, since the schema says nothing of its params or result (rule: unannotated meta.json method)`,
+        );
+        continue;
+      }
       if (
         !methods.some((m) => m.method === wire && (m.handledBy as readonly string[]).includes(side))
       ) {

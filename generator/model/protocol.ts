@@ -65,8 +65,12 @@ export interface Method {
   handler: string;
   /** Definition key of the params (the `…Request`/`…Notification` definition). */
   params: string;
-  /** Definition key of the result (the `…Response` definition); requests only. */
-  result?: string;
+  /**
+   * Requests only: definition key of the result (the `…Response` definition), or `null` when
+   * the result is JSON `null` with no definition of its own (early releases: the NULL
+   * RESULT rule in methods.ts). Absent on notifications.
+   */
+  result?: string | null;
   /** On unstable surfaces: the stable surface has no such method. */
   experimental: boolean;
 }

@@ -56,6 +56,27 @@ export const ROLES = {
 export type Role = keyof typeof ROLES;
 
 /**
+ * The roles of a proxy chain (model/chain.ts), on surfaces whose schema has one: the
+ * proxy's end of its link to the conductor, and the conductor's end of its link to a proxy.
+ * `groups` are the members of `Proxy` holding the handlers for the calls that pass through
+ * (the agent's methods from the predecessor, the client's from the successor); `successor`
+ * is the proxy connection's property for calling the next component.
+ */
+export const CHAIN_ROLES = {
+  proxy: {
+    handlers: "Proxy",
+    connection: "ProxySideConnection",
+    groups: { agent: "agent", client: "client" },
+    successor: "successor",
+  },
+  conductor: {
+    handlers: "Conductor",
+    remote: "RemoteProxy",
+    connection: "ConductorSideConnection",
+  },
+} as const;
+
+/**
  * The type a request's typed call resolves with when its result opens a handle
  * (model/call-rules.ts), named after the namespace of the methods acting on it:
  * `terminal` → `TerminalHandle`. Exported from `connection.js` beside the roles' names.
@@ -196,6 +217,9 @@ export function packageNames(): string[] {
     ...Object.values(ROLES).flatMap((r) => [r.handlers, r.remote, r.connection]),
     CAPABILITIES_MODULE.gates,
     ...(Object.keys(ROLES) as Role[]).map(CAPABILITIES_MODULE.helper),
+    CHAIN_ROLES.proxy.handlers,
+    CHAIN_ROLES.proxy.connection,
+    ...Object.values(CHAIN_ROLES.conductor),
     RECEIVED_NAMESPACE,
     ERRORS_MODULE.errorClass,
     ...[...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS].flatMap((r) => r.names),

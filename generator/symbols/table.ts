@@ -1,10 +1,13 @@
 import { InputError } from "../errors.js";
+import { type ProxyChain, proxyChain } from "../model/chain.js";
+import { methodsOf } from "../model/methods.js";
 import type { ErrorCode, HandleRule, ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
 import { pointer } from "../schema/pointer.js";
 import { hasCatchAll } from "../schema/unions.js";
 import {
   CAPABILITIES_MODULE,
+  CHAIN_ROLES,
   CONNECTION_REEXPORTS,
   definitionNames,
   ERRORS_MODULE,
@@ -58,6 +61,8 @@ export interface SurfaceSymbols {
   methodMap(side: HandlerSide, kind: "request" | "notification"): string;
   methodModule: typeof METHOD_MODULE;
   roles: typeof ROLES;
+  /** The proxy chain's roles, where the surface has one (model/chain.ts). */
+  chain?: { roles: typeof CHAIN_ROLES; model: ProxyChain };
   /** Runtime names `connection.js` and the entry point pass on, line by line. */
   reexports: { connection: readonly RuntimeReexport[]; index: readonly RuntimeReexport[] };
   /** The namespace of received types (`received.d.ts`): what the open reading returns. */
@@ -131,6 +136,8 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
   checkCollisions(definitions, handleTypes, fail);
 
   const byKey = new Map(definitions.map((d) => [d.key, d]));
+  const chain = proxyChain(surface);
+  if (chain) checkChainMembers(surface, chain, fail);
   return {
     definitions,
     definition(key) {
@@ -145,6 +152,7 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     methodMap,
     methodModule: METHOD_MODULE,
     roles: ROLES,
+    ...(chain ? { chain: { roles: CHAIN_ROLES, model: chain } } : {}),
     reexports: { connection: CONNECTION_REEXPORTS, index: INDEX_REEXPORTS },
     received: RECEIVED_NAMESPACE,
     handleType: (rule) => handleType(rule.namespace),
@@ -180,6 +188,30 @@ function handleNames(
     names.add(name);
   }
   return [...names].sort();
+}
+
+/**
+ * The chain roles put handler names of different sides in one object: the conductor
+ * serves the client's methods beside the envelope and calls the agent's beside the proxy
+ * methods, and `Proxy` holds the proxy methods' handlers beside its two groups. A proxy
+ * method named like one of those cannot be served; an input error at its definition.
+ */
+function checkChainMembers(
+  surface: SurfaceModel,
+  chain: ProxyChain,
+  fail: (key: string, detail: string) => never,
+): void {
+  const { groups } = CHAIN_ROLES.proxy;
+  const taken = [
+    ...methodsOf(surface, "agent").map((m) => [m.handler, `the agent's ${m.method}`]),
+    ...methodsOf(surface, "client").map((m) => [m.handler, `the client's ${m.method}`]),
+    ...Object.values(groups).map((g) => [g, `the ${g} handlers of ${CHAIN_ROLES.proxy.handlers}`]),
+  ];
+  for (const m of chain.methods) {
+    const clash = taken.find(([name]) => name === m.handler);
+    if (clash)
+      fail(m.params, `proxy method ${m.method} has the handler name ${m.handler} of ${clash[1]}`);
+  }
 }
 
 /**

@@ -97,7 +97,11 @@ export class SideConnection<PeerRequests, PeerNotifications> {
   }
 }
 
-function remoteMethods(connection: Connection, entries: readonly MethodEntry[]): RemoteMethods {
+/** What remote methods send through: a connection, or a proxy's path to its successor. */
+export type Caller = Pick<Connection, "request" | "notify">;
+
+/** One function per entry, keyed by handler name, sending it through `connection`. */
+export function remoteMethods(connection: Caller, entries: readonly MethodEntry[]): RemoteMethods {
   // No prototype: handler names come from the schema and must not meet Object.prototype.
   const remote: Record<string, (params: unknown, options?: CallOptions) => Promise<unknown>> =
     Object.create(null);

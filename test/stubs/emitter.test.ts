@@ -58,8 +58,22 @@ describe("emitConnection", () => {
     const { dts } = emitted(unstable);
     expect(members(dts, "Agent")).toContain("mcpMessage?(MessageMcpNotification)");
     expect(members(dts, "Client")).toContain("mcpMessage?(MessageMcpRequest)");
-    // Proxy methods belong to neither role.
-    expect(dts).not.toMatch(/proxy/i);
+    // Proxy methods belong to neither role: the proxy chain's roles serve and call them.
+    for (const iface of ["Agent", "Client", "RemoteAgent", "RemoteClient"])
+      expect(
+        members(dts, iface).filter((m) => /^proxy/i.test(m)),
+        iface,
+      ).toEqual([]);
+    expect(members(dts, "Proxy")).toEqual(["proxyInitialize?(InitializeProxyRequest)"]);
+    expect(members(dts, "Conductor")).toEqual([
+      "proxySuccessor(ProxySuccessorRequest)",
+      "proxySuccessorNotification(ProxySuccessorNotification)",
+    ]);
+    expect(members(dts, "RemoteProxy").sort()).toEqual([
+      "proxyInitialize(InitializeProxyRequest)",
+      "proxySuccessor(ProxySuccessorRequest)",
+      "proxySuccessorNotification(ProxySuccessorNotification)",
+    ]);
   });
 
   it("gives both sides both handlers when x-side is `both` (pinned unstable schema)", () => {

@@ -10,6 +10,8 @@ export { SCHEMA_DIR } from "./surfaces.js";
 /** Copies of the three releases in shared/schema-history, so the suite needs nothing outside the repo. */
 export const HISTORY_DIR = join(ROOT, "test", "fixtures", "history");
 export const RELEASES_DIR = join(ROOT, "test", "fixtures", "releases");
+/** The oldest npm releases and the upstream tags with gaps of their own (see its README). */
+export const ERAS_DIR = join(ROOT, "test", "fixtures", "eras");
 
 export interface CliRun {
   code: number;

@@ -166,6 +166,13 @@ describe("symbol table against a generated package", () => {
         ]),
         ...Object.values(names.methodModule),
         ...Object.values(names.roles).flatMap((r) => [r.handlers, r.remote, r.connection]),
+        ...(names.chain
+          ? [
+              names.chain.roles.proxy.handlers,
+              names.chain.roles.proxy.connection,
+              ...Object.values(names.chain.roles.conductor),
+            ]
+          : []),
         ...names.handleTypes,
         names.errors.errorClass,
         ...[...names.reexports.connection, ...names.reexports.index].flatMap((r) => r.names),
@@ -175,6 +182,7 @@ describe("symbol table against a generated package", () => {
       expect(exported.length, `${surface.id}: a name exported twice`).toBe(new Set(exported).size);
     }
     expect(model.surfaces.some((s) => symbols.of(s).sides.includes("proxy"))).toBe(true);
+    expect(model.surfaces.some((s) => symbols.of(s).chain)).toBe(true);
     expect(model.surfaces.every((s) => symbols.of(s).handleTypes.includes("TerminalHandle"))).toBe(
       true,
     );
@@ -187,6 +195,23 @@ describe("symbol table against a generated package", () => {
     surface.defs = { ...surface.defs, TerminalHandle: { type: "string" } };
     expect(() => buildSymbols(buildModel(loaded))).toThrow(
       /#\/\$defs\/TerminalHandle: definition name "TerminalHandle" collides with a name the generated package exports$/,
+    );
+  });
+
+  it("refuses a proxy method whose handler name the chain's roles already use for another method", () => {
+    const file = join(RELEASES_DIR, "2.4.0", "v1", "schema.unstable.json");
+    const loaded = loadSurfaces([surfaceOfFile(file, file)], new Diagnostics());
+    const surface = loaded.surfaces[0] as LoadedInput["surfaces"][number];
+    // A proxy method `session/new` would be served under the agent's handler name `sessionNew`.
+    const proxyMethod = (method: string) => ({
+      ProxyCloneRequest: { type: "object", "x-side": "proxy", "x-method": method },
+      ProxyCloneResponse: { type: "object", "x-side": "proxy", "x-method": method },
+    });
+    surface.defs = { ...surface.defs, ...proxyMethod("proxy/clone") };
+    expect(() => buildSymbols(buildModel(loaded))).not.toThrow();
+    surface.defs = { ...surface.defs, ...proxyMethod("session/new") };
+    expect(() => buildSymbols(buildModel(loaded))).toThrow(
+      /#\/\$defs\/ProxyCloneRequest: proxy method session\/new has the handler name sessionNew of the agent's session\/new$/,
     );
   });
 

@@ -138,7 +138,8 @@ export interface MethodSpec {
   readonly key: string;
   readonly handler: string;
   readonly params: string;
-  readonly result?: string;
+  /** Type name of the result (requests only); `null` when the result is JSON null and has no definition. */
+  readonly result?: string | null;
 }
 /** Every method of this surface, for routing and tooling. */
 export declare const METHODS: readonly MethodSpec[];
