@@ -19,7 +19,10 @@ import {
   benchImports,
   benchTypeCheck,
   benchTypeCheckApi,
+  COUNTS,
+  countTypeCheck,
   makeConsumerProject,
+  makeStrictConsumerProject,
 } from "./lib/consumer.mjs";
 import { benchGeneration } from "./lib/generation.mjs";
 import { REPO, RESULTS, SDK_SCHEMA_DIR, sdkManifest, VENDORED_SCHEMA_DIR } from "./lib/paths.mjs";
@@ -289,6 +292,8 @@ try {
   const imports = benchImports({ ourPkg: pkgSdkSchema, runs: SETTINGS.importRuns, log });
   const typeCheck = benchTypeCheck({ consumerDir, runs: SETTINGS.tscRuns, log });
   const typeCheckApi = benchTypeCheckApi({ consumerDir, rounds: SETTINGS.apiRounds, log });
+  const strictDir = makeStrictConsumerProject(tmp, pkgSdkSchema);
+  const typeCheckCounts = countTypeCheck({ consumerDir: strictDir, log });
 
   log("size (npm pack, esbuild)…");
   const size = benchPackageSize({ ourPkg: pkgSdkSchema });
@@ -530,6 +535,28 @@ try {
     );
   }
 
+  // The counts are the compiler's own, deterministic: no noise, and a share that reads exactly.
+  for (const tc of typeCheckCounts) {
+    for (const count of COUNTS) {
+      const ours = tc.ours[count];
+      const sdk = tc.sdk[count];
+      row(
+        C,
+        `tsc --extendedDiagnostics, ${tc.compiler}, strict consumer (skipLibCheck: false): ${count.toLowerCase()}, the package's share`,
+        `SDK ${sdk.toLocaleString("en-US")}`,
+        ours.toLocaleString("en-US"),
+        sdk / ours,
+        2,
+        [
+          `totals: baseline ${tc.totals.baseline?.[count].toLocaleString("en-US")}, ours ${tc.totals.ours?.[count].toLocaleString("en-US")}, SDK ${tc.totals.sdk?.[count].toLocaleString("en-US")}`,
+          Object.keys(tc.errors).length ? `ERRORS in ${Object.keys(tc.errors).join(", ")}` : "",
+        ]
+          .filter(Boolean)
+          .join("; "),
+      );
+    }
+  }
+
   // ---- size
   const S = "size";
   row(
@@ -629,6 +656,7 @@ try {
       imports,
       typeCheck: typeCheck.map(({ samples, ...rest }) => rest),
       typeCheckApi,
+      typeCheckCounts,
       size: { ...size, vendored: sizeVendored, bundles },
     },
   };
