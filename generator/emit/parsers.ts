@@ -4,7 +4,7 @@ import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
-import { buildRepairPlan, type RepairPlan, type UnionHelper } from "../model/repair-plan.js";
+import { buildRepairPlan, type RepairPlan } from "../model/repair-plan.js";
 import { hasCatchAll, knownTags } from "../model/unions.js";
 import {
   contextOf,
@@ -15,10 +15,11 @@ import {
 import { SURFACE_ID } from "../prepare/rules.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
-import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
+import type { SurfaceSymbols } from "../symbols/table.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
-import { jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
+import { EXPERIMENTAL } from "./guards.js";
+import { jsLiteral, type LiteralStyle, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 
 const LOCAL_ID = "acp-codegen:parse";
@@ -49,7 +50,7 @@ export async function emitParsers({
       path: `${surface.id}/parsers.js`,
       content: parsersJs(surface, names, plan, locals, runtimePath),
     },
-    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, names, plan) },
+    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, names, plan, runtimePath) },
     {
       path: `${surface.id}/parsers-validators.js`,
       content: await localValidatorsJs(surface, plan.checks.specs, locals, runtimePath),
@@ -170,42 +171,45 @@ function commentSafe(text: string): string {
   return text.replace(/\*\//g, "*\\/");
 }
 
-function parsersDts(surface: SurfaceModel, names: SurfaceSymbols, plan: RepairPlan): string {
-  const lines = [banner(surface.schemaFile.name), 'import type * as T from "./types.js";', ""];
+function parsersDts(
+  surface: SurfaceModel,
+  names: SurfaceSymbols,
+  plan: RepairPlan,
+  runtimePath: string,
+): string {
+  const { parse: Parse, variantGuard, openVariantGuard, customGuard } = names.signatures;
+  const helpers = plan.unions.map((helper) => ({
+    helper,
+    open: hasCatchAll(helper.union),
+    names: names.definition(helper.def.key),
+  }));
+  const used = new Set<string>([Parse]);
+  for (const { open } of helpers)
+    for (const name of open ? [openVariantGuard, customGuard] : [variantGuard]) used.add(name);
+  const lines = [
+    banner(surface.schemaFile.name),
+    `import type { ${[...used].sort().join(", ")} } from "${runtimePath}/signatures.js";`,
+    'import type * as T from "./types.js";',
+    "",
+  ];
   for (const def of surface.definitions) {
     const { parse, type } = names.definition(def.key);
-    const experimental = def.experimental === "new" ? " @experimental" : "";
-    const what = plan.roots.has(def.key)
-      ? "applying the schema's `x-deserialize-*` annotations and defaults as the reference implementation does"
-      : "(no `x-deserialize-*` annotation applies, so this is strict validation)";
+    if (def.experimental === "new") lines.push(EXPERIMENTAL);
+    lines.push(`export declare const ${parse}: ${Parse}<T.${type}>;`);
+  }
+  for (const { helper, open, names: own } of helpers) {
+    // The union, its tag property and the known tags: what the shared signature derives from.
+    const args = `T.${own.type}, ${literal(helper.union.tag)}, ${knownTags(helper.union).map(literal).join(" | ")}`;
+    if (helper.def.experimental === "new") lines.push(EXPERIMENTAL);
+    if (!open) {
+      lines.push(`export declare const ${own.variantGuard}: ${variantGuard}<${args}>;`);
+      continue;
+    }
     lines.push(
-      `/** Reads a \`${def.key}\` leniently, ${what}. Returns the result (the input is never changed) or throws a \`ValidationError\`.${experimental} */`,
-      `export declare function ${parse}(value: unknown): T.${type};`,
+      `export declare const ${own.variantGuard}: ${openVariantGuard}<${args}>, ${own.customGuard}: ${customGuard}<${args}>;`,
     );
   }
-  for (const helper of plan.unions)
-    lines.push(...unionDeclarations(helper, names.definition(helper.def.key)));
   return `${lines.join("\n")}\n`;
-}
-
-function unionDeclarations(helper: UnionHelper, names: DefinitionSymbols): string[] {
-  const { type: name, variantGuard, customGuard } = names;
-  const tag = propertyKey(helper.union.tag);
-  const known = knownTags(helper.union).map(literal).join(" | ");
-  const experimental = helper.def.experimental === "new" ? " @experimental" : "";
-  const variant = `Extract<T.${name}, { ${tag}: K }>`;
-  const custom = `Exclude<Extract<T.${name}, { ${tag}: string }>, { ${tag}: ${known} }>`;
-  if (!hasCatchAll(helper.union))
-    return [
-      `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag.${experimental} */`,
-      `export declare function ${variantGuard}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
-    ];
-  return [
-    `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant.${experimental} */`,
-    `export declare function ${variantGuard}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
-    `/** True when \`value\` is a valid custom \`${helper.def.key}\`: a \`${helper.union.tag}\` no known variant uses, with a payload the catch-all accepts.${experimental} */`,
-    `export declare function ${customGuard}(value: unknown): value is ${custom};`,
-  ];
 }
 
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */

@@ -13,6 +13,7 @@ import {
   packageNames,
   ROLES,
   type RuntimeReexport,
+  SIGNATURES,
 } from "./exports.js";
 import { typeNameProblem } from "./identifiers.js";
 
@@ -48,6 +49,8 @@ export interface SurfaceSymbols {
   methodMap(side: HandlerSide, kind: "request" | "notification"): string;
   methodModule: typeof METHOD_MODULE;
   roles: typeof ROLES;
+  /** The runtime's call signatures the functions of each definition are declared with. */
+  signatures: typeof SIGNATURES;
   /** Runtime names `connection.js` and the entry point pass on, line by line. */
   reexports: { connection: readonly RuntimeReexport[]; index: readonly RuntimeReexport[] };
 }
@@ -105,6 +108,7 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     methodMap,
     methodModule: METHOD_MODULE,
     roles: ROLES,
+    signatures: SIGNATURES,
     reexports: { connection: CONNECTION_REEXPORTS, index: INDEX_REEXPORTS },
   };
 }

@@ -12,6 +12,7 @@ import { emitSurface } from "../../generator/pipeline.js";
 import type { Json, JsonObject } from "../../generator/schema/json.js";
 import { CONNECTION_REEXPORTS, INDEX_REEXPORTS } from "../../generator/symbols/exports.js";
 import { buildSymbols, type SurfaceSymbols } from "../../generator/symbols/table.js";
+import { exportedDeclarations, parse } from "../support/declarations.js";
 import { RELEASES_DIR } from "../support/run.js";
 
 /** The symbol table of one stable v1 surface made of `defs`, or the error it refuses them with. */
@@ -110,15 +111,14 @@ describe("symbol table", () => {
   });
 });
 
-/** Names a declaration file exports: declarations and `export { … } from` lists. */
-function exportedNames(dts: string): string[] {
-  const declared = [
-    ...dts.matchAll(/^export (?:declare )?(?:interface|type|const|function|class|enum) (\w+)/gm),
-  ].map((m) => m[1] as string);
-  const listed = [...dts.matchAll(/^export (?:type )?\{ ([^}]*) \} from/gm)].flatMap((m) =>
-    (m[1] as string).split(", "),
+/**
+ * Names a declaration file exports, read by the TypeScript parser: declarations (every
+ * declarator of a `const` list) and `export { … } from` lists.
+ */
+function exportedNames(path: string, dts: string): string[] {
+  return [...exportedDeclarations(parse(path, dts))].flatMap(([name, nodes]) =>
+    nodes.map(() => name),
   );
-  return [...declared, ...listed];
 }
 
 describe("symbol table against a generated package", () => {
@@ -133,7 +133,7 @@ describe("symbol table against a generated package", () => {
       const exported = modules.flatMap((m) => {
         const file = files.find((f) => f.path === `${surface.id}/${m}.d.ts`);
         if (!file) throw new Error(`no ${surface.id}/${m}.d.ts`);
-        return exportedNames(file.content);
+        return exportedNames(file.path, file.content);
       });
       const expected = [
         ...names.definitions.flatMap((d) => [
