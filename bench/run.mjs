@@ -27,6 +27,7 @@ import {
 import { benchGeneration } from "./lib/generation.mjs";
 import { REPO, RESULTS, SDK_SCHEMA_DIR, sdkManifest, VENDORED_SCHEMA_DIR } from "./lib/paths.mjs";
 import { runNode } from "./lib/proc.mjs";
+import { benchRuntime, runtimeRows } from "./lib/runtime.mjs";
 import { benchBundles, benchPackageSize } from "./lib/size.mjs";
 import {
   formatBytes,
@@ -299,6 +300,9 @@ try {
   const size = benchPackageSize({ ourPkg: pkgSdkSchema });
   const sizeVendored = benchPackageSize({ ourPkg: pkgVendored }).ours;
   const bundles = await benchBundles({ consumerDir });
+
+  log("connection runtime over real pipes (ours, the SDK, the raw floor)…");
+  const runtime = benchRuntime({ pkg: pkgSdkSchema, quick: args.quick, log });
 
   // ---- validation
   const V = "validation (v1 stable, SDK 2.4.0 schema)";
@@ -596,6 +600,8 @@ try {
     `gzip: SDK ${formatBytes(bundles.wholeEntry.sdk.gzip)}, ours ${formatBytes(bundles.wholeEntry.ours.gzip)}`,
   );
 
+  for (const r of runtimeRows(runtime)) row(...r);
+
   // ---- output
   const table = renderTable(rows);
   process.stdout.write(`${table}\n`);
@@ -658,6 +664,7 @@ try {
       typeCheckApi,
       typeCheckCounts,
       size: { ...size, vendored: sizeVendored, bundles },
+      runtime,
     },
   };
   writeFileSync(RESULTS, `${JSON.stringify(roundDeep(results), null, 2)}\n`);

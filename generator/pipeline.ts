@@ -1,8 +1,11 @@
 import { Diagnostics } from "./diagnostics.js";
 import { emitConnection } from "./emit/connection.js";
 import { type EmitContext, emitContext } from "./emit/context.js";
+import { emitErrors } from "./emit/errors.js";
 import { emitGuards } from "./emit/guards.js";
 import { emitMethods } from "./emit/methods.js";
+import { emitMigration } from "./emit/migration.js";
+import { emitNodeEntry } from "./emit/node-entry.js";
 import type { OutputFile } from "./emit/output.js";
 import {
   emitPackageJson,
@@ -40,8 +43,10 @@ export async function render(
   const model = buildModel(loadSchemaDir(schemaDir, displayDir, diagnostics));
   const symbols = buildSymbols(model);
   const emitted: OutputFile[] = [
-    emitPackageJson(model, options),
-    emitReadme(model, options),
+    emitPackageJson(model, symbols, options),
+    emitReadme(model, symbols, options),
+    ...emitMigration(model, options),
+    ...emitNodeEntry(symbols),
     ...emitRuntime(),
   ];
   for (const surface of model.surfaces)
@@ -58,6 +63,7 @@ export async function emitSurface(context: EmitContext): Promise<OutputFile[]> {
     ...emitGuards(context),
     ...(await emitParsers(context)),
     ...emitConnection(context),
+    ...emitErrors(context),
     ...emitSurfaceIndex(context),
   ];
 }

@@ -3,8 +3,10 @@ import { cpSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } fro
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { colourFor, wantsColour } from "../generator/cli.js";
+import { MAX_EDITS_PER_FILE } from "../generator/output/check.js";
 import { readTree } from "../generator/output/write.js";
 import { ROOT } from "../generator/paths.js";
+import { NODE_ENTRY } from "../generator/symbols/exports.js";
 import { cli, HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR, tempDir } from "./support/run.js";
 import { metaMethods, metaOf, SURFACES, schemaOf } from "./support/surfaces.js";
 import { TEST_PACKAGE } from "./support/test-package.js";
@@ -115,7 +117,9 @@ describe.each([
     expect(run.stderr).toEqual([]);
     expect(run.code).toBe(0);
     const pkg = JSON.parse(readTree(out).get("package.json") ?? "{}");
-    expect(Object.keys(pkg.exports).filter((k) => k !== "./package.json")).toEqual(entries);
+    expect(
+      Object.keys(pkg.exports).filter((k) => k !== "./package.json" && k !== NODE_ENTRY.subpath),
+    ).toEqual(entries);
     expect((await cli("check", "--schema-dir", dir, "--out", out, "--quiet")).code).toBe(0);
   });
 });
@@ -148,6 +152,26 @@ describe("check", () => {
     expect(run.code).toBe(1);
     expect(text).toContain("missing: v2/guards.d.ts");
     expect(text).toContain("extra:   v2/stray.js");
+  });
+
+  it("summarises a file rewritten beyond MAX_EDITS_PER_FILE instead of diffing it line by line", async () => {
+    const { out } = scratch("rewritten");
+    const path = "v1/validators.js";
+    const before = readTree(out).get(path) ?? "";
+    const lines = before.split("\n");
+    // Every line changed: far more edits than the budget, as on a large schema bump.
+    writeFileSync(join(out, ...path.split("/")), lines.map((l, i) => `${i}:${l}`).join("\n"));
+    expect(lines.length * 2).toBeGreaterThan(MAX_EDITS_PER_FILE);
+    const run = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out);
+    const text = run.stdout.join("\n");
+    expect(run.code).toBe(1);
+    expect(text).toContain(`changed: ${path}`);
+    expect(text).toContain(`--- a/${path}`);
+    expect(text).toContain(
+      `… more than ${MAX_EDITS_PER_FILE} changed lines (${lines.length} lines before, ${lines.length} after)`,
+    );
+    // No hunk: the file was summarised, not diffed line by line.
+    expect(text).not.toContain("@@");
   });
 
   it("exits 1 and blames the schema when the schema changed but generated/ was not regenerated", async () => {

@@ -31,7 +31,8 @@ function agentOver(peer: RawPeer, log: ConnectionOptions["log"]) {
       async sessionCancel() {},
     }),
     peer.stream,
-    { log },
+    // Answered, so that every case can be checked on the wire (the default drops junk lines).
+    { log, malformedInput: "answer" },
   );
 }
 

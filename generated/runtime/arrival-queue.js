@@ -1,32 +1,76 @@
+import { Fifo } from "./fifo.js";
+/** Calls waiting to start before the connection stops reading its input. */
+export const HIGH_WATER = 1024;
+/** ...and how few must be left waiting before it reads on. */
+export const LOW_WATER = 256;
 /**
  * Starts incoming calls in arrival order. A call starts synchronously when nothing waits,
- * so a synchronous `session/update` handler has run before the response that follows it on
- * the wire resolves its call. A call that returns a promise (an asynchronous notification
- * handler) holds back every later call until it settles, so notifications are applied in
- * order; a call that returns nothing (a request handler, started and left running) holds
- * back nothing. Responses never pass through here, so a handler awaiting one of its own
- * requests cannot deadlock.
+ * so a synchronous `session/update` handler has run before the message after it is looked
+ * at. A call that returns a promise (an asynchronous notification handler) holds back every
+ * later call until it settles, so notifications are applied in order; a call that returns
+ * nothing (a request handler, started and left running) holds back nothing.
+ *
+ * Taking a call out costs O(1) however long the queue (see {@link Fifo}), and the queue is
+ * bounded from outside: the connection stops reading while {@link whenRoom} says so.
  */
 export class ArrivalQueue {
     constructor() {
-        this.waiting = [];
+        this.waiting = new Fifo();
         this.busy = false;
+    }
+    /** True while a call holds the queue or calls wait to start. */
+    get idle() {
+        return !this.busy && this.waiting.length === 0;
+    }
+    /** Calls queued and not started yet. */
+    get length() {
+        return this.waiting.length;
     }
     /** `start` runs now or after the calls queued before it; it must not reject. */
     push(start) {
         this.waiting.push(start);
-        this.drain();
+        if (!this.busy)
+            this.drain();
+    }
+    /**
+     * Undefined while fewer than {@link HIGH_WATER} calls wait; otherwise a promise that
+     * resolves once no more than {@link LOW_WATER} do, or at {@link wake}.
+     */
+    whenRoom() {
+        if (this.waiting.length < HIGH_WATER)
+            return undefined;
+        return new Promise((resolve) => {
+            this.room = { resolve };
+        });
+    }
+    /** Resolves a pending {@link whenRoom} now, whatever the queue's length. */
+    wake() {
+        const room = this.room;
+        this.room = undefined;
+        room?.resolve();
+    }
+    /** Drops every call not started yet (the connection closed). */
+    clear() {
+        this.waiting.clear();
+        this.wake();
     }
     drain() {
         while (!this.busy && this.waiting.length > 0) {
-            const running = this.waiting.shift()?.();
+            // Busy while the call starts, too: a request its handler sends now counts as sent
+            // from a running handler.
+            this.busy = true;
+            const running = this.waiting.shift()();
             if (running) {
-                this.busy = true;
                 void running.then(() => {
                     this.busy = false;
                     this.drain();
                 });
             }
+            else {
+                this.busy = false;
+            }
         }
+        if (this.room && this.waiting.length <= LOW_WATER)
+            this.wake();
     }
 }

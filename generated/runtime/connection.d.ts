@@ -10,10 +10,19 @@ export declare const CANCEL_REQUEST_METHOD = "$/cancel_request";
  *
  * Ordering: incoming messages are dispatched in arrival order, synchronously when nothing
  * waits. Notification handlers run one at a time: an asynchronous one holds back the
- * requests and notifications after it until it settles, so a `session/update` stream is
- * applied in order. Request handlers run concurrently with each other and with everything
- * after them (so `session/cancel` reaches a running prompt). Responses resolve their calls
- * on arrival, never held back.
+ * requests, notifications and answers after it until it settles, so a `session/update`
+ * stream is applied in order and a call resolves only after the notifications received
+ * before its answer were handled (a turn ends after its updates). Two exceptions keep this
+ * free of deadlocks: an answer is delivered at once when a notification received before
+ * its request was sent is still being handled (that handler may be the one waiting for
+ * it), and cancellations are acted on as they arrive. Request handlers run concurrently
+ * with each other and with everything after them (so `session/cancel` reaches a running
+ * prompt). A notification handler that never settles therefore holds back everything
+ * received after it until the connection closes, which rejects the calls still waiting.
+ *
+ * Backlog: while 1024 incoming calls wait for a slow handler, the connection stops reading
+ * (the peer's writes then wait on the pipe) until no more than 256 do, except while a call
+ * sent from a running handler is pending (its answer may be behind the backlog).
  */
 export declare class Connection {
     private readonly stream;
@@ -23,8 +32,17 @@ export declare class Connection {
     private readonly checkReceived;
     private readonly checkSent;
     private readonly log;
+    private readonly trace;
+    private readonly answerMalformed;
+    /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
+    private malformedLines;
     private readonly lifetime;
     private readonly pending;
+    /** How many pending calls are `awaitable`. */
+    private awaitable;
+    /** Notifications received, and how many of those have been handled (they run in order). */
+    private notificationsReceived;
+    private notificationsHandled;
     private readonly abandoned;
     /** Incoming requests whose answer is not sent yet, with the controller behind their signal. */
     private readonly inFlight;
@@ -32,8 +50,6 @@ export declare class Connection {
     private handlers;
     private reader;
     private readonly writer;
-    /** Tail of the write queue: messages go out whole and in the order they were sent. */
-    private writes;
     /** Incoming calls, started in arrival order (see the class comment). */
     private readonly arrivals;
     private readonly closedPromise;
@@ -58,11 +74,18 @@ export declare class Connection {
      * what was already queued. Idempotent.
      */
     close(reason?: unknown): void;
+    private shutDown;
     private get isClosed();
     private closedError;
     private readLoop;
     private receive;
     private malformed;
+    /**
+     * A message over the size limit was skipped. Its head usually names it: a request is
+     * answered with its own id, so the peer's call fails instead of waiting; an answer to one
+     * of our calls fails that call.
+     */
+    private tooLarge;
     private answerWithError;
     private onRequest;
     private answer;
@@ -70,21 +93,41 @@ export declare class Connection {
     private notFound;
     private errorObjectFor;
     private onNotification;
-    /** Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go on. */
+    /**
+     * Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go
+     * on. Counts the notification handled once the handler has returned or settled.
+     */
     private runNotification;
+    private readonly countHandled;
     /** The handler call for one notification, or undefined (logged) when it is dropped. */
     private notificationCall;
     private onCancelRequest;
+    /**
+     * Hands an answer to its call once every notification received before it has been
+     * handled: an agent sends a turn's updates before it answers the prompt, and the caller
+     * must see the turn end after them. The exception: when a notification received before
+     * the request was sent is still being handled, that handler may be waiting for this very
+     * answer (a handler that calls the peer), so it is delivered at once rather than never.
+     */
+    private onResponse;
     private onResult;
     private onErrorResponse;
     private unmatched;
     /** Takes a pending call out of the table, or undefined if it is not (or no longer) pending. */
     private settle;
+    /**
+     * The caller aborted a call the protocol stops with a notification (`session/prompt`:
+     * `session/cancel`): send it, and keep waiting, since the peer still answers the call
+     * (ACP: with `stopReason: "cancelled"`). Peers seen in the field ignore
+     * `$/cancel_request` but honour this.
+     */
+    private stopByNotification;
     /** The caller aborted: stop waiting, tell the peer, drop its answer when it comes. */
     private abandon;
     /**
-     * Queue one message. A transport failure closes the connection; a message that cannot be
-     * encoded fails only its own call.
+     * Hand one message to the writer, which keeps messages whole and in order (see
+     * `StreamWriter`). A transport failure closes the connection; a message the transport
+     * refuses (it cannot be encoded, or is over the size limit) fails only its own call.
      */
     private send;
     private note;

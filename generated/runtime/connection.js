@@ -1,8 +1,8 @@
 import { ArrivalQueue } from "./arrival-queue.js";
 import { classify, isJsonRpcId, } from "./json-rpc.js";
-import { isMalformedFrame, MessageEncodingError, } from "./message-stream.js";
+import { isInputEnded, isMalformedFrame, isRefusedMessage, MessageTooLargeError, } from "./message-stream.js";
 import { fillEmpty, invalidParams, receive, routesOf } from "./method-routes.js";
-import { ConnectionClosedError, RequestError } from "./request-error.js";
+import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
 import { issuesOf, ValidationError } from "./validation.js";
 import { consoleError, newAbortController } from "./web-globals.js";
 /** The method the runtime implements itself: the peer gives up on one of our requests in flight. */
@@ -16,25 +16,42 @@ const ABANDONED_MEMORY = 1024;
  *
  * Ordering: incoming messages are dispatched in arrival order, synchronously when nothing
  * waits. Notification handlers run one at a time: an asynchronous one holds back the
- * requests and notifications after it until it settles, so a `session/update` stream is
- * applied in order. Request handlers run concurrently with each other and with everything
- * after them (so `session/cancel` reaches a running prompt). Responses resolve their calls
- * on arrival, never held back.
+ * requests, notifications and answers after it until it settles, so a `session/update`
+ * stream is applied in order and a call resolves only after the notifications received
+ * before its answer were handled (a turn ends after its updates). Two exceptions keep this
+ * free of deadlocks: an answer is delivered at once when a notification received before
+ * its request was sent is still being handled (that handler may be the one waiting for
+ * it), and cancellations are acted on as they arrive. Request handlers run concurrently
+ * with each other and with everything after them (so `session/cancel` reaches a running
+ * prompt). A notification handler that never settles therefore holds back everything
+ * received after it until the connection closes, which rejects the calls still waiting.
+ *
+ * Backlog: while 1024 incoming calls wait for a slow handler, the connection stops reading
+ * (the peer's writes then wait on the pipe) until no more than 256 do, except while a call
+ * sent from a running handler is pending (its answer may be behind the backlog).
  */
 export class Connection {
     constructor(tables, stream, options = {}) {
         this.stream = stream;
+        /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
+        this.malformedLines = 0;
         this.lifetime = newAbortController();
         this.pending = new Map();
+        /** How many pending calls are `awaitable`. */
+        this.awaitable = 0;
+        /** Notifications received, and how many of those have been handled (they run in order). */
+        this.notificationsReceived = 0;
+        this.notificationsHandled = 0;
         this.abandoned = new Set();
         /** Incoming requests whose answer is not sent yet, with the controller behind their signal. */
         this.inFlight = new Map();
         this.nextId = 0;
-        /** Tail of the write queue: messages go out whole and in the order they were sent. */
-        this.writes = Promise.resolve();
         /** Incoming calls, started in arrival order (see the class comment). */
         this.arrivals = new ArrivalQueue();
         this.resolveClosed = () => { };
+        this.countHandled = () => {
+            this.notificationsHandled++;
+        };
         this.served = routesOf(tables.serves);
         this.called = routesOf(tables.calls);
         this.cancelEntry = tables.protocol?.find((m) => m.method === CANCEL_REQUEST_METHOD && m.kind === "notification");
@@ -42,6 +59,8 @@ export class Connection {
         this.checkReceived = typeof validate === "boolean" ? validate : (validate.received ?? true);
         this.checkSent = typeof validate === "boolean" ? validate : (validate.sent ?? true);
         this.log = options.log ?? defaultLog;
+        this.trace = options.trace;
+        this.answerMalformed = options.malformedInput === "answer";
         // Taken now, not on first send: close() must be able to end our output even if nothing was sent.
         this.writer = stream.writable.getWriter();
         this.closedPromise = new Promise((resolve) => {
@@ -76,12 +95,24 @@ export class Connection {
             return Promise.reject(invalid);
         const signal = options.signal;
         if (signal?.aborted)
-            return Promise.reject(RequestError.requestCancelled(undefined, "aborted before it was sent"));
+            return Promise.reject(wireErrors.requestCancelled(undefined, "aborted before it was sent"));
         const id = this.nextId++;
+        const sentAfter = this.notificationsReceived;
+        const awaitable = this.notificationsHandled < sentAfter;
+        if (awaitable) {
+            this.awaitable++;
+            // The reader may have stopped at a full queue; the answer may be behind it.
+            this.arrivals.wake();
+        }
         return new Promise((resolve, reject) => {
-            const onAbort = () => this.abandon(id);
+            const cancelBy = entry?.cancelBy;
+            const onAbort = cancelBy
+                ? () => this.stopByNotification(id, cancelBy, params)
+                : () => this.abandon(id);
             this.pending.set(id, {
                 entry,
+                sentAfter,
+                awaitable,
                 resolve,
                 reject,
                 release: () => signal?.removeEventListener("abort", onAbort),
@@ -109,21 +140,29 @@ export class Connection {
      * what was already queued. Idempotent.
      */
     close(reason) {
+        this.shutDown(new ConnectionClosedError(reason, "closed"));
+    }
+    shutDown(error) {
         if (this.isClosed)
             return;
-        const error = new ConnectionClosedError(reason);
+        const reason = error.reason;
         this.lifetime.abort(error);
         for (const call of this.pending.values()) {
             call.release();
             call.reject(error);
         }
         this.pending.clear();
+        this.awaitable = 0;
         for (const controller of this.inFlight.values())
             controller.abort(error);
         this.inFlight.clear();
+        this.arrivals.clear();
         this.reader?.cancel(reason).catch(ignore);
-        this.writes
-            .then(() => this.writer.close())
+        // Closed now, synchronously: the writer closes after what it already holds, and an
+        // application that ends the underlying stream right after `close()` (Node:
+        // `conn.close(); child.stdin.end()`) must find the close already under way, or Node
+        // 20's `Writable.toWeb` adapter throws an uncaught TypeError.
+        attempt(() => this.writer.close())
             .catch(ignore)
             .then(() => this.resolveClosed());
     }
@@ -139,15 +178,29 @@ export class Connection {
             const reader = this.stream.readable.getReader();
             this.reader = reader;
             for (;;) {
+                // Backpressure: while handlers fall behind, leave the backlog in the pipe (the
+                // peer's writes wait) instead of in memory; but never while an answer a handler
+                // may be waiting for could be behind it.
+                if (this.awaitable === 0) {
+                    const room = this.arrivals.whenRoom();
+                    if (room)
+                        await room;
+                    if (this.isClosed)
+                        break;
+                }
                 const next = await reader.read();
-                if (next.done || this.isClosed)
+                if (this.isClosed)
                     break;
+                if (next.done) {
+                    this.shutDown(new ConnectionClosedError(undefined, "end-of-input"));
+                    break;
+                }
+                this.trace?.({ direction: "received", message: next.value });
                 this.receive(next.value);
             }
-            this.close();
         }
         catch (error) {
-            this.close(error);
+            this.shutDown(new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "read-error"));
         }
     }
     receive(value) {
@@ -164,29 +217,51 @@ export class Connection {
                 this.onNotification(message.method, message.params);
                 break;
             case "result":
-                this.onResult(message.id, message.result);
+                this.onResponse(message.id, () => this.onResult(message.id, message.result));
                 break;
             case "error":
-                this.onErrorResponse(message.id, message.error);
+                this.onResponse(message.id, () => this.onErrorResponse(message.id, message.error));
                 break;
             case "invalid":
                 this.note("warn", "invalid-message", `invalid JSON-RPC message: ${message.reason}`, {
                     id: message.id,
                 });
                 if (message.answer) {
-                    this.answerWithError(message.id, RequestError.invalidRequest(undefined, message.reason));
+                    this.answerWithError(message.id, wireErrors.invalidRequest(undefined, message.reason));
                 }
         }
     }
     malformed(frame) {
         if (frame.problem === "too-large") {
-            this.note("warn", "message-too-large", `skipped an incoming message of ${frame.size} bytes: over the size limit`);
-            this.answerWithError(null, RequestError.invalidRequest({ size: frame.size }, "message too large"));
+            this.tooLarge(frame);
             return;
         }
         const what = frame.problem === "invalid-utf8" ? "not valid UTF-8" : "not valid JSON";
-        this.note("warn", frame.problem, `an incoming line of ${frame.size} bytes is ${what}`);
-        this.answerWithError(null, RequestError.parseError(undefined, what));
+        const first = this.malformedLines++ === 0;
+        this.note(first ? "warn" : "debug", frame.problem, `an incoming line of ${frame.size} bytes is ${what}${first && !this.answerMalformed ? "; dropped (later ones are logged at debug level)" : ""}`);
+        if (this.answerMalformed)
+            this.answerWithError(null, wireErrors.parseError(what));
+    }
+    /**
+     * A message over the size limit was skipped. Its head usually names it: a request is
+     * answered with its own id, so the peer's call fails instead of waiting; an answer to one
+     * of our calls fails that call.
+     */
+    tooLarge(frame) {
+        const { id, method, response } = frame.peek ?? {};
+        const limit = frame.limit ?? Number.NaN;
+        this.note("warn", "message-too-large", `skipped an incoming message of ${frame.size} bytes: over the size limit`, id === undefined ? {} : { id });
+        if (response && id !== undefined) {
+            const call = this.settle(id);
+            const what = call?.entry ? `the answer to ${call.entry.method}` : "the answer";
+            call?.reject(new MessageTooLargeError(what, frame.size, limit));
+            return;
+        }
+        if (method && id === undefined)
+            return; // a notification: never answered
+        if (id === undefined && !this.answerMalformed)
+            return;
+        this.answerWithError(id ?? null, wireErrors.invalidRequest({ size: frame.size, limit }, "message too large"));
     }
     answerWithError(id, error) {
         this.send({ jsonrpc: "2.0", id, error: error.toErrorObject() }).catch(ignore);
@@ -198,7 +273,7 @@ export class Connection {
                 method,
                 id,
             });
-            this.answerWithError(id, RequestError.invalidRequest({ id }, "request id already in flight"));
+            this.answerWithError(id, wireErrors.invalidRequest({ id }, "request id already in flight"));
             return;
         }
         const controller = newAbortController();
@@ -223,14 +298,24 @@ export class Connection {
         if (this.isClosed)
             return;
         await this.send(response).catch((error) => {
-            if (!(error instanceof MessageEncodingError))
+            if (!isRefusedMessage(error))
                 return;
+            if (error.name === "MessageTooLargeError") {
+                const { size, limit } = error;
+                this.note("error", "message-too-large", `the ${method} result is ${size} bytes, over the limit of ${limit}`, {
+                    method,
+                    id,
+                    error,
+                });
+                this.answerWithError(id, wireErrors.internalError({ size, limit }, "result over the message size limit"));
+                return;
+            }
             this.note("error", "encode-error", `the ${method} result cannot be encoded as JSON`, {
                 method,
                 id,
                 error,
             });
-            this.answerWithError(id, RequestError.internalError(undefined, "result cannot be encoded as JSON"));
+            this.answerWithError(id, wireErrors.internalError(undefined, "result cannot be encoded as JSON"));
         });
     }
     async runRequest(context, params) {
@@ -258,7 +343,7 @@ export class Connection {
                 id,
                 issues: invalid.issues,
             });
-            throw RequestError.invalidParams({ type: invalid.type, issues: invalid.issues }, invalid.message);
+            throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, invalid.message);
         }
         const result = fillEmpty(await handler.call(this.handlers, received.value, context), entry.validateResult);
         if (this.checkSent && entry.validateResult && !entry.validateResult(result)) {
@@ -269,26 +354,26 @@ export class Connection {
                 id,
                 issues,
             });
-            throw RequestError.internalError({ type: problem.type, issues }, `the handler returned an ${problem.message}`);
+            throw wireErrors.internalError({ type: problem.type, issues }, `the handler returned an ${problem.message}`);
         }
         return result;
     }
     notFound(method, id) {
         this.note("warn", "unknown-method", `no handler for request ${method}`, { method, id });
-        return RequestError.methodNotFound(method);
+        return wireErrors.methodNotFound(method);
     }
     errorObjectFor(error, context, controller) {
         if (error instanceof RequestError)
             return error.toErrorObject();
         if (controller.signal.aborted)
-            return RequestError.requestCancelled().toErrorObject();
+            return wireErrors.requestCancelled().toErrorObject();
         const { method, requestId: id } = context;
         this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
             method,
             id,
             error,
         });
-        return RequestError.internalError({ message: describe(error) }).toErrorObject();
+        return wireErrors.internalError({ message: describe(error) }).toErrorObject();
     }
     // --- incoming notifications ----------------------------------------------------------------
     onNotification(method, params) {
@@ -297,23 +382,33 @@ export class Connection {
             this.onCancelRequest(this.cancelEntry, params);
             return;
         }
+        this.notificationsReceived++;
         this.arrivals.push(() => this.runNotification(method, params));
     }
-    /** Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go on. */
+    /**
+     * Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go
+     * on. Counts the notification handled once the handler has returned or settled.
+     */
     runNotification(method, params) {
-        if (this.isClosed)
+        const call = this.isClosed ? undefined : this.notificationCall(method, params);
+        if (!call) {
+            this.notificationsHandled++;
             return undefined;
+        }
         const context = { method, signal: this.lifetime.signal };
-        const failed = (error) => this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
-            method,
-            error,
-        });
-        const call = this.notificationCall(method, params);
-        if (!call)
-            return undefined;
+        const failed = (error) => {
+            this.notificationsHandled++;
+            this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
+                method,
+                error,
+            });
+        };
         try {
             const result = call(context);
-            return isThenable(result) ? Promise.resolve(result).then(ignore, failed) : undefined;
+            if (isThenable(result))
+                return Promise.resolve(result).then(this.countHandled, failed);
+            this.notificationsHandled++;
+            return undefined;
         }
         catch (error) {
             failed(error);
@@ -370,9 +465,29 @@ export class Connection {
             this.note("debug", "unknown-cancel", `${entry.method} for ${JSON.stringify(requestId)}, which is not in flight`, { id: requestId });
             return;
         }
-        controller.abort(RequestError.requestCancelled({ requestId }));
+        controller.abort(wireErrors.requestCancelled({ requestId }));
     }
     // --- incoming responses --------------------------------------------------------------------
+    /**
+     * Hands an answer to its call once every notification received before it has been
+     * handled: an agent sends a turn's updates before it answers the prompt, and the caller
+     * must see the turn end after them. The exception: when a notification received before
+     * the request was sent is still being handled, that handler may be waiting for this very
+     * answer (a handler that calls the peer), so it is delivered at once rather than never.
+     */
+    onResponse(id, deliver) {
+        const call = this.pending.get(id);
+        if (!call ||
+            this.notificationsHandled === this.notificationsReceived ||
+            this.notificationsHandled < call.sentAfter) {
+            deliver();
+            return;
+        }
+        this.arrivals.push(() => {
+            deliver();
+            return undefined;
+        });
+    }
     onResult(id, value) {
         const call = this.settle(id);
         if (!call) {
@@ -395,13 +510,16 @@ export class Connection {
     onErrorResponse(id, error) {
         const call = this.settle(id);
         if (!call) {
-            this.unmatched(id);
+            this.unmatched(id, error);
             return;
         }
         call.reject(new RequestError(error.code, error.message, error.data));
     }
-    unmatched(id) {
-        if (this.abandoned.delete(id)) {
+    unmatched(id, error) {
+        if (id === null && error) {
+            this.note("debug", "unattributed-error", `the peer reported an error not tied to a request: ${error.code} ${error.message}`);
+        }
+        else if (this.abandoned.delete(id)) {
             this.note("debug", "late-response", `dropped the answer to cancelled request ${JSON.stringify(id)}`, { id });
         }
         else {
@@ -414,8 +532,34 @@ export class Connection {
         if (!call)
             return undefined;
         this.pending.delete(id);
+        if (call.awaitable)
+            this.awaitable--;
         call.release();
         return call;
+    }
+    /**
+     * The caller aborted a call the protocol stops with a notification (`session/prompt`:
+     * `session/cancel`): send it, and keep waiting, since the peer still answers the call
+     * (ACP: with `stopReason: "cancelled"`). Peers seen in the field ignore
+     * `$/cancel_request` but honour this.
+     */
+    stopByNotification(id, cancelBy, params) {
+        const call = this.pending.get(id);
+        if (!call)
+            return;
+        call.release();
+        const source = (typeof params === "object" && params !== null ? params : {});
+        const copied = {};
+        for (const key of cancelBy.copy)
+            if (Object.hasOwn(source, key))
+                copied[key] = source[key];
+        this.notify(cancelBy.method, copied).catch((error) => {
+            this.note("warn", "cancel-failed", `could not send ${cancelBy.method}: ${describe(error)}`, {
+                method: cancelBy.method,
+                id,
+                error,
+            });
+        });
     }
     /** The caller aborted: stop waiting, tell the peer, drop its answer when it comes. */
     abandon(id) {
@@ -431,22 +575,23 @@ export class Connection {
                 method: this.cancelEntry.method,
                 params: { requestId: id },
             }).catch(ignore);
-        call.reject(RequestError.requestCancelled({ requestId: id }, "cancelled by the caller"));
+        call.reject(wireErrors.requestCancelled({ requestId: id }, "cancelled by the caller"));
     }
     // --- output --------------------------------------------------------------------------------
     /**
-     * Queue one message. A transport failure closes the connection; a message that cannot be
-     * encoded fails only its own call.
+     * Hand one message to the writer, which keeps messages whole and in order (see
+     * `StreamWriter`). A transport failure closes the connection; a message the transport
+     * refuses (it cannot be encoded, or is over the size limit) fails only its own call.
      */
     send(message) {
         if (this.isClosed)
             return Promise.reject(this.closedError());
-        const written = this.writes.then(() => this.writer.write(message));
-        this.writes = written.then(ignore, ignore);
-        return written.catch((error) => {
-            if (error instanceof MessageEncodingError)
+        const written = attempt(() => this.writer.write(message));
+        const trace = this.trace;
+        return (trace ? written.then(() => trace({ direction: "sent", message })) : written).catch((error) => {
+            if (isRefusedMessage(error))
                 throw error;
-            this.close(error);
+            this.shutDown(new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"));
             throw this.closedError();
         });
     }
@@ -469,3 +614,12 @@ function defaultLog(event) {
         consoleError(`acp: ${event.message}`);
 }
 function ignore() { }
+/** `run()`, with a synchronous throw turned into a rejection. */
+function attempt(run) {
+    try {
+        return run();
+    }
+    catch (error) {
+        return Promise.reject(error);
+    }
+}

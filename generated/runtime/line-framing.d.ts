@@ -5,14 +5,20 @@
  * a multi-byte UTF-8 sequence, so a character split across two chunks is simply reassembled
  * with its line, and the size cap counts exactly the bytes that would be buffered.
  */
+/** Bytes kept from the start of an over-size line: enough to find its id and method. */
+export declare const OVERSIZE_HEAD_BYTES = 512;
 export type Frame = {
     readonly kind: "line";
     readonly bytes: Uint8Array;
 }
-/** A line longer than the cap; its bytes were discarded as they arrived, never buffered. */
+/**
+ * A line longer than the cap; its bytes were discarded as they arrived, never buffered,
+ * except the first {@link OVERSIZE_HEAD_BYTES}.
+ */
  | {
     readonly kind: "oversize";
     readonly size: number;
+    readonly head: Uint8Array;
 };
 export declare class LineFramer {
     private readonly maxLineBytes;
@@ -21,6 +27,8 @@ export declare class LineFramer {
     private pending;
     /** Set while skipping the rest of an over-size line: how many bytes it has had so far. */
     private skipped;
+    /** The start of the over-size line being skipped. */
+    private head;
     constructor(maxLineBytes: number);
     /** The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. */
     push(chunk: Uint8Array): Frame[];
@@ -28,5 +36,7 @@ export declare class LineFramer {
     end(): Frame[];
     private hold;
     private finish;
+    /** The first OVERSIZE_HEAD_BYTES of the held pieces followed by `tail`, copied. */
+    private headOf;
     private join;
 }

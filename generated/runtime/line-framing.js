@@ -6,11 +6,15 @@
  * with its line, and the size cap counts exactly the bytes that would be buffered.
  */
 const LF = 0x0a;
+/** Bytes kept from the start of an over-size line: enough to find its id and method. */
+export const OVERSIZE_HEAD_BYTES = 512;
 export class LineFramer {
     constructor(maxLineBytes) {
         /** Pieces of the current, unterminated line (copies: the source may reuse its buffers). */
         this.pieces = [];
         this.pending = 0;
+        /** The start of the over-size line being skipped. */
+        this.head = new Uint8Array(0);
         if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes <= 0) {
             throw new RangeError(`maxMessageBytes must be a positive integer, got ${maxLineBytes}`);
         }
@@ -41,6 +45,7 @@ export class LineFramer {
         }
         else if (this.pending + rest.length > this.maxLineBytes) {
             this.skipped = this.pending + rest.length;
+            this.head = this.headOf(rest);
             this.pieces = [];
             this.pending = 0;
         }
@@ -52,13 +57,31 @@ export class LineFramer {
     finish(tail) {
         const size = (this.skipped ?? this.pending) + tail.length;
         const oversize = this.skipped !== undefined || size > this.maxLineBytes;
-        const frame = oversize
-            ? { kind: "oversize", size }
-            : { kind: "line", bytes: this.join(tail) };
+        let frame;
+        if (!oversize)
+            frame = { kind: "line", bytes: this.join(tail) };
+        else if (this.skipped !== undefined)
+            frame = { kind: "oversize", size, head: this.head };
+        else
+            frame = { kind: "oversize", size, head: this.headOf(tail) };
         this.pieces = [];
         this.pending = 0;
         this.skipped = undefined;
+        this.head = new Uint8Array(0);
         return frame;
+    }
+    /** The first OVERSIZE_HEAD_BYTES of the held pieces followed by `tail`, copied. */
+    headOf(tail) {
+        const head = new Uint8Array(Math.min(OVERSIZE_HEAD_BYTES, this.pending + tail.length));
+        let offset = 0;
+        for (const piece of [...this.pieces, tail]) {
+            if (offset === head.length)
+                break;
+            const part = piece.subarray(0, head.length - offset);
+            head.set(part, offset);
+            offset += part.length;
+        }
+        return head;
     }
     join(tail) {
         if (this.pieces.length === 0)

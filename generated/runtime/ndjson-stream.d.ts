@@ -4,8 +4,11 @@ import type { ReadableLike, WritableLike } from "./web-types.js";
 export declare const DEFAULT_MAX_MESSAGE_BYTES: number;
 export interface NdJsonStreamOptions {
     /**
-     * Longest incoming line, in bytes, before its newline. A longer line is skipped without
-     * being buffered and reported to the connection as a `too-large` {@link MalformedFrame}.
+     * Longest message, in bytes before its newline, in either direction (default 32 MiB).
+     * A longer incoming line is skipped without being buffered and reported to the connection
+     * as a `too-large` `MalformedFrame`; a longer outgoing message is not written, and its
+     * call fails with a `MessageTooLargeError`. (Named, not linked: `PKG/node`'s
+     * `SpawnAgentOptions` inherits this text, and that entry point exports neither.)
      */
     readonly maxMessageBytes?: number;
 }

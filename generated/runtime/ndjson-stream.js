@@ -1,6 +1,7 @@
 import { LineFramer } from "./line-framing.js";
-import { MalformedFrame, MessageEncodingError } from "./message-stream.js";
-import { strictUtf8Decoder, utf8Encoder } from "./web-globals.js";
+import { MalformedFrame, MessageEncodingError, MessageTooLargeError, } from "./message-stream.js";
+import { peek } from "./peek.js";
+import { lossyUtf8Decoder, strictUtf8Decoder, utf8Encoder } from "./web-globals.js";
 /** Default cap on one incoming line: large enough for prompts with embedded images. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 const CR = 0x0d;
@@ -13,10 +14,11 @@ const SKIP = Symbol("blank line");
  * (for Node: `Writable.toWeb(process.stdout)`, `Readable.toWeb(process.stdin)`) fit.
  */
 export function ndJsonStream(output, input, options = {}) {
-    const framer = new LineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
-    return { readable: lineReadable(input, framer), writable: lineWritable(output) };
+    const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const framer = new LineFramer(limit);
+    return { readable: lineReadable(input, framer, limit), writable: lineWritable(output, limit) };
 }
-function lineReadable(input, framer) {
+function lineReadable(input, framer, limit) {
     const decoder = strictUtf8Decoder();
     let locked = false;
     return {
@@ -25,24 +27,31 @@ function lineReadable(input, framer) {
                 throw new TypeError("ndJsonStream: the readable side is already locked to a reader");
             locked = true;
             const source = input.getReader();
-            const ready = [];
+            // The frames of the last chunk, taken in order by index: O(1) per message.
+            let frames = [];
+            let next = 0;
             let ended = false;
             return {
                 async read() {
-                    while (ready.length === 0) {
+                    for (;;) {
+                        while (next < frames.length) {
+                            const value = toValue(frames[next++], decoder, limit);
+                            if (value !== SKIP)
+                                return { done: false, value };
+                        }
+                        frames = [];
+                        next = 0;
                         if (ended)
                             return { done: true };
                         const chunk = await source.read();
-                        if (chunk.done)
+                        if (chunk.done) {
                             ended = true;
-                        const frames = chunk.done ? framer.end() : chunk.value ? framer.push(chunk.value) : [];
-                        for (const frame of frames) {
-                            const value = toValue(frame, decoder);
-                            if (value !== SKIP)
-                                ready.push(value);
+                            frames = framer.end();
+                        }
+                        else if (chunk.value) {
+                            frames = framer.push(chunk.value);
                         }
                     }
-                    return { done: false, value: ready.shift() };
                 },
                 releaseLock() {
                     locked = false;
@@ -50,7 +59,7 @@ function lineReadable(input, framer) {
                 },
                 cancel(reason) {
                     ended = true;
-                    ready.length = 0;
+                    frames = [];
                     return source.cancel(reason);
                 },
             };
@@ -58,16 +67,20 @@ function lineReadable(input, framer) {
     };
 }
 /** One line to a JSON value, a {@link MalformedFrame}, or SKIP for a blank line. */
-function toValue(frame, decoder) {
-    if (frame.kind === "oversize")
-        return new MalformedFrame("too-large", frame.size);
+function toValue(frame, decoder, limit) {
+    if (frame.kind === "oversize") {
+        const peeked = peek(lossyUtf8Decoder().decode(frame.head));
+        return new MalformedFrame("too-large", frame.size, { peek: peeked, limit });
+    }
     const bytes = frame.bytes[frame.bytes.length - 1] === CR ? frame.bytes.subarray(0, -1) : frame.bytes;
     let text;
     try {
         text = decoder.decode(bytes);
     }
     catch {
-        return new MalformedFrame("invalid-utf8", frame.bytes.length);
+        return new MalformedFrame("invalid-utf8", frame.bytes.length, {
+            text: lossyUtf8Decoder().decode(bytes),
+        });
     }
     if (text.trim() === "")
         return SKIP;
@@ -75,10 +88,10 @@ function toValue(frame, decoder) {
         return JSON.parse(text);
     }
     catch {
-        return new MalformedFrame("parse-error", frame.bytes.length);
+        return new MalformedFrame("parse-error", frame.bytes.length, { text });
     }
 }
-function lineWritable(output) {
+function lineWritable(output, limit) {
     const encoder = utf8Encoder();
     return {
         getWriter() {
@@ -95,11 +108,20 @@ function lineWritable(output) {
                     if (text === undefined)
                         return Promise.reject(new MessageEncodingError(undefined));
                     // JSON.stringify escapes every control character, so the only newline is ours.
-                    return sink.write(encoder.encode(`${text}\n`));
+                    const bytes = encoder.encode(`${text}\n`);
+                    if (bytes.length - 1 > limit)
+                        return Promise.reject(new MessageTooLargeError(describe(message), bytes.length - 1, limit));
+                    return sink.write(bytes);
                 },
                 close: () => sink.close(),
                 releaseLock: () => sink.releaseLock(),
             };
         },
     };
+}
+/** What a message is, for an error message: never its content. */
+function describe(message) {
+    if ("method" in message)
+        return "id" in message ? `the ${message.method} request` : `the ${message.method} notification`;
+    return `the answer to request ${JSON.stringify(message.id)}`;
 }

@@ -1,4 +1,5 @@
 import { Connection } from "./connection.js";
+import { handlePrototype, makeHandle } from "./handle.js";
 /**
  * One side of an ACP connection, typed by the generated maps of what the peer serves. The
  * generated `AgentSideConnection` and `ClientSideConnection` of each surface extend this with
@@ -36,11 +37,20 @@ export class SideConnection {
 function remoteMethods(connection, entries) {
     // No prototype: handler names come from the schema and must not meet Object.prototype.
     const remote = Object.create(null);
+    const request = (method, params, options) => connection.request(method, params, options);
     for (const entry of entries) {
-        remote[entry.handler] =
-            entry.kind === "request"
-                ? (params, options) => connection.request(entry.method, params, options)
-                : (params) => connection.notify(entry.method, params);
+        const spec = entry.handle;
+        if (entry.kind === "notification") {
+            remote[entry.handler] = (params) => connection.notify(entry.method, params);
+        }
+        else if (spec) {
+            // The proxy of a request that creates something resolves with a handle on it.
+            const proto = handlePrototype(spec);
+            remote[entry.handler] = (params, options) => request(entry.method, params, options).then((result) => makeHandle(proto, spec, request, params, result));
+        }
+        else {
+            remote[entry.handler] = (params, options) => request(entry.method, params, options);
+        }
     }
     return Object.freeze(remote);
 }

@@ -18,6 +18,8 @@ interface TextEncoderLike {
 export declare function newAbortController(): AbortControllerLike;
 /** A decoder that throws on malformed UTF-8 instead of inserting U+FFFD silently. */
 export declare function strictUtf8Decoder(): TextDecoderLike;
+/** A decoder that replaces malformed UTF-8 with U+FFFD: for showing input, never for reading it. */
+export declare function lossyUtf8Decoder(): TextDecoderLike;
 export declare function utf8Encoder(): TextEncoderLike;
 /** `console.error` when the platform has a console; a no-op otherwise. */
 export declare function consoleError(...values: unknown[]): void;

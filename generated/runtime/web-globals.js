@@ -15,6 +15,13 @@ export function strictUtf8Decoder() {
         throw missing("TextDecoder");
     return new Decoder("utf-8", { fatal: true });
 }
+/** A decoder that replaces malformed UTF-8 with U+FFFD: for showing input, never for reading it. */
+export function lossyUtf8Decoder() {
+    const Decoder = platform.TextDecoder;
+    if (!Decoder)
+        throw missing("TextDecoder");
+    return new Decoder("utf-8", { fatal: false });
+}
 export function utf8Encoder() {
     const Encoder = platform.TextEncoder;
     if (!Encoder)

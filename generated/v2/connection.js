@@ -5,7 +5,8 @@ import { vLoginAuthRequest, vLoginAuthResponse, vLogoutAuthRequest, vLogoutAuthR
 import { parseLoginAuthRequest, parseLoginAuthResponse, parseLogoutAuthRequest, parseLogoutAuthResponse, parseInitializeRequest, parseInitializeResponse, parseCancelSessionNotification, parseCloseSessionRequest, parseCloseSessionResponse, parseDeleteSessionRequest, parseDeleteSessionResponse, parseListSessionsRequest, parseListSessionsResponse, parseNewSessionRequest, parseNewSessionResponse, parsePromptRequest, parsePromptResponse, parseResumeSessionRequest, parseResumeSessionResponse, parseSetSessionConfigOptionRequest, parseSetSessionConfigOptionResponse, parseCompleteElicitationNotification, parseCreateElicitationRequest, parseCreateElicitationResponse, parseRequestPermissionRequest, parseRequestPermissionResponse, parseUpdateSessionNotification, parseCancelRequestNotification } from "./parsers.js";
 
 export { ndJsonStream } from "../runtime/ndjson-stream.js";
-export { ConnectionClosedError, RequestError } from "../runtime/request-error.js";
+export { ConnectionClosedError } from "../runtime/request-error.js";
+export { MessageEncodingError, MessageTooLargeError } from "../runtime/message-stream.js";
 
 /** Methods the agent serves. */
 const AGENT = Object.freeze([

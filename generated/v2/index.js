@@ -3,4 +3,5 @@ export * from "./methods.js";
 export * from "./guards.js";
 export * from "./parsers.js";
 export * from "./connection.js";
+export * from "./errors.js";
 export { ValidationError } from "../runtime/validation.js";

@@ -1,28 +1,13 @@
+import { REQUIRED_HANDLERS } from "../model/conventions.js";
 import { methodsOf } from "../model/methods.js";
-import type { Method, SurfaceModel } from "../model/protocol.js";
+import type { Method, RoleCalls, SurfaceModel } from "../model/protocol.js";
 import type { HandlerSide } from "../model/sides.js";
 import { type Role, reexportLines } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
+import { callNotes, callResult, entryFields, handleDeclarations } from "./connection-calls.js";
 import type { EmitContext } from "./context.js";
-import { literal } from "./js.js";
+import { commentLine, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
-
-/**
- * The handlers an implementation must provide: the methods of a prompt turn that no
- * capability gates and no negotiation makes conditional. ACP requires every agent to serve
- * these and every client to answer these; every other method is served only after the peer
- * learned of it (a capability such as `loadSession`, `fs.readTextFile`, `terminal`, an
- * advertised auth method, mode or config option, an elicitation capability) or is an
- * unstable draft, so its handler is optional, and a missing one answers -32601.
- *
- * The schema itself cannot say this: "Only available if …" appears on some gated methods'
- * descriptions but not on others (`terminal/*`, `session/set_mode`, `elicitation/*`). Listed
- * by wire name, so they apply to every surface that has them; a test checks each exists.
- */
-export const REQUIRED_HANDLERS: Readonly<Record<"agent" | "client", readonly string[]>> = {
-  agent: ["initialize", "session/new", "session/prompt", "session/cancel"],
-  client: ["session/request_permission", "session/update"],
-};
 
 const other = (role: Role): Role => (role === "agent" ? "client" : "agent");
 
@@ -42,7 +27,7 @@ export function emitConnection({ surface, names, runtime }: EmitContext): Output
   return [
     {
       path: `${surface.id}/connection.js`,
-      content: javascript(names, head, runtime, served, protocol),
+      content: javascript(surface, names, head, runtime, served, protocol),
     },
     {
       path: `${surface.id}/connection.d.ts`,
@@ -52,6 +37,7 @@ export function emitConnection({ surface, names, runtime }: EmitContext): Output
 }
 
 function javascript(
+  surface: SurfaceModel,
   names: SurfaceSymbols,
   head: string,
   runtime: string,
@@ -75,17 +61,17 @@ function javascript(
     ...reexportLines(names.reexports.connection, runtime, false),
     "",
   ];
-  const table = (name: string, doc: string, methods: Method[]) => {
+  const table = (name: string, doc: string, methods: Method[], calls?: RoleCalls) => {
     lines.push(
       `/** ${doc} */`,
       `const ${name} = Object.freeze([`,
-      ...methods.map((m) => `  ${entry(names, m)},`),
+      ...methods.map((m) => `  ${entry(names, m, calls)},`),
       "]);",
       "",
     );
   };
-  table(tableOf("agent"), "Methods the agent serves.", served.agent);
-  table(tableOf("client"), "Methods the client serves.", served.client);
+  table(tableOf("agent"), "Methods the agent serves.", served.agent, surface.calls.agent);
+  table(tableOf("client"), "Methods the client serves.", served.client, surface.calls.client);
   table(
     tableOf("protocol"),
     "Protocol-level methods both sides understand; the runtime implements them.",
@@ -111,7 +97,7 @@ function javascript(
 }
 
 /** One runtime `MethodEntry` literal. */
-function entry(names: SurfaceSymbols, m: Method): string {
+function entry(names: SurfaceSymbols, m: Method, calls?: RoleCalls): string {
   const params = names.definition(m.params);
   const fields = [
     `method: ${literal(m.method)}`,
@@ -130,6 +116,7 @@ function entry(names: SurfaceSymbols, m: Method): string {
       `parseResult: ${result.parse}`,
     );
   }
+  if (calls) fields.push(...entryFields(calls, m));
   return `{ ${fields.join(", ")} }`;
 }
 
@@ -152,6 +139,7 @@ function declarations(
     `import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
     `import type { MessageStream } from "${runtime}/message-stream.js";`,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
+    `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
     "",
     ...reexportLines(names.reexports.connection, runtime, true),
     "",
@@ -179,6 +167,8 @@ function declarations(
     }
     lines.push("}", "");
   }
+  for (const role of ["agent", "client"] as const)
+    lines.push(...handleDeclarations(names, surface.calls[role]));
   for (const role of ["agent", "client"] as const) {
     const { remote } = names.roles[role];
     lines.push(
@@ -187,10 +177,10 @@ function declarations(
     );
     for (const m of served[role]) {
       const params = `params: T.${type(m.params)}`;
-      lines.push(...doc(surface, m, "  "));
+      lines.push(...doc(surface, m, "  ", callNotes(names, surface.calls[role], m)));
       lines.push(
         m.result
-          ? `  ${m.handler}(${params}, options?: CallOptions): Promise<T.${type(m.result)}>;`
+          ? `  ${m.handler}(${params}, options?: CallOptions): Promise<${callResult(names, surface.calls[role], m)}>;`
           : `  ${m.handler}(${params}): Promise<void>;`,
       );
     }
@@ -218,13 +208,14 @@ function declarations(
 }
 
 /** The doc comment of one method: wire name, kind, the first paragraph of its description. */
-function doc(surface: SurfaceModel, m: Method, indent: string): string[] {
+function doc(surface: SurfaceModel, m: Method, indent: string, notes: string[] = []): string[] {
   const summary = `\`${m.method}\` (${m.kind}).${summaryOf(surface, m.params)}`;
-  if (!m.experimental) return [`${indent}/** ${summary} */`];
+  if (!m.experimental && notes.length === 0) return [`${indent}/** ${summary} */`];
   return [
     `${indent}/**`,
     `${indent} * ${summary}`,
-    `${indent} * @experimental Only in the unstable schema.`,
+    ...notes.map((note) => `${indent} * ${note}`),
+    ...(m.experimental ? [`${indent} * @experimental Only in the unstable schema.`] : []),
     `${indent} */`,
   ];
 }
@@ -240,9 +231,6 @@ function summaryOf(surface: SurfaceModel, key: string): string {
   const paragraphs = description.split(/\n\s*\n/);
   // Unstable definitions open with "**UNSTABLE**" and a paragraph explaining it.
   const first = paragraphs[0]?.trim() === "**UNSTABLE**" ? paragraphs[2] : paragraphs[0];
-  const text = (first ?? "")
-    .replace(/\*\//g, "*\\/")
-    .replace(/\s*\n\s*/g, " ")
-    .trim();
+  const text = commentLine(first ?? "");
   return text ? ` ${text}` : "";
 }

@@ -17,10 +17,14 @@ export function emitContext(
   names: SurfaceSymbols,
   diagnostics: Diagnostics,
 ): EmitContext {
-  const runtime = surface.id
+  return { surface, names, runtime: runtimeFrom(surface.id), diagnostics };
+}
+
+/** Relative path from a package folder (`v1/unstable`, `node`) to the package's `runtime/`. */
+export function runtimeFrom(folder: string): string {
+  return folder
     .split("/")
     .map(() => "..")
     .join("/")
     .concat("/runtime");
-  return { surface, names, runtime, diagnostics };
 }

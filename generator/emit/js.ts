@@ -12,6 +12,18 @@ export function propertyKey(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : literal(name);
 }
 
+/** Text that ends up in a block comment (definition keys, the schema's prose): keep it closed. */
+export function commentSafe(text: string): string {
+  return text.replace(/\*\//g, "*\\/");
+}
+
+/** Prose for a one-line doc comment: closed, on one line. */
+export function commentLine(text: string): string {
+  return commentSafe(text)
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
+}
+
 export interface LiteralStyle {
   /** How an empty object is written: `{}` unless said otherwise. */
   emptyObject?: string;

@@ -1,29 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import Handlebars from "handlebars";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { GENERATOR_VERSION, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
 import { reexportLines } from "../symbols/exports.js";
+import type { Symbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
+import { MIGRATION_FILE, migrationRows } from "./migration.js";
 import { banner, type OutputFile } from "./output.js";
+import { render } from "./templates.js";
 
 export interface PackageOptions {
   name: string;
   version: string;
-}
-
-const templates = new Map<string, Handlebars.TemplateDelegate>();
-function render(name: string, data: object): string {
-  let template = templates.get(name);
-  if (!template) {
-    // noEscape: the output is code and Markdown, not HTML; values are escaped where they land.
-    template = Handlebars.compile(readFileSync(join(TEMPLATES_DIR, "package", name), "utf8"), {
-      noEscape: true,
-      strict: true,
-    });
-    templates.set(name, template);
-  }
-  return template(data);
 }
 
 /** `index.js` / `index.d.ts`: what the surface's entry point exports. */
@@ -70,22 +58,29 @@ function orderedSurfaces(model: ProtocolModel): SurfaceModel[] {
 }
 
 /**
- * `exports`: one entry per surface. `types` comes first because TypeScript and bundlers
- * take the first condition that matches. There is deliberately no `import`/`require` split:
+ * `exports`: one entry per surface, and the Node helpers'. `types` comes first because
+ * TypeScript and bundlers take the first condition that matches. There is deliberately no `import`/`require` split:
  * the package is ESM only, and `default` is what both `import` and Node's `require(esm)`
  * (Node 20.19+, 22.12+) load, so a CommonJS consumer gets the one and only copy of each
  * module (no dual-package hazard: one `ValidationError` class, one set of validators).
  */
-function exportsMap(model: ProtocolModel): Record<string, unknown> {
+function exportsMap(model: ProtocolModel, symbols: Symbols): Record<string, unknown> {
   const map: Record<string, unknown> = {};
-  for (const surface of orderedSurfaces(model)) {
-    map[surface.entry] = {
-      types: `./${surface.id}/index.d.ts`,
-      default: `./${surface.id}/index.js`,
-    };
-  }
+  for (const { entry, folder } of entryPoints(model, symbols))
+    map[entry] = { types: `./${folder}/index.d.ts`, default: `./${folder}/index.js` };
   map["./package.json"] = "./package.json";
   return map;
+}
+
+/** The surfaces' entry points, then the Node helpers' (`./node`, in `node/`). */
+function entryPoints(
+  model: ProtocolModel,
+  symbols: Symbols,
+): Array<{ entry: string; folder: string }> {
+  return [
+    ...orderedSurfaces(model).map((s) => ({ entry: s.entry, folder: s.id })),
+    { entry: symbols.node.entry.subpath, folder: symbols.node.entry.folder },
+  ];
 }
 
 /**
@@ -95,15 +90,22 @@ function exportsMap(model: ProtocolModel): Record<string, unknown> {
  * live in `v1/unstable/`, not `unstable/`. Resolutions that read `exports` (node16,
  * nodenext, bundler) never consult this map. The root entry is served by `types`.
  */
-function typesVersionsOf(model: ProtocolModel): { typesVersions?: Record<string, unknown> } {
+function typesVersionsOf(
+  model: ProtocolModel,
+  symbols: Symbols,
+): { typesVersions?: Record<string, unknown> } {
   const paths: Record<string, string[]> = {};
-  for (const surface of orderedSurfaces(model)) {
-    if (surface.entry !== ".") paths[surface.entry.slice(2)] = [`${surface.id}/index.d.ts`];
+  for (const { entry, folder } of entryPoints(model, symbols)) {
+    if (entry !== ".") paths[entry.slice(2)] = [`${folder}/index.d.ts`];
   }
   return Object.keys(paths).length > 0 ? { typesVersions: { "*": paths } } : {};
 }
 
-export function emitPackageJson(model: ProtocolModel, options: PackageOptions): OutputFile {
+export function emitPackageJson(
+  model: ProtocolModel,
+  symbols: Symbols,
+  options: PackageOptions,
+): OutputFile {
   const root = model.surfaces.find((s) => s.entry === ".");
   const pkg = {
     name: options.name,
@@ -114,12 +116,14 @@ export function emitPackageJson(model: ProtocolModel, options: PackageOptions): 
     type: "module",
     sideEffects: false,
     ...(root ? { types: `./${root.id}/index.d.ts`, main: `./${root.id}/index.js` } : {}),
-    exports: exportsMap(model),
-    ...typesVersionsOf(model),
+    exports: exportsMap(model, symbols),
+    ...typesVersionsOf(model, symbols),
     files: [
       ...new Set(model.surfaces.map((s) => s.id.split("/")[0] as string)),
+      symbols.node.entry.folder,
       "runtime",
       "acp-codegen.json",
+      ...(migrationRows(model.surfaces) ? [MIGRATION_FILE] : []),
     ].sort(),
     engines: { node: ">=18" },
     keywords: ["agent-client-protocol", "acp", "json-rpc", "types", "validation"],
@@ -140,9 +144,18 @@ const EXAMPLE_METHODS = [
   "session/cancel",
   "session/update",
   "session/request_permission",
+  // The terminal handle the agent example drives.
+  "terminal/create",
+  "terminal/wait_for_exit",
+  "terminal/output",
+  "terminal/release",
 ];
 
-export function emitReadme(model: ProtocolModel, options: PackageOptions): OutputFile {
+export function emitReadme(
+  model: ProtocolModel,
+  symbols: Symbols,
+  options: PackageOptions,
+): OutputFile {
   const importPath = (s: SurfaceModel) =>
     s.entry === "." ? options.name : `${options.name}/${s.entry.slice(2)}`;
   const surfaces = model.surfaces.map((s) => ({
@@ -164,7 +177,13 @@ export function emitReadme(model: ProtocolModel, options: PackageOptions): Outpu
       generatorVersion: GENERATOR_VERSION,
       surfaces,
       unstableImport: firstUnstable ? importPath(firstUnstable) : false,
-      example: root !== undefined && EXAMPLE_METHODS.every((m) => served.has(m)),
+      example:
+        root !== undefined &&
+        EXAMPLE_METHODS.every((m) => served.has(m)) &&
+        // The agent example answers an unknown session with RequestError.sessionNotFound.
+        symbols.of(root).errors.sessionNotFound !== undefined,
+      handleTypes: root ? symbols.of(root).handleTypes : [],
+      nodeExports: symbols.node.reexports.filter((r) => !r.typeOnly).flatMap((r) => r.names),
       inputs,
     }),
   };

@@ -19,7 +19,7 @@ import type { SurfaceSymbols } from "../symbols/table.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
 import { EXPERIMENTAL } from "./guards.js";
-import { jsLiteral, type LiteralStyle, literal } from "./js.js";
+import { commentSafe, jsLiteral, type LiteralStyle, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 
 const LOCAL_ID = "acp-codegen:parse";
@@ -165,11 +165,6 @@ const PLAN_STYLE: LiteralStyle = {
   emptyObject: "{  }",
   dataKeys: new Set(["fallback", "onNull", "default"]),
 };
-
-/** Definition keys and property names end up in a block comment: keep it closed. */
-function commentSafe(text: string): string {
-  return text.replace(/\*\//g, "*\\/");
-}
 
 function parsersDts(
   surface: SurfaceModel,

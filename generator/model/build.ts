@@ -3,6 +3,8 @@ import type { LoadedInput, LoadedSurface } from "../load/index.js";
 import { isObject, type Json } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTarget } from "../schema/refs.js";
+import { callRules } from "./call-rules.js";
+import { errorCodes } from "./error-codes.js";
 import { extractMethods } from "./methods.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
@@ -50,6 +52,7 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
       !stableMethods.some((s) => s.method === m.method && s.kind === m.kind && s.side === m.side),
   }));
 
+  const read = { definitions, methods, defsKeyword: surface.defsKeyword };
   return {
     id: surface.stability === "stable" ? `v${surface.version}` : `v${surface.version}/unstable`,
     entry: entryPoint(surface.version, surface.stability),
@@ -61,6 +64,8 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
     defsKeyword: surface.defsKeyword,
     definitions,
     methods,
+    calls: callRules(read),
+    errors: errorCodes(read),
   };
 }
 

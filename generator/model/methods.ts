@@ -210,7 +210,11 @@ function methodKeys(
 }
 
 /** The methods of `side` (those it serves), optionally of one kind, in model order. */
-export function methodsOf(surface: SurfaceModel, side: HandlerSide, kind?: MethodKind): Method[] {
+export function methodsOf(
+  surface: Pick<SurfaceModel, "methods">,
+  side: HandlerSide,
+  kind?: MethodKind,
+): Method[] {
   return surface.methods.filter(
     (m) => m.handledBy.includes(side) && (kind === undefined || m.kind === kind),
   );

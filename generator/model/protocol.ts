@@ -1,3 +1,4 @@
+import type { HandleSpec, MethodEntry } from "../../templates/runtime/connection-types.js";
 import type { InputFile, Meta } from "../load/index.js";
 import type { Stability } from "../load/layout.js";
 import type { Json } from "../schema/json.js";
@@ -25,6 +26,10 @@ export interface SurfaceModel {
   definitions: Definition[];
   /** Sorted by handler side, then wire name, then kind. */
   methods: Method[];
+  /** What the schema says about each connection role's calls beyond their types (call-rules.ts). */
+  calls: CallRules;
+  /** The protocol's own error codes, from the `ErrorCode` definition (error-codes.ts). */
+  errors: ErrorCodes;
 }
 
 export interface Definition {
@@ -62,4 +67,46 @@ export interface Method {
   result?: string;
   /** On unstable surfaces: the stable surface has no such method. */
   experimental: boolean;
+}
+
+/** The sides that serve methods over a connection: the connection roles. */
+export type ServingSide = "agent" | "client";
+
+export type CallRules = Readonly<Record<ServingSide, RoleCalls>>;
+
+/** The call rules of the methods one role serves, by request. */
+export interface RoleCalls {
+  /** Requests a notification stops (`session/prompt`, by `session/cancel`). */
+  cancelBy: ReadonlyMap<Method, CancelSpec>;
+  /** Requests whose result opens a handle (`terminal/create`), in method order. */
+  handles: ReadonlyMap<Method, HandleRule>;
+}
+
+/** The runtime's `MethodEntry.cancelBy`: the notification an abort sends, and what it copies. */
+export type CancelSpec = NonNullable<MethodEntry["cancelBy"]>;
+
+export interface HandleRule {
+  /** What the runtime builds the handle from: the method entry's `handle`. */
+  spec: HandleSpec;
+  /** The namespace of the methods (`terminal`), which names the handle's type (symbols/). */
+  namespace: string;
+  /** `spec.methods` with the model's methods, in member order: the handle type's members. */
+  members: ReadonlyArray<{ member: string; method: Method }>;
+}
+
+/** One entry of the schema's `ErrorCode`: a code with a title. */
+export interface ErrorCode {
+  code: number;
+  /** `Resource not found`: names the helper (symbols/) and is the message of its errors. */
+  title: string;
+  description?: string;
+  /** JSON pointer of the entry in the schema file. */
+  at: string;
+}
+
+export interface ErrorCodes {
+  /** In schema order. */
+  codes: ErrorCode[];
+  /** The code a session that does not exist is reported with (conventions.ts), if the schema has it. */
+  sessionNotFound?: ErrorCode;
 }

@@ -1,6 +1,6 @@
 import type { PlanNode, PropertyPlan, VariantPlan } from "../../templates/runtime/parse.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { assertions, requiredOf, unionKeyword } from "../schema/node.js";
+import { assertions, requiredOf, soleRef, unionKeyword } from "../schema/node.js";
 import { refTarget, refTo } from "../schema/refs.js";
 import { CheckTable } from "./checks.js";
 import type { Definition, SurfaceModel } from "./protocol.js";
@@ -127,7 +127,8 @@ class PlanBuilder {
   /** The node for an inline subschema, or the definition's when it is only a reference. */
   private node(schema: Json, where: string): number | undefined {
     if (!isObject(schema) || !this.relevant(schema)) return undefined;
-    const ref = soleRef(schema);
+    // A reference whose items are skipped when invalid has something to do of its own.
+    const ref = schema[SKIP_INVALID] === true ? undefined : soleRef(schema);
     if (ref !== undefined) {
       const key = this.refToDef(ref);
       return key === undefined ? undefined : this.defRoot(key);
@@ -308,24 +309,6 @@ function walkedChildren(schema: JsonObject): Json[] {
     if (Array.isArray(list)) out.push(...list);
   }
   return out;
-}
-
-/** The target of a schema that is nothing but a reference (`{"allOf": [{"$ref": …}]}` too). */
-function soleRef(schema: JsonObject): string | undefined {
-  const keys = Object.keys(assertions(schema));
-  if (schema[SKIP_INVALID] === true) return undefined;
-  if (keys.length === 1 && keys[0] === "$ref" && typeof schema.$ref === "string")
-    return schema.$ref;
-  if (
-    keys.length === 1 &&
-    keys[0] === "allOf" &&
-    Array.isArray(schema.allOf) &&
-    schema.allOf.length === 1
-  ) {
-    const only = schema.allOf[0];
-    return isObject(only) ? soleRef(only) : undefined;
-  }
-  return undefined;
 }
 
 /**

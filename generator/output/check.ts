@@ -17,6 +17,13 @@ export interface CheckReport {
 }
 
 const MAX_LINES_PER_FILE = 400;
+/**
+ * Edits (added plus removed lines) beyond which a file's diff is summarised instead of
+ * computed. Myers' algorithm costs time proportional to the file's length times the number
+ * of edits: on a schema bump that rewrites most of a megabyte validator module, the full
+ * diff took minutes, and only its first MAX_LINES_PER_FILE lines would be printed anyway.
+ */
+export const MAX_EDITS_PER_FILE = 1000;
 
 export function checkTree(
   files: OutputFile[],
@@ -56,8 +63,16 @@ function patchFor(path: string, before: string | undefined, after: string | unde
     after ?? "",
     undefined,
     undefined,
-    { context: 3 },
+    { context: 3, maxEditLength: MAX_EDITS_PER_FILE },
   );
+  if (patch === undefined) {
+    const count = (text: string | undefined) => (text === undefined ? 0 : text.split("\n").length);
+    return [
+      `--- ${before === undefined ? "/dev/null" : `a/${path}`}`,
+      `+++ ${after === undefined ? "/dev/null" : `b/${path}`}`,
+      `… more than ${MAX_EDITS_PER_FILE} changed lines (${count(before)} lines before, ${count(after)} after): too many to show; regenerate and review with git diff`,
+    ].join("\n");
+  }
   const lines = patch.split("\n").slice(1); // drop the "====" separator line
   if (lines.length <= MAX_LINES_PER_FILE) return lines.join("\n");
   return [

@@ -61,3 +61,17 @@ export function containsRef(schema: Json): boolean {
     (node) => typeof node.$ref === "string" || typeof node.$dynamicRef === "string",
   );
 }
+
+/**
+ * The ref of a schema that is nothing but a reference, annotations aside: `{"$ref": …}`,
+ * or a one-item `allOf` of one (as schemars writes a reference with a description).
+ */
+export function soleRef(schema: Json): string | undefined {
+  if (!isObject(schema)) return undefined;
+  const keys = Object.keys(assertions(schema));
+  if (keys.length !== 1) return undefined;
+  if (keys[0] === "$ref") return typeof schema.$ref === "string" ? schema.$ref : undefined;
+  if (keys[0] === "allOf" && Array.isArray(schema.allOf) && schema.allOf.length === 1)
+    return soleRef(schema.allOf[0] as Json);
+  return undefined;
+}

@@ -1,3 +1,4 @@
+import { handlerName, methodKey } from "../model/methods.js";
 import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
 
 /**
@@ -44,6 +45,36 @@ export const ROLES = {
 } as const;
 export type Role = keyof typeof ROLES;
 
+/**
+ * The type a request's typed call resolves with when its result opens a handle
+ * (model/call-rules.ts), named after the namespace of the methods acting on it:
+ * `terminal` → `TerminalHandle`. Exported from `connection.js` beside the roles' names.
+ */
+export const handleType = (namespace: string): string => {
+  const camel = handlerName(methodKey(namespace));
+  return `${camel[0]?.toUpperCase() ?? ""}${camel.slice(1)}Handle`;
+};
+
+/**
+ * `errors.js`: the entry point's `RequestError` (the runtime's class with a static helper
+ * per code of the schema's `ErrorCode`), and the one helper not named after a code's title
+ * (model/conventions.ts says which code it makes).
+ */
+export const ERRORS_MODULE = {
+  errorClass: "RequestError",
+  sessionNotFound: "sessionNotFound",
+} as const;
+
+/** A `RequestError` helper, named after its code's title: `Authentication required` → `authenticationRequired`. */
+export const errorHelper = (title: string): string =>
+  title
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w, i) =>
+      i === 0 ? w.toLowerCase() : `${w[0]?.toUpperCase()}${w.slice(1).toLowerCase()}`,
+    )
+    .join("");
+
 /** One `export { … } from` line of a generated module: runtime names it passes on. */
 export interface RuntimeReexport {
   /** The runtime module (`runtime/<from>`). */
@@ -61,13 +92,18 @@ export interface RuntimeReexport {
 export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "ndjson-stream.js", names: ["ndJsonStream"] },
   { from: "ndjson-stream.js", names: ["NdJsonStreamOptions"], typeOnly: true },
-  { from: "request-error.js", names: ["ConnectionClosedError", "RequestError"] },
-  { from: "message-stream.js", names: ["MessageStream"], typeOnly: true },
+  // RequestError comes from the entry point's own errors.js (ERRORS_MODULE).
+  { from: "request-error.js", names: ["ConnectionClosedError"] },
+  { from: "request-error.js", names: ["CloseKind"], typeOnly: true },
+  { from: "message-stream.js", names: ["MessageEncodingError", "MessageTooLargeError"] },
+  { from: "message-stream.js", names: ["MalformedDetail", "MessageStream"], typeOnly: true },
+  { from: "peek.js", names: ["MessageHead"], typeOnly: true },
+  { from: "handle.js", names: ["AsyncDisposableIfAvailable"], typeOnly: true },
   {
     from: "connection-types.js",
     names: [
       ...["CallOptions", "ConnectionOptions", "LogEvent", "LogReason", "MaybePromise"],
-      ...["NotificationContext", "RequestContext", "ValidationOptions"],
+      ...["NotificationContext", "RequestContext", "TraceEvent", "ValidationOptions"],
     ],
     typeOnly: true,
   },
@@ -114,6 +150,29 @@ export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
 ];
 
 /**
+ * `PKG/node`: the Node.js helpers (serve on this process's stdio, spawn an agent, any pair
+ * of Node streams), one entry point for every surface since they deal in message streams,
+ * not in any surface's methods. Apart, so every other entry point stays web-platform only;
+ * its `index.js` re-exports these from the runtime's `node.js`.
+ */
+export const NODE_ENTRY = { subpath: "./node", folder: "node" } as const;
+export const NODE_REEXPORTS: readonly RuntimeReexport[] = [
+  {
+    from: "node.js",
+    // The README lists them in this order: the helpers first, the adapters under them last.
+    names: ["stdio", "spawnAgent", "nodeStream", "AgentExitError", "readableOf", "writableOf"],
+  },
+  {
+    from: "node.js",
+    names: [
+      ...["AgentChild", "AgentExit", "AgentProcess", "NodeReadable", "NodeWritable"],
+      "SpawnAgentOptions",
+    ],
+    typeOnly: true,
+  },
+];
+
+/**
  * Every name an entry point may export besides those derived from definitions, whatever
  * its methods: a definition of any of these names is refused on every surface alike.
  */
@@ -126,6 +185,7 @@ export function packageNames(): string[] {
     ]),
     ...Object.values(METHOD_MODULE),
     ...Object.values(ROLES).flatMap((r) => [r.handlers, r.remote, r.connection]),
+    ERRORS_MODULE.errorClass,
     ...[...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS].flatMap((r) => r.names),
   ];
 }

@@ -29,3 +29,21 @@ export function typeNameProblem(key: string): string | undefined {
     return `definition name ${JSON.stringify(key)} is a reserved word in TypeScript`;
   return undefined;
 }
+
+/** Members every class (a function) already has, which a static member would shadow. */
+const CLASS_MEMBERS = new Set([
+  ...["name", "length", "prototype", "caller", "arguments", "constructor"],
+  ...["apply", "bind", "call", "toString"],
+]);
+
+/**
+ * Whether `name` can be a static member of a generated class (a `RequestError` helper): a
+ * lower camelCase identifier that no class or function member already holds.
+ */
+export function isFreeStaticName(name: string): boolean {
+  return (
+    /^[a-z][A-Za-z0-9]*$/.test(name) &&
+    !CLASS_MEMBERS.has(name) &&
+    !Object.hasOwn(Object.prototype, name)
+  );
+}

@@ -1,21 +1,26 @@
 import { InputError } from "../errors.js";
-import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
+import type { ErrorCode, HandleRule, ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
 import { hasCatchAll } from "../model/unions.js";
 import { pointer } from "../schema/pointer.js";
 import {
   CONNECTION_REEXPORTS,
   definitionNames,
+  ERRORS_MODULE,
+  errorHelper,
+  handleType,
   INDEX_REEXPORTS,
   METHOD_MODULE,
   methodConstant,
   methodMap,
+  NODE_ENTRY,
+  NODE_REEXPORTS,
   packageNames,
   ROLES,
   type RuntimeReexport,
   SIGNATURES,
 } from "./exports.js";
-import { typeNameProblem } from "./identifiers.js";
+import { isFreeStaticName, typeNameProblem } from "./identifiers.js";
 
 /**
  * The symbol table: every name an entry point exports, made here from the model and
@@ -55,10 +60,26 @@ export interface SurfaceSymbols {
   locals: Record<keyof typeof LOCAL_NAMES, string>;
   /** Runtime names `connection.js` and the entry point pass on, line by line. */
   reexports: { connection: readonly RuntimeReexport[]; index: readonly RuntimeReexport[] };
+  /** The type each handle of the model's call rules is declared as (`TerminalHandle`). */
+  handleType(rule: HandleRule): string;
+  /** Every handle type `connection.js` declares, sorted. */
+  handleTypes: readonly string[];
+  errors: ErrorSymbols;
+}
+
+/** `errors.js`: the `RequestError` class and its static helpers. */
+export interface ErrorSymbols {
+  errorClass: string;
+  /** One per code of the model, in its order. */
+  helpers: ReadonlyArray<{ name: string; code: ErrorCode }>;
+  /** Where the schema has the code a missing session is reported with. */
+  sessionNotFound?: { name: string; code: ErrorCode };
 }
 
 export interface Symbols {
   of(surface: SurfaceModel): SurfaceSymbols;
+  /** The Node-only entry point (the same for every surface): where it lives, what it re-exports. */
+  node: { entry: typeof NODE_ENTRY; reexports: readonly RuntimeReexport[] };
 }
 
 /** The symbol table of every surface; throws the first name that cannot be exported. */
@@ -70,6 +91,7 @@ export function buildSymbols(model: ProtocolModel): Symbols {
       if (!found) throw new Error(`internal error: no symbols for surface ${surface.id}`);
       return found;
     },
+    node: { entry: NODE_ENTRY, reexports: NODE_REEXPORTS },
   };
 }
 
@@ -93,7 +115,8 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
       ? { key: def.key, ...names, variantGuard, customGuard }
       : { key: def.key, ...names, variantGuard };
   });
-  checkCollisions(definitions, fail);
+  const handleTypes = handleNames(surface, fail);
+  checkCollisions(definitions, handleTypes, fail);
 
   const byKey = new Map(definitions.map((d) => [d.key, d]));
   return {
@@ -113,6 +136,56 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     signatures: SIGNATURES,
     locals: localNames(definitions),
     reexports: { connection: CONNECTION_REEXPORTS, index: INDEX_REEXPORTS },
+    handleType: (rule) => handleType(rule.namespace),
+    handleTypes,
+    errors: errorSymbols(surface),
+  };
+}
+
+/**
+ * The handle types of the surface's call rules, each declared once: two roles with handles
+ * in one namespace would declare the same type twice.
+ */
+function handleNames(
+  surface: SurfaceModel,
+  fail: (key: string, detail: string) => never,
+): string[] {
+  const names = new Set<string>();
+  for (const [creator, rule] of [...surface.calls.agent.handles, ...surface.calls.client.handles]) {
+    // Always an identifier: the namespace is read like a handler name, then suffixed.
+    const name = handleType(rule.namespace);
+    if (names.has(name)) fail(creator.params, `a second handle named ${name}`);
+    names.add(name);
+  }
+  return [...names].sort();
+}
+
+/**
+ * One `RequestError` helper per error code, named after its title. A title that gives no
+ * free static member name (not an identifier, a member every class has, another helper's
+ * name) is an input error at the title.
+ */
+function errorSymbols(surface: SurfaceModel): ErrorSymbols {
+  const { codes, sessionNotFound } = surface.errors;
+  const taken = new Set<string>([ERRORS_MODULE.sessionNotFound]);
+  const helpers = codes.map((code) => {
+    const name = errorHelper(code.title);
+    if (!isFreeStaticName(name) || taken.has(name)) {
+      throw new InputError(
+        surface.schemaFile.display,
+        `${code.at}/title`,
+        `error code title ${JSON.stringify(code.title)} gives the helper name ${JSON.stringify(name)}, which is not a free identifier`,
+      );
+    }
+    taken.add(name);
+    return { name, code };
+  });
+  return {
+    errorClass: ERRORS_MODULE.errorClass,
+    helpers,
+    ...(sessionNotFound
+      ? { sessionNotFound: { name: ERRORS_MODULE.sessionNotFound, code: sessionNotFound } }
+      : {}),
   };
 }
 
@@ -139,11 +212,12 @@ function localNames(
  */
 function checkCollisions(
   definitions: readonly DefinitionSymbols[],
+  surfaceNames: readonly string[],
   fail: (key: string, detail: string) => never,
 ): void {
   type Owner = { package: true } | { key: string; what: "function" | "type" | "helper" };
   const owners = new Map<string, Owner>();
-  for (const name of packageNames()) owners.set(name, { package: true });
+  for (const name of [...packageNames(), ...surfaceNames]) owners.set(name, { package: true });
   for (const d of definitions)
     for (const name of [d.guard, d.validate, d.assert, d.parse])
       owners.set(name, { key: d.key, what: "function" });

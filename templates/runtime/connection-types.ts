@@ -1,4 +1,4 @@
-import type { JsonRpcId } from "./json-rpc.js";
+import type { JsonRpcId, JsonRpcMessage } from "./json-rpc.js";
 import type { CompiledValidator, ValidationIssue } from "./validation.js";
 import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
 
@@ -27,6 +27,31 @@ export interface MethodEntry {
   readonly validateResult?: CompiledValidator;
   /** Lenient reading of a received result, like `parseParams`. */
   readonly parseResult?: (value: unknown) => unknown;
+  /**
+   * A request the peer answers after a notification told it to stop (ACP's
+   * `session/prompt`, stopped by `session/cancel`): aborting the call sends that
+   * notification, with the listed params copied from the request's, and the call still
+   * resolves with the peer's answer. Without it, aborting sends `$/cancel_request` and
+   * rejects at once.
+   */
+  readonly cancelBy?: { readonly method: string; readonly copy: readonly string[] };
+  /**
+   * A request whose result names something that other requests then act on (ACP's
+   * `terminal/create` and its terminal id): the typed proxy resolves with a handle.
+   */
+  readonly handle?: HandleSpec;
+}
+
+/** How to build the handle a request's typed proxy resolves with (see `handle.ts`). */
+export interface HandleSpec {
+  /** The result's property that names the thing (`terminalId`). */
+  readonly id: string;
+  /** Params of the creating request that every handle call repeats (`sessionId`). */
+  readonly scope: readonly string[];
+  /** Handle member → wire name of the request it sends (`waitForExit` → `terminal/wait_for_exit`). */
+  readonly methods: Readonly<Record<string, string>>;
+  /** The member that frees the thing, called by `Symbol.asyncDispose` (`release`). */
+  readonly dispose?: string;
 }
 
 export interface MethodTables {
@@ -62,6 +87,27 @@ export interface ConnectionOptions {
   /** `true` (default) checks both directions, `false` neither. */
   readonly validate?: boolean | ValidationOptions;
   /**
+   * What to do with an incoming line that is not JSON (or not UTF-8, or over the size limit
+   * with no id to answer to): `"drop"` (default) logs it and reads on; `"answer"` also sends
+   * the -32700 (-32600) error with `id: null` that JSON-RPC 2.0 prescribes.
+   *
+   * Why drop by default: such lines come from peers that are not speaking JSON-RPC at that
+   * moment, such as an agent that prints a login screen on stdout and reads stdin as the
+   * user's answer. An error sent back lands in that prompt as input; and a peer that does
+   * speak JSON-RPC cannot match an error with `id: null` to anything either. The official
+   * TypeScript SDK also logs and drops. Choose `"answer"` for a peer or a conformance suite
+   * that expects the errors.
+   */
+  readonly malformedInput?: "drop" | "answer";
+  /**
+   * Sees every message in both directions, raw: a received value as the transport
+   * delivered it, before any checking or parsing (a line that was not JSON as a
+   * `MalformedFrame`, with its `text`); a sent message once the transport has taken it
+   * (serialised, and within the size limit). For debugging a peer: unlike `log`, it sees
+   * params and results, which may hold secrets. Must not throw.
+   */
+  readonly trace?: (event: TraceEvent) => void;
+  /**
    * Receives every message the connection drops or answers with an error on its own, with a
    * reason. Default: `warn` and `error` events go to `console.error` (stderr in Node, which
    * keeps stdout clean for the protocol). Events never carry params: they may hold secrets.
@@ -69,12 +115,20 @@ export interface ConnectionOptions {
   readonly log?: (event: LogEvent) => void;
 }
 
+/** One message seen by {@link ConnectionOptions.trace}. */
+export type TraceEvent =
+  | { readonly direction: "received"; readonly message: unknown }
+  | { readonly direction: "sent"; readonly message: JsonRpcMessage };
+
 export type LogReason =
-  /** An incoming line is not JSON: answered -32700. */
+  /** An incoming line is not JSON: dropped (`malformedInput: "answer"`: answered -32700). */
   | "parse-error"
-  /** An incoming line is not UTF-8: answered -32700. */
+  /** An incoming line is not UTF-8: dropped (`malformedInput: "answer"`: answered -32700). */
   | "invalid-utf8"
-  /** An incoming line exceeds `maxMessageBytes`: skipped, answered -32600. */
+  /**
+   * An incoming line exceeds `maxMessageBytes`: skipped; a request is answered -32600 with
+   * its id, a response fails its call. Or a result of ours does: replaced by -32603.
+   */
   | "message-too-large"
   /** JSON, but not a JSON-RPC message: answered -32600 unless it looks like a response. */
   | "invalid-message"
@@ -82,6 +136,11 @@ export type LogReason =
   | "duplicate-id"
   /** A response whose id matches no pending request: dropped. */
   | "unknown-response-id"
+  /**
+   * An error answer with id null or none: the peer could not tell which message it answers
+   * (some agents answer notifications this way). Logged at debug level, dropped.
+   */
+  | "unattributed-error"
   /** A response to a request this side already cancelled: dropped. */
   | "late-response"
   /** A method this side does not serve or implement: answered -32601 (requests) or dropped. */
@@ -95,7 +154,9 @@ export type LogReason =
   /** An outgoing message could not be serialised. */
   | "encode-error"
   /** A `$/cancel_request` for no request in flight (it probably finished already): ignored. */
-  | "unknown-cancel";
+  | "unknown-cancel"
+  /** The notification that stops an aborted call (`session/cancel`) could not be sent. */
+  | "cancel-failed";
 
 export interface LogEvent {
   readonly level: "debug" | "warn" | "error";
@@ -128,9 +189,13 @@ export interface NotificationContext {
 
 export interface CallOptions {
   /**
-   * Abort to give up on the request: the call rejects at once with a -32800 `RequestError`,
-   * the peer is sent `$/cancel_request` (when the surface has it), and its late answer is
-   * dropped.
+   * Abort to stop the request. For most requests the call rejects at once with a -32800
+   * `RequestError`, the peer is sent `$/cancel_request` (when the surface has it), and its
+   * late answer is dropped. For a request the protocol stops with a notification
+   * (`session/prompt`), that notification is sent instead (`session/cancel` for the
+   * prompt's session) and the call resolves with the peer's answer, which ACP requires to
+   * be `stopReason: "cancelled"`: the turn ends when the agent says so, after its last
+   * updates. (Real agents ignore `$/cancel_request` but honour `session/cancel`.)
    */
   readonly signal?: SignalLike | undefined;
 }

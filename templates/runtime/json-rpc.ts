@@ -104,7 +104,13 @@ export function classify(value: unknown): Incoming {
 
   const hasResult = Object.hasOwn(value, "result");
   const hasError = Object.hasOwn(value, "error");
-  if (!hasId) return invalid('a response needs an "id"');
+  if (!hasId) {
+    // Seen in the field: an error answer to a notification, without an id. Read as the
+    // JSON-RPC error it means, attributed to no request (like one with id null).
+    if (hasError && !hasResult && isErrorObject(value.error))
+      return { kind: "error", id: null, error: value.error };
+    return invalid('a response needs an "id"');
+  }
   if (hasResult === hasError)
     return invalid('a response needs exactly one of "result" and "error"');
   if (hasResult) return { kind: "result", id, result: value.result };

@@ -7,11 +7,16 @@
  */
 
 const LF = 0x0a;
+/** Bytes kept from the start of an over-size line: enough to find its id and method. */
+export const OVERSIZE_HEAD_BYTES = 512;
 
 export type Frame =
   | { readonly kind: "line"; readonly bytes: Uint8Array }
-  /** A line longer than the cap; its bytes were discarded as they arrived, never buffered. */
-  | { readonly kind: "oversize"; readonly size: number };
+  /**
+   * A line longer than the cap; its bytes were discarded as they arrived, never buffered,
+   * except the first {@link OVERSIZE_HEAD_BYTES}.
+   */
+  | { readonly kind: "oversize"; readonly size: number; readonly head: Uint8Array };
 
 export class LineFramer {
   private readonly maxLineBytes: number;
@@ -20,6 +25,8 @@ export class LineFramer {
   private pending = 0;
   /** Set while skipping the rest of an over-size line: how many bytes it has had so far. */
   private skipped: number | undefined;
+  /** The start of the over-size line being skipped. */
+  private head: Uint8Array = new Uint8Array(0);
 
   constructor(maxLineBytes: number) {
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes <= 0) {
@@ -52,6 +59,7 @@ export class LineFramer {
       this.skipped += rest.length;
     } else if (this.pending + rest.length > this.maxLineBytes) {
       this.skipped = this.pending + rest.length;
+      this.head = this.headOf(rest);
       this.pieces = [];
       this.pending = 0;
     } else {
@@ -63,13 +71,28 @@ export class LineFramer {
   private finish(tail: Uint8Array): Frame {
     const size = (this.skipped ?? this.pending) + tail.length;
     const oversize = this.skipped !== undefined || size > this.maxLineBytes;
-    const frame: Frame = oversize
-      ? { kind: "oversize", size }
-      : { kind: "line", bytes: this.join(tail) };
+    let frame: Frame;
+    if (!oversize) frame = { kind: "line", bytes: this.join(tail) };
+    else if (this.skipped !== undefined) frame = { kind: "oversize", size, head: this.head };
+    else frame = { kind: "oversize", size, head: this.headOf(tail) };
     this.pieces = [];
     this.pending = 0;
     this.skipped = undefined;
+    this.head = new Uint8Array(0);
     return frame;
+  }
+
+  /** The first OVERSIZE_HEAD_BYTES of the held pieces followed by `tail`, copied. */
+  private headOf(tail: Uint8Array): Uint8Array {
+    const head = new Uint8Array(Math.min(OVERSIZE_HEAD_BYTES, this.pending + tail.length));
+    let offset = 0;
+    for (const piece of [...this.pieces, tail]) {
+      if (offset === head.length) break;
+      const part = piece.subarray(0, head.length - offset);
+      head.set(part, offset);
+      offset += part.length;
+    }
+    return head;
   }
 
   private join(tail: Uint8Array): Uint8Array {

@@ -1,4 +1,5 @@
 import type { JsonRpcMessage } from "./json-rpc.js";
+import type { MessageHead } from "./peek.js";
 import type { ReadableLike, WritableLike } from "./web-types.js";
 
 /**
@@ -8,7 +9,7 @@ import type { ReadableLike, WritableLike } from "./web-types.js";
  *
  * Incoming values are untrusted: the connection checks every one of them. A transport that
  * receives something it cannot turn into a JSON value yields a {@link MalformedFrame}, which
- * the connection answers (-32700 / -32600) and logs without closing.
+ * the connection logs (and, as its options say, answers) without closing.
  */
 export interface MessageStream {
   readonly readable: ReadableLike<unknown>;
@@ -17,7 +18,6 @@ export interface MessageStream {
 
 export type MalformedProblem = "parse-error" | "invalid-utf8" | "too-large";
 
-/** A unit of input that is not a JSON value. Carries no content: input may hold secrets. */
 /**
  * Marks a MalformedFrame across copies of this runtime (two installed versions of the
  * package, or a stream made by one and a connection by another): `instanceof` would miss
@@ -27,28 +27,71 @@ export type MalformedProblem = "parse-error" | "invalid-utf8" | "too-large";
 const MALFORMED: unique symbol = Symbol.for("acp-codegen.malformed-frame") as never;
 
 export function isMalformedFrame(value: unknown): value is MalformedFrame {
+  return hasMark(value, MALFORMED);
+}
+
+/** Whether `value` carries `mark`: a brand that holds across copies of this runtime. */
+function hasMark(value: unknown, mark: symbol): boolean {
   return (
     typeof value === "object" &&
     value !== null &&
-    (value as { [MALFORMED]?: unknown })[MALFORMED] === true
+    (value as { [key: symbol]: unknown })[mark] === true
   );
 }
 
-export class MalformedFrame {
+/** What a transport knows about a unit of input that is not a JSON value, besides its size. */
+export interface MalformedDetail {
+  /**
+   * The line as text (invalid UTF-8 replaced by U+FFFD), for `parse-error` and
+   * `invalid-utf8`. Only a `trace` sees it: the connection never logs input content.
+   */
+  readonly text?: string;
+  /** For `too-large`: what the head of the message said (its id, whether a request). */
+  readonly peek?: MessageHead;
+  /** For `too-large`: the limit it is over. */
+  readonly limit?: number;
+}
+
+/** A unit of input that is not a JSON value (or too large to be read as one). */
+export class MalformedFrame implements MalformedDetail {
   readonly [MALFORMED]: true = true;
   readonly problem: MalformedProblem;
   /** Size in bytes of the offending input. */
   readonly size: number;
+  readonly text?: string;
+  readonly peek?: MessageHead;
+  readonly limit?: number;
 
-  constructor(problem: MalformedProblem, size: number) {
+  constructor(problem: MalformedProblem, size: number, detail: MalformedDetail = {}) {
     this.problem = problem;
     this.size = size;
+    if (detail.text !== undefined) this.text = detail.text;
+    if (detail.peek !== undefined) this.peek = detail.peek;
+    if (detail.limit !== undefined) this.limit = detail.limit;
   }
+}
+
+/**
+ * Marks the errors a transport raises for one outgoing message it refuses (it cannot be
+ * encoded, or it is over the size limit), across copies of this runtime like
+ * {@link MalformedFrame}: such an error fails that one call, never the connection.
+ */
+const REFUSED: unique symbol = Symbol.for("acp-codegen.refused-message") as never;
+
+export function isRefusedMessage(
+  error: unknown,
+): error is MessageEncodingError | MessageTooLargeError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { [REFUSED]?: unknown })[REFUSED] === true
+  );
 }
 
 /** An outgoing message that cannot be serialised (a BigInt, a cycle): fails that one call only. */
 export class MessageEncodingError extends Error {
   override readonly name = "MessageEncodingError";
+  readonly [REFUSED]: true = true;
   /** What `JSON.stringify` threw. */
   readonly reason: unknown;
 
@@ -58,4 +101,44 @@ export class MessageEncodingError extends Error {
     );
     this.reason = reason;
   }
+}
+
+/**
+ * An outgoing message over the transport's size limit: refused before anything is written,
+ * so it fails that one call only. (Sent anyway, it would be skipped by a peer with the same
+ * limit, which cannot tell whose request it was.)
+ */
+export class MessageTooLargeError extends Error {
+  override readonly name = "MessageTooLargeError";
+  readonly [REFUSED]: true = true;
+  /** Bytes the encoded message takes, without its newline. */
+  readonly size: number;
+  /** The limit it is over (`maxMessageBytes`). */
+  readonly limit: number;
+
+  constructor(what: string, size: number, limit: number) {
+    super(`${what} is ${size} bytes encoded, over the limit of ${limit} bytes`);
+    this.size = size;
+    this.limit = limit;
+  }
+}
+
+/**
+ * Marks an {@link InputEndedError} across copies of this runtime, like {@link MalformedFrame}.
+ */
+const INPUT_ENDED: unique symbol = Symbol.for("acp-codegen.input-ended") as never;
+
+export function isInputEnded(error: unknown): error is InputEndedError {
+  return hasMark(error, INPUT_ENDED);
+}
+
+/**
+ * What a transport's reader (or writer) rejects with, instead of ending quietly, when it
+ * knows why the input ended: the process behind it exited, say. The connection then
+ * closes as at end of input, with this error as the reason, so the rejection of every
+ * pending call says what happened.
+ */
+export class InputEndedError extends Error {
+  override readonly name: string = "InputEndedError";
+  readonly [INPUT_ENDED]: true = true;
 }

@@ -1,7 +1,13 @@
 import type { JsonRpcMessage } from "./json-rpc.js";
 import { type Frame, LineFramer } from "./line-framing.js";
-import { MalformedFrame, MessageEncodingError, type MessageStream } from "./message-stream.js";
-import { strictUtf8Decoder, utf8Encoder } from "./web-globals.js";
+import {
+  MalformedFrame,
+  MessageEncodingError,
+  type MessageStream,
+  MessageTooLargeError,
+} from "./message-stream.js";
+import { peek } from "./peek.js";
+import { lossyUtf8Decoder, strictUtf8Decoder, utf8Encoder } from "./web-globals.js";
 import type {
   ReadableLike,
   StreamReader,
@@ -15,8 +21,11 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 export interface NdJsonStreamOptions {
   /**
-   * Longest incoming line, in bytes, before its newline. A longer line is skipped without
-   * being buffered and reported to the connection as a `too-large` {@link MalformedFrame}.
+   * Longest message, in bytes before its newline, in either direction (default 32 MiB).
+   * A longer incoming line is skipped without being buffered and reported to the connection
+   * as a `too-large` `MalformedFrame`; a longer outgoing message is not written, and its
+   * call fails with a `MessageTooLargeError`. (Named, not linked: `PKG/node`'s
+   * `SpawnAgentOptions` inherits this text, and that entry point exports neither.)
    */
   readonly maxMessageBytes?: number;
 }
@@ -36,11 +45,16 @@ export function ndJsonStream(
   input: ReadableLike<Uint8Array>,
   options: NdJsonStreamOptions = {},
 ): MessageStream {
-  const framer = new LineFramer(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
-  return { readable: lineReadable(input, framer), writable: lineWritable(output) };
+  const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const framer = new LineFramer(limit);
+  return { readable: lineReadable(input, framer, limit), writable: lineWritable(output, limit) };
 }
 
-function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): ReadableLike<unknown> {
+function lineReadable(
+  input: ReadableLike<Uint8Array>,
+  framer: LineFramer,
+  limit: number,
+): ReadableLike<unknown> {
   const decoder = strictUtf8Decoder();
   let locked = false;
   return {
@@ -49,21 +63,28 @@ function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): Read
         throw new TypeError("ndJsonStream: the readable side is already locked to a reader");
       locked = true;
       const source = input.getReader();
-      const ready: unknown[] = [];
+      // The frames of the last chunk, taken in order by index: O(1) per message.
+      let frames: Frame[] = [];
+      let next = 0;
       let ended = false;
       return {
         async read(): Promise<StreamReadResult<unknown>> {
-          while (ready.length === 0) {
+          for (;;) {
+            while (next < frames.length) {
+              const value = toValue(frames[next++] as Frame, decoder, limit);
+              if (value !== SKIP) return { done: false, value };
+            }
+            frames = [];
+            next = 0;
             if (ended) return { done: true };
             const chunk = await source.read();
-            if (chunk.done) ended = true;
-            const frames = chunk.done ? framer.end() : chunk.value ? framer.push(chunk.value) : [];
-            for (const frame of frames) {
-              const value = toValue(frame, decoder);
-              if (value !== SKIP) ready.push(value);
+            if (chunk.done) {
+              ended = true;
+              frames = framer.end();
+            } else if (chunk.value) {
+              frames = framer.push(chunk.value);
             }
           }
-          return { done: false, value: ready.shift() };
         },
         releaseLock(): void {
           locked = false;
@@ -71,7 +92,7 @@ function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): Read
         },
         cancel(reason?: unknown): Promise<void> {
           ended = true;
-          ready.length = 0;
+          frames = [];
           return source.cancel(reason);
         },
       };
@@ -80,25 +101,37 @@ function lineReadable(input: ReadableLike<Uint8Array>, framer: LineFramer): Read
 }
 
 /** One line to a JSON value, a {@link MalformedFrame}, or SKIP for a blank line. */
-function toValue(frame: Frame, decoder: { decode(bytes: Uint8Array): string }): unknown {
-  if (frame.kind === "oversize") return new MalformedFrame("too-large", frame.size);
+function toValue(
+  frame: Frame,
+  decoder: { decode(bytes: Uint8Array): string },
+  limit: number,
+): unknown {
+  if (frame.kind === "oversize") {
+    const peeked = peek(lossyUtf8Decoder().decode(frame.head));
+    return new MalformedFrame("too-large", frame.size, { peek: peeked, limit });
+  }
   const bytes =
     frame.bytes[frame.bytes.length - 1] === CR ? frame.bytes.subarray(0, -1) : frame.bytes;
   let text: string;
   try {
     text = decoder.decode(bytes);
   } catch {
-    return new MalformedFrame("invalid-utf8", frame.bytes.length);
+    return new MalformedFrame("invalid-utf8", frame.bytes.length, {
+      text: lossyUtf8Decoder().decode(bytes),
+    });
   }
   if (text.trim() === "") return SKIP;
   try {
     return JSON.parse(text);
   } catch {
-    return new MalformedFrame("parse-error", frame.bytes.length);
+    return new MalformedFrame("parse-error", frame.bytes.length, { text });
   }
 }
 
-function lineWritable(output: WritableLike<Uint8Array>): WritableLike<JsonRpcMessage> {
+function lineWritable(
+  output: WritableLike<Uint8Array>,
+  limit: number,
+): WritableLike<JsonRpcMessage> {
   const encoder = utf8Encoder();
   return {
     getWriter(): StreamWriter<JsonRpcMessage> {
@@ -113,11 +146,23 @@ function lineWritable(output: WritableLike<Uint8Array>): WritableLike<JsonRpcMes
           }
           if (text === undefined) return Promise.reject(new MessageEncodingError(undefined));
           // JSON.stringify escapes every control character, so the only newline is ours.
-          return sink.write(encoder.encode(`${text}\n`));
+          const bytes = encoder.encode(`${text}\n`);
+          if (bytes.length - 1 > limit)
+            return Promise.reject(
+              new MessageTooLargeError(describe(message), bytes.length - 1, limit),
+            );
+          return sink.write(bytes);
         },
         close: () => sink.close(),
         releaseLock: () => sink.releaseLock(),
       };
     },
   };
+}
+
+/** What a message is, for an error message: never its content. */
+function describe(message: JsonRpcMessage): string {
+  if ("method" in message)
+    return "id" in message ? `the ${message.method} request` : `the ${message.method} notification`;
+  return `the answer to request ${JSON.stringify(message.id)}`;
 }

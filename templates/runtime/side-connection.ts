@@ -5,6 +5,7 @@ import type {
   MethodEntry,
   MethodTables,
 } from "./connection-types.js";
+import { handlePrototype, makeHandle } from "./handle.js";
 import type { MessageStream } from "./message-stream.js";
 import type { PlatformAbortSignal } from "./web-types.js";
 
@@ -89,11 +90,22 @@ function remoteMethods(connection: Connection, entries: readonly MethodEntry[]):
   // No prototype: handler names come from the schema and must not meet Object.prototype.
   const remote: Record<string, (params: unknown, options?: CallOptions) => Promise<unknown>> =
     Object.create(null);
+  const request = (method: string, params: unknown, options?: CallOptions) =>
+    connection.request(method, params, options);
   for (const entry of entries) {
-    remote[entry.handler] =
-      entry.kind === "request"
-        ? (params, options) => connection.request(entry.method, params, options)
-        : (params) => connection.notify(entry.method, params);
+    const spec = entry.handle;
+    if (entry.kind === "notification") {
+      remote[entry.handler] = (params) => connection.notify(entry.method, params);
+    } else if (spec) {
+      // The proxy of a request that creates something resolves with a handle on it.
+      const proto = handlePrototype(spec);
+      remote[entry.handler] = (params, options) =>
+        request(entry.method, params, options).then((result) =>
+          makeHandle(proto, spec, request, params, result),
+        );
+    } else {
+      remote[entry.handler] = (params, options) => request(entry.method, params, options);
+    }
   }
   return Object.freeze(remote);
 }

@@ -46,6 +46,13 @@ export function strictUtf8Decoder(): TextDecoderLike {
   return new Decoder("utf-8", { fatal: true });
 }
 
+/** A decoder that replaces malformed UTF-8 with U+FFFD: for showing input, never for reading it. */
+export function lossyUtf8Decoder(): TextDecoderLike {
+  const Decoder = platform.TextDecoder;
+  if (!Decoder) throw missing("TextDecoder");
+  return new Decoder("utf-8", { fatal: false });
+}
+
 export function utf8Encoder(): TextEncoderLike {
   const Encoder = platform.TextEncoder;
   if (!Encoder) throw missing("TextEncoder");

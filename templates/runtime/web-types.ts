@@ -26,7 +26,12 @@ export interface ReadableLike<T> {
   getReader(): StreamReader<T>;
 }
 
-/** The part of a `WritableStreamDefaultWriter` we use. */
+/**
+ * The part of a `WritableStreamDefaultWriter` we use, with its semantics: `write` may be
+ * called again before an earlier write settled, and `close` right after a write; the writer
+ * keeps chunks whole and in call order and closes after the last one, as a WHATWG writer
+ * does. A hand-written writer must do the same.
+ */
 export interface StreamWriter<T> {
   write(chunk: T): Promise<void>;
   close(): Promise<void>;

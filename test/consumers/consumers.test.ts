@@ -270,12 +270,25 @@ describe("runs under Node", { timeout: 60_000 }, () => {
     });
   });
 
-  it("the README's client runs the README's agent", async () => {
+  it("every README example with an output block prints it (the clients run the README's agent)", async () => {
     await emitted;
     const out = join(projects.node.dir, "out");
-    const run = await exec(process.execPath, ["client.js"], { cwd: out, timeoutMs: 30_000 });
-    expect(run.stderr).toBe("");
-    expect(run.stdout).toBe("Hello!\nstop reason: end_turn\n");
+    const runnable = readmeExamples(
+      join(projects.node.dir, "node_modules", NAME, "README.md"),
+    ).filter((example) => example.output !== undefined);
+    expect(runnable.map((example) => example.name)).toContain("client.ts");
+    const runs = await Promise.all(
+      runnable.map((example) =>
+        exec(process.execPath, [example.name.replace(/\.ts$/, ".js")], {
+          cwd: out,
+          timeoutMs: 30_000,
+        }),
+      ),
+    );
+    runnable.forEach((example, i) => {
+      expect(runs[i]?.stderr, example.name).toBe("");
+      expect(runs[i]?.stdout, example.name).toBe(example.output);
+    });
   });
 });
 

@@ -118,7 +118,7 @@ describe("Connection: requests and responses", { timeout: 10_000 }, () => {
   it("passes a thrown RequestError through with its code and data", async () => {
     const { caller } = connect({
       add() {
-        throw RequestError.resourceNotFound("file:///missing");
+        throw new RequestError(-32002, "Resource not found", { uri: "file:///missing" });
       },
     });
     const error = await caller.request("math/add", { a: 1, b: 2 }).catch((e: unknown) => e);
@@ -487,12 +487,11 @@ describe("Connection: logging", { timeout: 10_000 }, () => {
       connection.serve({});
       open.push(connection);
       await peer.send("garbage\n");
-      await peer.next();
       await peer.send({ jsonrpc: "2.0", method: "$/unknown_protocol_thing", params: {} });
       await peer.send({ jsonrpc: "2.0", id: 1, method: "math/add", params: { a: 1, b: 1 } });
       await peer.next();
       expect(spy.mock.calls.map((c) => c[0])).toEqual([
-        "acp: an incoming line of 7 bytes is not valid JSON",
+        "acp: an incoming line of 7 bytes is not valid JSON; dropped (later ones are logged at debug level)",
         "acp: no handler for request math/add",
       ]);
     } finally {
@@ -596,5 +595,116 @@ describe("SideConnection", { timeout: 10_000 }, () => {
     );
     open.push(connection);
     expect(given).toBe(connection);
+  });
+});
+
+describe("Connection: the close reason", { timeout: 10_000 }, () => {
+  it("says the peer closed its output at end of input", async () => {
+    const { peer, connection } = facingRaw({});
+    const call = connection.request("echo/ping", { n: 1 });
+    await peer.next();
+    await peer.end();
+    const error = (await call.catch((e: unknown) => e)) as ConnectionClosedError;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(error.kind).toBe("end-of-input");
+    expect(error.message).toBe("connection closed: the peer closed its output");
+    expect(connection.signal.reason).toBe(error);
+  });
+
+  it("says close() was called, with its reason when it has one", async () => {
+    const first = facingRaw({}).connection;
+    first.close();
+    await expect(first.request("echo/ping", { n: 1 })).rejects.toMatchObject({
+      kind: "closed",
+      message: "connection closed by close()",
+    });
+    const second = facingRaw({}).connection;
+    second.close(new Error("user quit"));
+    await expect(second.request("echo/ping", { n: 1 })).rejects.toMatchObject({
+      kind: "closed",
+      message: "connection closed: user quit",
+    });
+  });
+
+  it("names a read error and a write error, with the transport's message", async () => {
+    const failingRead = new Connection(
+      SERVER_TABLES,
+      {
+        readable: new ReadableStream({
+          pull() {
+            throw new Error("EIO: input/output error");
+          },
+        }),
+        writable: new WritableStream(),
+      },
+      { log: () => {} },
+    );
+    failingRead.serve({});
+    open.push(failingRead);
+    await failingRead.closed;
+    expect(failingRead.signal.reason).toMatchObject({
+      kind: "read-error",
+      message: "connection closed: EIO: input/output error",
+    });
+    const failingWrite = new Connection(
+      SERVER_TABLES,
+      {
+        readable: new ReadableStream(),
+        writable: new WritableStream({
+          write() {
+            throw new Error("EPIPE: broken pipe");
+          },
+        }),
+      },
+      { log: () => {} },
+    );
+    failingWrite.serve({});
+    open.push(failingWrite);
+    await expect(failingWrite.request("echo/ping", { n: 1 })).rejects.toMatchObject({
+      kind: "write-error",
+      message: "connection closed: EPIPE: broken pipe",
+    });
+  });
+});
+
+describe("Connection: trace", { timeout: 10_000 }, () => {
+  it("sees every message both ways, raw: before parsing, and once the transport took it", async () => {
+    const events: Array<{ direction: string; message: unknown }> = [];
+    const sent = deferred();
+    const { peer } = facingRaw(
+      { add: (p: { a: number; b: number }) => ({ sum: p.a + p.b }) },
+      {
+        trace: (event) => {
+          events.push(event);
+          if (event.direction === "sent") sent.resolve();
+        },
+      },
+    );
+    await peer.send("Please log in:\n");
+    const request = { jsonrpc: "2.0", id: 1, method: "math/add", params: { a: 1, b: 2 } };
+    await peer.send(request);
+    await peer.next();
+    await sent.promise;
+    expect(events).toEqual([
+      {
+        direction: "received",
+        message: expect.objectContaining({ problem: "parse-error", text: "Please log in:" }),
+      },
+      { direction: "received", message: request },
+      { direction: "sent", message: { jsonrpc: "2.0", id: 1, result: { sum: 3 } } },
+    ]);
+  });
+
+  it("does not report a message the transport refused", async () => {
+    const events: string[] = [];
+    const { peer, connection } = facingRaw(
+      {},
+      { validate: false, trace: (event) => events.push(event.direction) },
+    );
+    await expect(connection.notify("log/line", { n: 1n })).rejects.toThrow();
+    // notify() resolves once the transport took the message, after the trace saw it.
+    await connection.notify("log/line", { line: "ok" });
+    await peer.next();
+    expect(events).toEqual(["sent"]);
   });
 });

@@ -203,3 +203,50 @@ export function deferred<T = void>(): {
   });
   return { promise, resolve, reject };
 }
+
+const object = compile({ type: "object" });
+const entry = (
+  method: string,
+  kind: "request" | "notification",
+  handler: string,
+  extra: Partial<MethodEntry> = {},
+): MethodEntry => ({
+  method,
+  kind,
+  handler,
+  params: "Object",
+  validateParams: object,
+  ...(kind === "request" ? { result: "Object", validateResult: object } : {}),
+  ...extra,
+});
+
+/**
+ * A second mini protocol for the per-method data the generator derives from a schema: a
+ * `turn/run` request stopped by the `turn/stop` notification (like `session/prompt` and
+ * `session/cancel`), and a `job/start` request whose result names a job that `job/poll`
+ * and `job/free` act on (like `terminal/create` and its terminal).
+ */
+export const TASK_SERVER_METHODS: readonly MethodEntry[] = [
+  entry("turn/run", "request", "run", { cancelBy: { method: "turn/stop", copy: ["owner"] } }),
+  entry("turn/stop", "notification", "stop"),
+  entry("job/start", "request", "start", {
+    handle: {
+      id: "jobId",
+      scope: ["owner"],
+      methods: { poll: "job/poll", free: "job/free" },
+      dispose: "free",
+    },
+  }),
+  entry("job/poll", "request", "poll"),
+  entry("job/free", "request", "free"),
+];
+export const TASK_SERVER_TABLES: MethodTables = {
+  serves: TASK_SERVER_METHODS,
+  calls: [],
+  protocol: PROTOCOL_METHODS,
+};
+export const TASK_CALLER_TABLES: MethodTables = {
+  serves: [],
+  calls: TASK_SERVER_METHODS,
+  protocol: PROTOCOL_METHODS,
+};

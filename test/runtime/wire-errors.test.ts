@@ -39,8 +39,15 @@ async function stillUp(peer: RawPeer, id = 100): Promise<void> {
 }
 
 describe("bad input on the wire", { timeout: 10_000 }, () => {
-  it("a non-JSON line: -32700 with id null, logged, connection stays up", async () => {
+  it("a non-JSON line: dropped and logged by default, connection stays up", async () => {
     const { peer, log } = serve();
+    await peer.send("this is not json\n");
+    await stillUp(peer);
+    expect(log.reasons()).toEqual(["parse-error"]);
+  });
+
+  it("a non-JSON line with malformedInput 'answer': -32700 with id null, connection stays up", async () => {
+    const { peer, log } = serve({ malformedInput: "answer" });
     await peer.send("this is not json\n");
     expect(await peer.next()).toEqual({
       jsonrpc: "2.0",
@@ -51,15 +58,29 @@ describe("bad input on the wire", { timeout: 10_000 }, () => {
     await stillUp(peer);
   });
 
-  it("a line that is not UTF-8: -32700, connection stays up", async () => {
+  it("a whole screen of non-JSON lines: one warning, the rest at debug level, nothing answered", async () => {
     const { peer, log } = serve();
+    await peer.send("Welcome!\nPlease log in:\n  1) browser\n  2) API key\n> ");
+    await peer.send("\n");
+    await stillUp(peer);
+    expect(log.events.map((e) => `${e.level} ${e.reason}`)).toEqual([
+      "warn parse-error",
+      "debug parse-error",
+      "debug parse-error",
+      "debug parse-error",
+      "debug parse-error",
+    ]);
+  });
+
+  it("a line that is not UTF-8: -32700 when answering, connection stays up", async () => {
+    const { peer, log } = serve({ malformedInput: "answer" });
     await peer.send(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]));
     expect(await peer.next()).toMatchObject({ id: null, error: { code: -32700 } });
     expect(log.reasons()).toEqual(["invalid-utf8"]);
     await stillUp(peer);
   });
 
-  it("an over-size message: skipped, -32600 with its size, connection stays up", async () => {
+  it("an over-size request: skipped, answered -32600 with its own id and size, connection stays up", async () => {
     const { peer, log } = serve({ maxMessageBytes: 256 });
     const huge = JSON.stringify({
       jsonrpc: "2.0",
@@ -71,15 +92,59 @@ describe("bad input on the wire", { timeout: 10_000 }, () => {
     await peer.send(`${huge.slice(500)}\n`);
     expect(await peer.next()).toEqual({
       jsonrpc: "2.0",
-      id: null,
+      id: 1,
       error: {
         code: -32600,
         message: "Invalid request: message too large",
-        data: { size: huge.length },
+        data: { size: huge.length, limit: 256 },
       },
     });
     expect(log.reasons()).toEqual(["message-too-large"]);
     await stillUp(peer);
+  });
+
+  it("an over-size line with no id to answer: dropped by default, -32600 with id null when answering", async () => {
+    const line = `{"pad":"${"y".repeat(600)}"}\n`;
+    const dropping = serve({ maxMessageBytes: 256 });
+    await dropping.peer.send(line);
+    await stillUp(dropping.peer);
+    const answering = serve({ maxMessageBytes: 256, malformedInput: "answer" });
+    await answering.peer.send(line);
+    expect(await answering.peer.next()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it("an over-size notification is never answered, whatever the option", async () => {
+    const line = `{"jsonrpc":"2.0","method":"log/line","params":{"line":"${"y".repeat(600)}"}}\n`;
+    const { peer, log } = serve({ maxMessageBytes: 256, malformedInput: "answer" });
+    await peer.send(line);
+    await stillUp(peer);
+    expect(log.reasons()).toEqual(["message-too-large"]);
+  });
+
+  it("an over-size answer to our call: the call fails with a MessageTooLargeError", async () => {
+    const { peer, connection } = serve({ maxMessageBytes: 256 });
+    const call = connection.request("echo/ping", { n: 1 });
+    const sent = (await peer.next()) as { id: number };
+    await peer.send(
+      `${JSON.stringify({ jsonrpc: "2.0", id: sent.id, result: { n: 1, pad: "z".repeat(600) } })}\n`,
+    );
+    await expect(call).rejects.toMatchObject({
+      name: "MessageTooLargeError",
+      limit: 256,
+      message: expect.stringContaining("echo/ping"),
+    });
+    await stillUp(peer);
+  });
+
+  it("an error answer without an id (some agents answer notifications so): dropped quietly", async () => {
+    const { peer, log } = serve();
+    await peer.send({ jsonrpc: "2.0", error: { code: -32601, message: "Method not found" } });
+    await peer.send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "bad" } });
+    await stillUp(peer);
+    expect(log.events.map((e) => `${e.level} ${e.reason}`)).toEqual([
+      "debug unattributed-error",
+      "debug unattributed-error",
+    ]);
   });
 
   it("invalid params: -32602, connection stays up", async () => {

@@ -110,3 +110,20 @@ export const stableNes: stable.Agent = {
   // @ts-expect-error nesStart is not an Agent member on the stable surface
   nesStart: async () => ({ sessionId: "nes" }),
 };
+
+// --- terminal handle: terminal/create resolves with one -----------------------------------------
+
+export async function useTerminal(): Promise<number | null | undefined> {
+  const terminal: stable.TerminalHandle = await agentSide.client.terminalCreate({
+    sessionId: "s",
+    command: "npm",
+  });
+  const id: string = terminal.terminalId;
+  const output: stable.TerminalOutputResponse = await terminal.output();
+  // @ts-expect-error the handle fills in the terminal id itself
+  await terminal.kill({ terminalId: id });
+  await terminal.release({ _meta: { reason: "done" } });
+  return output.exitStatus?.exitCode;
+}
+// @ts-expect-error a handle is not a plain function result: waitForExit is a method, not data
+export const notData: string = ({} as stable.TerminalHandle).waitForExit;

@@ -31,6 +31,7 @@ const INPUTS = [
   "package.json",
   "package-lock.json",
   "tsconfig.runtime.json",
+  "tsconfig.runtime-node.json",
 ];
 
 function files(path: string): string[] {
@@ -61,12 +62,16 @@ function stamp(): string {
 export async function prepareTestPackage(): Promise<"fresh" | "regenerated"> {
   const current = stamp();
   if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === current) return "fresh";
-  const tsc = spawnSync(
-    process.execPath,
-    [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.runtime.json"],
-    { cwd: ROOT, encoding: "utf8" },
-  );
-  if (tsc.status !== 0) throw new Error(`building the runtime failed:\n${tsc.stdout}${tsc.stderr}`);
+  // The runtime is two projects: the web-platform core, and the Node entry's node.ts.
+  for (const project of ["tsconfig.runtime.json", "tsconfig.runtime-node.json"]) {
+    const tsc = spawnSync(
+      process.execPath,
+      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", project],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    if (tsc.status !== 0)
+      throw new Error(`building the runtime (${project}) failed:\n${tsc.stdout}${tsc.stderr}`);
+  }
   const { main } = await import("../../generator/cli.js");
   const stderr: string[] = [];
   const code = await main(

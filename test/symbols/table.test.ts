@@ -10,7 +10,11 @@ import { buildModel } from "../../generator/model/build.js";
 import { ROOT } from "../../generator/paths.js";
 import { emitSurface } from "../../generator/pipeline.js";
 import type { Json, JsonObject } from "../../generator/schema/json.js";
-import { CONNECTION_REEXPORTS, INDEX_REEXPORTS } from "../../generator/symbols/exports.js";
+import {
+  CONNECTION_REEXPORTS,
+  INDEX_REEXPORTS,
+  NODE_REEXPORTS,
+} from "../../generator/symbols/exports.js";
 import { buildSymbols, type SurfaceSymbols } from "../../generator/symbols/table.js";
 import { exportedDeclarations, parse } from "../support/declarations.js";
 import { RELEASES_DIR } from "../support/run.js";
@@ -89,7 +93,10 @@ describe("symbol table", () => {
   });
 
   it("refuses a definition named like a package export, on every surface alike", () => {
-    for (const name of ["RemoteAgent", "ValidationIssue", "PROXY_METHODS", "ProxyRequestMap"])
+    for (const name of [
+      ...["RemoteAgent", "ValidationIssue", "PROXY_METHODS", "ProxyRequestMap"],
+      ...["RequestError", "MessageTooLargeError", "TraceEvent"],
+    ])
       expect(refusal({ [name]: {} })).toBe(
         `schema.json#/$defs/${name}: definition name "${name}" collides with a name the generated package exports`,
       );
@@ -129,7 +136,7 @@ describe("symbol table against a generated package", () => {
     for (const surface of model.surfaces) {
       const names = symbols.of(surface);
       const files = await emitSurface(emitContext(surface, names, new Diagnostics()));
-      const modules = ["types", "methods", "guards", "parsers", "connection", "index"];
+      const modules = ["types", "methods", "guards", "parsers", "connection", "errors", "index"];
       const exported = modules.flatMap((m) => {
         const file = files.find((f) => f.path === `${surface.id}/${m}.d.ts`);
         if (!file) throw new Error(`no ${surface.id}/${m}.d.ts`);
@@ -152,16 +159,31 @@ describe("symbol table against a generated package", () => {
         ]),
         ...Object.values(names.methodModule),
         ...Object.values(names.roles).flatMap((r) => [r.handlers, r.remote, r.connection]),
+        ...names.handleTypes,
+        names.errors.errorClass,
         ...[...names.reexports.connection, ...names.reexports.index].flatMap((r) => r.names),
       ];
       expect(new Set(exported), surface.id).toEqual(new Set(expected));
       expect(exported.length, `${surface.id}: a name exported twice`).toBe(new Set(exported).size);
     }
     expect(model.surfaces.some((s) => symbols.of(s).sides.includes("proxy"))).toBe(true);
+    expect(model.surfaces.every((s) => symbols.of(s).handleTypes.includes("TerminalHandle"))).toBe(
+      true,
+    );
+  });
+
+  it("refuses a definition named like a handle type of the surface's own methods", () => {
+    const file = join(RELEASES_DIR, "2.4.0", "v1", "schema.json");
+    const loaded = loadSurfaces([surfaceOfFile(file, file)], new Diagnostics());
+    const surface = loaded.surfaces[0] as LoadedInput["surfaces"][number];
+    surface.defs = { ...surface.defs, TerminalHandle: { type: "string" } };
+    expect(() => buildSymbols(buildModel(loaded))).toThrow(
+      /#\/\$defs\/TerminalHandle: definition name "TerminalHandle" collides with a name the generated package exports$/,
+    );
   });
 
   it("re-exports only what the runtime's modules export, values as values", () => {
-    for (const r of [...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS]) {
+    for (const r of [...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS, ...NODE_REEXPORTS]) {
       const source = readFileSync(
         join(ROOT, "templates", "runtime", r.from.replace(/\.js$/, ".ts")),
         "utf8",
@@ -172,5 +194,13 @@ describe("symbol table against a generated package", () => {
         expect(declared.test(source), `${r.from} exports ${name}`).toBe(true);
       }
     }
+  });
+
+  it("passes on every export of the runtime's node.ts through the Node entry point", () => {
+    const source = readFileSync(join(ROOT, "templates", "runtime", "node.ts"), "utf8");
+    const declared = [
+      ...source.matchAll(/^export (?:interface|type|class|function|const) (\w+)/gm),
+    ].map((m) => m[1]);
+    expect(NODE_REEXPORTS.flatMap((r) => r.names).sort()).toEqual(declared.sort());
   });
 });

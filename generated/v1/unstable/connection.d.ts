@@ -5,12 +5,17 @@ import type { AgentRequestMap, AgentNotificationMap, ClientRequestMap, ClientNot
 import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "../../runtime/connection-types.js";
 import type { MessageStream } from "../../runtime/message-stream.js";
 import { SideConnection } from "../../runtime/side-connection.js";
+import type { AsyncDisposableIfAvailable } from "../../runtime/handle.js";
 
 export { ndJsonStream } from "../../runtime/ndjson-stream.js";
 export type { NdJsonStreamOptions } from "../../runtime/ndjson-stream.js";
-export { ConnectionClosedError, RequestError } from "../../runtime/request-error.js";
-export type { MessageStream } from "../../runtime/message-stream.js";
-export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, ValidationOptions } from "../../runtime/connection-types.js";
+export { ConnectionClosedError } from "../../runtime/request-error.js";
+export type { CloseKind } from "../../runtime/request-error.js";
+export { MessageEncodingError, MessageTooLargeError } from "../../runtime/message-stream.js";
+export type { MalformedDetail, MessageStream } from "../../runtime/message-stream.js";
+export type { MessageHead } from "../../runtime/peek.js";
+export type { AsyncDisposableIfAvailable } from "../../runtime/handle.js";
+export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, TraceEvent, ValidationOptions } from "../../runtime/connection-types.js";
 export type { ErrorMessage, ErrorObject, JsonRpcId, JsonRpcMessage, NotificationMessage, RequestMessage, ResultMessage } from "../../runtime/json-rpc.js";
 export type { MalformedFrame, MalformedProblem } from "../../runtime/message-stream.js";
 export type { ParamsOf, RemoteMethods, ResultOf } from "../../runtime/side-connection.js";
@@ -182,6 +187,22 @@ export interface Client extends ExtensionHandlers {
   terminalWaitForExit?(params: T.WaitForTerminalExitRequest, context: RequestContext): MaybePromise<T.WaitForTerminalExitResponse>;
 }
 
+/**
+ * What `terminal/create` created, as the typed call returns it: the result's properties
+ * and one method per request acting on it, with `sessionId` and `terminalId` filled in.
+ * `release()` frees it; with `await using`, leaving the scope calls it.
+ */
+export type TerminalHandle = T.CreateTerminalResponse & AsyncDisposableIfAvailable & {
+  /** `terminal/kill` for this one. */
+  kill(params?: Omit<T.KillTerminalRequest, "sessionId" | "terminalId">, options?: CallOptions): Promise<T.KillTerminalResponse>;
+  /** `terminal/output` for this one. */
+  output(params?: Omit<T.TerminalOutputRequest, "sessionId" | "terminalId">, options?: CallOptions): Promise<T.TerminalOutputResponse>;
+  /** `terminal/release` for this one. */
+  release(params?: Omit<T.ReleaseTerminalRequest, "sessionId" | "terminalId">, options?: CallOptions): Promise<T.ReleaseTerminalResponse>;
+  /** `terminal/wait_for_exit` for this one. */
+  waitForExit(params?: Omit<T.WaitForTerminalExitRequest, "sessionId" | "terminalId">, options?: CallOptions): Promise<T.WaitForTerminalExitResponse>;
+};
+
 /** The agent as its peer sees it: one function per agent method, sending it over the connection. */
 export interface RemoteAgent {
   /** `authenticate` (request). Request parameters for the authenticate method. */
@@ -282,7 +303,10 @@ export interface RemoteAgent {
   sessionLoad(params: T.LoadSessionRequest, options?: CallOptions): Promise<T.LoadSessionResponse>;
   /** `session/new` (request). Request parameters for creating a new session. */
   sessionNew(params: T.NewSessionRequest, options?: CallOptions): Promise<T.NewSessionResponse>;
-  /** `session/prompt` (request). Request parameters for sending a user prompt to the agent. */
+  /**
+   * `session/prompt` (request). Request parameters for sending a user prompt to the agent.
+   * Aborting `options.signal` sends `session/cancel` (with this call's `sessionId`) and the call still resolves with the peer's answer, which ends the turn: it is not rejected.
+   */
   sessionPrompt(params: T.PromptRequest, options?: CallOptions): Promise<T.PromptResponse>;
   /** `session/resume` (request). Request parameters for resuming an existing session. */
   sessionResume(params: T.ResumeSessionRequest, options?: CallOptions): Promise<T.ResumeSessionResponse>;
@@ -326,8 +350,11 @@ export interface RemoteClient {
   sessionRequestPermission(params: T.RequestPermissionRequest, options?: CallOptions): Promise<T.RequestPermissionResponse>;
   /** `session/update` (notification). Notification containing a session update from the agent. */
   sessionUpdate(params: T.SessionNotification): Promise<void>;
-  /** `terminal/create` (request). Request to create a new terminal and execute a command. */
-  terminalCreate(params: T.CreateTerminalRequest, options?: CallOptions): Promise<T.CreateTerminalResponse>;
+  /**
+   * `terminal/create` (request). Request to create a new terminal and execute a command.
+   * Resolves with a `TerminalHandle`: the result, plus `kill()`, `output()`, `release()`, `waitForExit()` acting on it.
+   */
+  terminalCreate(params: T.CreateTerminalRequest, options?: CallOptions): Promise<TerminalHandle>;
   /** `terminal/kill` (request). Request to kill a terminal without releasing it. */
   terminalKill(params: T.KillTerminalRequest, options?: CallOptions): Promise<T.KillTerminalResponse>;
   /** `terminal/output` (request). Request to get the current output and status of a terminal. */

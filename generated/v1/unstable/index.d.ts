@@ -12,5 +12,6 @@ export * from "./methods.js";
 export * from "./guards.js";
 export * from "./parsers.js";
 export * from "./connection.js";
+export * from "./errors.js";
 export { ValidationError } from "../../runtime/validation.js";
 export type { ValidationIssue, ValidationResult } from "../../runtime/validation.js";

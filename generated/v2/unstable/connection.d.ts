@@ -5,12 +5,17 @@ import type { AgentRequestMap, AgentNotificationMap, ClientRequestMap, ClientNot
 import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "../../runtime/connection-types.js";
 import type { MessageStream } from "../../runtime/message-stream.js";
 import { SideConnection } from "../../runtime/side-connection.js";
+import type { AsyncDisposableIfAvailable } from "../../runtime/handle.js";
 
 export { ndJsonStream } from "../../runtime/ndjson-stream.js";
 export type { NdJsonStreamOptions } from "../../runtime/ndjson-stream.js";
-export { ConnectionClosedError, RequestError } from "../../runtime/request-error.js";
-export type { MessageStream } from "../../runtime/message-stream.js";
-export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, ValidationOptions } from "../../runtime/connection-types.js";
+export { ConnectionClosedError } from "../../runtime/request-error.js";
+export type { CloseKind } from "../../runtime/request-error.js";
+export { MessageEncodingError, MessageTooLargeError } from "../../runtime/message-stream.js";
+export type { MalformedDetail, MessageStream } from "../../runtime/message-stream.js";
+export type { MessageHead } from "../../runtime/peek.js";
+export type { AsyncDisposableIfAvailable } from "../../runtime/handle.js";
+export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, TraceEvent, ValidationOptions } from "../../runtime/connection-types.js";
 export type { ErrorMessage, ErrorObject, JsonRpcId, JsonRpcMessage, NotificationMessage, RequestMessage, ResultMessage } from "../../runtime/json-rpc.js";
 export type { MalformedFrame, MalformedProblem } from "../../runtime/message-stream.js";
 export type { ParamsOf, RemoteMethods, ResultOf } from "../../runtime/side-connection.js";

@@ -3,25 +3,32 @@ import { STANDARD_KEYWORDS } from "../../../generator/schema/keywords.js";
 import type { ConsumerFile } from "./matrix.js";
 
 export interface ReadmeExample extends ConsumerFile {
-  /** Uses Node's own modules, so only a Node project can compile it. */
+  /** Uses Node's own modules (or the package's Node entry point): only a Node project compiles it. */
   readonly node: boolean;
+  /** What it prints when run: the ```text block right after it, if there is one. */
+  readonly output?: string;
 }
 
 /**
  * The ```ts blocks of a README, as consumer files: the README's examples are checked like
  * any other consumer, so the docs cannot drift from the package. A block whose first line
- * is `// name.ts` is written under that name (the client example starts `agent.js` by
- * name); the others are numbered.
+ * is `// name.ts` is written under that name (the client examples start `agent.js` by
+ * name); the others are numbered. A ```text block right after one is what it prints.
  */
 export function readmeExamples(readme: string): ReadmeExample[] {
-  const blocks = [...readFileSync(readme, "utf8").matchAll(/^```ts\n([\s\S]*?)^```$/gm)];
+  const blocks = [
+    ...readFileSync(readme, "utf8").matchAll(
+      /^```ts\n([\s\S]*?)^```\n(?:\n```text\n([\s\S]*?)^```$)?/gm,
+    ),
+  ];
   return blocks.map((match, i) => {
     const source = match[1] ?? "";
     const named = /^\/\/ ([\w-]+\.ts)\n/.exec(source)?.[1];
     return {
       name: named ?? `readme-${i + 1}.ts`,
       source,
-      node: /from "node:/.test(source),
+      node: /from "node:|from "[^"]+\/node"/.test(source),
+      ...(match[2] === undefined ? {} : { output: match[2] }),
     };
   });
 }
