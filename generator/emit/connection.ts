@@ -136,7 +136,7 @@ function declarations(
     head,
     'import type * as T from "./types.js";',
     `import type { ${[...maps("agent"), ...maps("client")].join(", ")} } from "./methods.js";`,
-    `import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
+    `import type { CallOptions, ConnectionOptions, ExtensionHandlers, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
     `import type { MessageStream } from "${runtime}/message-stream.js";`,
     `import { SideConnection } from "${runtime}/side-connection.js";`,
     `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
@@ -158,11 +158,12 @@ function declarations(
     for (const m of served[role]) {
       const optional = REQUIRED_HANDLERS[role].includes(m.method) ? "" : "?";
       const params = `params: T.${type(m.params)}`;
+      // `MaybePromise<R>` written out: the alias would be instantiated for every handler of
+      // every entry point a consumer's compiler checks, for the same union.
+      const returns = m.result ? `T.${type(m.result)}` : "void";
       lines.push(...doc(surface, m, "  "));
       lines.push(
-        m.result
-          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<T.${type(m.result)}>;`
-          : `  ${m.handler}${optional}(${params}, context: NotificationContext): MaybePromise<void>;`,
+        `  ${m.handler}${optional}(${params}, context: ${m.result ? "RequestContext" : "NotificationContext"}): ${returns} | Promise<${returns}>;`,
       );
     }
     lines.push("}", "");
