@@ -84,9 +84,12 @@ function shareOpenObjects(body: string, alias: string): string {
     return alias;
   });
   if (!shared) return body;
+  // `@inline`: API documentation (TypeDoc) writes the structure where the alias is used, as
+  // for any name the package does not export.
   return `${out}/**
  * A JSON object with members of any name and value: what the schema says of \`_meta\` and of
  * other objects it leaves open.
+ * @inline
  */
 type ${alias} = ${OPEN_OBJECT}
 `;
