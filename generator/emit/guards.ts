@@ -10,8 +10,8 @@ export const EXPERIMENTAL =
  * `guards.js` / `guards.d.ts`: for every definition a strict type guard `is<Name>`, a
  * `validate<Name>` that returns the issues, and an `assert<Name>` that throws them.
  * Each is a one-liner over its own compiled validator, so a bundler keeps only what is used.
- * The declarations are one line per definition: each function is a constant of a shared call
- * signature (`runtime/signatures.js`), which documents the family once.
+ * The declarations are one line per function: each is a constant of a shared call signature
+ * (`runtime/signatures.js`), which documents the family once.
  */
 export function emitGuards({ surface, names, runtime: runtimePath }: EmitContext): OutputFile[] {
   const { guard: Guard, validate: Validate, assert: Assert } = names.signatures;
@@ -37,10 +37,16 @@ export function emitGuards({ surface, names, runtime: runtimePath }: EmitContext
       `export function ${validate}(value) { return validateWith(${v}, value); }`,
       `export function ${assert}(value) { return assertWith(${v}, ${literal(type)}, value); }`,
     );
-    if (def.experimental === "new") dts.push(EXPERIMENTAL);
-    dts.push(
-      `export declare const ${guard}: ${Guard}<T.${type}>, ${validate}: ${Validate}<T.${type}>, ${assert}: ${Assert}<T.${type}>;`,
-    );
+    // One statement per name: a doc comment (the @experimental tag) belongs to the first
+    // declarator of a statement only.
+    for (const [name, signature] of [
+      [guard, Guard],
+      [validate, Validate],
+      [assert, Assert],
+    ] as const) {
+      if (def.experimental === "new") dts.push(EXPERIMENTAL);
+      dts.push(`export declare const ${name}: ${signature}<T.${type}>;`);
+    }
   }
   return [
     { path: `${surface.id}/guards.js`, content: `${js.join("\n")}\n` },

@@ -195,14 +195,16 @@ function parsersDts(
   for (const { helper, open, names: own } of helpers) {
     // The union, its tag property and the known tags: what the shared signature derives from.
     const args = `T.${own.type}, ${literal(helper.union.tag)}, ${knownTags(helper.union).map(literal).join(" | ")}`;
-    if (helper.def.experimental === "new") lines.push(EXPERIMENTAL);
-    if (!open) {
-      lines.push(`export declare const ${own.variantGuard}: ${variantGuard}<${args}>;`);
-      continue;
+    const declared: [string | undefined, string][] = open
+      ? [
+          [own.variantGuard, openVariantGuard],
+          [own.customGuard, customGuard],
+        ]
+      : [[own.variantGuard, variantGuard]];
+    for (const [name, signature] of declared) {
+      if (helper.def.experimental === "new") lines.push(EXPERIMENTAL);
+      lines.push(`export declare const ${name}: ${signature}<${args}>;`);
     }
-    lines.push(
-      `export declare const ${own.variantGuard}: ${openVariantGuard}<${args}>, ${own.customGuard}: ${customGuard}<${args}>;`,
-    );
   }
   return `${lines.join("\n")}\n`;
 }
