@@ -185,9 +185,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * An absolute filesystem path used by the protocol.
@@ -249,9 +247,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Form-based elicitation mode where the client renders a form from the provided schema.
@@ -397,9 +393,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -447,9 +441,7 @@ category?: (SessionConfigOptionCategory | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Unique identifier for a session configuration option value.
@@ -674,9 +666,7 @@ type: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -706,9 +696,7 @@ type: string
 /**
  * Raw value payload for the custom or future value type.
  */
-value: {
-[k: string]: unknown
-}
+value: JsonObject
 [k: string]: unknown
 }) & {
 /**
@@ -726,9 +714,7 @@ configId: SessionConfigId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * A JSON-RPC response object.
@@ -799,9 +785,7 @@ action: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Allowed wire representations for [`ElicitationContentValue`].
@@ -872,9 +856,7 @@ options: PermissionOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Permission request details for a tool call.
@@ -930,15 +912,11 @@ locations?: (ToolCallLocation[] | null)
 /**
  * Raw input parameters sent to the tool.
  */
-rawInput?: {
-[k: string]: unknown
-}
+rawInput?: JsonObject
 /**
  * Raw output returned by the tool.
  */
-rawOutput?: {
-[k: string]: unknown
-}
+rawOutput?: JsonObject
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Omitted means no metadata update; `null` is an
@@ -946,9 +924,7 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Standard content block (text, images, resources).
@@ -965,9 +941,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text provided to or from an LLM.
@@ -988,9 +962,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -1017,9 +989,7 @@ priority?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An image provided to or from an LLM.
@@ -1048,9 +1018,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Audio provided to or from an LLM.
@@ -1075,9 +1043,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -1122,9 +1088,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An optionally-sized icon that can be displayed in a user interface.
@@ -1170,9 +1134,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text-based resource contents.
@@ -1197,9 +1159,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Binary resource contents.
@@ -1224,9 +1184,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * File changes produced by a tool call.
@@ -1259,9 +1217,7 @@ patch?: (DiffPatch | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Operation metadata for add, delete, and modify changes.
@@ -1317,9 +1273,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A file location being accessed or modified by a tool.
@@ -1345,9 +1299,7 @@ line?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Permission request details for a command.
@@ -1376,9 +1328,7 @@ terminalId?: (TerminalId | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An option presented to the user when requesting permission.
@@ -1403,9 +1353,7 @@ kind: PermissionOptionKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1481,9 +1429,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for string properties in an elicitation form.
@@ -1561,9 +1507,7 @@ oneOf?: (EnumOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A titled enum option with a const value, human-readable title, and optional description.
@@ -1592,9 +1536,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for number (floating-point) properties in an elicitation form.
@@ -1639,9 +1581,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for integer properties in an elicitation form.
@@ -1686,9 +1626,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for boolean properties in an elicitation form.
@@ -1721,9 +1659,7 @@ default?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for multi-select (array) properties in an elicitation form.
@@ -1772,9 +1708,7 @@ default?: (string[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * String item schema for multi-select enum properties.
@@ -1795,9 +1729,7 @@ enum: string[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Items definition for titled multi-select enum properties.
@@ -1818,9 +1750,7 @@ anyOf: EnumOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -1870,9 +1800,7 @@ authMethods?: AuthMethod[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Metadata about the implementation of the client or agent.
@@ -1904,9 +1832,7 @@ version: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the agent.
@@ -1942,9 +1868,7 @@ auth?: (AgentAuthCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session capabilities supported by the agent.
@@ -2000,9 +1924,7 @@ additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -2050,9 +1972,7 @@ embeddedContext?: (PromptEmbeddedContextCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for image content in prompt requests.
@@ -2067,9 +1987,7 @@ export interface PromptImageCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for audio content in prompt requests.
@@ -2084,9 +2002,7 @@ export interface PromptAudioCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for embedded context in prompt requests.
@@ -2101,9 +2017,7 @@ export interface PromptEmbeddedContextCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * MCP capabilities supported by the agent for session lifecycle requests.
@@ -2130,9 +2044,7 @@ http?: (McpHttpCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for stdio MCP server transports.
@@ -2147,9 +2059,7 @@ export interface McpStdioCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for HTTP MCP server transports.
@@ -2164,9 +2074,7 @@ export interface McpHttpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/delete` method.
@@ -2181,9 +2089,7 @@ export interface SessionDeleteCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for additional session directories support.
@@ -2201,9 +2107,7 @@ export interface SessionAdditionalDirectoriesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -2220,9 +2124,7 @@ export interface AgentAuthCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Terminal-based authentication method.
@@ -2263,9 +2165,7 @@ env?: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An environment variable to set when launching a process.
@@ -2286,9 +2186,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Agent handles authentication itself through `auth/login`.
@@ -2315,9 +2213,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `auth/login` method.
@@ -2330,9 +2226,7 @@ export interface LoginAuthResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `auth/logout` method.
@@ -2345,9 +2239,7 @@ export interface LogoutAuthResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from creating a new session.
@@ -2372,9 +2264,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single-value selector (dropdown) session configuration option payload.
@@ -2412,9 +2302,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A group of possible values for a session configuration option.
@@ -2439,9 +2327,7 @@ options: SessionConfigSelectOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A boolean on/off toggle session configuration option payload.
@@ -2472,9 +2358,7 @@ nextCursor?: (SessionListCursor | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a session returned by session/list
@@ -2511,9 +2395,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from deleting a session.
@@ -2526,9 +2408,7 @@ export interface DeleteSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from resuming an existing session.
@@ -2545,9 +2425,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing a session.
@@ -2560,9 +2438,7 @@ export interface CloseSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `session/set_config_option` method.
@@ -2579,9 +2455,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response acknowledging that a user prompt was accepted.
@@ -2599,9 +2473,7 @@ export interface PromptResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
@@ -2636,9 +2508,7 @@ message: string
  * Optional primitive or structured value that contains additional information about the error.
  * This may include debugging information or context-specific details.
  */
-data?: {
-[k: string]: unknown
-}
+data?: JsonObject
 }
 /**
  * A JSON-RPC notification object.
@@ -2676,9 +2546,7 @@ update: SessionUpdate
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of message content.
@@ -2702,9 +2570,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A user message upsert.
@@ -2737,9 +2603,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An agent message upsert.
@@ -2772,9 +2636,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An agent thought or reasoning message upsert.
@@ -2807,9 +2669,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Foreground work is in progress.
@@ -2822,9 +2682,7 @@ export interface RunningStateUpdate {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The agent is ready to process a new prompt.
@@ -2844,9 +2702,7 @@ stopReason?: (StopReason | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Foreground work is blocked on user action.
@@ -2859,9 +2715,7 @@ export interface RequiresActionStateUpdate {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of tool-call content.
@@ -2887,9 +2741,7 @@ content: ToolCallContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An upsert for the stored state of an agent-owned terminal.
@@ -2927,9 +2779,7 @@ exitStatus?: (TerminalExitStatus | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An authoritative replacement snapshot of terminal output bytes.
@@ -2947,9 +2797,7 @@ data: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Exit information for an agent-owned terminal.
@@ -2978,9 +2826,7 @@ signal?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A chunk of bytes appended to an agent-owned terminal's output.
@@ -3002,9 +2848,7 @@ data: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A content update for a plan identified by ID.
@@ -3021,9 +2865,7 @@ plan: PlanUpdateContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A plan represented as structured entries.
@@ -3047,9 +2889,7 @@ entries: PlanEntry[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single entry in the execution plan.
@@ -3079,9 +2919,7 @@ status: PlanEntryStatus
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Available commands are ready or have changed
@@ -3098,9 +2936,7 @@ availableCommands: AvailableCommand[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a command.
@@ -3125,9 +2961,7 @@ input?: (AvailableCommandInput | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * All text that was typed after the command name is provided as input.
@@ -3144,9 +2978,7 @@ hint: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session configuration options have been updated.
@@ -3163,9 +2995,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Update to session metadata. All fields are optional to support partial updates.
@@ -3192,9 +3022,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context window and cost update for a session.
@@ -3219,9 +3047,7 @@ cost?: (Cost | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Cost information for a session.
@@ -3242,9 +3068,7 @@ currency: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
@@ -3263,9 +3087,7 @@ elicitationId: ElicitationId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
@@ -3321,9 +3143,7 @@ capabilities?: ClientCapabilities
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the client.
@@ -3358,9 +3178,7 @@ elicitation?: (ElicitationCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication capabilities supported by the client.
@@ -3386,9 +3204,7 @@ terminal?: (TerminalAuthCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for terminal authentication methods.
@@ -3405,9 +3221,7 @@ export interface TerminalAuthCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Elicitation capabilities supported by the client.
@@ -3436,9 +3250,7 @@ url?: (ElicitationUrlCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Form-based elicitation capabilities.
@@ -3455,9 +3267,7 @@ export interface ElicitationFormCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * URL-based elicitation capabilities.
@@ -3474,9 +3284,7 @@ export interface ElicitationUrlCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the `auth/login` method.
@@ -3500,9 +3308,7 @@ methodId: AuthMethodId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the `auth/logout` method.
@@ -3521,9 +3327,7 @@ export interface LogoutAuthRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for creating a new session.
@@ -3554,9 +3358,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * HTTP transport configuration for MCP.
@@ -3581,9 +3383,7 @@ headers?: HttpHeader[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An HTTP header to set when making requests to the MCP server.
@@ -3604,9 +3404,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Stdio transport configuration for MCP.
@@ -3635,9 +3433,7 @@ env?: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for listing existing sessions.
@@ -3658,9 +3454,7 @@ cursor?: (SessionListCursor | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for deleting an existing session from `session/list`.
@@ -3679,9 +3473,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for resuming an existing session.
@@ -3728,9 +3520,7 @@ replayFrom?: (ReplayFrom | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Inclusive replay cursor requesting replay from the start of the conversation.
@@ -3743,9 +3533,7 @@ export interface ReplayFromStart {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for closing an active session.
@@ -3766,9 +3554,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -3805,9 +3591,7 @@ prompt: ContentBlock[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to a permission request.
@@ -3824,9 +3608,7 @@ outcome: RequestPermissionOutcome
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user selected one of the provided options.
@@ -3843,9 +3625,7 @@ optionId: PermissionOptionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user accepted the elicitation and provided content.
@@ -3888,9 +3668,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A JSON-RPC notification object.
@@ -3922,7 +3700,14 @@ requestId: RequestId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
+/**
+ * A JSON object with members of any name and value: what the schema says of `_meta` and of
+ * other objects it leaves open.
+ * @inline
+ */
+type JsonObject = {
+[k: string]: unknown
+}
+export {};

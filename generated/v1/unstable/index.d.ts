@@ -15,3 +15,4 @@ export * from "./connection.js";
 export * from "./errors.js";
 export { ValidationError } from "../../runtime/validation.js";
 export type { ValidationIssue, ValidationResult } from "../../runtime/validation.js";
+export type { Guard, Validate, Assert, Parse, VariantGuard, OpenVariantGuard, CustomGuard } from "../../runtime/signatures.js";

@@ -185,9 +185,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * An absolute filesystem path used by the protocol.
@@ -249,9 +247,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Form-based elicitation mode where the client renders a form from the provided schema.
@@ -435,9 +431,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -510,9 +504,7 @@ category?: (SessionConfigOptionCategory | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Unique identifier for a session configuration option value.
@@ -819,9 +811,7 @@ type: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -851,9 +841,7 @@ type: string
 /**
  * Raw value payload for the custom or future value type.
  */
-value: {
-[k: string]: unknown
-}
+value: JsonObject
 [k: string]: unknown
 }) & {
 /**
@@ -871,9 +859,7 @@ configId: SessionConfigId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * What triggered the suggestion request.
@@ -956,9 +942,7 @@ action: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Allowed wire representations for [`ElicitationContentValue`].
@@ -1035,9 +1019,7 @@ options: PermissionOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Permission request details for a tool call.
@@ -1108,15 +1090,11 @@ locations?: (ToolCallLocation[] | null)
 /**
  * Raw input parameters sent to the tool.
  */
-rawInput?: {
-[k: string]: unknown
-}
+rawInput?: JsonObject
 /**
  * Raw output returned by the tool.
  */
-rawOutput?: {
-[k: string]: unknown
-}
+rawOutput?: JsonObject
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Omitted means no metadata update; `null` is an
@@ -1124,9 +1102,7 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Standard content block (text, images, resources).
@@ -1143,9 +1119,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text provided to or from an LLM.
@@ -1166,9 +1140,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -1195,9 +1167,7 @@ priority?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An image provided to or from an LLM.
@@ -1226,9 +1196,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Audio provided to or from an LLM.
@@ -1253,9 +1221,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -1300,9 +1266,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An optionally-sized icon that can be displayed in a user interface.
@@ -1348,9 +1312,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text-based resource contents.
@@ -1375,9 +1337,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Binary resource contents.
@@ -1402,9 +1362,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * File changes produced by a tool call.
@@ -1437,9 +1395,7 @@ patch?: (DiffPatch | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Operation metadata for add, delete, and modify changes.
@@ -1495,9 +1451,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A file location being accessed or modified by a tool.
@@ -1523,9 +1477,7 @@ line?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Permission request details for a command.
@@ -1554,9 +1506,7 @@ terminalId?: (TerminalId | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An option presented to the user when requesting permission.
@@ -1581,9 +1531,7 @@ kind: PermissionOptionKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1659,9 +1607,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for string properties in an elicitation form.
@@ -1739,9 +1685,7 @@ oneOf?: (EnumOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A titled enum option with a const value, human-readable title, and optional description.
@@ -1770,9 +1714,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for number (floating-point) properties in an elicitation form.
@@ -1817,9 +1759,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for integer properties in an elicitation form.
@@ -1864,9 +1804,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for boolean properties in an elicitation form.
@@ -1899,9 +1837,7 @@ default?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for multi-select (array) properties in an elicitation form.
@@ -1950,9 +1886,7 @@ default?: (string[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * String item schema for multi-select enum properties.
@@ -1973,9 +1907,7 @@ enum: string[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Items definition for titled multi-select enum properties.
@@ -1996,9 +1928,7 @@ anyOf: EnumOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2021,9 +1951,7 @@ serverId: McpServerAcpId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2048,9 +1976,7 @@ method: string
  *
  * If omitted or set to `null`, the inner MCP message has no params.
  */
-params?: ({
-[k: string]: unknown
-} | null)
+params?: (JsonObject | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2058,9 +1984,7 @@ params?: ({
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2083,9 +2007,7 @@ connectionId: McpConnectionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -2135,9 +2057,7 @@ authMethods?: AuthMethod[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Metadata about the implementation of the client or agent.
@@ -2169,9 +2089,7 @@ version: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the agent.
@@ -2243,9 +2161,7 @@ positionEncoding?: (PositionEncodingKind | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session capabilities supported by the agent.
@@ -2314,9 +2230,7 @@ fork?: (SessionForkCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -2364,9 +2278,7 @@ embeddedContext?: (PromptEmbeddedContextCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for image content in prompt requests.
@@ -2381,9 +2293,7 @@ export interface PromptImageCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for audio content in prompt requests.
@@ -2398,9 +2308,7 @@ export interface PromptAudioCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for embedded context in prompt requests.
@@ -2415,9 +2323,7 @@ export interface PromptEmbeddedContextCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * MCP capabilities supported by the agent for session lifecycle requests.
@@ -2457,9 +2363,7 @@ acp?: (McpAcpCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for stdio MCP server transports.
@@ -2474,9 +2378,7 @@ export interface McpStdioCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for HTTP MCP server transports.
@@ -2491,9 +2393,7 @@ export interface McpHttpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2514,9 +2414,7 @@ export interface McpAcpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/delete` method.
@@ -2531,9 +2429,7 @@ export interface SessionDeleteCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for additional session directories support.
@@ -2551,9 +2447,7 @@ export interface SessionAdditionalDirectoriesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2574,9 +2468,7 @@ export interface SessionForkCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -2593,9 +2485,7 @@ export interface AgentAuthCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2616,9 +2506,7 @@ export interface ProvidersCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * NES capabilities advertised by the agent during initialization.
@@ -2644,9 +2532,7 @@ context?: (NesContextCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Event capabilities the agent can consume.
@@ -2665,9 +2551,7 @@ document?: (NesDocumentEventCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Document event capabilities the agent wants to receive.
@@ -2702,9 +2586,7 @@ didFocus?: (NesDocumentDidFocusCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didOpen` capability support.
@@ -2719,9 +2601,7 @@ export interface NesDocumentDidOpenCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for `document/didChange` events.
@@ -2740,9 +2620,7 @@ syncKind: TextDocumentSyncKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didClose` capability support.
@@ -2757,9 +2635,7 @@ export interface NesDocumentDidCloseCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didSave` capability support.
@@ -2774,9 +2650,7 @@ export interface NesDocumentDidSaveCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didFocus` capability support.
@@ -2791,9 +2665,7 @@ export interface NesDocumentDidFocusCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context capabilities the agent wants attached to each suggestion request.
@@ -2832,9 +2704,7 @@ diagnostics?: (NesDiagnosticsCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for recent files context.
@@ -2853,9 +2723,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for related snippets context.
@@ -2870,9 +2738,7 @@ export interface NesRelatedSnippetsCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for edit history context.
@@ -2891,9 +2757,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for user actions context.
@@ -2912,9 +2776,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for open files context.
@@ -2929,9 +2791,7 @@ export interface NesOpenFilesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for diagnostics context.
@@ -2946,9 +2806,7 @@ export interface NesDiagnosticsCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Terminal-based authentication method.
@@ -2989,9 +2847,7 @@ env?: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An environment variable to set when launching a process.
@@ -3012,9 +2868,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Agent handles authentication itself through `auth/login`.
@@ -3041,9 +2895,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `auth/login` method.
@@ -3056,9 +2908,7 @@ export interface LoginAuthResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3081,9 +2931,7 @@ providers: ProviderInfo[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3120,9 +2968,7 @@ current?: (ProviderCurrentConfig | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3149,9 +2995,7 @@ baseUrl: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3170,9 +3014,7 @@ export interface SetProviderResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3191,9 +3033,7 @@ export interface DisableProviderResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `auth/logout` method.
@@ -3206,9 +3046,7 @@ export interface LogoutAuthResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from creating a new session.
@@ -3233,9 +3071,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single-value selector (dropdown) session configuration option payload.
@@ -3273,9 +3109,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A group of possible values for a session configuration option.
@@ -3300,9 +3134,7 @@ options: SessionConfigSelectOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A boolean on/off toggle session configuration option payload.
@@ -3333,9 +3165,7 @@ nextCursor?: (SessionListCursor | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a session returned by session/list
@@ -3372,9 +3202,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from deleting a session.
@@ -3387,9 +3215,7 @@ export interface DeleteSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3416,9 +3242,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from resuming an existing session.
@@ -3435,9 +3259,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing a session.
@@ -3450,9 +3272,7 @@ export interface CloseSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `session/set_config_option` method.
@@ -3469,9 +3289,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response acknowledging that a user prompt was accepted.
@@ -3489,9 +3307,7 @@ export interface PromptResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `nes/start`.
@@ -3510,9 +3326,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `nes/suggest`.
@@ -3531,9 +3345,7 @@ suggestions: NesSuggestion[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A text edit suggestion.
@@ -3566,9 +3378,7 @@ cursorPosition?: (Position | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A text edit within a suggestion.
@@ -3591,9 +3401,7 @@ newText: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A range in a text document, expressed as start and end positions.
@@ -3616,9 +3424,7 @@ end: Position
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A zero-based position in a text document.
@@ -3643,9 +3449,7 @@ character: number
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A jump-to-location suggestion.
@@ -3672,9 +3476,7 @@ position: Position
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A rename symbol suggestion.
@@ -3705,9 +3507,7 @@ newName: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A search-and-replace suggestion.
@@ -3742,9 +3542,7 @@ isRegex?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing an NES session.
@@ -3759,9 +3557,7 @@ export interface CloseNesResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
@@ -3810,9 +3606,7 @@ message: string
  * Optional primitive or structured value that contains additional information about the error.
  * This may include debugging information or context-specific details.
  */
-data?: {
-[k: string]: unknown
-}
+data?: JsonObject
 }
 /**
  * A JSON-RPC notification object.
@@ -3850,9 +3644,7 @@ update: SessionUpdate
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of message content.
@@ -3876,9 +3668,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A user message upsert.
@@ -3911,9 +3701,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An agent message upsert.
@@ -3946,9 +3734,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An agent thought or reasoning message upsert.
@@ -3981,9 +3767,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Foreground work is in progress.
@@ -3996,9 +3780,7 @@ export interface RunningStateUpdate {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The agent is ready to process a new prompt.
@@ -4031,9 +3813,7 @@ usage?: (Usage | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4076,9 +3856,7 @@ cachedWriteTokens?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Foreground work is blocked on user action.
@@ -4091,9 +3869,7 @@ export interface RequiresActionStateUpdate {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of tool-call content.
@@ -4119,9 +3895,7 @@ content: ToolCallContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An upsert for the stored state of an agent-owned terminal.
@@ -4159,9 +3933,7 @@ exitStatus?: (TerminalExitStatus | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An authoritative replacement snapshot of terminal output bytes.
@@ -4179,9 +3951,7 @@ data: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Exit information for an agent-owned terminal.
@@ -4210,9 +3980,7 @@ signal?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A chunk of bytes appended to an agent-owned terminal's output.
@@ -4234,9 +4002,7 @@ data: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A content update for a plan identified by ID.
@@ -4253,9 +4019,7 @@ plan: PlanUpdateContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A plan represented as structured entries.
@@ -4279,9 +4043,7 @@ entries: PlanEntry[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single entry in the execution plan.
@@ -4311,9 +4073,7 @@ status: PlanEntryStatus
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4340,9 +4100,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4369,9 +4127,7 @@ content: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4394,9 +4150,7 @@ planId: PlanId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Available commands are ready or have changed
@@ -4413,9 +4167,7 @@ availableCommands: AvailableCommand[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a command.
@@ -4440,9 +4192,7 @@ input?: (AvailableCommandInput | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * All text that was typed after the command name is provided as input.
@@ -4459,9 +4209,7 @@ hint: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session configuration options have been updated.
@@ -4478,9 +4226,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Update to session metadata. All fields are optional to support partial updates.
@@ -4507,9 +4253,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context window and cost update for a session.
@@ -4534,9 +4278,7 @@ cost?: (Cost | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Cost information for a session.
@@ -4557,9 +4299,7 @@ currency: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4596,9 +4336,7 @@ description?: (string | null)
  *
  * Omitted and `null` are equivalent and mean no metadata was supplied.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4635,9 +4373,7 @@ error?: (string | null)
 /**
  * Extensible metadata patch for this compaction.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4662,9 +4398,7 @@ content: ContentBlock
 /**
  * Metadata scoped to this chunk. Omission and `null` both mean absent.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
@@ -4683,9 +4417,7 @@ elicitationId: ElicitationId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4713,9 +4445,7 @@ method: string
  *
  * If omitted or set to `null`, the inner MCP message has no params.
  */
-params?: ({
-[k: string]: unknown
-} | null)
+params?: (JsonObject | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4723,9 +4453,7 @@ params?: ({
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
@@ -4781,9 +4509,7 @@ capabilities?: ClientCapabilities
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the client.
@@ -4841,9 +4567,7 @@ positionEncodings?: PositionEncodingKind[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication capabilities supported by the client.
@@ -4869,9 +4593,7 @@ terminal?: (TerminalAuthCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for terminal authentication methods.
@@ -4888,9 +4610,7 @@ export interface TerminalAuthCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Elicitation capabilities supported by the client.
@@ -4919,9 +4639,7 @@ url?: (ElicitationUrlCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Form-based elicitation capabilities.
@@ -4938,9 +4656,7 @@ export interface ElicitationFormCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * URL-based elicitation capabilities.
@@ -4957,9 +4673,7 @@ export interface ElicitationUrlCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * NES capabilities advertised by the client during initialization.
@@ -4986,9 +4700,7 @@ searchAndReplace?: (NesSearchAndReplaceCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for jump suggestion support.
@@ -5003,9 +4715,7 @@ export interface NesJumpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for rename suggestion support.
@@ -5020,9 +4730,7 @@ export interface NesRenameCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for search and replace suggestion support.
@@ -5037,9 +4745,7 @@ export interface NesSearchAndReplaceCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the `auth/login` method.
@@ -5063,9 +4769,7 @@ methodId: AuthMethodId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5084,9 +4788,7 @@ export interface ListProvidersRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5126,9 +4828,7 @@ headers?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5151,9 +4851,7 @@ providerId: ProviderId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the `auth/logout` method.
@@ -5172,9 +4870,7 @@ export interface LogoutAuthRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for creating a new session.
@@ -5205,9 +4901,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * HTTP transport configuration for MCP.
@@ -5232,9 +4926,7 @@ headers?: HttpHeader[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An HTTP header to set when making requests to the MCP server.
@@ -5255,9 +4947,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5290,9 +4980,7 @@ serverId: McpServerAcpId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Stdio transport configuration for MCP.
@@ -5321,9 +5009,7 @@ env?: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for listing existing sessions.
@@ -5344,9 +5030,7 @@ cursor?: (SessionListCursor | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for deleting an existing session from `session/list`.
@@ -5365,9 +5049,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5411,9 +5093,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for resuming an existing session.
@@ -5460,9 +5140,7 @@ replayFrom?: (ReplayFrom | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Inclusive replay cursor requesting replay from the start of the conversation.
@@ -5475,9 +5153,7 @@ export interface ReplayFromStart {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for closing an active session.
@@ -5498,9 +5174,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -5537,9 +5211,7 @@ prompt: ContentBlock[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to start an NES session.
@@ -5566,9 +5238,7 @@ repository?: (NesRepository | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A workspace folder.
@@ -5591,9 +5261,7 @@ name: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Repository metadata for an NES session.
@@ -5620,9 +5288,7 @@ remoteUrl: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request for a code suggestion.
@@ -5665,9 +5331,7 @@ context?: (NesSuggestContext | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context attached to a suggestion request.
@@ -5706,9 +5370,7 @@ diagnostics?: (NesDiagnostic[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A recently accessed file.
@@ -5735,9 +5397,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A related code snippet from a file.
@@ -5760,9 +5420,7 @@ excerpts: NesExcerpt[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A code excerpt from a file.
@@ -5789,9 +5447,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An entry in the edit history.
@@ -5814,9 +5470,7 @@ diff: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A user action (typing, cursor movement, etc.).
@@ -5847,9 +5501,7 @@ timestampMs: number
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An open file in the editor.
@@ -5880,9 +5532,7 @@ lastFocusedMs?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A diagnostic (error, warning, etc.).
@@ -5913,9 +5563,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to close an NES session.
@@ -5937,9 +5585,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to a permission request.
@@ -5956,9 +5602,7 @@ outcome: RequestPermissionOutcome
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user selected one of the provided options.
@@ -5975,9 +5619,7 @@ optionId: PermissionOptionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user accepted the elicitation and provided content.
@@ -6011,9 +5653,7 @@ connectionId: McpConnectionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -6032,9 +5672,7 @@ export interface DisconnectMcpResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A JSON-RPC notification object.
@@ -6066,9 +5704,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is opened in the editor.
@@ -6103,9 +5739,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is edited.
@@ -6136,9 +5770,7 @@ contentChanges: TextDocumentContentChangeEvent[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A content change event for a document.
@@ -6164,9 +5796,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is closed.
@@ -6189,9 +5819,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is saved.
@@ -6214,9 +5842,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file becomes the active editor tab.
@@ -6251,9 +5877,7 @@ visibleRange: Range
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a suggestion is accepted.
@@ -6276,9 +5900,7 @@ suggestionId: NesSuggestionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a suggestion is rejected.
@@ -6305,9 +5927,7 @@ reason?: (NesRejectReason | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A JSON-RPC notification object.
@@ -6339,7 +5959,14 @@ requestId: RequestId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
+/**
+ * A JSON object with members of any name and value: what the schema says of `_meta` and of
+ * other objects it leaves open.
+ * @inline
+ */
+type JsonObject = {
+[k: string]: unknown
+}
+export {};
