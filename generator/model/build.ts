@@ -54,10 +54,11 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
 
   const read = { definitions, methods, defsKeyword: surface.defsKeyword };
   return {
-    id: surface.stability === "stable" ? `v${surface.version}` : `v${surface.version}/unstable`,
+    id: surfaceId(surface),
     entry: entryPoint(surface.version, surface.stability),
     version: surface.version,
     stability: surface.stability,
+    ...(stable ? { stableSurface: surfaceId(stable) } : {}),
     protocolVersion: protocolVersion(surface),
     schemaFile: surface.schemaFile,
     ...(surface.meta ? { meta: surface.meta } : {}),
@@ -67,6 +68,11 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
     calls: callRules(read),
     errors: errorCodes(read),
   };
+}
+
+/** `v1`, `v1/unstable`, `v2`, …: the surface's folder in the package. */
+function surfaceId(surface: LoadedSurface): string {
+  return surface.stability === "stable" ? `v${surface.version}` : `v${surface.version}/unstable`;
 }
 
 function entryPoint(version: number, stability: "stable" | "unstable"): string {
