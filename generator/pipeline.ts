@@ -51,8 +51,12 @@ export async function render(
     ...emitNodeEntry(symbols),
     ...emitRuntime(),
   ];
-  for (const surface of model.surfaces)
-    emitted.push(...(await emitSurface(emitContext(surface, symbols.of(surface), diagnostics))));
+  for (const surface of model.surfaces) {
+    const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
+    emitted.push(
+      ...(await emitSurface(emitContext(surface, symbols.of(surface), diagnostics, stable))),
+    );
+  }
   return { model, files: plan(model, options, emitted), diagnostics };
 }
 

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import ts from "typescript-5.9";
 import { describe, expect, it } from "vitest";
+import { exportedDeclarations, parse } from "./support/declarations.js";
 import { importSurface } from "./support/run.js";
 import { metaOf, SURFACES, schemaOf } from "./support/surfaces.js";
 import { TEST_PACKAGE } from "./support/test-package.js";
@@ -30,17 +33,19 @@ describe.each(SURFACES)("surface $id", (surface) => {
     expect(declared).toHaveLength(defNames.length);
   });
 
-  it("has is/validate/assert for every definition, each backed by a compiled validator", () => {
+  it("has is/validate/assert for every definition, each backed by a compiled validator", async () => {
     const mod = modules.get(surface.id) ?? {};
     for (const name of defNames) {
       for (const prefix of ["is", "validate", "assert"])
         expect(typeof mod[`${prefix}${name}`], `${prefix}${name}`).toBe("function");
     }
-    const validators = readFileSync(join(TEST_PACKAGE, surface.id, "validators.js"), "utf8");
-    const exported = [...validators.matchAll(/^export const v(\w+) = validate\d+;?$/gm)].map(
-      (m) => m[1],
-    );
-    expect(new Set(exported)).toEqual(new Set(defNames));
+    // Compiled in this surface's validators.js or, for a definition the stable schema has
+    // unchanged, imported from the stable surface's (test/shared-validators.test.ts).
+    const validators = (await import(
+      pathToFileURL(join(TEST_PACKAGE, surface.id, "validators.js")).href
+    )) as Record<string, unknown>;
+    const exported = Object.keys(validators).filter((k) => typeof validators[k] === "function");
+    expect(new Set(exported)).toEqual(new Set(defNames.map((name) => `v${name}`)));
   });
 
   it("compiles nothing at import time and pulls in no ajv code", () => {
@@ -102,6 +107,38 @@ describe.each(SURFACES)("surface $id", (surface) => {
       for (const wire of Object.values(wires))
         expect(listed, `${side} ${wire}`).toContain(`${JSON.stringify(wire)}: { kind:`);
     }
+  });
+});
+
+describe.each(SURFACES.filter((s) => !s.stable))("unstable surface $id", (surface) => {
+  const stable = SURFACES.find((s) => s.stable && s.version === surface.version);
+  const stableDefs = new Set(stable ? Object.keys(schemaOf(stable).$defs) : []);
+  /** Each function name the package may export for a definition, to the definition. */
+  const owner = new Map<string, string>();
+  for (const name of Object.keys(schemaOf(surface).$defs))
+    for (const fn of ["is", "validate", "assert", "parse"].map((p) => `${p}${name}`))
+      owner.set(fn, name);
+  for (const name of Object.keys(schemaOf(surface).$defs)) {
+    owner.set(`is${name}Of`, name);
+    owner.set(`isCustom${name}`, name);
+  }
+
+  it("marks every function of a definition the stable schema lacks @experimental, and only those", () => {
+    let marked = 0;
+    for (const file of ["guards.d.ts", "parsers.d.ts"]) {
+      const path = join(TEST_PACKAGE, surface.id, file);
+      for (const [name, nodes] of exportedDeclarations(parse(path, readFileSync(path, "utf8")))) {
+        const def = owner.get(name);
+        if (def === undefined || !nodes.every(ts.isVariableDeclaration)) continue;
+        // The tag an editor shows for this name: its own declaration's doc comment.
+        const tagged = nodes.every((node) =>
+          ts.getJSDocTags(node).some((tag) => tag.tagName.text === "experimental"),
+        );
+        expect(tagged, `${file} ${name}`).toBe(!stableDefs.has(def));
+        if (tagged) marked++;
+      }
+    }
+    expect(marked).toBeGreaterThan(0);
   });
 });
 

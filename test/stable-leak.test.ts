@@ -6,6 +6,7 @@ import {
   exportedDeclarations,
   identifiers,
   importedNames,
+  localDeclarations,
   parse,
   shapeOf,
   spelledStrings,
@@ -200,8 +201,12 @@ describe.each(STABLE_UNSTABLE_PAIRS.map(([s, u]) => [s.id, s, u] as const))(
     });
 
     it("each type holds only its own stable definition's fields and tags, and names stable types", () => {
-      const declarations = exportedDeclarations(parse("types.d.ts", read(stable, "types.d.ts")));
+      const source = parse("types.d.ts", read(stable, "types.d.ts"));
+      const declarations = exportedDeclarations(source);
       expect(new Set(declarations.keys())).toEqual(stableDefs);
+      // The file's own unexported helpers (a shared object type) are spelled out in it, and the
+      // word checks above read the whole file.
+      const local = localDeclarations(source);
       for (const [name, def] of Object.entries(stableSchema.$defs)) {
         const [declaration, ...more] = declarations.get(name) ?? [];
         expect(more, name).toEqual([]);
@@ -217,7 +222,7 @@ describe.each(STABLE_UNSTABLE_PAIRS.map(([s, u]) => [s.id, s, u] as const))(
           `${name} tags`,
         ).toEqual([]);
         expect(
-          [...shape.references].filter((r) => !stableDefs.has(r)),
+          [...shape.references].filter((r) => !stableDefs.has(r) && !local.has(r)),
           `${name} references`,
         ).toEqual([]);
       }

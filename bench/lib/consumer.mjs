@@ -3,9 +3,12 @@
 //  - `tsc --noEmit` time of a small consumer file (TypeScript 5.9 and 7), with a baseline (the
 //    same project importing nothing) beside it, so the package's own share can be read off:
 //    most of a small project's check time is the standard library, the same for both packages.
+//  - the compiler's own counts (identifiers, symbols, types, instantiations) for a strict
+//    consumer that checks the packages' declarations in full (`skipLibCheck: false`): unlike
+//    times, these are deterministic, so they compare exactly across runs and machines.
 // The scratch consumer project is shared with the size section's bundles.
 
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ENTRY_POINTS, exportFile, REPO, sdkRoot } from "./paths.mjs";
@@ -126,6 +129,143 @@ export const seen = (n: SessionNotification): string => n.sessionId;
     );
   }
   return dir;
+}
+
+/**
+ * The strict consumer: an editor-side client that connects over a web stream pair, handles the
+ * two requests a client must, sends a prompt, guards an untrusted value and names two types,
+ * with the compiler checking every declaration file it reads (`skipLibCheck: false`). The SDK
+ * has no guard and no connection class: its side uses its own builder (`client()`) and reads
+ * the value as typed. Both sides need the DOM's streams and the disposal symbols the SDK's
+ * declarations name; the empty baseline has the same library, so the shares are the packages'.
+ * @param {string} tmp
+ * @param {string} ourPkg
+ */
+export function makeStrictConsumerProject(tmp, ourPkg) {
+  const dir = makeConsumerProject(join(tmp, "strict"), ourPkg);
+  const streams = "output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>";
+  writeFileSync(
+    join(dir, "ours.ts"),
+    `import { ClientSideConnection, isSessionNotification, ndJsonStream } from "acp-bench";
+import type { PromptResponse, SessionNotification } from "acp-bench";
+
+export function connect(${streams}) {
+  const updates: SessionNotification[] = [];
+  const connection = new ClientSideConnection(
+    () => ({
+      sessionUpdate(notification) {
+        updates.push(notification);
+      },
+      sessionRequestPermission: () => ({ outcome: { outcome: "cancelled" } }),
+    }),
+    ndJsonStream(output, input),
+  );
+  const prompt = (sessionId: string, text: string): Promise<PromptResponse> =>
+    connection.agent.sessionPrompt({ sessionId, prompt: [{ type: "text", text }] });
+  return { connection, updates, prompt };
+}
+
+export const sessionOf = (value: unknown): string | undefined =>
+  isSessionNotification(value) ? value.sessionId : undefined;
+`,
+  );
+  writeFileSync(
+    join(dir, "sdk.ts"),
+    `import { client, ndJsonStream } from "@agentclientprotocol/sdk";
+import type { PromptResponse, SessionNotification } from "@agentclientprotocol/sdk";
+
+export function connect(${streams}) {
+  const updates: SessionNotification[] = [];
+  const connection = client()
+    .onNotification("session/update", ({ params }) => {
+      updates.push(params);
+    })
+    .onRequest("session/request_permission", () => ({ outcome: { outcome: "cancelled" } }))
+    .connect(ndJsonStream(output, input));
+  const prompt = (sessionId: string, text: string): Promise<PromptResponse> =>
+    connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+  return { connection, updates, prompt };
+}
+
+export const sessionOf = (value: SessionNotification): string => value.sessionId;
+`,
+  );
+  for (const name of ["ours", "sdk", "baseline"]) {
+    const file = join(dir, `tsconfig.${name}.json`);
+    const config = JSON.parse(readFileSync(file, "utf8"));
+    config.compilerOptions.skipLibCheck = false;
+    config.compilerOptions.lib = ["es2022", "esnext.disposable", "dom"];
+    writeFileSync(file, JSON.stringify(config, null, 2));
+  }
+  return dir;
+}
+
+/** The compiler's counts that `--extendedDiagnostics` prints and no machine load can move. */
+export const COUNTS = /** @type {const} */ (["Identifiers", "Symbols", "Types", "Instantiations"]);
+/** @typedef {Record<(typeof COUNTS)[number], number>} Counts */
+
+/**
+ * One `tsc --extendedDiagnostics` run per compiler and project: the deterministic counts of the
+ * baseline, ours and the SDK's, and each package's share (its project minus the baseline).
+ * TypeScript 7 checks with several checkers in parallel by default, each creating the types it
+ * needs, so its counts depend on how files fall to checkers; `checkers` runs TypeScript 7 alone
+ * with that many (1: every file in one checker, comparable to TypeScript 5.9).
+ * @param {{ consumerDir: string, log: Log, checkers?: number }} options
+ */
+export function countTypeCheck({ consumerDir, log, checkers }) {
+  const compilers =
+    checkers === undefined
+      ? COMPILERS.map((c) => ({ ...c, flags: [] }))
+      : COMPILERS.filter((c) => c.label === "TypeScript 7").map((c) => ({
+          ...c,
+          label: `${c.label}, ${checkers} checker${checkers === 1 ? "" : "s"}`,
+          flags: ["--checkers", String(checkers)],
+        }));
+  return compilers.map((compiler) => {
+    /** @type {Record<string, Counts>} */
+    const totals = {};
+    /** @type {Record<string, string[]>} */
+    const errors = {};
+    for (const name of ["baseline", "ours", "sdk"]) {
+      const r = runNode(
+        [compiler.bin, "-p", `tsconfig.${name}.json`, "--extendedDiagnostics", ...compiler.flags],
+        { cwd: consumerDir },
+      );
+      if (r.status !== 0) errors[name] = errorLines(r.stdout);
+      const d = diagnostics(r.stdout);
+      totals[name] = /** @type {Counts} */ (
+        Object.fromEntries(COUNTS.map((k) => [k, d[k] ?? Number.NaN]))
+      );
+    }
+    const share = (/** @type {string} */ name) =>
+      /** @type {Counts} */ (
+        Object.fromEntries(
+          COUNTS.map((k) => [k, (totals[name]?.[k] ?? NaN) - (totals.baseline?.[k] ?? NaN)]),
+        )
+      );
+    const row = {
+      compiler: compiler.label,
+      ours: share("ours"),
+      sdk: share("sdk"),
+      totals,
+      errors,
+    };
+    log(
+      `  ${compiler.label} counts, ours / SDK: ${COUNTS.map((k) => `${k.toLowerCase()} ${row.ours[k]} / ${row.sdk[k]}`).join(", ")}`,
+    );
+    return row;
+  });
+}
+
+/**
+ * The first few error lines of a compiler's output.
+ * @param {string} output
+ */
+function errorLines(output) {
+  return output
+    .split("\n")
+    .filter((l) => l.includes("error"))
+    .slice(0, 5);
 }
 
 /** @typedef {{ cpuMs: number, wallMs: number }} ImportSample */

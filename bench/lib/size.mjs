@@ -53,12 +53,55 @@ export function benchPackageSize({ ourPkg }) {
 }
 
 /**
+ * The applications bundled, each written once per side against that side's own API. The value
+ * checked is read from globalThis so nothing can be constant-folded.
+ *  - client: an editor-side client (the strict consumer's, bench/lib/consumer.mjs), a
+ *    `ClientSideConnection` over `ndJsonStream`; the SDK's side is the same client in its API;
+ *  - oneValidator: one validator (`isSessionNotification`) vs the equivalent zod schema;
+ *  - wholeEntry: every export of the stable entry point vs the SDK's stable entry point.
+ */
+export const BUNDLES = {
+  client: {
+    ours: `import { ClientSideConnection, ndJsonStream } from "acp-bench";
+const { input, output } = globalThis.streams;
+const connection = new ClientSideConnection(
+  () => ({
+    sessionUpdate: (notification) => console.log(notification),
+    sessionRequestPermission: () => ({ outcome: { outcome: "cancelled" } }),
+  }),
+  ndJsonStream(output, input),
+);
+console.log(await connection.agent.sessionPrompt({ sessionId: "s", prompt: [] }));
+`,
+    sdk: `import { client, ndJsonStream } from "@agentclientprotocol/sdk";
+const { input, output } = globalThis.streams;
+const connection = client()
+  .onNotification("session/update", ({ params }) => console.log(params))
+  .onRequest("session/request_permission", () => ({ outcome: { outcome: "cancelled" } }))
+  .connect(ndJsonStream(output, input));
+console.log(await connection.agent.request("session/prompt", { sessionId: "s", prompt: [] }));
+`,
+  },
+  oneValidator: {
+    ours: `import { isSessionNotification } from "acp-bench";\nconsole.log(isSessionNotification(globalThis.message));\n`,
+    sdk: `import { zSessionNotification } from ${JSON.stringify(sdkZodFile())};\nconsole.log(zSessionNotification.safeParse(globalThis.message).success);\n`,
+  },
+  wholeEntry: {
+    ours: `import * as acp from "acp-bench";\nconsole.log(acp);\n`,
+    sdk: `import * as acp from "@agentclientprotocol/sdk";\nconsole.log(acp);\n`,
+  },
+};
+
+/**
+ * esbuild, minified ESM, nothing external. `inputs` (with
+ * `byFile`) is the minified bytes each input file contributes, from esbuild's metafile.
  * @param {string} consumerDir
  * @param {string} name
  * @param {string} source
- * @returns {Promise<{ bytes: number, gzip: number }>}
+ * @param {boolean} [byFile]
+ * @returns {Promise<{ bytes: number, gzip: number, inputs?: Record<string, number> }>}
  */
-async function bundle(consumerDir, name, source) {
+export async function bundle(consumerDir, name, source, byFile = false) {
   const entry = join(consumerDir, `${name}.mjs`);
   writeFileSync(entry, source);
   const result = await build({
@@ -72,45 +115,36 @@ async function bundle(consumerDir, name, source) {
     write: false,
     logLevel: "silent",
     legalComments: "none",
+    metafile: byFile,
+    outfile: join(consumerDir, `${name}.out.mjs`),
   });
   const [output] = result.outputFiles;
   if (!output) throw new Error(`esbuild wrote nothing for ${name}`);
   const code = output.contents;
-  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length };
+  const sizes = { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length };
+  if (!byFile || !result.metafile) return sizes;
+  const [meta] = Object.values(result.metafile.outputs);
+  const inputs = Object.fromEntries(
+    Object.entries(meta?.inputs ?? {}).map(([file, info]) => [
+      join(consumerDir, file),
+      info.bytesInOutput,
+    ]),
+  );
+  return { ...sizes, inputs };
 }
 
 /**
- * Bundles for: one validator (`isSessionNotification`) vs the equivalent zod schema
- * (`zSessionNotification.safeParse`), and every export of the stable entry point vs the SDK's
- * stable entry point. The value is read from globalThis so nothing can be constant-folded.
+ * Every application of BUNDLES, ours and the SDK's.
  * @param {{ consumerDir: string }} options
  */
 export async function benchBundles({ consumerDir }) {
-  const zod = JSON.stringify(sdkZodFile());
-  return {
-    oneValidator: {
-      ours: await bundle(
-        consumerDir,
-        "bundle-ours-one",
-        `import { isSessionNotification } from "acp-bench";\nconsole.log(isSessionNotification(globalThis.message));\n`,
-      ),
-      sdk: await bundle(
-        consumerDir,
-        "bundle-sdk-one",
-        `import { zSessionNotification } from ${zod};\nconsole.log(zSessionNotification.safeParse(globalThis.message).success);\n`,
-      ),
-    },
-    wholeEntry: {
-      ours: await bundle(
-        consumerDir,
-        "bundle-ours-all",
-        `import * as acp from "acp-bench";\nconsole.log(acp);\n`,
-      ),
-      sdk: await bundle(
-        consumerDir,
-        "bundle-sdk-all",
-        `import * as acp from "@agentclientprotocol/sdk";\nconsole.log(acp);\n`,
-      ),
-    },
-  };
+  /** @type {Record<string, { ours: { bytes: number, gzip: number }, sdk: { bytes: number, gzip: number } }>} */
+  const out = {};
+  for (const [name, sides] of Object.entries(BUNDLES)) {
+    out[name] = {
+      ours: await bundle(consumerDir, `bundle-${name}-ours`, sides.ours),
+      sdk: await bundle(consumerDir, `bundle-${name}-sdk`, sides.sdk),
+    };
+  }
+  return /** @type {Record<keyof typeof BUNDLES, (typeof out)[string]>} */ (out);
 }

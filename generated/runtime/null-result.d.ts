@@ -9,7 +9,6 @@ export declare function validateNullResult(value: unknown): boolean;
 export declare namespace validateNullResult {
     var errors: readonly {
         instancePath: string;
-        message?: string;
         keyword: string;
         params?: Record<string, unknown>;
     }[] | null | undefined;

@@ -21,17 +21,25 @@ export declare class ValidationError extends Error {
     readonly type: string;
     constructor(type: string, issues: readonly ValidationIssue[]);
 }
-/** Shape of an ajv-compiled validator, as far as this package relies on it. */
+/**
+ * Shape of an ajv-compiled validator, as far as this package relies on it. The generated
+ * validators carry no message strings (they would be most of their size): an issue's message
+ * is built here from the error's keyword and params.
+ */
 export interface CompiledValidator {
     (value: unknown): boolean;
     errors?: ReadonlyArray<{
         instancePath: string;
-        message?: string;
         keyword: string;
         params?: Record<string, unknown>;
     }> | null;
 }
 export declare function issuesOf(validator: CompiledValidator): ValidationIssue[];
+/**
+ * What a failed check means, in the words of ajv (which compiled the validators) for each
+ * keyword of JSON Schema 2020-12 and `discriminator`; an unexpected property is named.
+ */
+export declare function messageOf(keyword: string, params: Record<string, unknown>): string;
 /** What a validator reports when the value is nested deeper than the call stack allows. */
 export declare const TOO_DEEP: ValidationIssue;
 export declare function validateWith<T>(validator: CompiledValidator, value: unknown): ValidationResult<T>;

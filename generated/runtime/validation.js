@@ -10,19 +10,86 @@ export class ValidationError extends Error {
     }
 }
 export function issuesOf(validator) {
-    return (validator.errors ?? []).map((e) => {
-        const extra = e.keyword === "additionalProperties" || e.keyword === "unevaluatedProperties"
-            ? unexpected(e.params)
-            : "";
-        return {
-            instancePath: e.instancePath,
-            message: `${e.message ?? e.keyword}${extra}`,
-            keyword: e.keyword,
-        };
-    });
+    return (validator.errors ?? []).map((e) => ({
+        instancePath: e.instancePath,
+        message: messageOf(e.keyword, e.params ?? {}),
+        keyword: e.keyword,
+    }));
 }
-function unexpected(params) {
-    const name = params?.additionalProperty ?? params?.unevaluatedProperty;
+const LIMITS = {
+    maxLength: ["more", "characters"],
+    minLength: ["fewer", "characters"],
+    maxItems: ["more", "items"],
+    minItems: ["fewer", "items"],
+    maxProperties: ["more", "properties"],
+    minProperties: ["fewer", "properties"],
+};
+/**
+ * What a failed check means, in the words of ajv (which compiled the validators) for each
+ * keyword of JSON Schema 2020-12 and `discriminator`; an unexpected property is named.
+ */
+export function messageOf(keyword, params) {
+    const p = (name) => String(params[name]);
+    switch (keyword) {
+        case "type":
+            return `must be ${p("type")}`;
+        case "required":
+            return `must have required property '${p("missingProperty")}'`;
+        case "additionalProperties":
+            return `must NOT have additional properties${unexpected(params.additionalProperty)}`;
+        case "unevaluatedProperties":
+            return `must NOT have unevaluated properties${unexpected(params.unevaluatedProperty)}`;
+        case "enum":
+            return "must be equal to one of the allowed values";
+        case "const":
+            return "must be equal to constant";
+        case "format":
+            return `must match format "${p("format")}"`;
+        case "pattern":
+            return `must match pattern "${p("pattern")}"`;
+        case "minimum":
+        case "maximum":
+        case "exclusiveMinimum":
+        case "exclusiveMaximum":
+            return `must be ${p("comparison")} ${p("limit")}`;
+        case "multipleOf":
+            return `must be multiple of ${p("multipleOf")}`;
+        case "uniqueItems":
+            return `must NOT have duplicate items (items ## ${p("j")} and ${p("i")} are identical)`;
+        case "items":
+        case "additionalItems":
+        case "unevaluatedItems":
+            return `must NOT have more than ${p("limit")} items`;
+        case "contains":
+            return params.maxContains === undefined
+                ? `must contain at least ${p("minContains")} valid item(s)`
+                : `must contain at least ${p("minContains")} and no more than ${p("maxContains")} valid item(s)`;
+        case "dependencies":
+        case "dependentRequired":
+            return `must have ${params.depsCount === 1 ? "property" : "properties"} ${p("deps")} when property ${p("property")} is present`;
+        case "propertyNames":
+            return "property name must be valid";
+        case "anyOf":
+            return "must match a schema in anyOf";
+        case "oneOf":
+            return "must match exactly one schema in oneOf";
+        case "not":
+            return "must NOT be valid";
+        case "if":
+            return `must match "${p("failingKeyword")}" schema`;
+        case "false schema":
+            return "boolean schema is false";
+        case "discriminator":
+            return params.error === "tag"
+                ? `tag "${p("tag")}" must be string`
+                : `value of tag "${p("tag")}" must be in oneOf`;
+    }
+    const limit = Object.hasOwn(LIMITS, keyword) ? LIMITS[keyword] : undefined;
+    if (limit)
+        return `must NOT have ${limit[0]} than ${p("limit")} ${limit[1]}`;
+    return `must pass "${keyword}" keyword validation`;
+}
+function unexpected(name) {
     return typeof name === "string" ? `: ${JSON.stringify(name)}` : "";
 }
 /** What a validator reports when the value is nested deeper than the call stack allows. */

@@ -3,7 +3,7 @@
 import type * as T from "./types.js";
 import type * as R from "./received.js";
 import type { AgentRequestMap, AgentNotificationMap, ClientRequestMap, ClientNotificationMap } from "./methods.js";
-import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "../runtime/connection-types.js";
+import type { CallOptions, ConnectionOptions, ExtensionHandlers, NotificationContext, RequestContext } from "../runtime/connection-types.js";
 import type { MessageStream } from "../runtime/message-stream.js";
 import type { Negotiated } from "../runtime/negotiation.js";
 import { SideConnection } from "../runtime/side-connection.js";
@@ -36,31 +36,31 @@ export type { ReadableLike, SignalLike, StreamReader, StreamReadResult, StreamWr
  */
 export interface Agent<Strict extends boolean = false> extends ExtensionHandlers {
   /** `authenticate` (request). Request parameters for the authenticate method. */
-  authenticate?(params: T.AuthenticateRequest, context: RequestContext): MaybePromise<T.AuthenticateResponse>;
+  authenticate?(params: T.AuthenticateRequest, context: RequestContext): T.AuthenticateResponse | Promise<T.AuthenticateResponse>;
   /** `initialize` (request). Request parameters for the initialize method. */
-  initialize(params: T.InitializeRequest, context: RequestContext): MaybePromise<T.InitializeResponse>;
+  initialize(params: T.InitializeRequest, context: RequestContext): T.InitializeResponse | Promise<T.InitializeResponse>;
   /** `logout` (request). Request parameters for the logout method. */
-  logout?(params: T.LogoutRequest, context: RequestContext): MaybePromise<T.LogoutResponse>;
+  logout?(params: T.LogoutRequest, context: RequestContext): T.LogoutResponse | Promise<T.LogoutResponse>;
   /** `session/cancel` (notification). Notification to cancel ongoing operations for a session. */
-  sessionCancel(params: T.CancelNotification, context: NotificationContext): MaybePromise<void>;
+  sessionCancel(params: T.CancelNotification, context: NotificationContext): void | Promise<void>;
   /** `session/close` (request). Request parameters for closing an active session. */
-  sessionClose?(params: T.CloseSessionRequest, context: RequestContext): MaybePromise<T.CloseSessionResponse>;
+  sessionClose?(params: T.CloseSessionRequest, context: RequestContext): T.CloseSessionResponse | Promise<T.CloseSessionResponse>;
   /** `session/delete` (request). Request parameters for deleting an existing session from `session/list`. */
-  sessionDelete?(params: T.DeleteSessionRequest, context: RequestContext): MaybePromise<T.DeleteSessionResponse>;
+  sessionDelete?(params: T.DeleteSessionRequest, context: RequestContext): T.DeleteSessionResponse | Promise<T.DeleteSessionResponse>;
   /** `session/list` (request). Request parameters for listing existing sessions. */
-  sessionList?(params: T.ListSessionsRequest, context: RequestContext): MaybePromise<T.ListSessionsResponse>;
+  sessionList?(params: T.ListSessionsRequest, context: RequestContext): T.ListSessionsResponse | Promise<T.ListSessionsResponse>;
   /** `session/load` (request). Request parameters for loading an existing session. */
-  sessionLoad?(params: Strict extends true ? T.LoadSessionRequest : R.LoadSessionRequest, context: RequestContext): MaybePromise<T.LoadSessionResponse>;
+  sessionLoad?(params: Strict extends true ? T.LoadSessionRequest : R.LoadSessionRequest, context: RequestContext): T.LoadSessionResponse | Promise<T.LoadSessionResponse>;
   /** `session/new` (request). Request parameters for creating a new session. */
-  sessionNew(params: Strict extends true ? T.NewSessionRequest : R.NewSessionRequest, context: RequestContext): MaybePromise<T.NewSessionResponse>;
+  sessionNew(params: Strict extends true ? T.NewSessionRequest : R.NewSessionRequest, context: RequestContext): T.NewSessionResponse | Promise<T.NewSessionResponse>;
   /** `session/prompt` (request). Request parameters for sending a user prompt to the agent. */
-  sessionPrompt(params: Strict extends true ? T.PromptRequest : R.PromptRequest, context: RequestContext): MaybePromise<T.PromptResponse>;
+  sessionPrompt(params: Strict extends true ? T.PromptRequest : R.PromptRequest, context: RequestContext): T.PromptResponse | Promise<T.PromptResponse>;
   /** `session/resume` (request). Request parameters for resuming an existing session. */
-  sessionResume?(params: Strict extends true ? T.ResumeSessionRequest : R.ResumeSessionRequest, context: RequestContext): MaybePromise<T.ResumeSessionResponse>;
+  sessionResume?(params: Strict extends true ? T.ResumeSessionRequest : R.ResumeSessionRequest, context: RequestContext): T.ResumeSessionResponse | Promise<T.ResumeSessionResponse>;
   /** `session/set_config_option` (request). Request parameters for setting a session configuration option. */
-  sessionSetConfigOption?(params: Strict extends true ? T.SetSessionConfigOptionRequest : R.SetSessionConfigOptionRequest, context: RequestContext): MaybePromise<T.SetSessionConfigOptionResponse>;
+  sessionSetConfigOption?(params: Strict extends true ? T.SetSessionConfigOptionRequest : R.SetSessionConfigOptionRequest, context: RequestContext): T.SetSessionConfigOptionResponse | Promise<T.SetSessionConfigOptionResponse>;
   /** `session/set_mode` (request). Request parameters for setting a session mode. */
-  sessionSetMode?(params: T.SetSessionModeRequest, context: RequestContext): MaybePromise<T.SetSessionModeResponse>;
+  sessionSetMode?(params: T.SetSessionModeRequest, context: RequestContext): T.SetSessionModeResponse | Promise<T.SetSessionModeResponse>;
 }
 
 /**
@@ -75,27 +75,27 @@ export interface Agent<Strict extends boolean = false> extends ExtensionHandlers
  */
 export interface Client<Strict extends boolean = false> extends ExtensionHandlers {
   /** `elicitation/complete` (notification). Notification sent by the agent when a URL-based elicitation is complete. */
-  elicitationComplete?(params: T.CompleteElicitationNotification, context: NotificationContext): MaybePromise<void>;
+  elicitationComplete?(params: T.CompleteElicitationNotification, context: NotificationContext): void | Promise<void>;
   /** `elicitation/create` (request). Request from the agent to elicit structured user input. */
-  elicitationCreate?(params: T.CreateElicitationRequest, context: RequestContext): MaybePromise<T.CreateElicitationResponse>;
+  elicitationCreate?(params: T.CreateElicitationRequest, context: RequestContext): T.CreateElicitationResponse | Promise<T.CreateElicitationResponse>;
   /** `fs/read_text_file` (request). Request to read content from a text file. */
-  fsReadTextFile?(params: T.ReadTextFileRequest, context: RequestContext): MaybePromise<T.ReadTextFileResponse>;
+  fsReadTextFile?(params: T.ReadTextFileRequest, context: RequestContext): T.ReadTextFileResponse | Promise<T.ReadTextFileResponse>;
   /** `fs/write_text_file` (request). Request to write content to a text file. */
-  fsWriteTextFile?(params: T.WriteTextFileRequest, context: RequestContext): MaybePromise<T.WriteTextFileResponse>;
+  fsWriteTextFile?(params: T.WriteTextFileRequest, context: RequestContext): T.WriteTextFileResponse | Promise<T.WriteTextFileResponse>;
   /** `session/request_permission` (request). Request for user permission to execute a tool call. */
-  sessionRequestPermission(params: Strict extends true ? T.RequestPermissionRequest : R.RequestPermissionRequest, context: RequestContext): MaybePromise<T.RequestPermissionResponse>;
+  sessionRequestPermission(params: Strict extends true ? T.RequestPermissionRequest : R.RequestPermissionRequest, context: RequestContext): T.RequestPermissionResponse | Promise<T.RequestPermissionResponse>;
   /** `session/update` (notification). Notification containing a session update from the agent. */
-  sessionUpdate(params: Strict extends true ? T.SessionNotification : R.SessionNotification, context: NotificationContext): MaybePromise<void>;
+  sessionUpdate(params: Strict extends true ? T.SessionNotification : R.SessionNotification, context: NotificationContext): void | Promise<void>;
   /** `terminal/create` (request). Request to create a new terminal and execute a command. */
-  terminalCreate?(params: T.CreateTerminalRequest, context: RequestContext): MaybePromise<T.CreateTerminalResponse>;
+  terminalCreate?(params: T.CreateTerminalRequest, context: RequestContext): T.CreateTerminalResponse | Promise<T.CreateTerminalResponse>;
   /** `terminal/kill` (request). Request to kill a terminal without releasing it. */
-  terminalKill?(params: T.KillTerminalRequest, context: RequestContext): MaybePromise<T.KillTerminalResponse>;
+  terminalKill?(params: T.KillTerminalRequest, context: RequestContext): T.KillTerminalResponse | Promise<T.KillTerminalResponse>;
   /** `terminal/output` (request). Request to get the current output and status of a terminal. */
-  terminalOutput?(params: T.TerminalOutputRequest, context: RequestContext): MaybePromise<T.TerminalOutputResponse>;
+  terminalOutput?(params: T.TerminalOutputRequest, context: RequestContext): T.TerminalOutputResponse | Promise<T.TerminalOutputResponse>;
   /** `terminal/release` (request). Request to release a terminal and free its resources. */
-  terminalRelease?(params: T.ReleaseTerminalRequest, context: RequestContext): MaybePromise<T.ReleaseTerminalResponse>;
+  terminalRelease?(params: T.ReleaseTerminalRequest, context: RequestContext): T.ReleaseTerminalResponse | Promise<T.ReleaseTerminalResponse>;
   /** `terminal/wait_for_exit` (request). Request to wait for a terminal command to exit. */
-  terminalWaitForExit?(params: T.WaitForTerminalExitRequest, context: RequestContext): MaybePromise<T.WaitForTerminalExitResponse>;
+  terminalWaitForExit?(params: T.WaitForTerminalExitRequest, context: RequestContext): T.WaitForTerminalExitResponse | Promise<T.WaitForTerminalExitResponse>;
 }
 
 /**

@@ -140,9 +140,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Form-based elicitation mode where the client renders a form from the provided schema.
@@ -303,9 +301,7 @@ category?: (SessionConfigOptionCategory | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Unique identifier for a session configuration option value.
@@ -447,9 +443,7 @@ configId: SessionConfigId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * A JSON-RPC response object.
@@ -510,9 +504,7 @@ action: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Allowed wire representations for [`ElicitationContentValue`].
@@ -561,9 +553,7 @@ content: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to read content from a text file.
@@ -594,9 +584,7 @@ limit?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request for user permission to execute a tool call.
@@ -625,9 +613,7 @@ options: PermissionOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An update to an existing tool call.
@@ -665,15 +651,11 @@ locations?: (ToolCallLocation[] | null)
 /**
  * Update the raw input.
  */
-rawInput?: {
-[k: string]: unknown
-}
+rawInput?: JsonObject
 /**
  * Update the raw output.
  */
-rawOutput?: {
-[k: string]: unknown
-}
+rawOutput?: JsonObject
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -681,9 +663,7 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Standard content block (text, images, resources).
@@ -700,9 +680,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text provided to or from an LLM.
@@ -723,9 +701,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -750,9 +726,7 @@ priority?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An image provided to or from an LLM.
@@ -781,9 +755,7 @@ uri?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Audio provided to or from an LLM.
@@ -808,9 +780,7 @@ mimeType: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -851,9 +821,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The contents of a resource, embedded into a prompt or tool call result.
@@ -874,9 +842,7 @@ resource: EmbeddedResourceResource
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text-based resource contents.
@@ -901,9 +867,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Binary resource contents.
@@ -928,9 +892,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A diff representing file modifications.
@@ -959,9 +921,7 @@ newText: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Embed a terminal created with `terminal/create` by its id.
@@ -982,9 +942,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A file location being accessed or modified by a tool.
@@ -1010,9 +968,7 @@ line?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An option presented to the user when requesting permission.
@@ -1037,9 +993,7 @@ kind: PermissionOptionKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to create a new terminal and execute a command.
@@ -1083,9 +1037,7 @@ outputByteLimit?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An environment variable to set when launching an MCP server.
@@ -1106,9 +1058,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to get the current output and status of a terminal.
@@ -1129,9 +1079,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to release a terminal and free its resources.
@@ -1152,9 +1100,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to wait for a terminal command to exit.
@@ -1175,9 +1121,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to kill a terminal without releasing it.
@@ -1198,9 +1142,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1276,9 +1218,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for string properties in an elicitation form.
@@ -1350,9 +1290,7 @@ oneOf?: (EnumOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A titled enum option with a const value, human-readable title, and optional description.
@@ -1381,9 +1319,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for number (floating-point) properties in an elicitation form.
@@ -1428,9 +1364,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for integer properties in an elicitation form.
@@ -1475,9 +1409,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for boolean properties in an elicitation form.
@@ -1510,9 +1442,7 @@ default?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for multi-select (array) properties in an elicitation form.
@@ -1561,9 +1491,7 @@ default?: (string[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * String item schema for multi-select enum properties.
@@ -1582,9 +1510,7 @@ enum: string[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Items definition for titled multi-select enum properties.
@@ -1603,9 +1529,7 @@ anyOf: EnumOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -1653,9 +1577,7 @@ agentInfo?: (Implementation | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the agent.
@@ -1693,9 +1615,7 @@ auth?: AgentAuthCapabilities
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -1734,9 +1654,7 @@ embeddedContext?: boolean
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * MCP capabilities supported by the agent
@@ -1757,9 +1675,7 @@ sse?: boolean
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session capabilities supported by the agent.
@@ -1820,9 +1736,7 @@ close?: (SessionCloseCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/list` method.
@@ -1837,9 +1751,7 @@ export interface SessionListCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/delete` method.
@@ -1854,9 +1766,7 @@ export interface SessionDeleteCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for additional session directories support.
@@ -1874,9 +1784,7 @@ export interface SessionAdditionalDirectoriesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/resume` method.
@@ -1891,9 +1799,7 @@ export interface SessionResumeCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/close` method.
@@ -1908,9 +1814,7 @@ export interface SessionCloseCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication-related capabilities supported by the agent.
@@ -1930,9 +1834,7 @@ logout?: (LogoutCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Logout capabilities supported by the agent.
@@ -1947,9 +1849,7 @@ export interface LogoutCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Terminal-based authentication method.
@@ -1991,9 +1891,7 @@ env?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Agent handles authentication itself through `authenticate`.
@@ -2020,9 +1918,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Metadata about the implementation of the client or agent.
@@ -2054,9 +1950,7 @@ version: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `authenticate` method.
@@ -2069,9 +1963,7 @@ export interface AuthenticateResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `logout` method.
@@ -2084,9 +1976,7 @@ export interface LogoutResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from creating a new session.
@@ -2117,9 +2007,7 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The set of modes and the one currently active.
@@ -2140,9 +2028,7 @@ availableModes: SessionMode[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A mode the agent can operate in.
@@ -2169,9 +2055,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single-value selector (dropdown) session configuration option payload.
@@ -2209,9 +2093,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A group of possible values for a session configuration option.
@@ -2236,9 +2118,7 @@ options: SessionConfigSelectOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A boolean on/off toggle session configuration option payload.
@@ -2270,9 +2150,7 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from listing sessions.
@@ -2294,9 +2172,7 @@ nextCursor?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a session returned by session/list
@@ -2333,9 +2209,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from deleting a session.
@@ -2348,9 +2222,7 @@ export interface DeleteSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from resuming an existing session.
@@ -2373,9 +2245,7 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing a session.
@@ -2388,9 +2258,7 @@ export interface CloseSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `session/set_mode` method.
@@ -2403,9 +2271,7 @@ export interface SetSessionModeResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `session/set_config_option` method.
@@ -2422,9 +2288,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from processing a user prompt.
@@ -2443,9 +2307,7 @@ stopReason: StopReason
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
@@ -2480,9 +2342,7 @@ message: string
  * Optional primitive or structured value that contains additional information about the error.
  * This may include debugging information or context-specific details.
  */
-data?: {
-[k: string]: unknown
-}
+data?: JsonObject
 }
 /**
  * A JSON-RPC notification object.
@@ -2520,9 +2380,7 @@ update: SessionUpdate
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of content
@@ -2546,9 +2404,7 @@ messageId?: (MessageId | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Represents a tool call that the language model has requested.
@@ -2588,15 +2444,11 @@ locations?: ToolCallLocation[]
 /**
  * Raw input parameters sent to the tool.
  */
-rawInput?: {
-[k: string]: unknown
-}
+rawInput?: JsonObject
 /**
  * Raw output returned by the tool.
  */
-rawOutput?: {
-[k: string]: unknown
-}
+rawOutput?: JsonObject
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2604,9 +2456,7 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An execution plan for accomplishing complex tasks.
@@ -2632,9 +2482,7 @@ entries: PlanEntry[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single entry in the execution plan.
@@ -2664,9 +2512,7 @@ status: PlanEntryStatus
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Available commands are ready or have changed
@@ -2683,9 +2529,7 @@ availableCommands: AvailableCommand[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a command.
@@ -2710,9 +2554,7 @@ input?: (AvailableCommandInput | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * All text that was typed after the command name is provided as input.
@@ -2729,9 +2571,7 @@ hint: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The current mode of the session has changed
@@ -2750,9 +2590,7 @@ currentModeId: SessionModeId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session configuration options have been updated.
@@ -2769,9 +2607,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Update to session metadata. All fields are optional to support partial updates.
@@ -2795,9 +2631,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context window and cost update for a session.
@@ -2822,9 +2656,7 @@ cost?: (Cost | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Cost information for a session.
@@ -2845,9 +2677,7 @@ currency: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
@@ -2866,9 +2696,7 @@ elicitationId: ElicitationId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
@@ -2926,9 +2754,7 @@ clientInfo?: (Implementation | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the client.
@@ -2976,9 +2802,7 @@ elicitation?: (ElicitationCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * File system capabilities that a client may support.
@@ -3001,9 +2825,7 @@ writeTextFile?: boolean
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session-related capabilities supported by the client.
@@ -3023,9 +2845,7 @@ configOptions?: (SessionConfigOptionsCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session configuration option capabilities supported by the client.
@@ -3047,9 +2867,7 @@ boolean?: (BooleanConfigOptionCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for boolean session configuration options.
@@ -3064,9 +2882,7 @@ export interface BooleanConfigOptionCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication capabilities supported by the client.
@@ -3091,9 +2907,7 @@ terminal?: boolean
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Elicitation capabilities supported by the client.
@@ -3122,9 +2936,7 @@ url?: (ElicitationUrlCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Form-based elicitation capabilities.
@@ -3141,9 +2953,7 @@ export interface ElicitationFormCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * URL-based elicitation capabilities.
@@ -3160,9 +2970,7 @@ export interface ElicitationUrlCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the authenticate method.
@@ -3182,9 +2990,7 @@ methodId: AuthMethodId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the logout method.
@@ -3199,9 +3005,7 @@ export interface LogoutRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for creating a new session.
@@ -3232,9 +3036,7 @@ mcpServers: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * HTTP transport configuration for MCP.
@@ -3259,9 +3061,7 @@ headers: HttpHeader[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An HTTP header to set when making requests to the MCP server.
@@ -3282,9 +3082,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * SSE transport configuration for MCP.
@@ -3309,9 +3107,7 @@ headers: HttpHeader[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Stdio transport configuration for MCP.
@@ -3340,9 +3136,7 @@ env: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for loading an existing session.
@@ -3380,9 +3174,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for listing existing sessions.
@@ -3405,9 +3197,7 @@ cursor?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for deleting an existing session from `session/list`.
@@ -3426,9 +3216,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for resuming an existing session.
@@ -3467,9 +3255,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for closing an active session.
@@ -3492,9 +3278,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for setting a session mode.
@@ -3515,9 +3299,7 @@ modeId: SessionModeId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -3554,9 +3336,7 @@ prompt: ContentBlock[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `fs/write_text_file`
@@ -3569,9 +3349,7 @@ export interface WriteTextFileResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response containing the contents of a text file.
@@ -3588,9 +3366,7 @@ content: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to a permission request.
@@ -3607,9 +3383,7 @@ outcome: RequestPermissionOutcome
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user selected one of the provided options.
@@ -3626,9 +3400,7 @@ optionId: PermissionOptionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response containing the ID of the created terminal.
@@ -3645,9 +3417,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response containing the terminal output and exit status.
@@ -3672,9 +3442,7 @@ exitStatus?: (TerminalExitStatus | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Exit status of a terminal command.
@@ -3695,9 +3463,7 @@ signal?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to terminal/release method
@@ -3710,9 +3476,7 @@ export interface ReleaseTerminalResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response containing the exit status of a terminal command.
@@ -3733,9 +3497,7 @@ signal?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `terminal/kill` method
@@ -3748,9 +3510,7 @@ export interface KillTerminalResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user accepted the elicitation and provided content.
@@ -3793,9 +3553,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification to cancel an ongoing request.
@@ -3814,7 +3572,14 @@ requestId: RequestId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
+/**
+ * A JSON object with members of any name and value: what the schema says of `_meta` and of
+ * other objects it leaves open.
+ * @inline
+ */
+type JsonObject = {
+[k: string]: unknown
+}
+export {};

@@ -2,7 +2,7 @@
 
 import type * as T from "./types.js";
 import type { AgentRequestMap, AgentNotificationMap, ClientRequestMap, ClientNotificationMap } from "./methods.js";
-import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "../runtime/connection-types.js";
+import type { CallOptions, ConnectionOptions, ExtensionHandlers, NotificationContext, RequestContext } from "../runtime/connection-types.js";
 import type { MessageStream } from "../runtime/message-stream.js";
 import type { Negotiated } from "../runtime/negotiation.js";
 import { SideConnection } from "../runtime/side-connection.js";
@@ -33,27 +33,27 @@ export type { ReadableLike, SignalLike, StreamReader, StreamReadResult, StreamWr
  */
 export interface Agent extends ExtensionHandlers {
   /** `auth/login` (request). Request parameters for the `auth/login` method. */
-  authLogin?(params: T.LoginAuthRequest, context: RequestContext): MaybePromise<T.LoginAuthResponse>;
+  authLogin?(params: T.LoginAuthRequest, context: RequestContext): T.LoginAuthResponse | Promise<T.LoginAuthResponse>;
   /** `auth/logout` (request). Request parameters for the `auth/logout` method. */
-  authLogout?(params: T.LogoutAuthRequest, context: RequestContext): MaybePromise<T.LogoutAuthResponse>;
+  authLogout?(params: T.LogoutAuthRequest, context: RequestContext): T.LogoutAuthResponse | Promise<T.LogoutAuthResponse>;
   /** `initialize` (request). Request parameters for the initialize method. */
-  initialize(params: T.InitializeRequest, context: RequestContext): MaybePromise<T.InitializeResponse>;
+  initialize(params: T.InitializeRequest, context: RequestContext): T.InitializeResponse | Promise<T.InitializeResponse>;
   /** `session/cancel` (notification). Notification to cancel ongoing operations for a session. */
-  sessionCancel(params: T.CancelSessionNotification, context: NotificationContext): MaybePromise<void>;
+  sessionCancel(params: T.CancelSessionNotification, context: NotificationContext): void | Promise<void>;
   /** `session/close` (request). Request parameters for closing an active session. */
-  sessionClose?(params: T.CloseSessionRequest, context: RequestContext): MaybePromise<T.CloseSessionResponse>;
+  sessionClose?(params: T.CloseSessionRequest, context: RequestContext): T.CloseSessionResponse | Promise<T.CloseSessionResponse>;
   /** `session/delete` (request). Request parameters for deleting an existing session from `session/list`. */
-  sessionDelete?(params: T.DeleteSessionRequest, context: RequestContext): MaybePromise<T.DeleteSessionResponse>;
+  sessionDelete?(params: T.DeleteSessionRequest, context: RequestContext): T.DeleteSessionResponse | Promise<T.DeleteSessionResponse>;
   /** `session/list` (request). Request parameters for listing existing sessions. */
-  sessionList?(params: T.ListSessionsRequest, context: RequestContext): MaybePromise<T.ListSessionsResponse>;
+  sessionList?(params: T.ListSessionsRequest, context: RequestContext): T.ListSessionsResponse | Promise<T.ListSessionsResponse>;
   /** `session/new` (request). Request parameters for creating a new session. */
-  sessionNew(params: T.NewSessionRequest, context: RequestContext): MaybePromise<T.NewSessionResponse>;
+  sessionNew(params: T.NewSessionRequest, context: RequestContext): T.NewSessionResponse | Promise<T.NewSessionResponse>;
   /** `session/prompt` (request). Request parameters for sending a user prompt to the agent. */
-  sessionPrompt(params: T.PromptRequest, context: RequestContext): MaybePromise<T.PromptResponse>;
+  sessionPrompt(params: T.PromptRequest, context: RequestContext): T.PromptResponse | Promise<T.PromptResponse>;
   /** `session/resume` (request). Request parameters for resuming an existing session. */
-  sessionResume?(params: T.ResumeSessionRequest, context: RequestContext): MaybePromise<T.ResumeSessionResponse>;
+  sessionResume?(params: T.ResumeSessionRequest, context: RequestContext): T.ResumeSessionResponse | Promise<T.ResumeSessionResponse>;
   /** `session/set_config_option` (request). Request parameters for setting a session configuration option. */
-  sessionSetConfigOption?(params: T.SetSessionConfigOptionRequest, context: RequestContext): MaybePromise<T.SetSessionConfigOptionResponse>;
+  sessionSetConfigOption?(params: T.SetSessionConfigOptionRequest, context: RequestContext): T.SetSessionConfigOptionResponse | Promise<T.SetSessionConfigOptionResponse>;
 }
 
 /**
@@ -66,13 +66,13 @@ export interface Agent extends ExtensionHandlers {
  */
 export interface Client extends ExtensionHandlers {
   /** `elicitation/complete` (notification). Notification sent by the agent when a URL-based elicitation is complete. */
-  elicitationComplete?(params: T.CompleteElicitationNotification, context: NotificationContext): MaybePromise<void>;
+  elicitationComplete?(params: T.CompleteElicitationNotification, context: NotificationContext): void | Promise<void>;
   /** `elicitation/create` (request). Request from the agent to elicit structured user input. */
-  elicitationCreate?(params: T.CreateElicitationRequest, context: RequestContext): MaybePromise<T.CreateElicitationResponse>;
+  elicitationCreate?(params: T.CreateElicitationRequest, context: RequestContext): T.CreateElicitationResponse | Promise<T.CreateElicitationResponse>;
   /** `session/request_permission` (request). Request for user permission to proceed with an operation. */
-  sessionRequestPermission(params: T.RequestPermissionRequest, context: RequestContext): MaybePromise<T.RequestPermissionResponse>;
+  sessionRequestPermission(params: T.RequestPermissionRequest, context: RequestContext): T.RequestPermissionResponse | Promise<T.RequestPermissionResponse>;
   /** `session/update` (notification). Notification containing a session update from the agent. */
-  sessionUpdate(params: T.UpdateSessionNotification, context: NotificationContext): MaybePromise<void>;
+  sessionUpdate(params: T.UpdateSessionNotification, context: NotificationContext): void | Promise<void>;
 }
 
 /** The agent as its peer sees it: one function per agent method, sending it over the connection. */

@@ -185,9 +185,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * An absolute filesystem path used by the protocol.
@@ -249,9 +247,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Form-based elicitation mode where the client renders a form from the provided schema.
@@ -399,9 +395,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -449,9 +443,7 @@ category?: (SessionConfigOptionCategory | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Unique identifier for a session configuration option value.
@@ -676,9 +668,7 @@ type: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -708,9 +698,7 @@ type: string
 /**
  * Raw value payload for the custom or future value type.
  */
-value: {
-[k: string]: unknown
-}
+value: JsonObject
 [k: string]: unknown
 }) & {
 /**
@@ -728,9 +716,7 @@ configId: SessionConfigId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * A JSON-RPC response object.
@@ -801,9 +787,7 @@ action: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Allowed wire representations for [`ElicitationContentValue`].
@@ -874,9 +858,7 @@ options: PermissionOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Permission request details for a tool call.
@@ -932,15 +914,11 @@ locations?: (ToolCallLocation[] | null)
 /**
  * Raw input parameters sent to the tool.
  */
-rawInput?: {
-[k: string]: unknown
-}
+rawInput?: JsonObject
 /**
  * Raw output returned by the tool.
  */
-rawOutput?: {
-[k: string]: unknown
-}
+rawOutput?: JsonObject
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Omitted means no metadata update; `null` is an
@@ -948,9 +926,7 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Standard content block (text, images, resources).
@@ -967,9 +943,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text provided to or from an LLM.
@@ -990,9 +964,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -1019,9 +991,7 @@ priority?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An image provided to or from an LLM.
@@ -1050,9 +1020,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Audio provided to or from an LLM.
@@ -1077,9 +1045,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -1124,9 +1090,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An optionally-sized icon that can be displayed in a user interface.
@@ -1172,9 +1136,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text-based resource contents.
@@ -1199,9 +1161,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Binary resource contents.
@@ -1226,9 +1186,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * File changes produced by a tool call.
@@ -1261,9 +1219,7 @@ patch?: (DiffPatch | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Operation metadata for add, delete, and modify changes.
@@ -1319,9 +1275,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A file location being accessed or modified by a tool.
@@ -1347,9 +1301,7 @@ line?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Permission request details for a command.
@@ -1378,9 +1330,7 @@ terminalId?: (TerminalId | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An option presented to the user when requesting permission.
@@ -1405,9 +1355,7 @@ kind: PermissionOptionKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1483,9 +1431,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for string properties in an elicitation form.
@@ -1563,9 +1509,7 @@ oneOf?: (EnumOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A titled enum option with a const value, human-readable title, and optional description.
@@ -1594,9 +1538,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for number (floating-point) properties in an elicitation form.
@@ -1641,9 +1583,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for integer properties in an elicitation form.
@@ -1688,9 +1628,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for boolean properties in an elicitation form.
@@ -1723,9 +1661,7 @@ default?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for multi-select (array) properties in an elicitation form.
@@ -1774,9 +1710,7 @@ default?: (string[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * String item schema for multi-select enum properties.
@@ -1797,9 +1731,7 @@ enum: string[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Items definition for titled multi-select enum properties.
@@ -1820,9 +1752,7 @@ anyOf: EnumOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -1872,9 +1802,7 @@ authMethods?: AuthMethod[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Metadata about the implementation of the client or agent.
@@ -1906,9 +1834,7 @@ version: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the agent.
@@ -1944,9 +1870,7 @@ auth?: (AgentAuthCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session capabilities supported by the agent.
@@ -2002,9 +1926,7 @@ additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -2052,9 +1974,7 @@ embeddedContext?: (PromptEmbeddedContextCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for image content in prompt requests.
@@ -2069,9 +1989,7 @@ export interface PromptImageCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for audio content in prompt requests.
@@ -2086,9 +2004,7 @@ export interface PromptAudioCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for embedded context in prompt requests.
@@ -2103,9 +2019,7 @@ export interface PromptEmbeddedContextCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * MCP capabilities supported by the agent for session lifecycle requests.
@@ -2132,9 +2046,7 @@ http?: (McpHttpCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for stdio MCP server transports.
@@ -2149,9 +2061,7 @@ export interface McpStdioCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for HTTP MCP server transports.
@@ -2166,9 +2076,7 @@ export interface McpHttpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/delete` method.
@@ -2183,9 +2091,7 @@ export interface SessionDeleteCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for additional session directories support.
@@ -2203,9 +2109,7 @@ export interface SessionAdditionalDirectoriesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -2222,9 +2126,7 @@ export interface AgentAuthCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Terminal-based authentication method.
@@ -2265,9 +2167,7 @@ env?: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An environment variable to set when launching a process.
@@ -2288,9 +2188,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Agent handles authentication itself through `auth/login`.
@@ -2317,9 +2215,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `auth/login` method.
@@ -2332,9 +2228,7 @@ export interface LoginAuthResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `auth/logout` method.
@@ -2347,9 +2241,7 @@ export interface LogoutAuthResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from creating a new session.
@@ -2374,9 +2266,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single-value selector (dropdown) session configuration option payload.
@@ -2414,9 +2304,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A group of possible values for a session configuration option.
@@ -2441,9 +2329,7 @@ options: SessionConfigSelectOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A boolean on/off toggle session configuration option payload.
@@ -2474,9 +2360,7 @@ nextCursor?: (SessionListCursor | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a session returned by session/list
@@ -2513,9 +2397,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from deleting a session.
@@ -2528,9 +2410,7 @@ export interface DeleteSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from resuming an existing session.
@@ -2547,9 +2427,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing a session.
@@ -2562,9 +2440,7 @@ export interface CloseSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `session/set_config_option` method.
@@ -2581,9 +2457,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response acknowledging that a user prompt was accepted.
@@ -2601,9 +2475,7 @@ export interface PromptResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
@@ -2638,9 +2510,7 @@ message: string
  * Optional primitive or structured value that contains additional information about the error.
  * This may include debugging information or context-specific details.
  */
-data?: {
-[k: string]: unknown
-}
+data?: JsonObject
 }
 /**
  * A JSON-RPC notification object.
@@ -2678,9 +2548,7 @@ update: SessionUpdate
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of message content.
@@ -2704,9 +2572,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A user message upsert.
@@ -2739,9 +2605,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An agent message upsert.
@@ -2774,9 +2638,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An agent thought or reasoning message upsert.
@@ -2809,9 +2671,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Foreground work is in progress.
@@ -2824,9 +2684,7 @@ export interface RunningStateUpdate {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The agent is ready to process a new prompt.
@@ -2846,9 +2704,7 @@ stopReason?: (StopReason | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Foreground work is blocked on user action.
@@ -2861,9 +2717,7 @@ export interface RequiresActionStateUpdate {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of tool-call content.
@@ -2889,9 +2743,7 @@ content: ToolCallContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An upsert for the stored state of an agent-owned terminal.
@@ -2929,9 +2781,7 @@ exitStatus?: (TerminalExitStatus | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An authoritative replacement snapshot of terminal output bytes.
@@ -2949,9 +2799,7 @@ data: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Exit information for an agent-owned terminal.
@@ -2980,9 +2828,7 @@ signal?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A chunk of bytes appended to an agent-owned terminal's output.
@@ -3004,9 +2850,7 @@ data: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A content update for a plan identified by ID.
@@ -3023,9 +2867,7 @@ plan: PlanUpdateContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A plan represented as structured entries.
@@ -3049,9 +2891,7 @@ entries: PlanEntry[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single entry in the execution plan.
@@ -3081,9 +2921,7 @@ status: PlanEntryStatus
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Available commands are ready or have changed
@@ -3100,9 +2938,7 @@ availableCommands: AvailableCommand[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a command.
@@ -3127,9 +2963,7 @@ input?: (AvailableCommandInput | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * All text that was typed after the command name is provided as input.
@@ -3146,9 +2980,7 @@ hint: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session configuration options have been updated.
@@ -3165,9 +2997,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Update to session metadata. All fields are optional to support partial updates.
@@ -3194,9 +3024,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context window and cost update for a session.
@@ -3221,9 +3049,7 @@ cost?: (Cost | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Cost information for a session.
@@ -3244,9 +3070,7 @@ currency: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
@@ -3265,9 +3089,7 @@ elicitationId: ElicitationId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
@@ -3323,9 +3145,7 @@ capabilities?: ClientCapabilities
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the client.
@@ -3360,9 +3180,7 @@ elicitation?: (ElicitationCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication capabilities supported by the client.
@@ -3388,9 +3206,7 @@ terminal?: (TerminalAuthCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for terminal authentication methods.
@@ -3407,9 +3223,7 @@ export interface TerminalAuthCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Elicitation capabilities supported by the client.
@@ -3438,9 +3252,7 @@ url?: (ElicitationUrlCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Form-based elicitation capabilities.
@@ -3457,9 +3269,7 @@ export interface ElicitationFormCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * URL-based elicitation capabilities.
@@ -3476,9 +3286,7 @@ export interface ElicitationUrlCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the `auth/login` method.
@@ -3502,9 +3310,7 @@ methodId: AuthMethodId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the `auth/logout` method.
@@ -3523,9 +3329,7 @@ export interface LogoutAuthRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for creating a new session.
@@ -3556,9 +3360,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * HTTP transport configuration for MCP.
@@ -3583,9 +3385,7 @@ headers?: HttpHeader[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An HTTP header to set when making requests to the MCP server.
@@ -3606,9 +3406,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Stdio transport configuration for MCP.
@@ -3637,9 +3435,7 @@ env?: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for listing existing sessions.
@@ -3660,9 +3456,7 @@ cursor?: (SessionListCursor | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for deleting an existing session from `session/list`.
@@ -3681,9 +3475,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for resuming an existing session.
@@ -3730,9 +3522,7 @@ replayFrom?: (ReplayFrom | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Inclusive replay cursor requesting replay from the start of the conversation.
@@ -3745,9 +3535,7 @@ export interface ReplayFromStart {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for closing an active session.
@@ -3768,9 +3556,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -3807,9 +3593,7 @@ prompt: ContentBlock[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to a permission request.
@@ -3826,9 +3610,7 @@ outcome: RequestPermissionOutcome
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user selected one of the provided options.
@@ -3845,9 +3627,7 @@ optionId: PermissionOptionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user accepted the elicitation and provided content.
@@ -3890,9 +3670,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A JSON-RPC notification object.
@@ -3924,7 +3702,14 @@ requestId: RequestId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
+/**
+ * A JSON object with members of any name and value: what the schema says of `_meta` and of
+ * other objects it leaves open.
+ * @inline
+ */
+type JsonObject = {
+[k: string]: unknown
+}
+export {};

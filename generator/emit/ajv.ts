@@ -7,6 +7,7 @@ import { RUNTIME_DIR } from "../paths.js";
 import type { Json } from "../schema/json.js";
 import { ACP_KEYWORDS } from "../schema/keywords.js";
 import { forEachSchema } from "../schema/walk.js";
+import { COMPACTIONS, type Compaction, importValidators } from "./ajv-output.js";
 
 const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneCodeModule.default;
@@ -78,6 +79,9 @@ export function createAjv(
     allErrors: false,
     // `required: ["toString"]` must not be satisfied by Object.prototype.
     ownProperties: true,
+    // A message string in every error object is most of a validator's size; the runtime
+    // builds the issue's message from its keyword and params (templates/runtime/validation.ts).
+    messages: false,
     ...options,
   });
   for (const keyword of ACP_KEYWORDS) if (keyword !== "discriminator") ajv.addKeyword(keyword);
@@ -87,22 +91,34 @@ export function createAjv(
   return ajv;
 }
 
-/** ajv's standalone code `require`s these helpers; the package ships its own copies. */
-const AJV_RUNTIME = ["ucs2length", "equal"];
+/**
+ * ajv's standalone code `require`s the first two helpers, the package ships its own copies;
+ * `issue` is what its error objects become (ajv-output.ts).
+ */
+const AJV_RUNTIME = ["ucs2length", "equal", "issue"];
 
 /**
  * ES module source for `exports` (export name → schema id) compiled by `ajv`, with ajv's
  * `require()`s of its runtime helpers and the numeric formats rewired to the package's
  * own runtime, so the module is pure ESM with no dependency. Throws if the code needs a
- * helper the package does not ship; `what` names the module in that message.
+ * helper the package does not ship; `what` names the module in that message. `imports`: the
+ * validators compiled for these schemas are imported from another module instead
+ * (ajv-output.ts); `compactions` are there for the experiment that measures each one.
  */
 export function standaloneModule(
   ajv: Ajv,
   exports: Record<string, string>,
   runtimePath: string,
   what: string,
+  {
+    imports: shared,
+    compactions = COMPACTIONS,
+  }: {
+    imports?: { from: string; validators: ReadonlyMap<string, string> };
+    compactions?: readonly Compaction[];
+  } = {},
 ): string {
-  const code = standaloneCode(ajv, exports)
+  let code = standaloneCode(ajv, exports)
     .replace(/^"use strict";/, "")
     // ajv records each validator's evaluated properties in a top-level assignment
     // (`validate12.evaluated = {…};`). A bundler must keep such a statement, and with it the
@@ -114,6 +130,8 @@ export function standaloneModule(
     .replace(/require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.default/g, (match, name: string) =>
       AJV_RUNTIME.includes(name) ? `__${name}` : match,
     );
+  if (shared) code = importValidators(code, shared.validators, shared.from);
+  for (const compaction of compactions) code = compaction.apply(code);
   if (/\brequire\(/.test(code))
     throw new Error(`${what} needs an ajv runtime helper the generated package does not ship`);
   const imports = AJV_RUNTIME.filter((n) => code.includes(`__${n}`)).map(

@@ -100,10 +100,12 @@ export function chainDeclarations(
   const client = names.roles.client;
   const map = (kind: "request" | "notification") =>
     `${names.methodMap("agent", kind)} & ${names.methodMap("proxy", kind)}`;
-  const handler = (m: Method, optional: boolean) =>
-    m.kind === "request"
-      ? `  ${m.handler}${optional ? "?" : ""}(params: ${type(m.params)}, context: RequestContext): MaybePromise<${handlerResult(names, m)}>;`
-      : `  ${m.handler}${optional ? "?" : ""}(params: ${type(m.params)}, context: NotificationContext): MaybePromise<void>;`;
+  const handler = (m: Method, optional: boolean) => {
+    // The return type written out, as connection.ts writes the other roles' handlers.
+    const returns = m.kind === "request" ? handlerResult(names, m) : "void";
+    const context = m.kind === "request" ? "RequestContext" : "NotificationContext";
+    return `  ${m.handler}${optional ? "?" : ""}(params: ${type(m.params)}, context: ${context}): ${returns} | Promise<${returns}>;`;
+  };
   const envelope = [
     model.successor,
     ...(model.successorNotification ? [model.successorNotification] : []),

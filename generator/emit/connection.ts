@@ -196,7 +196,7 @@ function declarations(
       ? ['import type * as R from "./received.js";']
       : []),
     `import type { ${[...maps("agent"), ...maps("client")].join(", ")} } from "./methods.js";`,
-    `import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
+    `import type { CallOptions, ConnectionOptions, ExtensionHandlers, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
     `import type { MessageStream } from "${runtime}/message-stream.js";`,
     ...(surface.negotiation
       ? [`import type { Negotiated } from "${runtime}/negotiation.js";`]
@@ -230,11 +230,12 @@ function declarations(
     for (const m of served[role]) {
       const optional = REQUIRED_HANDLERS[role].includes(m.method) ? "" : "?";
       const params = `params: ${received(m.params)}`;
+      // `MaybePromise<R>` written out: the alias would be instantiated for every handler of
+      // every entry point a consumer's compiler checks, for the same union.
+      const returns = m.kind === "request" ? handlerResult(names, m) : "void";
       lines.push(...doc(surface, m, "  "));
       lines.push(
-        m.kind === "request"
-          ? `  ${m.handler}${optional}(${params}, context: RequestContext): MaybePromise<${handlerResult(names, m)}>;`
-          : `  ${m.handler}${optional}(${params}, context: NotificationContext): MaybePromise<void>;`,
+        `  ${m.handler}${optional}(${params}, context: ${m.kind === "request" ? "RequestContext" : "NotificationContext"}): ${returns} | Promise<${returns}>;`,
       );
     }
     lines.push("}", "");

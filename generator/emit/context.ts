@@ -10,14 +10,23 @@ export interface EmitContext {
   runtime: string;
   /** Where non-fatal findings go (unknown keywords and formats). */
   diagnostics: Diagnostics;
+  /** The stable surface beside an unstable one (`surface.stableSurface`). */
+  stable?: SurfaceModel;
 }
 
 export function emitContext(
   surface: SurfaceModel,
   names: SurfaceSymbols,
   diagnostics: Diagnostics,
+  stable?: SurfaceModel,
 ): EmitContext {
-  return { surface, names, runtime: runtimeFrom(surface.id), diagnostics };
+  return {
+    surface,
+    names,
+    runtime: runtimeFrom(surface.id),
+    diagnostics,
+    ...(stable ? { stable } : {}),
+  };
 }
 
 /** Relative path from a package folder (`v1/unstable`, `node`) to the package's `runtime/`. */

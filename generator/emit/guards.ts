@@ -2,12 +2,19 @@ import type { EmitContext } from "./context.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 
+/** Before the functions of a definition only the unstable schema has (its type says so too). */
+export const EXPERIMENTAL =
+  "/** @experimental Only in the unstable schema: may change or be removed. */";
+
 /**
  * `guards.js` / `guards.d.ts`: for every definition a strict type guard `is<Name>`, a
  * `validate<Name>` that returns the issues, and an `assert<Name>` that throws them.
  * Each is a one-liner over its own compiled validator, so a bundler keeps only what is used.
+ * The declarations are one line per function: each is a constant of a shared call signature
+ * (`runtime/signatures.js`), which documents the family once.
  */
 export function emitGuards({ surface, names, runtime: runtimePath }: EmitContext): OutputFile[] {
+  const { guard: Guard, validate: Validate, assert: Assert } = names.signatures;
   const head = banner(surface.schemaFile.name);
   const js = [
     head,
@@ -17,13 +24,12 @@ export function emitGuards({ surface, names, runtime: runtimePath }: EmitContext
   ];
   const dts = [
     head,
-    `import type { ValidationResult } from "${runtimePath}/validation.js";`,
+    `import type { ${[Assert, Guard, Validate].join(", ")} } from "${runtimePath}/signatures.js";`,
     'import type * as T from "./types.js";',
     "",
   ];
   for (const def of surface.definitions) {
     const { type, guard, validate, assert, validator: v } = names.definition(def.key);
-    const experimental = def.experimental === "new" ? " @experimental" : "";
     js.push(
       // A value nested deeper than the stack allows (only possible through recursive
       // definitions) makes the validator throw RangeError: that is "not valid", never a crash.
@@ -31,14 +37,16 @@ export function emitGuards({ surface, names, runtime: runtimePath }: EmitContext
       `export function ${validate}(value) { return validateWith(${v}, value); }`,
       `export function ${assert}(value) { return assertWith(${v}, ${literal(type)}, value); }`,
     );
-    dts.push(
-      `/** Strict check against the schema's \`${def.key}\` definition.${experimental} */`,
-      `export declare function ${guard}(value: unknown): value is T.${type};`,
-      `/** Like \`${guard}\`, returning the issues (instance path and message) when invalid.${experimental} */`,
-      `export declare function ${validate}(value: unknown): ValidationResult<T.${type}>;`,
-      `/** Returns the value typed as \`${type}\`, or throws a \`ValidationError\` listing the issues.${experimental} */`,
-      `export declare function ${assert}(value: unknown): T.${type};`,
-    );
+    // One statement per name: a doc comment (the @experimental tag) belongs to the first
+    // declarator of a statement only.
+    for (const [name, signature] of [
+      [guard, Guard],
+      [validate, Validate],
+      [assert, Assert],
+    ] as const) {
+      if (def.experimental === "new") dts.push(EXPERIMENTAL);
+      dts.push(`export declare const ${name}: ${signature}<T.${type}>;`);
+    }
   }
   return [
     { path: `${surface.id}/guards.js`, content: `${js.join("\n")}\n` },

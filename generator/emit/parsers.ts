@@ -4,7 +4,7 @@ import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { SurfaceModel } from "../model/protocol.js";
-import { buildRepairPlan, type RepairPlan, type UnionHelper } from "../model/repair-plan.js";
+import { buildRepairPlan, type RepairPlan } from "../model/repair-plan.js";
 import {
   contextOf,
   type PrepareInput,
@@ -16,9 +16,10 @@ import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
 import { selfNesting } from "../schema/refs.js";
 import { hasCatchAll, knownTags } from "../schema/unions.js";
-import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
+import type { SurfaceSymbols } from "../symbols/table.js";
 import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
+import { EXPERIMENTAL } from "./guards.js";
 import { commentSafe, jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
@@ -56,10 +57,7 @@ export async function emitParsers({
       path: `${surface.id}/parsers.js`,
       content: parsersJs(surface, names, plan, locals, runtimePath),
     },
-    {
-      path: `${surface.id}/parsers.d.ts`,
-      content: parsersDts(surface, names, plan, runtimePath),
-    },
+    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, names, plan, runtimePath) },
     {
       path: `${surface.id}/parsers-validators.js`,
       content: await localValidatorsJs(surface, plan.checks.specs, locals, runtimePath),
@@ -219,60 +217,56 @@ function parsersDts(
   plan: RepairPlan,
   runtimePath: string,
 ): string {
-  const lines = [banner(surface.schemaFile.name), 'import type * as T from "./types.js";'];
-  if (plan.open.size > 0)
-    lines.push(
-      'import type * as R from "./received.js";',
-      `import type { ParseOptions } from "${runtimePath}/parse.js";`,
-    );
-  lines.push("");
+  const { parse: Parse, openParse, variantGuard, openVariantGuard, customGuard } = names.signatures;
+  const helpers = plan.unions.map((helper) => ({
+    helper,
+    open: hasCatchAll(helper.union),
+    names: names.definition(helper.def.key),
+  }));
+  const used = new Set<string>();
+  for (const def of surface.definitions) used.add(plan.open.has(def.key) ? openParse : Parse);
+  for (const { open } of helpers)
+    for (const name of open ? [openVariantGuard, customGuard] : [variantGuard]) used.add(name);
+  const lines = [
+    banner(surface.schemaFile.name),
+    `import type { ${[...used].sort().join(", ")} } from "${runtimePath}/signatures.js";`,
+    'import type * as T from "./types.js";',
+    ...(plan.open.size > 0 ? ['import type * as R from "./received.js";'] : []),
+    "",
+  ];
   for (const def of surface.definitions) {
     const { parse, type } = names.definition(def.key);
-    const experimental = def.experimental === "new" ? " @experimental" : "";
-    const repairs = plan.roots.has(def.key)
-      ? ", the `x-deserialize-*` annotations and defaults applied"
-      : "";
-    const doc = `/** Reads a \`${def.key}\` as the reference implementation deserializes it: properties it does not declare dropped, a union read as the variant it picks${repairs}. Returns the result (the input is never changed) or throws a \`ValidationError\`.${experimental} */`;
-    if (!plan.open.has(def.key)) {
-      lines.push(doc, `export declare function ${parse}(value: unknown): T.${type};`);
-      continue;
-    }
+    if (def.experimental === "new") lines.push(EXPERIMENTAL);
+    // A definition that reaches a closed tagged union can also be read the open way
+    // (`{ unknownVariants: "keep" }`), which returns its received type.
     lines.push(
-      doc,
-      `export declare function ${parse}(value: unknown, options?: { readonly unknownVariants?: "reject" }): T.${type};`,
-      `/** With \`{ unknownVariants: "keep" }\`: a variant of a closed tagged union this package does not know (a newer peer's) is kept whole, as \`Received.${type}\` admits.${experimental} */`,
-      `export declare function ${parse}(value: unknown, options: ParseOptions): R.${type};`,
+      plan.open.has(def.key)
+        ? `export declare const ${parse}: ${openParse}<T.${type}, R.${type}>;`
+        : `export declare const ${parse}: ${Parse}<T.${type}>;`,
     );
   }
-  for (const helper of plan.unions)
-    lines.push(...unionDeclarations(helper, names.definition(helper.def.key)));
+  for (const { helper, open, names: own } of helpers) {
+    // The union, its tag property and the known tags: what the shared signature derives from.
+    const args = `T.${own.type}, ${literal(helper.union.tag)}, ${knownTags(helper.union).map(literal).join(" | ")}`;
+    const declared: [string | undefined, string][] = open
+      ? [
+          [own.variantGuard, openVariantGuard],
+          [own.customGuard, customGuard],
+        ]
+      : [[own.variantGuard, variantGuard]];
+    for (const [name, signature] of declared) {
+      if (helper.def.experimental === "new") lines.push(EXPERIMENTAL);
+      lines.push(`export declare const ${name}: ${signature}<${args}>;`);
+    }
+    if (own.untaggedGuard !== undefined) {
+      const tag = propertyKey(helper.union.tag);
+      lines.push(
+        `/** True when \`value\` is a valid \`${helper.def.key}\` of an untagged variant: one without \`${helper.union.tag}\`. The reference reads a value whose tag no variant takes as an untagged variant and ignores the tag; parsing drops it, so parse first.${helper.def.experimental === "new" ? " @experimental" : ""} */`,
+        `export declare function ${own.untaggedGuard}(value: unknown): value is Exclude<T.${own.type}, { ${tag}: string }>;`,
+      );
+    }
+  }
   return `${lines.join("\n")}\n`;
-}
-
-function unionDeclarations(helper: UnionHelper, names: DefinitionSymbols): string[] {
-  const { type: name, variantGuard, customGuard, untaggedGuard } = names;
-  const tag = propertyKey(helper.union.tag);
-  const known = knownTags(helper.union).map(literal).join(" | ");
-  const experimental = helper.def.experimental === "new" ? " @experimental" : "";
-  const variant = `Extract<T.${name}, { ${tag}: K }>`;
-  const custom = `Exclude<Extract<T.${name}, { ${tag}: string }>, { ${tag}: ${known} }>`;
-  const lines = hasCatchAll(helper.union)
-    ? [
-        `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag. An unknown tag narrows to the custom variant.${experimental} */`,
-        `export declare function ${variantGuard}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${custom};`,
-        `/** True when \`value\` is a valid custom \`${helper.def.key}\`: a \`${helper.union.tag}\` no known variant uses, with a payload the catch-all accepts.${experimental} */`,
-        `export declare function ${customGuard}(value: unknown): value is ${custom};`,
-      ]
-    : [
-        `/** True when \`value\` is a valid \`${helper.def.key}\` of the variant whose \`${helper.union.tag}\` is \`tag\`: the payload is checked, not only the tag.${experimental} */`,
-        `export declare function ${variantGuard}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`,
-      ];
-  if (untaggedGuard !== undefined)
-    lines.push(
-      `/** True when \`value\` is a valid \`${helper.def.key}\` of an untagged variant: one without \`${helper.union.tag}\`. The reference reads a value whose tag no variant takes as an untagged variant and ignores the tag; parsing drops it, so parse first.${experimental} */`,
-      `export declare function ${untaggedGuard}(value: unknown): value is Exclude<T.${name}, { ${tag}: string }>;`,
-    );
-  return lines;
 }
 
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */

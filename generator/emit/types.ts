@@ -27,11 +27,16 @@ export async function emitTypes({ surface, names, diagnostics }: EmitContext): P
   const defs = new Map<string, Json>();
   for (const def of surface.definitions)
     defs.set(def.key, withExperimentalTags(def, prepared[def.key] as Json));
-  const body = await compileDeclarations(surface, names, defs);
+  const body = shareOpenObjects(
+    await compileDeclarations(surface, names, defs),
+    names.locals.openObject,
+  );
   return {
     path: `${surface.id}/types.d.ts`,
-    // With no definitions the file must still be a module, or importing it fails to compile.
-    content: `${banner(surface.schemaFile.name)}\n${body}${surface.definitions.length === 0 ? "export {};\n" : ""}`,
+    // `export {}` keeps the file's local names local: without it, a declaration file exports
+    // every top-level declaration. (With no definitions the file must still be a module, or
+    // importing it fails to compile.)
+    content: `${banner(surface.schemaFile.name)}\n${body}export {};\n`,
   };
 }
 
@@ -77,6 +82,38 @@ export async function compileDeclarations(
     body,
   );
   return body;
+}
+
+/** How json-schema-to-typescript writes an object type with no declared members. */
+const OPEN_OBJECT = "{\n[k: string]: unknown\n}";
+const OPEN_OBJECTS = /\{\n\[k: string\]: unknown\n\}/g;
+
+/**
+ * Every `_meta` (and any other object the schema leaves open) is the same type literal, written
+ * out at each of its 120-odd uses; a consumer's compiler creates a type for each one it checks
+ * (and a union with `null` for each). One local alias instead: the same type, one declaration.
+ * Local, not exported: it is no name of the protocol's, and a consumer's declaration emit
+ * writes the structure out where it needs it.
+ */
+function shareOpenObjects(body: string, alias: string): string {
+  let shared = false;
+  const out = body.replace(OPEN_OBJECTS, (literal, at: number) => {
+    // An interface's own body stays: only type literals are types of their own.
+    if (body.slice(body.lastIndexOf("\n", at) + 1, at).startsWith("export interface "))
+      return literal;
+    shared = true;
+    return alias;
+  });
+  if (!shared) return body;
+  // `@inline`: API documentation (TypeDoc) writes the structure where the alias is used, as
+  // for any name the package does not export.
+  return `${out}/**
+ * A JSON object with members of any name and value: what the schema says of \`_meta\` and of
+ * other objects it leaves open.
+ * @inline
+ */
+type ${alias} = ${OPEN_OBJECT}
+`;
 }
 
 /** On unstable surfaces: what the stable schema lacks is marked `@experimental` in its JSDoc. */

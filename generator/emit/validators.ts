@@ -1,5 +1,8 @@
+import { posix } from "node:path";
 import { _ } from "ajv";
+import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
+import type { SurfaceModel } from "../model/protocol.js";
 import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
 import { DEFINITION_ID } from "../prepare/rules.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
@@ -22,6 +25,20 @@ function usesKeyword(value: Json, keywords: readonly string[]): boolean {
   return found;
 }
 
+/** A surface's definitions as the validators see them; findings are dropped. */
+function prepared(surface: SurfaceModel): JsonObject {
+  const input: PrepareInput = {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file: surface.schemaFile.display,
+    diagnostics: new Diagnostics(),
+  };
+  const defs: JsonObject = {};
+  for (const def of surface.definitions)
+    defs[def.key] = prepareDefinition("validators", input, def.key, def.schema);
+  return defs;
+}
+
 /**
  * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
  * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
@@ -32,6 +49,7 @@ export async function emitValidators({
   names,
   diagnostics,
   runtime: runtimePath,
+  stable,
 }: EmitContext): Promise<OutputFile> {
   const file = surface.schemaFile.display;
   const defs: JsonObject = {};
@@ -59,14 +77,31 @@ export async function emitValidators({
   const ajv = createAjv(formats, unknown, {
     code: { source: true, esm: true, lines: true, formats: _`__formats` },
   });
-  if (!usesKeyword(defs, [...UNEVALUATED_KEYWORDS, "$dynamicRef"])) {
+  const evaluated = [...UNEVALUATED_KEYWORDS, "$dynamicRef"];
+  const lean = !usesKeyword(defs, evaluated);
+  if (lean) {
     // Ajv2020 switches this bookkeeping on unconditionally; with no keyword that needs it
     // left, it is dead code in every validator.
     ajv.opts.unevaluated = false;
     ajv.opts.dynamicRef = false;
   }
+  // An unchanged definition's validator is the stable surface's: compiled there, imported and
+  // re-exported here (and used by this surface's own validators that reach it).
+  // Only between surfaces whose validators take the same arguments: the bookkeeping above
+  // adds some. The stable surface's findings were reported when it was emitted.
+  const sameCalls = stable !== undefined && lean && !usesKeyword(prepared(stable), evaluated);
+  const fromStable = new Set(
+    sameCalls ? surface.definitions.filter((d) => d.experimental === false).map((d) => d.key) : [],
+  );
   const exports: Record<string, string> = {};
-  for (const def of names.definitions) exports[def.validator] = `${DEFINITION_ID}${def.key}`;
+  const shared = new Map<string, string>();
+  for (const def of names.definitions) {
+    if (fromStable.has(def.key)) shared.set(`${DEFINITION_ID}${def.key}`, def.validator);
+    else exports[def.validator] = `${DEFINITION_ID}${def.key}`;
+  }
+  const stableModule = stable
+    ? `${posix.relative(surface.id, stable.id) || "."}/validators.js`
+    : "";
 
   let code: string;
   try {
@@ -75,7 +110,11 @@ export async function emitValidators({
       const body: JsonObject = isObject(schema) ? schema : schema === false ? { not: {} } : {};
       ajv.addSchema({ ...body, $id: `${DEFINITION_ID}${def.key}` });
     }
-    code = standaloneModule(ajv, exports, runtimePath, "validators.js");
+    code = standaloneModule(ajv, exports, runtimePath, "validators.js", {
+      imports: { from: stableModule, validators: shared },
+    });
+    if (shared.size)
+      code = `export {\n${[...shared.values()].map((n) => `  ${n},\n`).join("")}} from "${stableModule}";\n${code}`;
   } catch (error) {
     throw new InputError(
       file,

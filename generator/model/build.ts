@@ -65,10 +65,11 @@ function buildSurface(
   const read = { definitions, methods, defsKeyword: surface.defsKeyword };
   const negotiation = negotiationOf({ ...read, schemaFile: surface.schemaFile });
   return {
-    id: surface.stability === "stable" ? `v${surface.version}` : `v${surface.version}/unstable`,
+    id: surfaceId(surface),
     entry: entryPoint(surface.version, surface.stability),
     version: surface.version,
     stability: surface.stability,
+    ...(stable ? { stableSurface: surfaceId(stable) } : {}),
     protocolVersion: protocolVersion(surface),
     schemaFile: surface.schemaFile,
     ...(surface.meta ? { meta: surface.meta } : {}),
@@ -79,6 +80,11 @@ function buildSurface(
     errors: errorCodes(read),
     ...(negotiation ? { negotiation } : {}),
   };
+}
+
+/** `v1`, `v1/unstable`, `v2`, …: the surface's folder in the package. */
+function surfaceId(surface: LoadedSurface): string {
+  return surface.stability === "stable" ? `v${surface.version}` : `v${surface.version}/unstable`;
 }
 
 function entryPoint(version: number, stability: "stable" | "unstable"): string {

@@ -18,6 +18,12 @@ export interface SurfaceModel {
   entry: string;
   version: number;
   stability: Stability;
+  /**
+   * On an unstable surface with a stable one beside it: the stable surface's id. Its
+   * definitions that are not `experimental` are that surface's, byte for byte, so their code
+   * is emitted there once and used from here.
+   */
+  stableSurface?: string;
   protocolVersion: number;
   schemaFile: InputFile;
   meta?: Meta;

@@ -172,11 +172,28 @@ export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
   },
 ];
 
+/**
+ * The call signatures (`runtime/signatures.js`) that declare each definition's functions:
+ * `is<Name>` is a `Guard<Name>`, and so on. Exported by every entry point, so a consumer's
+ * declarations can name the type of anything they take from a guard or parser.
+ */
+export const SIGNATURES = {
+  guard: "Guard",
+  validate: "Validate",
+  assert: "Assert",
+  parse: "Parse",
+  openParse: "OpenParse",
+  variantGuard: "VariantGuard",
+  openVariantGuard: "OpenVariantGuard",
+  customGuard: "CustomGuard",
+} as const;
+
 /** What the entry point (`index.js` / `index.d.ts`) re-exports from the runtime itself. */
 export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "validation.js", names: ["ValidationError"] },
   { from: "validation.js", names: ["ValidationIssue", "ValidationResult"], typeOnly: true },
   { from: "parse.js", names: ["ParseOptions", "UnknownVariant"], typeOnly: true },
+  { from: "signatures.js", names: Object.values(SIGNATURES), typeOnly: true },
 ];
 
 /**

@@ -24,6 +24,7 @@ import {
   ROLES,
   type Role,
   type RuntimeReexport,
+  SIGNATURES,
 } from "./exports.js";
 import { isFreeStaticName, typeNameProblem } from "./identifiers.js";
 
@@ -63,6 +64,10 @@ export interface SurfaceSymbols {
   roles: typeof ROLES;
   /** The proxy chain's roles, where the surface has one (model/chain.ts). */
   chain?: { roles: typeof CHAIN_ROLES; model: ProxyChain };
+  /** The runtime's call signatures the functions of each definition are declared with. */
+  signatures: typeof SIGNATURES;
+  /** Names a generated module declares without exporting them (see `LOCAL_NAMES`). */
+  locals: Record<keyof typeof LOCAL_NAMES, string>;
   /** Runtime names `connection.js` and the entry point pass on, line by line. */
   reexports: { connection: readonly RuntimeReexport[]; index: readonly RuntimeReexport[] };
   /** The namespace of received types (`received.d.ts`): what the open reading returns. */
@@ -153,6 +158,8 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     methodModule: METHOD_MODULE,
     roles: ROLES,
     ...(chain ? { chain: { roles: CHAIN_ROLES, model: chain } } : {}),
+    signatures: SIGNATURES,
+    locals: localNames(definitions),
     reexports: { connection: CONNECTION_REEXPORTS, index: INDEX_REEXPORTS },
     received: RECEIVED_NAMESPACE,
     handleType: (rule) => handleType(rule.namespace),
@@ -241,6 +248,22 @@ function errorSymbols(surface: SurfaceModel): ErrorSymbols {
       ? { sessionNotFound: { name: ERRORS_MODULE.sessionNotFound, code: sessionNotFound } }
       : {}),
   };
+}
+
+/**
+ * Names `types.d.ts` declares beside the definitions without exporting them, so they can
+ * neither clash with another export nor be imported. Each must still differ from every
+ * definition's type name in the file: it is suffixed with `_` until it does (a rename no
+ * consumer can see, since nothing imports it).
+ */
+const LOCAL_NAMES = { openObject: "JsonObject" } as const;
+
+function localNames(
+  definitions: readonly DefinitionSymbols[],
+): Record<keyof typeof LOCAL_NAMES, string> {
+  const taken = new Set(definitions.map((d) => d.type));
+  const free = (name: string): string => (taken.has(name) ? free(`${name}_`) : name);
+  return { openObject: free(LOCAL_NAMES.openObject) };
 }
 
 /**

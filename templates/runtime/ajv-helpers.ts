@@ -1,8 +1,18 @@
 /**
- * The two helpers ajv's generated code calls out to. ajv's standalone output would
- * `require()` them from the ajv package; the generator rewires those calls to this module
- * so the generated package is pure ESM with no runtime dependency.
+ * The helpers ajv's generated code calls out to. ajv's standalone output would `require()`
+ * the first two from the ajv package; the generator rewires those calls to this module so
+ * the generated package is pure ESM with no runtime dependency. `issue` builds the error
+ * objects ajv writes out literally at each check (generator/emit/ajv-output.ts).
  */
+
+/** An error a validator reports: what validation.ts's `issuesOf` reads. */
+export function issue(
+  instancePath: string,
+  keyword: string,
+  params: Record<string, unknown>,
+): { instancePath: string; keyword: string; params: Record<string, unknown> } {
+  return { instancePath, keyword, params };
+}
 
 /** String length in Unicode code points (JSON Schema's `minLength`/`maxLength` unit). */
 export function ucs2length(text: string): number {

@@ -331,10 +331,12 @@ describe("bundling (esbuild, minified, platform neutral)", { timeout: 60_000 }, 
       new RegExp(`(?<![\\w$])${word}(?![\\w$])`).test(code);
     // The check can see them: the whole entry point's bundle has every one of them...
     expect(unrelated.properties.filter((p) => !mentions(all, p))).toEqual([]);
-    // A definition leaves its name in error paths: `#/$defs/X…` or, compiled on its own,
-    // `acp-codegen:definition:X…`.
+    // A definition leaves its name where an error names it: the type `assert<Name>` reports
+    // (`"X"`), or a schema path (`#/$defs/X…`, `acp-codegen:definition:X…`) if one is kept.
     const names = (code: string, d: string) =>
-      code.includes(`$defs/${d}"`) || new RegExp(`definition:${d}[/"#]`).test(code);
+      code.includes(`"${d}"`) ||
+      code.includes(`$defs/${d}"`) ||
+      new RegExp(`definition:${d}[/"#]`).test(code);
     expect(unrelated.definitions.some((d) => names(all, d))).toBe(true);
     // ...and the one-validator bundle has none.
     expect(unrelated.properties.filter((p) => mentions(one, p))).toEqual([]);

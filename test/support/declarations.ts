@@ -100,6 +100,21 @@ export function exportedDeclarations(file: ts.SourceFile): Map<string, ts.Node[]
   return out;
 }
 
+/**
+ * Types a file declares at the top level without exporting them (`type JsonObject = …` beside an
+ * `export {}`): names its own declarations may use, which no importer can see.
+ */
+export function localDeclarations(file: ts.SourceFile): Set<string> {
+  const out = new Set<string>();
+  for (const statement of file.statements)
+    if (
+      (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) &&
+      !isExported(statement)
+    )
+      out.add(statement.name.text);
+  return out;
+}
+
 /** Modules a file re-exports whole (`export * from "./types.js"`). */
 export function starExports(file: ts.SourceFile): string[] {
   return file.statements.flatMap((s) =>

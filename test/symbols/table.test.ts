@@ -16,6 +16,7 @@ import {
   NODE_REEXPORTS,
 } from "../../generator/symbols/exports.js";
 import { buildSymbols, type SurfaceSymbols } from "../../generator/symbols/table.js";
+import { exportedDeclarations, parse } from "../support/declarations.js";
 import { RELEASES_DIR } from "../support/run.js";
 
 /** The symbol table of one stable v1 surface made of `defs`, or the error it refuses them with. */
@@ -117,21 +118,14 @@ describe("symbol table", () => {
   });
 });
 
-/** Names a declaration file exports: declarations and `export { … } from` lists. */
-function exportedNames(dts: string): string[] {
-  // Overloads of one function are one export.
-  const declared = new Set(
-    [
-      ...dts.matchAll(/^export (?:declare )?(?:interface|type|const|function|class|enum) (\w+)/gm),
-    ].map((m) => m[1] as string),
+/**
+ * Names a declaration file exports, read by the TypeScript parser: declarations (every
+ * declarator of a `const` list) and `export { … } from` lists.
+ */
+function exportedNames(path: string, dts: string): string[] {
+  return [...exportedDeclarations(parse(path, dts))].flatMap(([name, nodes]) =>
+    nodes.map(() => name),
   );
-  const listed = [...dts.matchAll(/^export (?:type )?\{ ([^}]*) \} from/gm)].flatMap((m) =>
-    (m[1] as string).split(", "),
-  );
-  const namespaces = [...dts.matchAll(/^export (?:type )?\* as (\w+) from/gm)].map(
-    (m) => m[1] as string,
-  );
-  return [...declared, ...listed, ...namespaces];
 }
 
 describe("symbol table against a generated package", () => {
@@ -146,7 +140,7 @@ describe("symbol table against a generated package", () => {
       const exported = modules.flatMap((m) => {
         const file = files.find((f) => f.path === `${surface.id}/${m}.d.ts`);
         if (!file) throw new Error(`no ${surface.id}/${m}.d.ts`);
-        return exportedNames(file.content);
+        return exportedNames(file.path, file.content);
       });
       const expected = [
         ...names.definitions.flatMap((d) => [

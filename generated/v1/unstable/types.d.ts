@@ -140,9 +140,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Form-based elicitation mode where the client renders a form from the provided schema.
@@ -366,9 +364,7 @@ category?: (SessionConfigOptionCategory | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Unique identifier for a session configuration option value.
@@ -598,9 +594,7 @@ configId: SessionConfigId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * What triggered the suggestion request.
@@ -673,9 +667,7 @@ action: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Allowed wire representations for [`ElicitationContentValue`].
@@ -730,9 +722,7 @@ content: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to read content from a text file.
@@ -763,9 +753,7 @@ limit?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request for user permission to execute a tool call.
@@ -794,9 +782,7 @@ options: PermissionOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An update to an existing tool call.
@@ -847,15 +833,11 @@ locations?: (ToolCallLocation[] | null)
 /**
  * Update the raw input.
  */
-rawInput?: {
-[k: string]: unknown
-}
+rawInput?: JsonObject
 /**
  * Update the raw output.
  */
-rawOutput?: {
-[k: string]: unknown
-}
+rawOutput?: JsonObject
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -863,9 +845,7 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Standard content block (text, images, resources).
@@ -882,9 +862,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text provided to or from an LLM.
@@ -905,9 +883,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -932,9 +908,7 @@ priority?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An image provided to or from an LLM.
@@ -963,9 +937,7 @@ uri?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Audio provided to or from an LLM.
@@ -990,9 +962,7 @@ mimeType: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -1033,9 +1003,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The contents of a resource, embedded into a prompt or tool call result.
@@ -1056,9 +1024,7 @@ resource: EmbeddedResourceResource
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text-based resource contents.
@@ -1083,9 +1049,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Binary resource contents.
@@ -1110,9 +1074,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A diff representing file modifications.
@@ -1141,9 +1103,7 @@ newText: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Embed a terminal created with `terminal/create` by its id.
@@ -1164,9 +1124,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A file location being accessed or modified by a tool.
@@ -1192,9 +1150,7 @@ line?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An option presented to the user when requesting permission.
@@ -1219,9 +1175,7 @@ kind: PermissionOptionKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to create a new terminal and execute a command.
@@ -1265,9 +1219,7 @@ outputByteLimit?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An environment variable to set when launching an MCP server.
@@ -1288,9 +1240,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to get the current output and status of a terminal.
@@ -1311,9 +1261,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to release a terminal and free its resources.
@@ -1334,9 +1282,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to wait for a terminal command to exit.
@@ -1357,9 +1303,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to kill a terminal without releasing it.
@@ -1380,9 +1324,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1458,9 +1400,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for string properties in an elicitation form.
@@ -1532,9 +1472,7 @@ oneOf?: (EnumOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A titled enum option with a const value, human-readable title, and optional description.
@@ -1563,9 +1501,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for number (floating-point) properties in an elicitation form.
@@ -1610,9 +1546,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for integer properties in an elicitation form.
@@ -1657,9 +1591,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for boolean properties in an elicitation form.
@@ -1692,9 +1624,7 @@ default?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for multi-select (array) properties in an elicitation form.
@@ -1743,9 +1673,7 @@ default?: (string[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * String item schema for multi-select enum properties.
@@ -1764,9 +1692,7 @@ enum: string[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Items definition for titled multi-select enum properties.
@@ -1785,9 +1711,7 @@ anyOf: EnumOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -1810,9 +1734,7 @@ serverId: McpServerAcpId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -1837,9 +1759,7 @@ method: string
  *
  * If omitted or set to `null`, the inner MCP message has no params.
  */
-params?: ({
-[k: string]: unknown
-} | null)
+params?: (JsonObject | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1847,9 +1767,7 @@ params?: ({
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -1872,9 +1790,7 @@ connectionId: McpConnectionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -1922,9 +1838,7 @@ agentInfo?: (Implementation | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the agent.
@@ -1998,9 +1912,7 @@ positionEncoding?: (PositionEncodingKind | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -2039,9 +1951,7 @@ embeddedContext?: boolean
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * MCP capabilities supported by the agent
@@ -2072,9 +1982,7 @@ acp?: boolean
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session capabilities supported by the agent.
@@ -2148,9 +2056,7 @@ close?: (SessionCloseCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/list` method.
@@ -2165,9 +2071,7 @@ export interface SessionListCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/delete` method.
@@ -2182,9 +2086,7 @@ export interface SessionDeleteCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for additional session directories support.
@@ -2202,9 +2104,7 @@ export interface SessionAdditionalDirectoriesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2225,9 +2125,7 @@ export interface SessionForkCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/resume` method.
@@ -2242,9 +2140,7 @@ export interface SessionResumeCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/close` method.
@@ -2259,9 +2155,7 @@ export interface SessionCloseCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication-related capabilities supported by the agent.
@@ -2281,9 +2175,7 @@ logout?: (LogoutCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Logout capabilities supported by the agent.
@@ -2298,9 +2190,7 @@ export interface LogoutCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2321,9 +2211,7 @@ export interface ProvidersCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * NES capabilities advertised by the agent during initialization.
@@ -2346,9 +2234,7 @@ context?: (NesContextCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Event capabilities the agent can consume.
@@ -2367,9 +2253,7 @@ document?: (NesDocumentEventCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Document event capabilities the agent wants to receive.
@@ -2404,9 +2288,7 @@ didFocus?: (NesDocumentDidFocusCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didOpen` capability support.
@@ -2421,9 +2303,7 @@ export interface NesDocumentDidOpenCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for `document/didChange` events.
@@ -2442,9 +2322,7 @@ syncKind: TextDocumentSyncKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didClose` capability support.
@@ -2459,9 +2337,7 @@ export interface NesDocumentDidCloseCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didSave` capability support.
@@ -2476,9 +2352,7 @@ export interface NesDocumentDidSaveCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didFocus` capability support.
@@ -2493,9 +2367,7 @@ export interface NesDocumentDidFocusCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context capabilities the agent wants attached to each suggestion request.
@@ -2534,9 +2406,7 @@ diagnostics?: (NesDiagnosticsCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for recent files context.
@@ -2555,9 +2425,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for related snippets context.
@@ -2572,9 +2440,7 @@ export interface NesRelatedSnippetsCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for edit history context.
@@ -2593,9 +2459,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for user actions context.
@@ -2614,9 +2478,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for open files context.
@@ -2631,9 +2493,7 @@ export interface NesOpenFilesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for diagnostics context.
@@ -2648,9 +2508,7 @@ export interface NesDiagnosticsCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Terminal-based authentication method.
@@ -2692,9 +2550,7 @@ env?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Agent handles authentication itself through `authenticate`.
@@ -2721,9 +2577,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Metadata about the implementation of the client or agent.
@@ -2755,9 +2609,7 @@ version: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `authenticate` method.
@@ -2770,9 +2622,7 @@ export interface AuthenticateResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2795,9 +2645,7 @@ providers: ProviderInfo[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2834,9 +2682,7 @@ current?: (ProviderCurrentConfig | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2863,9 +2709,7 @@ baseUrl: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2884,9 +2728,7 @@ export interface SetProviderResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2905,9 +2747,7 @@ export interface DisableProviderResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `logout` method.
@@ -2920,9 +2760,7 @@ export interface LogoutResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from creating a new session.
@@ -2953,9 +2791,7 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The set of modes and the one currently active.
@@ -2976,9 +2812,7 @@ availableModes: SessionMode[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A mode the agent can operate in.
@@ -3005,9 +2839,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single-value selector (dropdown) session configuration option payload.
@@ -3045,9 +2877,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A group of possible values for a session configuration option.
@@ -3072,9 +2902,7 @@ options: SessionConfigSelectOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A boolean on/off toggle session configuration option payload.
@@ -3106,9 +2934,7 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from listing sessions.
@@ -3130,9 +2956,7 @@ nextCursor?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a session returned by session/list
@@ -3169,9 +2993,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from deleting a session.
@@ -3184,9 +3006,7 @@ export interface DeleteSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3219,9 +3039,7 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from resuming an existing session.
@@ -3244,9 +3062,7 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing a session.
@@ -3259,9 +3075,7 @@ export interface CloseSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `session/set_mode` method.
@@ -3274,9 +3088,7 @@ export interface SetSessionModeResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `session/set_config_option` method.
@@ -3293,9 +3105,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from processing a user prompt.
@@ -3324,9 +3134,7 @@ usage?: (Usage | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3369,9 +3177,7 @@ cachedWriteTokens?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `nes/start`.
@@ -3390,9 +3196,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `nes/suggest`.
@@ -3411,9 +3215,7 @@ suggestions: NesSuggestion[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A text edit suggestion.
@@ -3444,9 +3246,7 @@ cursorPosition?: (Position | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A text edit within a suggestion.
@@ -3469,9 +3269,7 @@ newText: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A range in a text document, expressed as start and end positions.
@@ -3494,9 +3292,7 @@ end: Position
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A zero-based position in a text document.
@@ -3521,9 +3317,7 @@ character: number
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A jump-to-location suggestion.
@@ -3550,9 +3344,7 @@ position: Position
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A rename symbol suggestion.
@@ -3583,9 +3375,7 @@ newName: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A search-and-replace suggestion.
@@ -3620,9 +3410,7 @@ isRegex?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing an NES session.
@@ -3637,9 +3425,7 @@ export interface CloseNesResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
@@ -3688,9 +3474,7 @@ message: string
  * Optional primitive or structured value that contains additional information about the error.
  * This may include debugging information or context-specific details.
  */
-data?: {
-[k: string]: unknown
-}
+data?: JsonObject
 }
 /**
  * A JSON-RPC notification object.
@@ -3728,9 +3512,7 @@ update: SessionUpdate
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of content
@@ -3754,9 +3536,7 @@ messageId?: (MessageId | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Represents a tool call that the language model has requested.
@@ -3809,15 +3589,11 @@ locations?: ToolCallLocation[]
 /**
  * Raw input parameters sent to the tool.
  */
-rawInput?: {
-[k: string]: unknown
-}
+rawInput?: JsonObject
 /**
  * Raw output returned by the tool.
  */
-rawOutput?: {
-[k: string]: unknown
-}
+rawOutput?: JsonObject
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3825,9 +3601,7 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An execution plan for accomplishing complex tasks.
@@ -3853,9 +3627,7 @@ entries: PlanEntry[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single entry in the execution plan.
@@ -3885,9 +3657,7 @@ status: PlanEntryStatus
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3910,9 +3680,7 @@ plan: PlanUpdateContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3942,9 +3710,7 @@ entries: PlanEntry[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3971,9 +3737,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4000,9 +3764,7 @@ content: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4025,9 +3787,7 @@ planId: PlanId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Available commands are ready or have changed
@@ -4044,9 +3804,7 @@ availableCommands: AvailableCommand[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a command.
@@ -4071,9 +3829,7 @@ input?: (AvailableCommandInput | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * All text that was typed after the command name is provided as input.
@@ -4090,9 +3846,7 @@ hint: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The current mode of the session has changed
@@ -4111,9 +3865,7 @@ currentModeId: SessionModeId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session configuration options have been updated.
@@ -4130,9 +3882,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Update to session metadata. All fields are optional to support partial updates.
@@ -4156,9 +3906,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context window and cost update for a session.
@@ -4183,9 +3931,7 @@ cost?: (Cost | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Cost information for a session.
@@ -4206,9 +3952,7 @@ currency: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4245,9 +3989,7 @@ description?: (string | null)
  *
  * Omitted and `null` are equivalent and mean no metadata was supplied.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4286,9 +4028,7 @@ error?: (string | null)
 /**
  * Extensible metadata patch for this compaction.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4314,9 +4054,7 @@ content: ContentBlock
 /**
  * Metadata scoped to this chunk. Omission and `null` both mean absent.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
@@ -4335,9 +4073,7 @@ elicitationId: ElicitationId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4365,9 +4101,7 @@ method: string
  *
  * If omitted or set to `null`, the inner MCP message has no params.
  */
-params?: ({
-[k: string]: unknown
-} | null)
+params?: (JsonObject | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4375,9 +4109,7 @@ params?: ({
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
@@ -4435,9 +4167,7 @@ clientInfo?: (Implementation | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the client.
@@ -4521,9 +4251,7 @@ positionEncodings?: PositionEncodingKind[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * File system capabilities that a client may support.
@@ -4546,9 +4274,7 @@ writeTextFile?: boolean
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session-related capabilities supported by the client.
@@ -4579,9 +4305,7 @@ configOptions?: (SessionConfigOptionsCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4615,9 +4339,7 @@ boolean?: (BooleanConfigOptionCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for boolean session configuration options.
@@ -4632,9 +4354,7 @@ export interface BooleanConfigOptionCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4653,9 +4373,7 @@ export interface PlanCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication capabilities supported by the client.
@@ -4680,9 +4398,7 @@ terminal?: boolean
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Elicitation capabilities supported by the client.
@@ -4711,9 +4427,7 @@ url?: (ElicitationUrlCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Form-based elicitation capabilities.
@@ -4730,9 +4444,7 @@ export interface ElicitationFormCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * URL-based elicitation capabilities.
@@ -4749,9 +4461,7 @@ export interface ElicitationUrlCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * NES capabilities advertised by the client during initialization.
@@ -4778,9 +4488,7 @@ searchAndReplace?: (NesSearchAndReplaceCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for jump suggestion support.
@@ -4795,9 +4503,7 @@ export interface NesJumpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for rename suggestion support.
@@ -4812,9 +4518,7 @@ export interface NesRenameCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for search and replace suggestion support.
@@ -4829,9 +4533,7 @@ export interface NesSearchAndReplaceCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the authenticate method.
@@ -4851,9 +4553,7 @@ methodId: AuthMethodId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4872,9 +4572,7 @@ export interface ListProvidersRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4914,9 +4612,7 @@ headers?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4939,9 +4635,7 @@ providerId: ProviderId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the logout method.
@@ -4956,9 +4650,7 @@ export interface LogoutRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for creating a new session.
@@ -4989,9 +4681,7 @@ mcpServers: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * HTTP transport configuration for MCP.
@@ -5016,9 +4706,7 @@ headers: HttpHeader[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An HTTP header to set when making requests to the MCP server.
@@ -5039,9 +4727,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * SSE transport configuration for MCP.
@@ -5066,9 +4752,7 @@ headers: HttpHeader[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5101,9 +4785,7 @@ serverId: McpServerAcpId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Stdio transport configuration for MCP.
@@ -5132,9 +4814,7 @@ env: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for loading an existing session.
@@ -5172,9 +4852,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for listing existing sessions.
@@ -5197,9 +4875,7 @@ cursor?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for deleting an existing session from `session/list`.
@@ -5218,9 +4894,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5264,9 +4938,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for resuming an existing session.
@@ -5305,9 +4977,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for closing an active session.
@@ -5330,9 +5000,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for setting a session mode.
@@ -5353,9 +5021,7 @@ modeId: SessionModeId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -5392,9 +5058,7 @@ prompt: ContentBlock[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to start an NES session.
@@ -5421,9 +5085,7 @@ repository?: (NesRepository | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A workspace folder.
@@ -5446,9 +5108,7 @@ name: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Repository metadata for an NES session.
@@ -5475,9 +5135,7 @@ remoteUrl: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request for a code suggestion.
@@ -5520,9 +5178,7 @@ context?: (NesSuggestContext | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context attached to a suggestion request.
@@ -5561,9 +5217,7 @@ diagnostics?: (NesDiagnostic[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A recently accessed file.
@@ -5590,9 +5244,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A related code snippet from a file.
@@ -5615,9 +5267,7 @@ excerpts: NesExcerpt[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A code excerpt from a file.
@@ -5644,9 +5294,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An entry in the edit history.
@@ -5669,9 +5317,7 @@ diff: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A user action (typing, cursor movement, etc.).
@@ -5702,9 +5348,7 @@ timestampMs: number
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An open file in the editor.
@@ -5735,9 +5379,7 @@ lastFocusedMs?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A diagnostic (error, warning, etc.).
@@ -5768,9 +5410,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to close an NES session.
@@ -5792,9 +5432,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `fs/write_text_file`
@@ -5807,9 +5445,7 @@ export interface WriteTextFileResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response containing the contents of a text file.
@@ -5826,9 +5462,7 @@ content: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to a permission request.
@@ -5845,9 +5479,7 @@ outcome: RequestPermissionOutcome
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user selected one of the provided options.
@@ -5864,9 +5496,7 @@ optionId: PermissionOptionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response containing the ID of the created terminal.
@@ -5883,9 +5513,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response containing the terminal output and exit status.
@@ -5910,9 +5538,7 @@ exitStatus?: (TerminalExitStatus | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Exit status of a terminal command.
@@ -5933,9 +5559,7 @@ signal?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to terminal/release method
@@ -5948,9 +5572,7 @@ export interface ReleaseTerminalResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response containing the exit status of a terminal command.
@@ -5971,9 +5593,7 @@ signal?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `terminal/kill` method
@@ -5986,9 +5606,7 @@ export interface KillTerminalResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user accepted the elicitation and provided content.
@@ -6022,9 +5640,7 @@ connectionId: McpConnectionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -6043,9 +5659,7 @@ export interface DisconnectMcpResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A JSON-RPC notification object.
@@ -6077,9 +5691,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is opened in the editor.
@@ -6114,9 +5726,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is edited.
@@ -6147,9 +5757,7 @@ contentChanges: TextDocumentContentChangeEvent[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A content change event for a document.
@@ -6175,9 +5783,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is closed.
@@ -6200,9 +5806,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is saved.
@@ -6225,9 +5829,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file becomes the active editor tab.
@@ -6262,9 +5864,7 @@ visibleRange: Range
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a suggestion is accepted.
@@ -6287,9 +5887,7 @@ id: NesSuggestionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a suggestion is rejected.
@@ -6316,9 +5914,7 @@ reason?: (NesRejectReason | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification to cancel an ongoing request.
@@ -6337,7 +5933,14 @@ requestId: RequestId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
+/**
+ * A JSON object with members of any name and value: what the schema says of `_meta` and of
+ * other objects it leaves open.
+ * @inline
+ */
+type JsonObject = {
+[k: string]: unknown
+}
+export {};

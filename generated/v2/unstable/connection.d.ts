@@ -2,7 +2,7 @@
 
 import type * as T from "./types.js";
 import type { AgentRequestMap, AgentNotificationMap, ClientRequestMap, ClientNotificationMap } from "./methods.js";
-import type { CallOptions, ConnectionOptions, ExtensionHandlers, MaybePromise, NotificationContext, RequestContext } from "../../runtime/connection-types.js";
+import type { CallOptions, ConnectionOptions, ExtensionHandlers, NotificationContext, RequestContext } from "../../runtime/connection-types.js";
 import type { MessageStream } from "../../runtime/message-stream.js";
 import type { Negotiated } from "../../runtime/negotiation.js";
 import { SideConnection } from "../../runtime/side-connection.js";
@@ -33,107 +33,107 @@ export type { ReadableLike, SignalLike, StreamReader, StreamReadResult, StreamWr
  */
 export interface Agent extends ExtensionHandlers {
   /** `auth/login` (request). Request parameters for the `auth/login` method. */
-  authLogin?(params: T.LoginAuthRequest, context: RequestContext): MaybePromise<T.LoginAuthResponse>;
+  authLogin?(params: T.LoginAuthRequest, context: RequestContext): T.LoginAuthResponse | Promise<T.LoginAuthResponse>;
   /** `auth/logout` (request). Request parameters for the `auth/logout` method. */
-  authLogout?(params: T.LogoutAuthRequest, context: RequestContext): MaybePromise<T.LogoutAuthResponse>;
+  authLogout?(params: T.LogoutAuthRequest, context: RequestContext): T.LogoutAuthResponse | Promise<T.LogoutAuthResponse>;
   /**
    * `document/didChange` (notification). Notification sent when a file is edited.
    * @experimental Only in the unstable schema.
    */
-  documentDidChange?(params: T.DidChangeDocumentNotification, context: NotificationContext): MaybePromise<void>;
+  documentDidChange?(params: T.DidChangeDocumentNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `document/didClose` (notification). Notification sent when a file is closed.
    * @experimental Only in the unstable schema.
    */
-  documentDidClose?(params: T.DidCloseDocumentNotification, context: NotificationContext): MaybePromise<void>;
+  documentDidClose?(params: T.DidCloseDocumentNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `document/didFocus` (notification). Notification sent when a file becomes the active editor tab.
    * @experimental Only in the unstable schema.
    */
-  documentDidFocus?(params: T.DidFocusDocumentNotification, context: NotificationContext): MaybePromise<void>;
+  documentDidFocus?(params: T.DidFocusDocumentNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `document/didOpen` (notification). Notification sent when a file is opened in the editor.
    * @experimental Only in the unstable schema.
    */
-  documentDidOpen?(params: T.DidOpenDocumentNotification, context: NotificationContext): MaybePromise<void>;
+  documentDidOpen?(params: T.DidOpenDocumentNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `document/didSave` (notification). Notification sent when a file is saved.
    * @experimental Only in the unstable schema.
    */
-  documentDidSave?(params: T.DidSaveDocumentNotification, context: NotificationContext): MaybePromise<void>;
+  documentDidSave?(params: T.DidSaveDocumentNotification, context: NotificationContext): void | Promise<void>;
   /** `initialize` (request). Request parameters for the initialize method. */
-  initialize(params: T.InitializeRequest, context: RequestContext): MaybePromise<T.InitializeResponse>;
+  initialize(params: T.InitializeRequest, context: RequestContext): T.InitializeResponse | Promise<T.InitializeResponse>;
   /**
    * `mcp/message` (notification). Notification parameters for `mcp/message`.
    * @experimental Only in the unstable schema.
    */
-  mcpMessageNotification?(params: T.MessageMcpNotification, context: NotificationContext): MaybePromise<void>;
+  mcpMessageNotification?(params: T.MessageMcpNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `mcp/message` (request). Request parameters for `mcp/message`.
    * @experimental Only in the unstable schema.
    */
-  mcpMessage?(params: T.MessageMcpRequest, context: RequestContext): MaybePromise<T.MessageMcpResponse>;
+  mcpMessage?(params: T.MessageMcpRequest, context: RequestContext): T.MessageMcpResponse | Promise<T.MessageMcpResponse>;
   /**
    * `nes/accept` (notification). Notification sent when a suggestion is accepted.
    * @experimental Only in the unstable schema.
    */
-  nesAccept?(params: T.AcceptNesNotification, context: NotificationContext): MaybePromise<void>;
+  nesAccept?(params: T.AcceptNesNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `nes/close` (request). Request to close an NES session.
    * @experimental Only in the unstable schema.
    */
-  nesClose?(params: T.CloseNesRequest, context: RequestContext): MaybePromise<T.CloseNesResponse>;
+  nesClose?(params: T.CloseNesRequest, context: RequestContext): T.CloseNesResponse | Promise<T.CloseNesResponse>;
   /**
    * `nes/reject` (notification). Notification sent when a suggestion is rejected.
    * @experimental Only in the unstable schema.
    */
-  nesReject?(params: T.RejectNesNotification, context: NotificationContext): MaybePromise<void>;
+  nesReject?(params: T.RejectNesNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `nes/start` (request). Request to start an NES session.
    * @experimental Only in the unstable schema.
    */
-  nesStart?(params: T.StartNesRequest, context: RequestContext): MaybePromise<T.StartNesResponse>;
+  nesStart?(params: T.StartNesRequest, context: RequestContext): T.StartNesResponse | Promise<T.StartNesResponse>;
   /**
    * `nes/suggest` (request). Request for a code suggestion.
    * @experimental Only in the unstable schema.
    */
-  nesSuggest?(params: T.SuggestNesRequest, context: RequestContext): MaybePromise<T.SuggestNesResponse>;
+  nesSuggest?(params: T.SuggestNesRequest, context: RequestContext): T.SuggestNesResponse | Promise<T.SuggestNesResponse>;
   /**
    * `providers/disable` (request). Request parameters for `providers/disable`.
    * @experimental Only in the unstable schema.
    */
-  providersDisable?(params: T.DisableProviderRequest, context: RequestContext): MaybePromise<T.DisableProviderResponse>;
+  providersDisable?(params: T.DisableProviderRequest, context: RequestContext): T.DisableProviderResponse | Promise<T.DisableProviderResponse>;
   /**
    * `providers/list` (request). Request parameters for `providers/list`.
    * @experimental Only in the unstable schema.
    */
-  providersList?(params: T.ListProvidersRequest, context: RequestContext): MaybePromise<T.ListProvidersResponse>;
+  providersList?(params: T.ListProvidersRequest, context: RequestContext): T.ListProvidersResponse | Promise<T.ListProvidersResponse>;
   /**
    * `providers/set` (request). Request parameters for `providers/set`.
    * @experimental Only in the unstable schema.
    */
-  providersSet?(params: T.SetProviderRequest, context: RequestContext): MaybePromise<T.SetProviderResponse>;
+  providersSet?(params: T.SetProviderRequest, context: RequestContext): T.SetProviderResponse | Promise<T.SetProviderResponse>;
   /** `session/cancel` (notification). Notification to cancel ongoing operations for a session. */
-  sessionCancel(params: T.CancelSessionNotification, context: NotificationContext): MaybePromise<void>;
+  sessionCancel(params: T.CancelSessionNotification, context: NotificationContext): void | Promise<void>;
   /** `session/close` (request). Request parameters for closing an active session. */
-  sessionClose?(params: T.CloseSessionRequest, context: RequestContext): MaybePromise<T.CloseSessionResponse>;
+  sessionClose?(params: T.CloseSessionRequest, context: RequestContext): T.CloseSessionResponse | Promise<T.CloseSessionResponse>;
   /** `session/delete` (request). Request parameters for deleting an existing session from `session/list`. */
-  sessionDelete?(params: T.DeleteSessionRequest, context: RequestContext): MaybePromise<T.DeleteSessionResponse>;
+  sessionDelete?(params: T.DeleteSessionRequest, context: RequestContext): T.DeleteSessionResponse | Promise<T.DeleteSessionResponse>;
   /**
    * `session/fork` (request). Request parameters for forking an existing session.
    * @experimental Only in the unstable schema.
    */
-  sessionFork?(params: T.ForkSessionRequest, context: RequestContext): MaybePromise<T.ForkSessionResponse>;
+  sessionFork?(params: T.ForkSessionRequest, context: RequestContext): T.ForkSessionResponse | Promise<T.ForkSessionResponse>;
   /** `session/list` (request). Request parameters for listing existing sessions. */
-  sessionList?(params: T.ListSessionsRequest, context: RequestContext): MaybePromise<T.ListSessionsResponse>;
+  sessionList?(params: T.ListSessionsRequest, context: RequestContext): T.ListSessionsResponse | Promise<T.ListSessionsResponse>;
   /** `session/new` (request). Request parameters for creating a new session. */
-  sessionNew(params: T.NewSessionRequest, context: RequestContext): MaybePromise<T.NewSessionResponse>;
+  sessionNew(params: T.NewSessionRequest, context: RequestContext): T.NewSessionResponse | Promise<T.NewSessionResponse>;
   /** `session/prompt` (request). Request parameters for sending a user prompt to the agent. */
-  sessionPrompt(params: T.PromptRequest, context: RequestContext): MaybePromise<T.PromptResponse>;
+  sessionPrompt(params: T.PromptRequest, context: RequestContext): T.PromptResponse | Promise<T.PromptResponse>;
   /** `session/resume` (request). Request parameters for resuming an existing session. */
-  sessionResume?(params: T.ResumeSessionRequest, context: RequestContext): MaybePromise<T.ResumeSessionResponse>;
+  sessionResume?(params: T.ResumeSessionRequest, context: RequestContext): T.ResumeSessionResponse | Promise<T.ResumeSessionResponse>;
   /** `session/set_config_option` (request). Request parameters for setting a session configuration option. */
-  sessionSetConfigOption?(params: T.SetSessionConfigOptionRequest, context: RequestContext): MaybePromise<T.SetSessionConfigOptionResponse>;
+  sessionSetConfigOption?(params: T.SetSessionConfigOptionRequest, context: RequestContext): T.SetSessionConfigOptionResponse | Promise<T.SetSessionConfigOptionResponse>;
 }
 
 /**
@@ -149,30 +149,30 @@ export interface Client extends ExtensionHandlers {
    * `mcp/message` (notification). Notification parameters for `mcp/message`.
    * @experimental Only in the unstable schema.
    */
-  mcpMessageNotification?(params: T.MessageMcpNotification, context: NotificationContext): MaybePromise<void>;
+  mcpMessageNotification?(params: T.MessageMcpNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `mcp/message` (request). Request parameters for `mcp/message`.
    * @experimental Only in the unstable schema.
    */
-  mcpMessage?(params: T.MessageMcpRequest, context: RequestContext): MaybePromise<T.MessageMcpResponse>;
+  mcpMessage?(params: T.MessageMcpRequest, context: RequestContext): T.MessageMcpResponse | Promise<T.MessageMcpResponse>;
   /** `elicitation/complete` (notification). Notification sent by the agent when a URL-based elicitation is complete. */
-  elicitationComplete?(params: T.CompleteElicitationNotification, context: NotificationContext): MaybePromise<void>;
+  elicitationComplete?(params: T.CompleteElicitationNotification, context: NotificationContext): void | Promise<void>;
   /** `elicitation/create` (request). Request from the agent to elicit structured user input. */
-  elicitationCreate?(params: T.CreateElicitationRequest, context: RequestContext): MaybePromise<T.CreateElicitationResponse>;
+  elicitationCreate?(params: T.CreateElicitationRequest, context: RequestContext): T.CreateElicitationResponse | Promise<T.CreateElicitationResponse>;
   /**
    * `mcp/connect` (request). Request parameters for `mcp/connect`.
    * @experimental Only in the unstable schema.
    */
-  mcpConnect?(params: T.ConnectMcpRequest, context: RequestContext): MaybePromise<T.ConnectMcpResponse>;
+  mcpConnect?(params: T.ConnectMcpRequest, context: RequestContext): T.ConnectMcpResponse | Promise<T.ConnectMcpResponse>;
   /**
    * `mcp/disconnect` (request). Request parameters for `mcp/disconnect`.
    * @experimental Only in the unstable schema.
    */
-  mcpDisconnect?(params: T.DisconnectMcpRequest, context: RequestContext): MaybePromise<T.DisconnectMcpResponse>;
+  mcpDisconnect?(params: T.DisconnectMcpRequest, context: RequestContext): T.DisconnectMcpResponse | Promise<T.DisconnectMcpResponse>;
   /** `session/request_permission` (request). Request for user permission to proceed with an operation. */
-  sessionRequestPermission(params: T.RequestPermissionRequest, context: RequestContext): MaybePromise<T.RequestPermissionResponse>;
+  sessionRequestPermission(params: T.RequestPermissionRequest, context: RequestContext): T.RequestPermissionResponse | Promise<T.RequestPermissionResponse>;
   /** `session/update` (notification). Notification containing a session update from the agent. */
-  sessionUpdate(params: T.UpdateSessionNotification, context: NotificationContext): MaybePromise<void>;
+  sessionUpdate(params: T.UpdateSessionNotification, context: NotificationContext): void | Promise<void>;
 }
 
 /** The agent as its peer sees it: one function per agent method, sending it over the connection. */

@@ -18,3 +18,4 @@ export type * as Received from "./received.js";
 export { ValidationError } from "../../runtime/validation.js";
 export type { ValidationIssue, ValidationResult } from "../../runtime/validation.js";
 export type { ParseOptions, UnknownVariant } from "../../runtime/parse.js";
+export type { Guard, Validate, Assert, Parse, OpenParse, VariantGuard, OpenVariantGuard, CustomGuard } from "../../runtime/signatures.js";

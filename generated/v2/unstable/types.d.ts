@@ -185,9 +185,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * An absolute filesystem path used by the protocol.
@@ -249,9 +247,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Form-based elicitation mode where the client renders a form from the provided schema.
@@ -437,9 +433,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -512,9 +506,7 @@ category?: (SessionConfigOptionCategory | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Unique identifier for a session configuration option value.
@@ -821,9 +813,7 @@ type: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -853,9 +843,7 @@ type: string
 /**
  * Raw value payload for the custom or future value type.
  */
-value: {
-[k: string]: unknown
-}
+value: JsonObject
 [k: string]: unknown
 }) & {
 /**
@@ -873,9 +861,7 @@ configId: SessionConfigId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * What triggered the suggestion request.
@@ -958,9 +944,7 @@ action: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 })
 /**
  * Allowed wire representations for [`ElicitationContentValue`].
@@ -1037,9 +1021,7 @@ options: PermissionOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Permission request details for a tool call.
@@ -1110,15 +1092,11 @@ locations?: (ToolCallLocation[] | null)
 /**
  * Raw input parameters sent to the tool.
  */
-rawInput?: {
-[k: string]: unknown
-}
+rawInput?: JsonObject
 /**
  * Raw output returned by the tool.
  */
-rawOutput?: {
-[k: string]: unknown
-}
+rawOutput?: JsonObject
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Omitted means no metadata update; `null` is an
@@ -1126,9 +1104,7 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Standard content block (text, images, resources).
@@ -1145,9 +1121,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text provided to or from an LLM.
@@ -1168,9 +1142,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -1197,9 +1169,7 @@ priority?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An image provided to or from an LLM.
@@ -1228,9 +1198,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Audio provided to or from an LLM.
@@ -1255,9 +1223,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -1302,9 +1268,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An optionally-sized icon that can be displayed in a user interface.
@@ -1350,9 +1314,7 @@ annotations?: (Annotations | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Text-based resource contents.
@@ -1377,9 +1339,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Binary resource contents.
@@ -1404,9 +1364,7 @@ mimeType?: (MediaType | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * File changes produced by a tool call.
@@ -1439,9 +1397,7 @@ patch?: (DiffPatch | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Operation metadata for add, delete, and modify changes.
@@ -1497,9 +1453,7 @@ terminalId: TerminalId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A file location being accessed or modified by a tool.
@@ -1525,9 +1479,7 @@ line?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Permission request details for a command.
@@ -1556,9 +1508,7 @@ terminalId?: (TerminalId | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An option presented to the user when requesting permission.
@@ -1583,9 +1533,7 @@ kind: PermissionOptionKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1661,9 +1609,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for string properties in an elicitation form.
@@ -1741,9 +1687,7 @@ oneOf?: (EnumOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A titled enum option with a const value, human-readable title, and optional description.
@@ -1772,9 +1716,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for number (floating-point) properties in an elicitation form.
@@ -1819,9 +1761,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for integer properties in an elicitation form.
@@ -1866,9 +1806,7 @@ default?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for boolean properties in an elicitation form.
@@ -1901,9 +1839,7 @@ default?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Schema for multi-select (array) properties in an elicitation form.
@@ -1952,9 +1888,7 @@ default?: (string[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * String item schema for multi-select enum properties.
@@ -1975,9 +1909,7 @@ enum: string[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Items definition for titled multi-select enum properties.
@@ -1998,9 +1930,7 @@ anyOf: EnumOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2023,9 +1953,7 @@ serverId: McpServerAcpId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2050,9 +1978,7 @@ method: string
  *
  * If omitted or set to `null`, the inner MCP message has no params.
  */
-params?: ({
-[k: string]: unknown
-} | null)
+params?: (JsonObject | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2060,9 +1986,7 @@ params?: ({
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2085,9 +2009,7 @@ connectionId: McpConnectionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -2137,9 +2059,7 @@ authMethods?: AuthMethod[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Metadata about the implementation of the client or agent.
@@ -2171,9 +2091,7 @@ version: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the agent.
@@ -2245,9 +2163,7 @@ positionEncoding?: (PositionEncodingKind | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session capabilities supported by the agent.
@@ -2316,9 +2232,7 @@ fork?: (SessionForkCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -2366,9 +2280,7 @@ embeddedContext?: (PromptEmbeddedContextCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for image content in prompt requests.
@@ -2383,9 +2295,7 @@ export interface PromptImageCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for audio content in prompt requests.
@@ -2400,9 +2310,7 @@ export interface PromptAudioCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for embedded context in prompt requests.
@@ -2417,9 +2325,7 @@ export interface PromptEmbeddedContextCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * MCP capabilities supported by the agent for session lifecycle requests.
@@ -2459,9 +2365,7 @@ acp?: (McpAcpCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for stdio MCP server transports.
@@ -2476,9 +2380,7 @@ export interface McpStdioCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for HTTP MCP server transports.
@@ -2493,9 +2395,7 @@ export interface McpHttpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2516,9 +2416,7 @@ export interface McpAcpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for the `session/delete` method.
@@ -2533,9 +2431,7 @@ export interface SessionDeleteCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for additional session directories support.
@@ -2553,9 +2449,7 @@ export interface SessionAdditionalDirectoriesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2576,9 +2470,7 @@ export interface SessionForkCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -2595,9 +2487,7 @@ export interface AgentAuthCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -2618,9 +2508,7 @@ export interface ProvidersCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * NES capabilities advertised by the agent during initialization.
@@ -2646,9 +2534,7 @@ context?: (NesContextCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Event capabilities the agent can consume.
@@ -2667,9 +2553,7 @@ document?: (NesDocumentEventCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Document event capabilities the agent wants to receive.
@@ -2704,9 +2588,7 @@ didFocus?: (NesDocumentDidFocusCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didOpen` capability support.
@@ -2721,9 +2603,7 @@ export interface NesDocumentDidOpenCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for `document/didChange` events.
@@ -2742,9 +2622,7 @@ syncKind: TextDocumentSyncKind
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didClose` capability support.
@@ -2759,9 +2637,7 @@ export interface NesDocumentDidCloseCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didSave` capability support.
@@ -2776,9 +2652,7 @@ export interface NesDocumentDidSaveCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for `document/didFocus` capability support.
@@ -2793,9 +2667,7 @@ export interface NesDocumentDidFocusCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context capabilities the agent wants attached to each suggestion request.
@@ -2834,9 +2706,7 @@ diagnostics?: (NesDiagnosticsCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for recent files context.
@@ -2855,9 +2725,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for related snippets context.
@@ -2872,9 +2740,7 @@ export interface NesRelatedSnippetsCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for edit history context.
@@ -2893,9 +2759,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for user actions context.
@@ -2914,9 +2778,7 @@ maxCount?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for open files context.
@@ -2931,9 +2793,7 @@ export interface NesOpenFilesCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for diagnostics context.
@@ -2948,9 +2808,7 @@ export interface NesDiagnosticsCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Terminal-based authentication method.
@@ -2991,9 +2849,7 @@ env?: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An environment variable to set when launching a process.
@@ -3014,9 +2870,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Agent handles authentication itself through `auth/login`.
@@ -3043,9 +2897,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `auth/login` method.
@@ -3058,9 +2910,7 @@ export interface LoginAuthResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3083,9 +2933,7 @@ providers: ProviderInfo[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3122,9 +2970,7 @@ current?: (ProviderCurrentConfig | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3151,9 +2997,7 @@ baseUrl: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3172,9 +3016,7 @@ export interface SetProviderResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3193,9 +3035,7 @@ export interface DisableProviderResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to the `auth/logout` method.
@@ -3208,9 +3048,7 @@ export interface LogoutAuthResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from creating a new session.
@@ -3235,9 +3073,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single-value selector (dropdown) session configuration option payload.
@@ -3275,9 +3111,7 @@ description?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A group of possible values for a session configuration option.
@@ -3302,9 +3136,7 @@ options: SessionConfigSelectOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A boolean on/off toggle session configuration option payload.
@@ -3335,9 +3167,7 @@ nextCursor?: (SessionListCursor | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a session returned by session/list
@@ -3374,9 +3204,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from deleting a session.
@@ -3389,9 +3217,7 @@ export interface DeleteSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -3418,9 +3244,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from resuming an existing session.
@@ -3437,9 +3261,7 @@ configOptions?: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing a session.
@@ -3452,9 +3274,7 @@ export interface CloseSessionResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `session/set_config_option` method.
@@ -3471,9 +3291,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response acknowledging that a user prompt was accepted.
@@ -3491,9 +3309,7 @@ export interface PromptResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `nes/start`.
@@ -3512,9 +3328,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to `nes/suggest`.
@@ -3533,9 +3347,7 @@ suggestions: NesSuggestion[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A text edit suggestion.
@@ -3568,9 +3380,7 @@ cursorPosition?: (Position | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A text edit within a suggestion.
@@ -3593,9 +3403,7 @@ newText: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A range in a text document, expressed as start and end positions.
@@ -3618,9 +3426,7 @@ end: Position
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A zero-based position in a text document.
@@ -3645,9 +3451,7 @@ character: number
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A jump-to-location suggestion.
@@ -3674,9 +3478,7 @@ position: Position
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A rename symbol suggestion.
@@ -3707,9 +3509,7 @@ newName: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A search-and-replace suggestion.
@@ -3744,9 +3544,7 @@ isRegex?: (boolean | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response from closing an NES session.
@@ -3761,9 +3559,7 @@ export interface CloseNesResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
@@ -3812,9 +3608,7 @@ message: string
  * Optional primitive or structured value that contains additional information about the error.
  * This may include debugging information or context-specific details.
  */
-data?: {
-[k: string]: unknown
-}
+data?: JsonObject
 }
 /**
  * A JSON-RPC notification object.
@@ -3852,9 +3646,7 @@ update: SessionUpdate
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of message content.
@@ -3878,9 +3670,7 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A user message upsert.
@@ -3913,9 +3703,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An agent message upsert.
@@ -3948,9 +3736,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An agent thought or reasoning message upsert.
@@ -3983,9 +3769,7 @@ content?: (ContentBlock[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Foreground work is in progress.
@@ -3998,9 +3782,7 @@ export interface RunningStateUpdate {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The agent is ready to process a new prompt.
@@ -4033,9 +3815,7 @@ usage?: (Usage | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4078,9 +3858,7 @@ cachedWriteTokens?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Foreground work is blocked on user action.
@@ -4093,9 +3871,7 @@ export interface RequiresActionStateUpdate {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A streamed item of tool-call content.
@@ -4121,9 +3897,7 @@ content: ToolCallContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An upsert for the stored state of an agent-owned terminal.
@@ -4161,9 +3935,7 @@ exitStatus?: (TerminalExitStatus | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An authoritative replacement snapshot of terminal output bytes.
@@ -4181,9 +3953,7 @@ data: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Exit information for an agent-owned terminal.
@@ -4212,9 +3982,7 @@ signal?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A chunk of bytes appended to an agent-owned terminal's output.
@@ -4236,9 +4004,7 @@ data: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A content update for a plan identified by ID.
@@ -4255,9 +4021,7 @@ plan: PlanUpdateContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A plan represented as structured entries.
@@ -4281,9 +4045,7 @@ entries: PlanEntry[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A single entry in the execution plan.
@@ -4313,9 +4075,7 @@ status: PlanEntryStatus
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4342,9 +4102,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4371,9 +4129,7 @@ content: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4396,9 +4152,7 @@ planId: PlanId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Available commands are ready or have changed
@@ -4415,9 +4169,7 @@ availableCommands: AvailableCommand[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Information about a command.
@@ -4442,9 +4194,7 @@ input?: (AvailableCommandInput | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * All text that was typed after the command name is provided as input.
@@ -4461,9 +4211,7 @@ hint: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Session configuration options have been updated.
@@ -4480,9 +4228,7 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Update to session metadata. All fields are optional to support partial updates.
@@ -4509,9 +4255,7 @@ updatedAt?: (string | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context window and cost update for a session.
@@ -4536,9 +4280,7 @@ cost?: (Cost | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Cost information for a session.
@@ -4559,9 +4301,7 @@ currency: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4598,9 +4338,7 @@ description?: (string | null)
  *
  * Omitted and `null` are equivalent and mean no metadata was supplied.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4637,9 +4375,7 @@ error?: (string | null)
 /**
  * Extensible metadata patch for this compaction.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4664,9 +4400,7 @@ content: ContentBlock
 /**
  * Metadata scoped to this chunk. Omission and `null` both mean absent.
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
@@ -4685,9 +4419,7 @@ elicitationId: ElicitationId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -4715,9 +4447,7 @@ method: string
  *
  * If omitted or set to `null`, the inner MCP message has no params.
  */
-params?: ({
-[k: string]: unknown
-} | null)
+params?: (JsonObject | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4725,9 +4455,7 @@ params?: ({
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
@@ -4783,9 +4511,7 @@ capabilities?: ClientCapabilities
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities supported by the client.
@@ -4843,9 +4569,7 @@ positionEncodings?: PositionEncodingKind[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Authentication capabilities supported by the client.
@@ -4871,9 +4595,7 @@ terminal?: (TerminalAuthCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Capabilities for terminal authentication methods.
@@ -4890,9 +4612,7 @@ export interface TerminalAuthCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Elicitation capabilities supported by the client.
@@ -4921,9 +4641,7 @@ url?: (ElicitationUrlCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Form-based elicitation capabilities.
@@ -4940,9 +4658,7 @@ export interface ElicitationFormCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * URL-based elicitation capabilities.
@@ -4959,9 +4675,7 @@ export interface ElicitationUrlCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * NES capabilities advertised by the client during initialization.
@@ -4988,9 +4702,7 @@ searchAndReplace?: (NesSearchAndReplaceCapabilities | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for jump suggestion support.
@@ -5005,9 +4717,7 @@ export interface NesJumpCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for rename suggestion support.
@@ -5022,9 +4732,7 @@ export interface NesRenameCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Marker for search and replace suggestion support.
@@ -5039,9 +4747,7 @@ export interface NesSearchAndReplaceCapabilities {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the `auth/login` method.
@@ -5065,9 +4771,7 @@ methodId: AuthMethodId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5086,9 +4790,7 @@ export interface ListProvidersRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5128,9 +4830,7 @@ headers?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5153,9 +4853,7 @@ providerId: ProviderId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for the `auth/logout` method.
@@ -5174,9 +4872,7 @@ export interface LogoutAuthRequest {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for creating a new session.
@@ -5207,9 +4903,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * HTTP transport configuration for MCP.
@@ -5234,9 +4928,7 @@ headers?: HttpHeader[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An HTTP header to set when making requests to the MCP server.
@@ -5257,9 +4949,7 @@ value: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5292,9 +4982,7 @@ serverId: McpServerAcpId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Stdio transport configuration for MCP.
@@ -5323,9 +5011,7 @@ env?: EnvVariable[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for listing existing sessions.
@@ -5346,9 +5032,7 @@ cursor?: (SessionListCursor | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for deleting an existing session from `session/list`.
@@ -5367,9 +5051,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -5413,9 +5095,7 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for resuming an existing session.
@@ -5462,9 +5142,7 @@ replayFrom?: (ReplayFrom | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Inclusive replay cursor requesting replay from the start of the conversation.
@@ -5477,9 +5155,7 @@ export interface ReplayFromStart {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for closing an active session.
@@ -5500,9 +5176,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -5539,9 +5213,7 @@ prompt: ContentBlock[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to start an NES session.
@@ -5568,9 +5240,7 @@ repository?: (NesRepository | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A workspace folder.
@@ -5593,9 +5263,7 @@ name: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Repository metadata for an NES session.
@@ -5622,9 +5290,7 @@ remoteUrl: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request for a code suggestion.
@@ -5667,9 +5333,7 @@ context?: (NesSuggestContext | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Context attached to a suggestion request.
@@ -5708,9 +5372,7 @@ diagnostics?: (NesDiagnostic[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A recently accessed file.
@@ -5737,9 +5399,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A related code snippet from a file.
@@ -5762,9 +5422,7 @@ excerpts: NesExcerpt[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A code excerpt from a file.
@@ -5791,9 +5449,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An entry in the edit history.
@@ -5816,9 +5472,7 @@ diff: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A user action (typing, cursor movement, etc.).
@@ -5849,9 +5503,7 @@ timestampMs: number
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * An open file in the editor.
@@ -5882,9 +5534,7 @@ lastFocusedMs?: (number | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A diagnostic (error, warning, etc.).
@@ -5915,9 +5565,7 @@ message: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Request to close an NES session.
@@ -5939,9 +5587,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Response to a permission request.
@@ -5958,9 +5604,7 @@ outcome: RequestPermissionOutcome
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user selected one of the provided options.
@@ -5977,9 +5621,7 @@ optionId: PermissionOptionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * The user accepted the elicitation and provided content.
@@ -6013,9 +5655,7 @@ connectionId: McpConnectionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * **UNSTABLE**
@@ -6034,9 +5674,7 @@ export interface DisconnectMcpResponse {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A JSON-RPC notification object.
@@ -6068,9 +5706,7 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is opened in the editor.
@@ -6105,9 +5741,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is edited.
@@ -6138,9 +5772,7 @@ contentChanges: TextDocumentContentChangeEvent[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A content change event for a document.
@@ -6166,9 +5798,7 @@ text: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is closed.
@@ -6191,9 +5821,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file is saved.
@@ -6216,9 +5844,7 @@ uri: string
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a file becomes the active editor tab.
@@ -6253,9 +5879,7 @@ visibleRange: Range
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a suggestion is accepted.
@@ -6278,9 +5902,7 @@ suggestionId: NesSuggestionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * Notification sent when a suggestion is rejected.
@@ -6307,9 +5929,7 @@ reason?: (NesRejectReason | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
 /**
  * A JSON-RPC notification object.
@@ -6341,7 +5961,14 @@ requestId: RequestId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
  */
-_meta?: ({
-[k: string]: unknown
-} | null)
+_meta?: (JsonObject | null)
 }
+/**
+ * A JSON object with members of any name and value: what the schema says of `_meta` and of
+ * other objects it leaves open.
+ * @inline
+ */
+type JsonObject = {
+[k: string]: unknown
+}
+export {};

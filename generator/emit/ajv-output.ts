@@ -1,0 +1,203 @@
+/**
+ * Rewrites of ajv's standalone code that drop what nothing in the package reads. ajv writes
+ * its output for a validator compiled in memory and inspected by tools: a `sourceURL` comment
+ * per function, a schema path in every error object, and the schema itself as a constant so
+ * that errors can point into it. The package reads an error's `instancePath`, `keyword` and
+ * `params` only (the runtime builds the message from them, templates/runtime/validation.ts),
+ * and a bundler keeps all of that text in every application. Each step is measured in
+ * bench/experiments/validators-size.mjs.
+ *
+ * The rewrites rely on ajv's `lines: true` layout (one statement per line) and throw when the
+ * code does not look as expected, rather than emit a validator they did not understand.
+ */
+
+export interface Compaction {
+  readonly name: string;
+  readonly apply: (code: string) => string;
+}
+
+/** `/*# sourceURL=… *\/`: names `new Function` code for a debugger; a module has its own URL. */
+const sourceUrls: Compaction = {
+  name: "no sourceURL comments",
+  apply: (code) => code.replace(/^\/\*# sourceURL=.*\*\/;?\n/gm, ""),
+};
+
+/** `schemaPath:"#/properties/x/type",` in every error object: not part of a validation issue. */
+const schemaPaths: Compaction = {
+  name: "no schemaPath in error objects",
+  apply: (code) => code.replace(/schemaPath:"(?:[^"\\\n]|\\.)*",(?=keyword:)/g, ""),
+};
+
+const SCHEMA_CONSTANT = /^const (schema\d+) = (.*);$/;
+/** A reference into a schema constant: `schema12.properties._meta.type`, `schema3.anyOf[1]`. */
+const SCHEMA_REFERENCE =
+  /\b(schema\d+)((?:\.[A-Za-z_$][\w$]*|\[(?:\d+|"(?:[^"\\\n]|\\.)*")\])*)(?![\w$])/g;
+const STEP = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\\n]|\\.)*")\]/g;
+
+/**
+ * Error parameters that quote the schema (`params:{type: schema12.properties._meta.type}` for
+ * a type list, `allowedValues: schema7.enum`) keep the whole schema object, as a constant per
+ * definition, alive. Each fragment read becomes a small constant of its own (one per distinct
+ * value), and the schema constants go.
+ */
+const schemaConstants: Compaction = {
+  name: "schema constants reduced to the fragments error params read",
+  apply(code) {
+    const lines = code.split("\n");
+    const schemas = new Map<string, unknown>();
+    let first = -1;
+    for (const [index, line] of lines.entries()) {
+      const constant = SCHEMA_CONSTANT.exec(line);
+      if (!constant) continue;
+      schemas.set(constant[1] ?? "", JSON.parse(constant[2] ?? ""));
+      if (first < 0) first = index;
+    }
+    if (first < 0) return code;
+    const fragments = new Map<string, string>();
+    const resolve = (match: string, name: string, path: string) => {
+      if (!schemas.has(name)) return match;
+      let value = schemas.get(name);
+      for (const [, property, index, quoted] of path.matchAll(STEP)) {
+        const key = property ?? index ?? (JSON.parse(quoted ?? '""') as string);
+        if (value === null || typeof value !== "object" || !Object.hasOwn(value, key))
+          throw new Error(`ajv's code reads ${match}, which its schema constant lacks`);
+        value = (value as Record<string, unknown>)[key];
+      }
+      const json = JSON.stringify(value);
+      let constant = fragments.get(json);
+      if (constant === undefined) {
+        constant = `__schemaValue${fragments.size}`;
+        fragments.set(json, constant);
+      }
+      return constant;
+    };
+    const kept: string[] = [];
+    for (const line of lines)
+      if (!SCHEMA_CONSTANT.test(line)) kept.push(line.replace(SCHEMA_REFERENCE, resolve));
+    // Where the first schema constant stood: before every function that reads a fragment.
+    const declarations = [...fragments].map(([json, constant]) => `const ${constant} = ${json};`);
+    const at = lines.slice(0, first).filter((line) => !SCHEMA_CONSTANT.test(line)).length;
+    kept.splice(at, 0, ...declarations);
+    return kept.join("\n");
+  },
+};
+
+/**
+ * The end of the balanced `{…}` starting at `open` in `code`, string literals skipped; -1 if
+ * it does not close (on the same line, unless `lines`).
+ */
+function closingBrace(code: string, open: number, lines = false): number {
+  let depth = 0;
+  for (let i = open; i < code.length; i++) {
+    const c = code[i];
+    if (c === "\n" && !lines) return -1;
+    if (c === '"' || c === "'") {
+      for (i++; i < code.length && code[i] !== c; i++) if (code[i] === "\\") i++;
+    } else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+const ERROR_OBJECT = /^\{instancePath(?::(.*?))?,keyword:("[^"\\]*"),params:(.*)\}$/s;
+
+/**
+ * `{instancePath:instancePath+"/x",keyword:"type",params:{type: "string"}}`, 1,500 times a
+ * surface, becomes `__issue(instancePath+"/x","type",{type: "string"})`: the same object,
+ * built by one helper (ajv-helpers.ts), without its three property names at every site.
+ * An object with any other property (`propertyName`) is left as ajv wrote it.
+ */
+const errorObjects: Compaction = {
+  name: "error objects built by one helper",
+  apply(code) {
+    let out = "";
+    let from = 0;
+    for (let at = code.indexOf("{instancePath", from); at >= 0; ) {
+      const end = closingBrace(code, at);
+      const parts = end < 0 ? null : ERROR_OBJECT.exec(code.slice(at, end + 1));
+      // params must be one balanced object: `{…},propertyName:…` would match `.*` too.
+      const params = parts?.[3];
+      if (parts && params?.startsWith("{") && closingBrace(params, 0) === params.length - 1) {
+        out += `${code.slice(from, at)}__issue(${parts[1] ?? "instancePath"},${parts[2]},${params})`;
+        from = end + 1;
+      }
+      at = code.indexOf("{instancePath", at + 1);
+    }
+    return out + code.slice(from);
+  },
+};
+
+const HEADER =
+  /^(function validate\d+\(data, )\{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)\{$/gm;
+/** The other three, as ajv passes them on: `parentData:data,parentDataProperty:"x",rootData` or shorthand. */
+const PASSED_ON =
+  ',parentData(?::[\\w$]+)?,parentDataProperty(?::(?:[\\w$]+|"(?:[^"\\\\]|\\\\.)*"))?,rootData\\}';
+const CALL_OPTIONS = new RegExp(`^\\{instancePath(?::(.*))?${PASSED_ON}$`, "s");
+
+/**
+ * Each validator takes `(data, {instancePath, parentData, parentDataProperty, rootData})` and
+ * each call into another one allocates that object, though only `$data` references and
+ * ajv's data-modifying options read anything but the path, and the package uses neither.
+ * The path becomes the second argument: `validate3(data, instancePath="")`. Left as ajv
+ * wrote it when anything else still reads one of the other three.
+ */
+const pathArgument: Compaction = {
+  name: "instance path as an argument, not an options object",
+  apply(code) {
+    let out = code.replace(HEADER, '$1instancePath=""){');
+    let rewritten = "";
+    let from = 0;
+    for (let at = out.indexOf(", {instancePath", from); at >= 0; ) {
+      const end = closingBrace(out, at + 2);
+      const parts = end < 0 ? null : CALL_OPTIONS.exec(out.slice(at + 2, end + 1));
+      if (parts) {
+        rewritten += `${out.slice(from, at)}, ${parts[1] ?? "instancePath"}`;
+        from = end + 1;
+      }
+      at = out.indexOf(", {instancePath", at + 1);
+    }
+    out = rewritten + out.slice(from);
+    return /\b(?:parentData|parentDataProperty|rootData)\b/.test(out) ? code : out;
+  },
+};
+
+/** The rewrites the generator applies, in order. */
+export const COMPACTIONS: readonly Compaction[] = [
+  sourceUrls,
+  schemaPaths,
+  schemaConstants,
+  errorObjects,
+  pathArgument,
+];
+
+const FUNCTION_START =
+  /^function (validate\d+)\(.*\)\{\n\/\*# sourceURL=("(?:[^"\\\n]|\\.)*") \*\/;$/gm;
+
+/**
+ * ajv's code with the functions it compiled for the schemas in `imported` (schema id → name
+ * the module `from` exports its validator as) replaced by imports of that module's. Each
+ * function is found by the `sourceURL` comment ajv opens it with, so this runs before the
+ * compactions drop those comments.
+ */
+export function importValidators(
+  code: string,
+  imported: ReadonlyMap<string, string>,
+  from: string,
+): string {
+  const bindings: string[] = [];
+  let out = "";
+  let at = 0;
+  for (const match of code.matchAll(FUNCTION_START)) {
+    const [, local, id] = match;
+    const name = imported.get(JSON.parse(id ?? '""') as string);
+    if (name === undefined || local === undefined) continue;
+    const start = match.index;
+    const end = closingBrace(code, code.indexOf("{", start + match[0].indexOf(")")), true);
+    if (end < 0) throw new Error(`cannot find the end of ajv's ${local}`);
+    out += code.slice(at, start);
+    at = end + 1 + (code[end + 1] === "\n" ? 1 : 0);
+    bindings.push(`  ${name} as ${local},\n`);
+  }
+  out += code.slice(at);
+  return bindings.length ? `import {\n${bindings.join("")}} from "${from}";\n${out}` : out;
+}
