@@ -6,6 +6,8 @@ import { registerDiff } from "./diff/command.js";
 import type { PackageOptions } from "./emit/package.js";
 import { InputError, oneLine } from "./errors.js";
 import { registerFetch } from "./fetch/command.js";
+import { checkSelectors } from "./load/extensions.js";
+import type { ExtensionInputs } from "./load/index.js";
 import { checkTree, cleanByManifest } from "./output/check.js";
 import { MANIFEST, type Manifest } from "./output/plan.js";
 import { readTree, writeAtomically } from "./output/write.js";
@@ -18,6 +20,8 @@ const DEFAULT_PKG_VERSION = "0.1.0";
 
 interface CommonOptions {
   schemaDir: string;
+  extension: string[];
+  extensionSurfaces?: string;
   out: string;
   name?: string;
   pkgVersion?: string;
@@ -55,8 +59,40 @@ function packageOptions(opts: CommonOptions): PackageOptions {
   return { name, version };
 }
 
-function withCommon(command: Command): Command {
+/** `--extension FILE` (repeatable): each file named as given (with `/`), read from where it is. */
+export function extensionInputs(
+  files: readonly string[],
+  surfaces: string | undefined,
+): ExtensionInputs {
+  const sources = files.map((file) => ({ name: file.replaceAll("\\", "/"), path: resolve(file) }));
+  if (surfaces === undefined) return { files: sources };
+  const selectors = checkSelectors(
+    "--extension-surfaces",
+    "",
+    surfaces.split(",").map((s) => s.trim()),
+  );
+  return { files: sources, surfaces: selectors };
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** The extension options, shared by generate, check and diff. */
+export function withExtensionOptions(command: Command): Command {
   return command
+    .option(
+      "--extension <file>",
+      "your own extension definitions (JSON Schema like the protocol's, method names starting with _); repeatable",
+      collect,
+      [],
+    )
+    .option(
+      "--extension-surfaces <list>",
+      "apply the extensions only to these surfaces (comma-separated: v1, v2/unstable, stable, unstable…)",
+    );
+}
+
+function withCommon(command: Command): Command {
+  return withExtensionOptions(command)
     .option(
       "--schema-dir <dir>",
       "folder with the ACP schema (versioned v1/, v2/ or flat schema.json + meta.json)",
@@ -144,6 +180,7 @@ ${EXIT_CODES_HELP}`,
         resolve(opts.schemaDir),
         opts.schemaDir,
         options,
+        extensionInputs(opts.extension, opts.extensionSurfaces),
       );
       const before = readTree(opts.out);
       writeAtomically(opts.out, opts.out, result.files, opts.force === true);
@@ -200,7 +237,17 @@ ${EXIT_CODES_HELP}`,
       const started = Date.now();
       const options = packageOptions(opts);
       const onDisk = readTree(opts.out);
-      if (!opts.full && cleanByManifest(onDisk, resolve(opts.schemaDir), opts.schemaDir, options)) {
+      const extensions = extensionInputs(opts.extension, opts.extensionSurfaces);
+      if (
+        !opts.full &&
+        cleanByManifest(
+          onDisk,
+          resolve(opts.schemaDir),
+          opts.schemaDir,
+          options,
+          extensions.files.length > 0,
+        )
+      ) {
         if (opts.json)
           out(
             JSON.stringify({
@@ -225,8 +272,15 @@ ${EXIT_CODES_HELP}`,
         resolve(opts.schemaDir),
         opts.schemaDir,
         options,
+        extensions,
       );
-      const report = checkTree(result.files, onDisk, result.model.inputs, GENERATOR_VERSION);
+      const report = checkTree(
+        result.files,
+        onDisk,
+        result.model.inputs,
+        GENERATOR_VERSION,
+        result.model.extensions,
+      );
       for (const w of result.diagnostics.warnings) err(formatWarning(w));
       const exitCode = report.clean ? EXIT.ok : EXIT.drift;
       program.setOptionValue("exitCode", exitCode);

@@ -17,7 +17,7 @@ import {
 import { emitParsers } from "./emit/parsers.js";
 import { emitTypes } from "./emit/types.js";
 import { emitValidators } from "./emit/validators.js";
-import { loadSchemaDir } from "./load/index.js";
+import { type ExtensionInputs, loadSchemaDir } from "./load/index.js";
 import { buildModel } from "./model/build.js";
 import type { ProtocolModel } from "./model/protocol.js";
 import { plan } from "./output/plan.js";
@@ -38,9 +38,10 @@ export async function render(
   schemaDir: string,
   displayDir: string,
   options: PackageOptions,
+  extensions?: ExtensionInputs,
 ): Promise<RenderResult> {
   const diagnostics = new Diagnostics();
-  const model = buildModel(loadSchemaDir(schemaDir, displayDir, diagnostics));
+  const model = buildModel(loadSchemaDir(schemaDir, displayDir, diagnostics, extensions));
   const symbols = buildSymbols(model);
   const emitted: OutputFile[] = [
     emitPackageJson(model, symbols, options),

@@ -5,24 +5,31 @@ import { pointer } from "../schema/pointer.js";
 import { refTarget } from "../schema/refs.js";
 import { callRules } from "./call-rules.js";
 import { errorCodes } from "./error-codes.js";
-import { extractMethods } from "./methods.js";
+import { type ExtendedSurface, withExtensions } from "./extensions.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
 import { taggedUnion } from "./unions.js";
 
 /** Build the one model all emitters read, from the loaded and checked input. */
 export function buildModel(input: LoadedInput): ProtocolModel {
-  const surfaces = input.surfaces.map((surface) => {
+  const extended = input.surfaces.map(withExtensions);
+  const surfaces = extended.map((surface) => {
+    const { version, stability } = surface.surface;
     const stable =
-      surface.stability === "unstable"
-        ? input.surfaces.find((s) => s.version === surface.version && s.stability === "stable")
+      stability === "unstable"
+        ? extended.find((s) => s.surface.version === version && s.surface.stability === "stable")
         : undefined;
     return buildSurface(surface, stable);
   });
-  return { surfaces, inputs: input.files };
+  return { surfaces, inputs: input.files, extensions: input.extensions };
 }
 
-function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined): SurfaceModel {
+function buildSurface(
+  extended: ExtendedSurface,
+  stableExtended: ExtendedSurface | undefined,
+): SurfaceModel {
+  const surface = extended.surface;
+  const stable = stableExtended?.surface;
   const same = stable ? sameDefinitions(stable.defs, surface.defs, surface.defsKeyword) : undefined;
 
   const resolve = (ref: string): Json | undefined => {
@@ -44,8 +51,8 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
     };
   });
 
-  const stableMethods = stable ? extractMethods(stable) : [];
-  const methods = extractMethods(surface).map((m) => ({
+  const stableMethods = stableExtended?.methods ?? [];
+  const methods = extended.methods.map((m) => ({
     ...m,
     experimental:
       stable !== undefined &&
@@ -66,6 +73,7 @@ function buildSurface(surface: LoadedSurface, stable: LoadedSurface | undefined)
     methods,
     calls: callRules(read),
     errors: errorCodes(read),
+    extensions: extended.extensions,
   };
 }
 

@@ -9,6 +9,8 @@ import type { TaggedUnion } from "./unions.js";
 export interface ProtocolModel {
   surfaces: SurfaceModel[];
   inputs: InputFile[];
+  /** The user's extension files (`--extension`), in the order given. */
+  extensions: InputFile[];
 }
 
 export interface SurfaceModel {
@@ -30,6 +32,19 @@ export interface SurfaceModel {
   calls: CallRules;
   /** The protocol's own error codes, from the `ErrorCode` definition (error-codes.ts). */
   errors: ErrorCodes;
+  /** What the user's extensions added to this surface (extensions.ts); empty without any. */
+  extensions: SurfaceExtension[];
+}
+
+/** What the user's extensions added to one surface, by file: for diff and for documentation. */
+export interface SurfaceExtension {
+  file: InputFile;
+  /** Definition keys, in file order. */
+  definitions: string[];
+  /** Wire names of the extension's methods. */
+  methods: string[];
+  /** Typed `_meta` keys: the protocol definition and the key. */
+  meta: Array<{ definition: string; key: string }>;
 }
 
 export interface Definition {
@@ -67,6 +82,8 @@ export interface Method {
   result?: string;
   /** On unstable surfaces: the stable surface has no such method. */
   experimental: boolean;
+  /** The `--extension` file that declares the method (by its name); absent for the protocol's. */
+  extension?: string;
 }
 
 /** The sides that serve methods over a connection: the connection roles. */
