@@ -29,6 +29,8 @@ const TAKEN_HANDLERS = new Set([
   ...Object.getOwnPropertyNames(Object.prototype),
 ]);
 
+const DEFAULT_ON_ERROR = "x-deserialize-default-on-error";
+
 export function withExtensions(loaded: LoadedSurface): ExtendedSurface {
   const protocol = extractMethods(loaded);
   if (loaded.extensions.length === 0) return { surface: loaded, methods: protocol, extensions: [] };
@@ -99,13 +101,24 @@ function checkMethodNames(file: InputFile, m: Method, before: readonly Method[])
   }
 }
 
-/** The definition with its `_meta` property declaring `keys` (optional: `_meta` stays open). */
+/**
+ * The definition with its `_meta` property declaring `keys` (optional: `_meta` stays open).
+ * `_meta` is shared ground: any peer may put anything under any key, and ACP tells
+ * implementations to assume nothing about it. So a value that does not fit a typed key is
+ * dropped by parse on its own (`x-deserialize-default-on-error`, unless the extension says
+ * otherwise), rather than costing the whole `_meta` object its other keys.
+ */
 function withMetaKeys(def: Json, keys: Record<string, Json>, defsKeyword: string): Json {
   const meta = metaSchema(def) as JsonObject;
   const object = def as JsonObject;
   const declared: JsonObject = isObject(meta.properties) ? { ...meta.properties } : {};
-  for (const [key, schema] of Object.entries(keys))
-    declared[key] = inDefsKeyword(schema, defsKeyword);
+  for (const [key, schema] of Object.entries(keys)) {
+    const typed = inDefsKeyword(schema, defsKeyword);
+    declared[key] =
+      isObject(typed) && !Object.hasOwn(typed, DEFAULT_ON_ERROR)
+        ? { ...typed, [DEFAULT_ON_ERROR]: true }
+        : typed;
+  }
   return {
     ...object,
     properties: {
