@@ -6,8 +6,7 @@ import { registerDiff } from "./diff/command.js";
 import type { PackageOptions } from "./emit/package.js";
 import { InputError, oneLine } from "./errors.js";
 import { registerFetch } from "./fetch/command.js";
-import { checkSelectors } from "./load/extensions.js";
-import type { ExtensionInputs } from "./load/index.js";
+import { extensionInputs } from "./load/extensions.js";
 import { checkTree, cleanByManifest } from "./output/check.js";
 import { MANIFEST, type Manifest } from "./output/plan.js";
 import { readTree, writeAtomically } from "./output/write.js";
@@ -57,21 +56,6 @@ function packageOptions(opts: CommonOptions): PackageOptions {
     );
   }
   return { name, version };
-}
-
-/** `--extension FILE` (repeatable): each file named as given (with `/`), read from where it is. */
-export function extensionInputs(
-  files: readonly string[],
-  surfaces: string | undefined,
-): ExtensionInputs {
-  const sources = files.map((file) => ({ name: file.replaceAll("\\", "/"), path: resolve(file) }));
-  if (surfaces === undefined) return { files: sources };
-  const selectors = checkSelectors(
-    "--extension-surfaces",
-    "",
-    surfaces.split(",").map((s) => s.trim()),
-  );
-  return { files: sources, surfaces: selectors };
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];

@@ -46,6 +46,8 @@ export function renderJson(report: DiffReport): string {
       breaksBuilders: c.breaksBuilders,
       breaksReaders: c.breaksReaders,
       docOnly: c.docOnly,
+      // Only on an extension's changes, so a diff without extensions reads as it always has.
+      ...(c.extension === undefined ? {} : { extension: c.extension }),
     })),
   };
   return JSON.stringify(body, null, 2);
@@ -90,21 +92,45 @@ export function renderText(report: DiffReport): string[] {
   for (const surface of report.surfaces) {
     lines.push("", `${surface.id} (entry point "${surface.entry}"): ${surfaceLine(surface)}`);
     const changes = report.changes.filter((c) => c.surface === surface.id);
-    for (const impact of IMPACT_ORDER) {
-      const group = byImpact(changes, impact);
-      if (group.length === 0) continue;
-      lines.push(`  ${IMPACT_TITLE[impact]} (${group.length}):`);
-      for (const c of group) {
-        const flags =
-          impact === "breaking"
-            ? `${c.breaksBuilders ? "B" : "-"}${c.breaksReaders ? "R" : "-"} `
-            : "";
-        const where = c.path === "" ? "" : `  [${c.path}]`;
-        lines.push(`    ${flags}${c.description}${where}`);
-      }
+    lines.push(...textGroups(protocolChanges(changes), "  "));
+    for (const [file, own] of byExtension(changes)) {
+      lines.push(`  Extension ${file}:`, ...textGroups(own, "    "));
     }
   }
   return lines;
+}
+
+function textGroups(changes: readonly Change[], indent: string): string[] {
+  const lines: string[] = [];
+  for (const impact of IMPACT_ORDER) {
+    const group = byImpact(changes, impact);
+    if (group.length === 0) continue;
+    lines.push(`${indent}${IMPACT_TITLE[impact]} (${group.length}):`);
+    for (const c of group) {
+      const flags =
+        impact === "breaking"
+          ? `${c.breaksBuilders ? "B" : "-"}${c.breaksReaders ? "R" : "-"} `
+          : "";
+      const where = c.path === "" ? "" : `  [${c.path}]`;
+      lines.push(`${indent}  ${flags}${c.description}${where}`);
+    }
+  }
+  return lines;
+}
+
+/** The protocol's own changes: those no extension owns. */
+function protocolChanges(changes: readonly Change[]): Change[] {
+  return changes.filter((c) => c.extension === undefined);
+}
+
+/** Each extension's changes, in the order the extensions first appear. */
+function byExtension(changes: readonly Change[]): Map<string, Change[]> {
+  const groups = new Map<string, Change[]>();
+  for (const c of changes) {
+    if (c.extension === undefined) continue;
+    groups.set(c.extension, [...(groups.get(c.extension) ?? []), c]);
+  }
+  return groups;
 }
 
 /** Compatible changes are shown inline up to this many; more are folded away. */
@@ -149,38 +175,45 @@ export function renderMarkdown(report: DiffReport): string[] {
       "",
       `### ${code(surface.id)} (entry point ${code(surface.entry)}): ${surface.advice.bump}`,
     );
+    lines.push(...markdownGroups(protocolChanges(changes)));
+    for (const [file, own] of byExtension(changes))
+      lines.push("", `#### Extension ${code(file)}`, ...markdownGroups(own));
+  }
+  return lines;
+}
 
-    const breaking = byImpact(changes, "breaking");
-    if (breaking.length > 0) {
-      lines.push(
-        "",
-        "| | Change | Builders | Readers |",
-        "|---|---|---|---|",
-        ...breaking.map(
-          (c) =>
-            `| ⚠️ **breaking** | ${changeCell(c, true)} | ${c.breaksBuilders ? "**breaks**" : "ok"} | ${c.breaksReaders ? "**breaks**" : "ok"} |`,
-        ),
-      );
+function markdownGroups(changes: readonly Change[]): string[] {
+  const lines: string[] = [];
+  const breaking = byImpact(changes, "breaking");
+  if (breaking.length > 0) {
+    lines.push(
+      "",
+      "| | Change | Builders | Readers |",
+      "|---|---|---|---|",
+      ...breaking.map(
+        (c) =>
+          `| ⚠️ **breaking** | ${changeCell(c, true)} | ${c.breaksBuilders ? "**breaks**" : "ok"} | ${c.breaksReaders ? "**breaks**" : "ok"} |`,
+      ),
+    );
+  }
+  const compatible = byImpact(changes, "compatible");
+  if (compatible.length > 0) {
+    const list = compatible.map((c) => `- ${changeCell(c)}`);
+    if (compatible.length <= INLINE_COMPATIBLE) {
+      lines.push("", `**Compatible changes (${compatible.length})**`, "", ...list);
+    } else {
+      lines.push("", ...folded(`Compatible changes (${compatible.length})`, list));
     }
-    const compatible = byImpact(changes, "compatible");
-    if (compatible.length > 0) {
-      const list = compatible.map((c) => `- ${changeCell(c)}`);
-      if (compatible.length <= INLINE_COMPATIBLE) {
-        lines.push("", `**Compatible changes (${compatible.length})**`, "", ...list);
-      } else {
-        lines.push("", ...folded(`Compatible changes (${compatible.length})`, list));
-      }
-    }
-    const doc = byImpact(changes, "doc");
-    if (doc.length > 0) {
-      lines.push(
-        "",
-        ...folded(
-          `Documentation-only changes (${plural(doc.length, "change")})`,
-          doc.map((c) => `- ${changeCell(c)}`),
-        ),
-      );
-    }
+  }
+  const doc = byImpact(changes, "doc");
+  if (doc.length > 0) {
+    lines.push(
+      "",
+      ...folded(
+        `Documentation-only changes (${plural(doc.length, "change")})`,
+        doc.map((c) => `- ${changeCell(c)}`),
+      ),
+    );
   }
   return lines;
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { resolve } from "node:path";
 import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
@@ -46,6 +47,12 @@ export interface TargetSurface {
 export interface ExtensionSource {
   name: string;
   path: string;
+}
+
+/** The user's extensions, and which surfaces they are narrowed to (`--extension-surfaces`). */
+export interface ExtensionInputs {
+  files: readonly ExtensionSource[];
+  surfaces?: readonly string[];
 }
 
 /** The only x-side values an extension method may have: the sides a connection serves. */
@@ -311,4 +318,19 @@ export function warnUnused(
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/** `--extension FILE` (repeatable): each file named as given (with `/`), read from where it is. */
+export function extensionInputs(
+  files: readonly string[],
+  surfaces: string | undefined,
+): ExtensionInputs {
+  const sources = files.map((file) => ({ name: file.replaceAll("\\", "/"), path: resolve(file) }));
+  if (surfaces === undefined) return { files: sources };
+  const selectors = checkSelectors(
+    "--extension-surfaces",
+    "",
+    surfaces.split(",").map((s) => s.trim()),
+  );
+  return { files: sources, surfaces: selectors };
 }

@@ -6,7 +6,7 @@ import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { forEachSchema } from "../schema/walk.js";
 import {
-  type ExtensionSource,
+  type ExtensionInputs,
   extensionsFor,
   type LoadedExtension,
   loadExtension,
@@ -47,11 +47,7 @@ export interface LoadedInput {
   extensions: InputFile[];
 }
 
-/** The user's extensions, and which surfaces they are narrowed to (`--extension-surfaces`). */
-export interface ExtensionInputs {
-  files: readonly ExtensionSource[];
-  surfaces?: readonly string[];
-}
+export type { ExtensionInputs } from "./extensions.js";
 
 /** Load every surface a schema folder holds, in any layout upstream has shipped. */
 export function loadSchemaDir(
