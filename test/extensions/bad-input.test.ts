@@ -57,6 +57,16 @@ const CASES: Case[] = [
     message: /gives the name (sessionNew|session_new), as does "session\/new"/,
   },
   {
+    name: "a definition name the package cannot export",
+    broken: () => {
+      const e = copy();
+      e.$defs.enum = { type: "string" };
+      return e;
+    },
+    pointer: "/$defs/enum",
+    message: /reserved word/,
+  },
+  {
     name: "x-method without x-side",
     broken: () => {
       const e = copy();
