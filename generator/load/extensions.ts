@@ -34,7 +34,7 @@ export interface LoadedExtension {
   surfaces?: string[];
 }
 
-/** What checking an extension against a surface reads of it (a `TargetSurface`). */
+/** What checking an extension against a surface reads of it (a `LoadedSurface`). */
 export interface TargetSurface {
   version: number;
   stability: Stability;
@@ -283,7 +283,7 @@ export function extensionsFor(
       (narrowed === undefined || selects(narrowed, surface)),
   );
   for (const extension of applied) checkAgainstSurface(extension, surface);
-  // Two extensions on one surface must not define the same name either.
+  // Two extensions on one surface must not define the same name or `_meta` key either.
   const owner = new Map<string, LoadedExtension>();
   for (const extension of applied) {
     for (const key of Object.keys(extension.defs)) {
@@ -295,6 +295,19 @@ export function extensionsFor(
           `definition ${key} is also defined by ${other.file.display}`,
         );
       owner.set(key, extension);
+    }
+    for (const [target, keys] of Object.entries(extension.meta)) {
+      for (const key of Object.keys(keys)) {
+        const id = `${target}\u0000${key}`;
+        const other = owner.get(id);
+        if (other)
+          throw new InputError(
+            extension.file.display,
+            pointer("x-meta", target, key),
+            `${target}._meta key ${JSON.stringify(key)} is also typed by ${other.file.display}`,
+          );
+        owner.set(id, extension);
+      }
     }
   }
   return applied;

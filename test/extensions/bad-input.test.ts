@@ -152,6 +152,28 @@ describe("bad extension files", () => {
     expect(readFileSync(join(out, "acp-codegen.json"), "utf8")).toBe(manifest);
   });
 
+  it("two extensions defining the same definition or _meta key: the second one is named", async () => {
+    const first = join(work.path, "first.json");
+    const second = join(work.path, "second.json");
+    const part = { type: "object", properties: { n: { type: "integer" } } };
+    const origin = { ToolCallUpdate: { "probe.dev/origin": { type: "string" } } };
+    writeFileSync(first, JSON.stringify({ $defs: { ProbeShared: part }, "x-meta": origin }));
+    writeFileSync(second, JSON.stringify({ $defs: { ProbeShared: part } }));
+    const out = join(work.path, "twice-out");
+    const twice = await cli("generate", "--out", out, "--extension", first, "--extension", second);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toEqual([
+      `acp-codegen: ${second}#/$defs/ProbeShared: definition ProbeShared is also defined by ${first}`,
+    ]);
+    writeFileSync(second, JSON.stringify({ "x-meta": origin }));
+    const meta = await cli("generate", "--out", out, "--extension", first, "--extension", second);
+    expect(meta.code).toBe(2);
+    expect(meta.stderr).toEqual([
+      `acp-codegen: ${second}#/x-meta/ToolCallUpdate/probe.dev~1origin: ToolCallUpdate._meta key "probe.dev/origin" is also typed by ${first}`,
+    ]);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("an unknown --extension-surfaces selector is refused before anything is read", async () => {
     const result = await cli(
       "generate",
