@@ -6,6 +6,7 @@ import { registerDiff } from "./diff/command.js";
 import type { PackageOptions } from "./emit/package.js";
 import { InputError, oneLine } from "./errors.js";
 import { registerFetch } from "./fetch/command.js";
+import { extensionInputs } from "./load/extensions.js";
 import { checkTree, cleanByManifest } from "./output/check.js";
 import { MANIFEST, type Manifest } from "./output/plan.js";
 import { readTree, writeAtomically } from "./output/write.js";
@@ -18,6 +19,8 @@ const DEFAULT_PKG_VERSION = "0.1.0";
 
 interface CommonOptions {
   schemaDir: string;
+  extension: string[];
+  extensionSurfaces?: string;
   out: string;
   name?: string;
   pkgVersion?: string;
@@ -55,8 +58,25 @@ function packageOptions(opts: CommonOptions): PackageOptions {
   return { name, version };
 }
 
-function withCommon(command: Command): Command {
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** The extension options, shared by generate, check and diff. */
+export function withExtensionOptions(command: Command): Command {
   return command
+    .option(
+      "--extension <file>",
+      "your own extension definitions (JSON Schema like the protocol's, method names starting with _); repeatable",
+      collect,
+      [],
+    )
+    .option(
+      "--extension-surfaces <list>",
+      "apply the extensions only to these surfaces (comma-separated: v1, v2/unstable, stable, unstable…)",
+    );
+}
+
+function withCommon(command: Command): Command {
+  return withExtensionOptions(command)
     .option(
       "--schema-dir <dir>",
       "folder with the ACP schema (versioned v1/, v2/ or flat schema.json + meta.json)",
@@ -144,6 +164,7 @@ ${EXIT_CODES_HELP}`,
         resolve(opts.schemaDir),
         opts.schemaDir,
         options,
+        extensionInputs(opts.extension, opts.extensionSurfaces),
       );
       const before = readTree(opts.out);
       writeAtomically(opts.out, opts.out, result.files, opts.force === true);
@@ -200,7 +221,17 @@ ${EXIT_CODES_HELP}`,
       const started = Date.now();
       const options = packageOptions(opts);
       const onDisk = readTree(opts.out);
-      if (!opts.full && cleanByManifest(onDisk, resolve(opts.schemaDir), opts.schemaDir, options)) {
+      const extensions = extensionInputs(opts.extension, opts.extensionSurfaces);
+      if (
+        !opts.full &&
+        cleanByManifest(
+          onDisk,
+          resolve(opts.schemaDir),
+          opts.schemaDir,
+          options,
+          extensions.files.length > 0,
+        )
+      ) {
         if (opts.json)
           out(
             JSON.stringify({
@@ -225,8 +256,15 @@ ${EXIT_CODES_HELP}`,
         resolve(opts.schemaDir),
         opts.schemaDir,
         options,
+        extensions,
       );
-      const report = checkTree(result.files, onDisk, result.model.inputs, GENERATOR_VERSION);
+      const report = checkTree(
+        result.files,
+        onDisk,
+        result.model.inputs,
+        GENERATOR_VERSION,
+        result.model.extensions,
+      );
       for (const w of result.diagnostics.warnings) err(formatWarning(w));
       const exitCode = report.clean ? EXIT.ok : EXIT.drift;
       program.setOptionValue("exitCode", exitCode);

@@ -19,7 +19,7 @@ import { emitParsers } from "./emit/parsers.js";
 import { emitReceived } from "./emit/received.js";
 import { emitTypes } from "./emit/types.js";
 import { emitValidators } from "./emit/validators.js";
-import { loadSchemaDir } from "./load/index.js";
+import { type ExtensionInputs, loadSchemaDir } from "./load/index.js";
 import { buildModel } from "./model/build.js";
 import type { ProtocolModel } from "./model/protocol.js";
 import { plan } from "./output/plan.js";
@@ -40,9 +40,13 @@ export async function render(
   schemaDir: string,
   displayDir: string,
   options: PackageOptions,
+  extensions?: ExtensionInputs,
 ): Promise<RenderResult> {
   const diagnostics = new Diagnostics();
-  const model = buildModel(loadSchemaDir(schemaDir, displayDir, diagnostics), diagnostics);
+  const model = buildModel(
+    loadSchemaDir(schemaDir, displayDir, diagnostics, extensions),
+    diagnostics,
+  );
   const symbols = buildSymbols(model);
   const emitted: OutputFile[] = [
     emitPackageJson(model, symbols, options),

@@ -67,7 +67,7 @@ export declare class Connection {
     get negotiated(): Negotiated | undefined;
     /**
      * Start reading, routing incoming calls to `handlers`: for each served method the member
-     * named by its table entry; `extMethod`/`extNotification` for names starting with `_`.
+     * named by its table entry; `extMethod`/`extNotification` for other names starting with `_`.
      */
     serve(handlers: object): void;
     /** Send a request; resolves with the peer's result, rejects with its `RequestError`. */

@@ -87,7 +87,7 @@ export class Connection {
     }
     /**
      * Start reading, routing incoming calls to `handlers`: for each served method the member
-     * named by its table entry; `extMethod`/`extNotification` for names starting with `_`.
+     * named by its table entry; `extMethod`/`extNotification` for other names starting with `_`.
      */
     serve(handlers) {
         if (this.handlers)
@@ -342,7 +342,8 @@ export class Connection {
         const { method, requestId: id } = context;
         if (this.isClosed)
             throw this.closedError();
-        if (method.startsWith("_")) {
+        // An extension method the package declares (`--extension`) is served like any other.
+        if (method.startsWith("_") && !this.served.request.has(method)) {
             const ext = this.handler("extMethod");
             if (!ext)
                 throw this.notFound(method, id);
@@ -438,7 +439,7 @@ export class Connection {
     }
     /** The handler call for one notification, or undefined (logged) when it is dropped. */
     notificationCall(method, params) {
-        if (method.startsWith("_")) {
+        if (method.startsWith("_") && !this.served.notification.has(method)) {
             const ext = this.handler("extNotification");
             if (!ext) {
                 this.note("debug", "unknown-method", `no extNotification handler for ${method}`, {

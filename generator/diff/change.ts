@@ -69,10 +69,15 @@ export interface Change {
   breaksReaders: boolean;
   /** Only descriptions, titles, examples or comments changed: nothing a program can observe. */
   docOnly: boolean;
+  /**
+   * The `--extension` file the change is in (extensions.ts), when it is not the protocol's
+   * schema; `path` then points into that file.
+   */
+  extension?: string;
 }
 
 /** A change before it is attached to a surface. */
-export type Finding = Omit<Change, "surface">;
+export type Finding = Omit<Change, "surface" | "extension">;
 
 export type Impact = "breaking" | "compatible" | "doc";
 

@@ -1,8 +1,11 @@
 import { type Command, Option } from "commander";
 import { formatWarning } from "../diagnostics.js";
+import { extensionInputs } from "../load/extensions.js";
 import { FORMATS, type Format, render } from "./format.js";
 import { alignSingleFiles, loadSide } from "./input.js";
 import { buildReport } from "./report.js";
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** Exit codes of `diff`, the same scheme as `check`: 2 (bad input) is set by the CLI's error handler. */
 export const DIFF_EXIT = { ok: 0, breaking: 1, badInput: 2 } as const;
@@ -14,6 +17,9 @@ export interface DiffIO {
 
 interface DiffOptions {
   format: Format;
+  extension: string[];
+  oldExtension: string[];
+  extensionSurfaces?: string;
   failOnBreaking?: boolean;
   debug?: boolean;
 }
@@ -35,6 +41,22 @@ export function registerDiff(program: Command, io: DiffIO): Command {
       new Option("--format <format>", "output format").choices([...FORMATS]).default("text"),
     )
     .option("--fail-on-breaking", "exit 1 when a change breaks code that builds or reads messages")
+    .option(
+      "--extension <file>",
+      "your extension definitions, applied to the new side (and to the old one unless --old-extension is given); repeatable",
+      collect,
+      [],
+    )
+    .option(
+      "--old-extension <file>",
+      "the extension definitions of the old side, when they differ from --extension; repeatable",
+      collect,
+      [],
+    )
+    .option(
+      "--extension-surfaces <list>",
+      "apply the extensions only to these surfaces (comma-separated: v1, v2/unstable, stable, unstable…)",
+    )
     .option("--debug", "print stack traces for errors")
     .addHelpText(
       "after",
@@ -43,6 +65,7 @@ Examples:
   $ acp-codegen diff old-schema/ schema/
   $ acp-codegen diff old-schema/ schema/ --format markdown > bump.md
   $ acp-codegen diff v1.0.0/v1/schema.json schema/v1/schema.json --fail-on-breaking
+  $ acp-codegen diff schema/ schema/ --old-extension old/acme.json --extension acme.json
 
 Exit codes:
   0  the report was printed (and, with --fail-on-breaking, nothing breaks)
@@ -50,8 +73,13 @@ Exit codes:
   2  bad input: one line on stderr naming the file and the JSON pointer`,
     )
     .action((oldPath: string, newPath: string, opts: DiffOptions) => {
-      const oldSide = loadSide(oldPath);
-      const newSide = loadSide(newPath);
+      const newExtensions = extensionInputs(opts.extension, opts.extensionSurfaces);
+      const oldExtensions =
+        opts.oldExtension.length > 0
+          ? extensionInputs(opts.oldExtension, opts.extensionSurfaces)
+          : newExtensions;
+      const oldSide = loadSide(oldPath, oldExtensions);
+      const newSide = loadSide(newPath, newExtensions);
       const note = alignSingleFiles(oldSide, newSide);
       for (const side of [oldSide, newSide]) {
         for (const w of side.diagnostics.warnings) io.err(formatWarning(w));

@@ -47,6 +47,8 @@ export function renderJson(report: DiffReport): string {
       breaksBuilders: c.breaksBuilders,
       breaksReaders: c.breaksReaders,
       docOnly: c.docOnly,
+      // Only on an extension's changes, so a diff without extensions reads as it always has.
+      ...(c.extension === undefined ? {} : { extension: c.extension }),
     })),
   };
   return JSON.stringify(body, null, 2);
@@ -91,21 +93,9 @@ export function renderText(report: DiffReport): string[] {
   for (const surface of report.surfaces) {
     lines.push("", `${surface.id} (entry point "${surface.entry}"): ${surfaceLine(surface)}`);
     const changes = report.changes.filter((c) => c.surface === surface.id);
-    for (const impact of IMPACT_ORDER) {
-      const group = byImpact(changes, impact);
-      if (group.length === 0) continue;
-      lines.push(`  ${IMPACT_TITLE[impact]} (${group.length}):`);
-      for (const line of reportLines(group)) {
-        const c = "change" in line ? line.change : (line.group.changes[0] as Change);
-        const flags =
-          impact === "breaking"
-            ? `${c.breaksBuilders ? "B" : "-"}${c.breaksReaders ? "R" : "-"} `
-            : "";
-        const path = "change" in line ? c.path : line.group.path;
-        const where = path === "" ? "" : `  [${path}]`;
-        const text = "change" in line ? c.description : groupText(line.group);
-        lines.push(`    ${flags}${text}${where}`);
-      }
+    lines.push(...textGroups(protocolChanges(changes), "  "));
+    for (const [file, own] of byExtension(changes)) {
+      lines.push(`  Extension ${file}:`, ...textGroups(own, "    "));
     }
   }
   return lines;
@@ -118,6 +108,42 @@ function groupText(g: ChangeGroup): string {
   );
   const head = g.label === "" ? "" : `${g.label}: `;
   return `${head}${g.what}, in ${g.members.length} definitions: ${names.join(", ")}`;
+}
+
+function textGroups(changes: readonly Change[], indent: string): string[] {
+  const lines: string[] = [];
+  for (const impact of IMPACT_ORDER) {
+    const group = byImpact(changes, impact);
+    if (group.length === 0) continue;
+    lines.push(`${indent}${IMPACT_TITLE[impact]} (${group.length}):`);
+    for (const line of reportLines(group)) {
+      const c = "change" in line ? line.change : (line.group.changes[0] as Change);
+      const flags =
+        impact === "breaking"
+          ? `${c.breaksBuilders ? "B" : "-"}${c.breaksReaders ? "R" : "-"} `
+          : "";
+      const path = "change" in line ? c.path : line.group.path;
+      const where = path === "" ? "" : `  [${path}]`;
+      const text = "change" in line ? c.description : groupText(line.group);
+      lines.push(`${indent}  ${flags}${text}${where}`);
+    }
+  }
+  return lines;
+}
+
+/** The protocol's own changes: those no extension owns. */
+function protocolChanges(changes: readonly Change[]): Change[] {
+  return changes.filter((c) => c.extension === undefined);
+}
+
+/** Each extension's changes, in the order the extensions first appear. */
+function byExtension(changes: readonly Change[]): Map<string, Change[]> {
+  const groups = new Map<string, Change[]>();
+  for (const c of changes) {
+    if (c.extension === undefined) continue;
+    groups.set(c.extension, [...(groups.get(c.extension) ?? []), c]);
+  }
+  return groups;
 }
 
 /** Compatible changes are shown inline up to this many; more are folded away. */
@@ -162,38 +188,45 @@ export function renderMarkdown(report: DiffReport): string[] {
       "",
       `### ${code(surface.id)} (entry point ${code(surface.entry)}): ${surface.advice.bump}`,
     );
+    lines.push(...markdownGroups(protocolChanges(changes)));
+    for (const [file, own] of byExtension(changes))
+      lines.push("", `#### Extension ${code(file)}`, ...markdownGroups(own));
+  }
+  return lines;
+}
 
-    const breaking = byImpact(changes, "breaking");
-    if (breaking.length > 0) {
-      lines.push(
-        "",
-        "| | Change | Builders | Readers |",
-        "|---|---|---|---|",
-        ...reportLines(breaking).map((line) => {
-          const c = "change" in line ? line.change : (line.group.changes[0] as Change);
-          return `| ⚠️ **breaking** | ${lineCell(line, true)} | ${c.breaksBuilders ? "**breaks**" : "ok"} | ${c.breaksReaders ? "**breaks**" : "ok"} |`;
-        }),
-      );
+function markdownGroups(changes: readonly Change[]): string[] {
+  const lines: string[] = [];
+  const breaking = byImpact(changes, "breaking");
+  if (breaking.length > 0) {
+    lines.push(
+      "",
+      "| | Change | Builders | Readers |",
+      "|---|---|---|---|",
+      ...reportLines(breaking).map((line) => {
+        const c = "change" in line ? line.change : (line.group.changes[0] as Change);
+        return `| ⚠️ **breaking** | ${lineCell(line, true)} | ${c.breaksBuilders ? "**breaks**" : "ok"} | ${c.breaksReaders ? "**breaks**" : "ok"} |`;
+      }),
+    );
+  }
+  const compatible = byImpact(changes, "compatible");
+  if (compatible.length > 0) {
+    const list = reportLines(compatible).map((line) => `- ${lineCell(line)}`);
+    if (list.length <= INLINE_COMPATIBLE) {
+      lines.push("", `**Compatible changes (${compatible.length})**`, "", ...list);
+    } else {
+      lines.push("", ...folded(`Compatible changes (${compatible.length})`, list));
     }
-    const compatible = byImpact(changes, "compatible");
-    if (compatible.length > 0) {
-      const list = reportLines(compatible).map((line) => `- ${lineCell(line)}`);
-      if (list.length <= INLINE_COMPATIBLE) {
-        lines.push("", `**Compatible changes (${compatible.length})**`, "", ...list);
-      } else {
-        lines.push("", ...folded(`Compatible changes (${compatible.length})`, list));
-      }
-    }
-    const doc = byImpact(changes, "doc");
-    if (doc.length > 0) {
-      lines.push(
-        "",
-        ...folded(
-          `Documentation-only changes (${plural(doc.length, "change")})`,
-          reportLines(doc).map((line) => `- ${lineCell(line)}`),
-        ),
-      );
-    }
+  }
+  const doc = byImpact(changes, "doc");
+  if (doc.length > 0) {
+    lines.push(
+      "",
+      ...folded(
+        `Documentation-only changes (${plural(doc.length, "change")})`,
+        reportLines(doc).map((line) => `- ${lineCell(line)}`),
+      ),
+    );
   }
   return lines;
 }

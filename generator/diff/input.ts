@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
-import { loadSchemaDir, loadSurfaces } from "../load/index.js";
+import { type ExtensionInputs, loadSchemaDir, loadSurfaces } from "../load/index.js";
 import { surfaceOfFile } from "../load/layout.js";
 import { buildModel } from "../model/build.js";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
@@ -23,7 +23,7 @@ export interface DiffSide {
  * the one surface its name and folder say (`surfaceOfFile`) and needs no meta.json
  * (methods come from its `x-method`/`x-side` annotations).
  */
-export function loadSide(path: string): DiffSide {
+export function loadSide(path: string, extensions?: ExtensionInputs): DiffSide {
   const diagnostics = new Diagnostics();
   let isDirectory: boolean;
   try {
@@ -32,8 +32,8 @@ export function loadSide(path: string): DiffSide {
     throw new InputError(path, "", "not found (expected a schema.json file or a schema folder)");
   }
   const input = isDirectory
-    ? loadSchemaDir(resolve(path), path, diagnostics)
-    : loadSurfaces([surfaceOfFile(path, path)], diagnostics);
+    ? loadSchemaDir(resolve(path), path, diagnostics, extensions)
+    : loadSurfaces([surfaceOfFile(path, path)], diagnostics, extensions);
   const model = buildModel(input, diagnostics);
   // A schema whose names generate refuses is refused here too: it can make no package.
   buildSymbols(model);

@@ -2,6 +2,7 @@ import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { escapePointerToken } from "../schema/pointer.js";
 import type { Change, Finding } from "./change.js";
 import { finding } from "./classification.js";
+import { attributeExtensions } from "./extensions.js";
 import { compareMethods, type SurfacePair } from "./methods.js";
 import { compareDefinition } from "./shape/compare.js";
 import type { SchemaSide } from "./shape/walk.js";
@@ -22,11 +23,10 @@ export function compareModels(oldModel: ProtocolModel, newModel: ProtocolModel):
     else if (after) findings = [surfaceAdded(after)];
     else if (before) findings = [surfaceRemoved(before)];
     else findings = [];
-    changes.push(
-      ...mergeRepeats(findings)
-        .sort(compareFindings)
-        .map((f) => ({ surface: id, ...f })),
-    );
+    const surfaceChanges = mergeRepeats(findings)
+      .sort(compareFindings)
+      .map((f) => ({ surface: id, ...f }));
+    changes.push(...attributeExtensions(surfaceChanges, before, after));
   }
   return changes;
 }

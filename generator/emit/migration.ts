@@ -48,15 +48,18 @@ export function migrationRows(
   const v1 = surfaces.filter((s) => s.version === 1);
   const widest = v1.find((s) => s.stability === "unstable") ?? v1[0];
   if (!widest) return undefined;
-  // `experimental`: the model's mark of a method the stable surface lacks.
+  // `experimental`: the model's mark of a method the stable surface lacks. The SDK 1.x had
+  // no typed handler for an extension's methods (`--extension`): they have no row.
   const rows = (role: "agent" | "client") =>
-    methodsOf(widest, role).map((m) => ({
-      wire: m.method,
-      kind: m.kind,
-      sdk: sdk1Name(m, m.experimental),
-      ours: m.handler,
-      unstable: m.experimental,
-    }));
+    methodsOf(widest, role)
+      .filter((m) => m.extension === undefined)
+      .map((m) => ({
+        wire: m.method,
+        kind: m.kind,
+        sdk: sdk1Name(m, m.experimental),
+        ours: m.handler,
+        unstable: m.experimental,
+      }));
   return { agent: rows("agent"), client: rows("client") };
 }
 

@@ -250,7 +250,7 @@ function checkWithLoader(
   }
 }
 
-const EMPTY: ProtocolModel = { surfaces: [], inputs: [] };
+const EMPTY: ProtocolModel = { surfaces: [], inputs: [], extensions: [] };
 
 /** The schema the folder holds now, as the old side of the diff: a folder the loader refuses counts as empty. */
 function loadCurrent(present: boolean, options: FetchOptions, notes: string[]): ProtocolModel {

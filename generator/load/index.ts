@@ -5,18 +5,20 @@ import { InputError } from "../errors.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { forEachSchema } from "../schema/walk.js";
+import {
+  type ExtensionInputs,
+  extensionsFor,
+  type LoadedExtension,
+  loadExtension,
+  warnUnused,
+} from "./extensions.js";
 import { checkDocument, checkPattern } from "./hostile.js";
+import type { InputFile } from "./input-file.js";
 import { discoverSurfaces, type Stability, type SurfaceFiles, UNSTABLE_BANNER } from "./layout.js";
 import { readJsonFile } from "./read-json.js";
 import { checkRefs } from "./refs.js";
 
-export interface InputFile {
-  /** Path relative to the schema dir (`v1/schema.json`): what manifests and headers record. */
-  name: string;
-  /** Path as the user sees it (`schema/v1/schema.json`): what error messages name. */
-  display: string;
-  sha256: string;
-}
+export type { InputFile } from "./input-file.js";
 
 /** meta.json, normalised: every `<side>Methods` map, keyed by side. */
 export interface Meta {
@@ -34,20 +36,27 @@ export interface LoadedSurface {
   defs: Record<string, Json>;
   schemaFile: InputFile;
   meta?: Meta;
+  /** The user's extensions that apply to this surface, checked against it (extensions.ts). */
+  extensions: LoadedExtension[];
 }
 
 export interface LoadedInput {
   surfaces: LoadedSurface[];
   files: InputFile[];
+  /** Every `--extension` file, in the order given. */
+  extensions: InputFile[];
 }
+
+export type { ExtensionInputs } from "./extensions.js";
 
 /** Load every surface a schema folder holds, in any layout upstream has shipped. */
 export function loadSchemaDir(
   schemaDir: string,
   displayDir: string,
   diagnostics: Diagnostics,
+  extensions?: ExtensionInputs,
 ): LoadedInput {
-  return loadSurfaces(discoverSurfaces(schemaDir, displayDir), diagnostics);
+  return loadSurfaces(discoverSurfaces(schemaDir, displayDir), diagnostics, extensions);
 }
 
 /**
@@ -57,6 +66,7 @@ export function loadSchemaDir(
 export function loadSurfaces(
   found: readonly SurfaceFiles[],
   diagnostics: Diagnostics,
+  extensionInputs: ExtensionInputs = { files: [] },
 ): LoadedInput {
   const surfaces: LoadedSurface[] = [];
   const files: InputFile[] = [];
@@ -88,10 +98,15 @@ export function loadSurfaces(
       defs,
       schemaFile,
       ...(meta ? { meta } : {}),
+      extensions: [],
     });
   }
+  const extensions = extensionInputs.files.map(loadExtension);
+  for (const surface of surfaces)
+    surface.extensions = extensionsFor(surface, extensions, extensionInputs.surfaces);
+  warnUnused(extensions, surfaces, diagnostics);
   warnDraftsInStable(surfaces, diagnostics);
-  return { surfaces, files };
+  return { surfaces, files, extensions: extensions.map((e) => e.file) };
 }
 
 /** The warning of the SURFACE BY FILE NAME rule (layout.ts): drafts in a stable file with no unstable one beside it. */

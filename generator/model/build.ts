@@ -8,7 +8,7 @@ import { taggedUnion } from "../schema/unions.js";
 import { callRules } from "./call-rules.js";
 import { negotiationOf } from "./capabilities.js";
 import { errorCodes } from "./error-codes.js";
-import { extractMethods } from "./methods.js";
+import { type ExtendedSurface, withExtensions } from "./extensions.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
 
@@ -17,21 +17,25 @@ import { addedProperties, sameDefinitions } from "./stability.js";
  * to gaps in old releases warn on `diagnostics` (methods.ts).
  */
 export function buildModel(input: LoadedInput, diagnostics?: Diagnostics): ProtocolModel {
-  const surfaces = input.surfaces.map((surface) => {
+  // Each surface's methods are read once, here, so each old-release warning is given once.
+  const extended = input.surfaces.map((s) => withExtensions(s, diagnostics));
+  const surfaces = extended.map((surface) => {
+    const { version, stability } = surface.surface;
     const stable =
-      surface.stability === "unstable"
-        ? input.surfaces.find((s) => s.version === surface.version && s.stability === "stable")
+      stability === "unstable"
+        ? extended.find((s) => s.surface.version === version && s.surface.stability === "stable")
         : undefined;
-    return buildSurface(surface, stable, diagnostics);
+    return buildSurface(surface, stable);
   });
-  return { surfaces, inputs: input.files };
+  return { surfaces, inputs: input.files, extensions: input.extensions };
 }
 
 function buildSurface(
-  surface: LoadedSurface,
-  stable: LoadedSurface | undefined,
-  diagnostics: Diagnostics | undefined,
+  extended: ExtendedSurface,
+  stableExtended: ExtendedSurface | undefined,
 ): SurfaceModel {
+  const surface = extended.surface;
+  const stable = stableExtended?.surface;
   const same = stable ? sameDefinitions(stable.defs, surface.defs, surface.defsKeyword) : undefined;
 
   const resolve = (ref: string): Json | undefined => {
@@ -53,9 +57,8 @@ function buildSurface(
     };
   });
 
-  // The stable surface's own build warns about it; reading it here again must not.
-  const stableMethods = stable ? extractMethods(stable) : [];
-  const methods = extractMethods(surface, diagnostics).map((m) => ({
+  const stableMethods = stableExtended?.methods ?? [];
+  const methods = extended.methods.map((m) => ({
     ...m,
     experimental:
       stable !== undefined &&
@@ -79,6 +82,7 @@ function buildSurface(
     calls: callRules(read),
     errors: errorCodes(read),
     ...(negotiation ? { negotiation } : {}),
+    extensions: extended.extensions,
   };
 }
 

@@ -9,6 +9,8 @@ import type { HandlerSide, Side } from "./sides.js";
 export interface ProtocolModel {
   surfaces: SurfaceModel[];
   inputs: InputFile[];
+  /** The user's extension files (`--extension`), in the order given. */
+  extensions: InputFile[];
 }
 
 export interface SurfaceModel {
@@ -38,6 +40,19 @@ export interface SurfaceModel {
   errors: ErrorCodes;
   /** What `initialize` negotiates and what each capability gates (capabilities.ts); absent without a handshake. */
   negotiation?: Negotiation;
+  /** What the user's extensions added to this surface (extensions.ts); empty without any. */
+  extensions: SurfaceExtension[];
+}
+
+/** What the user's extensions added to one surface, by file: for diff and for documentation. */
+export interface SurfaceExtension {
+  file: InputFile;
+  /** Definition keys, in file order. */
+  definitions: string[];
+  /** Wire names of the extension's methods. */
+  methods: string[];
+  /** Typed `_meta` keys: the protocol definition and the key. */
+  meta: Array<{ definition: string; key: string }>;
 }
 
 export interface Definition {
@@ -79,6 +94,8 @@ export interface Method {
   result?: string | null;
   /** On unstable surfaces: the stable surface has no such method. */
   experimental: boolean;
+  /** The `--extension` file that declares the method (by its name); absent for the protocol's. */
+  extension?: string;
 }
 
 /** The sides that serve methods over a connection: the connection roles. */

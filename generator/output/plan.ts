@@ -12,6 +12,8 @@ export interface Manifest {
   generator: { name: "acp-codegen"; version: string; fingerprint: string };
   options: PackageOptions;
   inputs: Record<string, string>;
+  /** The `--extension` files, by the name given, with their hashes; absent without any. */
+  extensions?: Record<string, string>;
   files: Record<string, string>;
 }
 
@@ -48,6 +50,9 @@ export function plan(
     },
     options,
     inputs: Object.fromEntries(model.inputs.map((f) => [f.name, f.sha256])),
+    ...(model.extensions.length > 0
+      ? { extensions: Object.fromEntries(model.extensions.map((f) => [f.name, f.sha256])) }
+      : {}),
     files: Object.fromEntries(files.map((f) => [f.path, sha256(f.content)])),
   };
   files.push({ path: MANIFEST, content: `${JSON.stringify(manifest, null, 2)}\n` });

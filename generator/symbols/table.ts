@@ -119,9 +119,12 @@ export function buildSymbols(model: ProtocolModel): Symbols {
 const ALWAYS: readonly HandlerSide[] = ["agent", "client", "protocol"];
 
 export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
-  const at = (key: string) => pointer(surface.defsKeyword, key);
+  // A definition an extension brought is named at its place in the extension file.
+  const extensionOf = (key: string) => surface.extensions.find((e) => e.definitions.includes(key));
   const fail = (key: string, detail: string): never => {
-    throw new InputError(surface.schemaFile.display, at(key), detail);
+    const extension = extensionOf(key);
+    if (extension) throw new InputError(extension.file.display, pointer("$defs", key), detail);
+    throw new InputError(surface.schemaFile.display, pointer(surface.defsKeyword, key), detail);
   };
   for (const def of surface.definitions) {
     const problem = typeNameProblem(def.key);

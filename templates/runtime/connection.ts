@@ -167,7 +167,7 @@ export class Connection {
 
   /**
    * Start reading, routing incoming calls to `handlers`: for each served method the member
-   * named by its table entry; `extMethod`/`extNotification` for names starting with `_`.
+   * named by its table entry; `extMethod`/`extNotification` for other names starting with `_`.
    */
   serve(handlers: object): void {
     if (this.handlers) throw new Error("this connection is already serving handlers");
@@ -449,7 +449,8 @@ export class Connection {
   private async runRequest(context: RequestContext, params: unknown): Promise<unknown> {
     const { method, requestId: id } = context;
     if (this.isClosed) throw this.closedError();
-    if (method.startsWith("_")) {
+    // An extension method the package declares (`--extension`) is served like any other.
+    if (method.startsWith("_") && !this.served.request.has(method)) {
       const ext = this.handler("extMethod");
       if (!ext) throw this.notFound(method, id);
       const result = await ext.call(this.handlers, method, params, context);
@@ -568,7 +569,7 @@ export class Connection {
     method: string,
     params: unknown,
   ): ((context: NotificationContext) => unknown) | undefined {
-    if (method.startsWith("_")) {
+    if (method.startsWith("_") && !this.served.notification.has(method)) {
       const ext = this.handler("extNotification");
       if (!ext) {
         this.note("debug", "unknown-method", `no extNotification handler for ${method}`, {

@@ -26,9 +26,14 @@ export function modelOf(surfaces: Record<string, Defs>): ProtocolModel {
       defsKeyword: "$defs",
       defs,
       schemaFile: { name, display: name, sha256: "" },
+      extensions: [],
     };
   });
-  const input: LoadedInput = { surfaces: loaded, files: loaded.map((s) => s.schemaFile) };
+  const input: LoadedInput = {
+    surfaces: loaded,
+    files: loaded.map((s) => s.schemaFile),
+    extensions: [],
+  };
   return buildModel(input);
 }
 

@@ -31,9 +31,11 @@ function symbolsOf(defs: Record<string, Json>): SurfaceSymbols {
         defsKeyword: "$defs",
         defs,
         schemaFile,
+        extensions: [],
       },
     ],
     files: [schemaFile],
+    extensions: [],
   };
   const model = buildModel(input);
   return buildSymbols(model).of(model.surfaces[0] as (typeof model.surfaces)[number]);
