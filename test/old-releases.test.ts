@@ -95,6 +95,8 @@ describe("a null result, in the generated package and on the wire (zed 0.1.2)", 
   });
   afterAll(() => work.remove());
 
+  // These calls test the result, not the handshake: no initialize first.
+  const NO_HANDSHAKE = { capabilities: "off" } as const;
   type Connection = {
     close(): void;
     agent: Record<string, (params: unknown) => Promise<unknown>>;
@@ -128,11 +130,12 @@ describe("a null result, in the generated package and on the wire (zed 0.1.2)", 
     const AgentSide = mod.AgentSideConnection as ConnectionClass;
     const ClientSide = mod.ClientSideConnection as ConnectionClass;
     const agent = new AgentSide(() => ({ authenticate: () => undefined }), a, {
+      ...NO_HANDSHAKE,
       trace: (e: { direction: string; message: unknown }) => {
         if (e.direction === "sent") sent.push(e.message);
       },
     });
-    const client = new ClientSide(() => ({}), b, { log: () => {} });
+    const client = new ClientSide(() => ({}), b, { ...NO_HANDSHAKE, log: () => {} });
     await expect(client.agent.authenticate?.({ methodId: "token" })).resolves.toBeNull();
     expect(sent).toEqual([{ jsonrpc: "2.0", id: 0, result: null }]);
     agent.close();
@@ -144,9 +147,10 @@ describe("a null result, in the generated package and on the wire (zed 0.1.2)", 
     const AgentSide = mod.AgentSideConnection as ConnectionClass;
     const ClientSide = mod.ClientSideConnection as ConnectionClass;
     const agent = new AgentSide(() => ({ authenticate: () => ({ token: "x" }) }), a, {
+      ...NO_HANDSHAKE,
       log: () => {},
     });
-    const client = new ClientSide(() => ({}), b, { log: () => {} });
+    const client = new ClientSide(() => ({}), b, { ...NO_HANDSHAKE, log: () => {} });
     await expect(client.agent.authenticate?.({ methodId: "token" })).rejects.toMatchObject({
       code: -32603,
     });
@@ -157,7 +161,7 @@ describe("a null result, in the generated package and on the wire (zed 0.1.2)", 
   it("a later peer's empty object for a null result reads as null", async () => {
     const peer = new RawPeer();
     const ClientSide = mod.ClientSideConnection as ConnectionClass;
-    const client = new ClientSide(() => ({}), peer.stream, { log: () => {} });
+    const client = new ClientSide(() => ({}), peer.stream, { ...NO_HANDSHAKE, log: () => {} });
     const call = client.agent.authenticate?.({ methodId: "token" });
     const request = (await peer.next()) as { id: number; method: string };
     expect(request.method).toBe("authenticate");

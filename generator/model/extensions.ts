@@ -42,13 +42,17 @@ export function withExtensions(loaded: LoadedSurface, diagnostics?: Diagnostics)
   for (const extension of loaded.extensions) {
     // Read like a protocol schema of its own, so every error names the extension's file.
     const { meta: _meta, ...withoutMeta } = loaded;
-    const own = extractMethods({
-      ...withoutMeta,
-      schemaFile: extension.file,
-      defsKeyword: "$defs",
-      defs: extension.defs,
-      extensions: [],
-    }).map((m) => ({ ...m, extension: extension.file.name }));
+    const own = extractMethods(
+      {
+        ...withoutMeta,
+        schemaFile: extension.file,
+        defsKeyword: "$defs",
+        defs: extension.defs,
+        extensions: [],
+      },
+      undefined,
+      "extension",
+    ).map((m) => ({ ...m, extension: extension.file.name }));
     for (const m of own) checkMethodNames(extension.file, m, [...protocol, ...methods]);
     methods.push(...own);
     for (const [key, def] of Object.entries(extension.defs))

@@ -34,9 +34,14 @@ interface Annotated {
  * The methods of a surface, from its `x-side`/`x-method` annotations, checked against its
  * meta.json. Releases before the annotations were complete leave gaps; each gap whose
  * meaning is plain gets a named rule below (applied with a warning on `diagnostics`), the
- * rest stay input errors.
+ * rest stay input errors. The rules are for the protocol's released schemas: a user's
+ * extension file (`source: "extension"`) gets none, and every such gap is an error there.
  */
-export function extractMethods(surface: LoadedSurface, diagnostics?: Diagnostics): Method[] {
+export function extractMethods(
+  surface: LoadedSurface,
+  diagnostics?: Diagnostics,
+  source: "protocol" | "extension" = "protocol",
+): Method[] {
   const file = surface.schemaFile.display;
   const annotated: Annotated[] = [];
   for (const [key, def] of Object.entries(surface.defs)) {
@@ -108,7 +113,11 @@ export function extractMethods(surface: LoadedSurface, diagnostics?: Diagnostics
         handledBy: SIDES[request.side],
         kind: "request",
         params: request.key,
-        result: response ? response.key : unannotatedResult(surface, request, diagnostics),
+        result: response
+          ? response.key
+          : source === "extension"
+            ? noResponse(surface, request)
+            : unannotatedResult(surface, request, diagnostics),
       });
     }
     if (notification) {
@@ -173,6 +182,15 @@ function unannotatedResult(
     `request ${JSON.stringify(request.method)} has no response definition: its result is null (rule: null result)`,
   );
   return null;
+}
+
+/** In an extension file a request needs its response: the old releases' rules are not for it. */
+function noResponse(surface: LoadedSurface, request: Annotated): never {
+  throw new InputError(
+    surface.schemaFile.display,
+    pointer(surface.defsKeyword, request.key, "x-method"),
+    `request ${JSON.stringify(request.method)} has no matching response definition`,
+  );
 }
 
 /** A wire name with both a request and a notification (`mcp/message`) needs two handlers. */

@@ -98,14 +98,16 @@ describe("generate --extension: every surface", () => {
       for (const m of methods) {
         for (const side of m.servedBy) {
           const role = side === "agent" ? "Agent" : "Client";
-          const handlers = between(
-            dts,
-            `export interface ${role} extends ExtensionHandlers {`,
-            "\n}",
+          // `Agent<Strict extends boolean = false>` where the surface has an open reading.
+          const head = dts.match(
+            new RegExp(`export interface ${role}(?:<[^>]*>)? extends ExtensionHandlers \\{`),
           );
+          expect(head, `${role}'s handler interface is declared`).not.toBeNull();
+          const handlers = between(dts, head?.[0] ?? "", "\n}");
           const remote = between(dts, `export interface Remote${role} {`, "\n}");
           const context = m.kind === "request" ? "RequestContext" : "NotificationContext";
-          const returns = m.result ? `MaybePromise<T.${m.result}>` : "MaybePromise<void>";
+          const result = m.result ? `T.${m.result}` : "void";
+          const returns = `${result} | Promise<${result}>`;
           expect(handlers).toContain(
             `  ${m.handler}?(params: T.${m.params}, context: ${context}): ${returns};`,
           );
