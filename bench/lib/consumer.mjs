@@ -147,10 +147,11 @@ export function makeStrictConsumerProject(tmp, ourPkg) {
   writeFileSync(
     join(dir, "ours.ts"),
     `import { ClientSideConnection, isSessionNotification, ndJsonStream } from "acp-bench";
-import type { PromptResponse, SessionNotification } from "acp-bench";
+import type { PromptResponse, Received } from "acp-bench";
 
 export function connect(${streams}) {
-  const updates: SessionNotification[] = [];
+  // Handlers receive the open reading's type (unknown variants kept, see the README).
+  const updates: Received.SessionNotification[] = [];
   const connection = new ClientSideConnection(
     () => ({
       sessionUpdate(notification) {
