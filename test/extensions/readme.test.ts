@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../generator/paths.js";
 import { run, stopAll, TS_NODE } from "../stubs/support.js";
+import { compileStrict } from "../support/compile.js";
 import { cli, tempDir } from "../support/run.js";
 import { ACME } from "./support.js";
 
@@ -61,27 +61,9 @@ describe("README: the extension example", { timeout: 30_000 }, () => {
   });
 
   it("type-check under strict settings", () => {
-    const config = join(work.path, "tsconfig.json");
-    const compilerOptions = {
-      target: "es2022",
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      skipLibCheck: false,
-      noEmit: true,
-      types: ["node"],
-      typeRoots: [join(ROOT, "node_modules", "@types")],
-    };
     const files = ["acme-agent.ts", "acme-client.ts"].map((f) => join(work.path, f));
-    writeFileSync(config, JSON.stringify({ compilerOptions, files }));
-    const result = spawnSync(
-      process.execPath,
-      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", config],
-      { encoding: "utf8" },
-    );
-    expect(result.stdout).toBe("");
+    const result = compileStrict(work.path, files);
+    expect(result.output).toBe("");
     expect(result.status).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ROOT } from "../../generator/paths.js";
+import { compileStrict } from "../support/compile.js";
 import { tempDir } from "../support/run.js";
 import { TEST_PACKAGE } from "../support/test-package.js";
 import { run, stopAll, TS_NODE } from "./support.js";
@@ -35,26 +35,8 @@ describe("docs/examples", { timeout: 30_000 }, () => {
   });
 
   it("type-check under strict settings", () => {
-    const config = join(work.path, "tsconfig.json");
-    const compilerOptions = {
-      target: "es2022",
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      skipLibCheck: false,
-      noEmit: true,
-      types: ["node"],
-      typeRoots: [join(ROOT, "node_modules", "@types")],
-    };
-    writeFileSync(config, JSON.stringify({ compilerOptions, files: [AGENT, CLIENT] }));
-    const result = spawnSync(
-      process.execPath,
-      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", config],
-      { encoding: "utf8" },
-    );
-    expect(result.stdout).toBe("");
+    const result = compileStrict(work.path, [AGENT, CLIENT]);
+    expect(result.output).toBe("");
     expect(result.status).toBe(0);
   });
 });
