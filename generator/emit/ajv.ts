@@ -136,9 +136,10 @@ export function createStandaloneAjv(
 
 /**
  * ajv's standalone code `require`s the first two helpers, the package ships its own copies;
- * `issue` is what its error objects become (ajv-output.ts).
+ * `issue` is what its error objects become, the others what its error-list statements become
+ * (ajv-output.ts).
  */
-const AJV_RUNTIME = ["ucs2length", "equal", "issue"];
+const AJV_RUNTIME = ["ucs2length", "equal", "issue", "pushIssue", "concatIssues", "truncateIssues"];
 
 /**
  * ES module source for `exports` (export name → schema id) compiled by `ajv`, with ajv's
@@ -177,7 +178,7 @@ export function standaloneModule(
   for (const compaction of compactions) code = compaction.apply(code);
   if (/\brequire\(/.test(code))
     throw new Error(`${what} needs an ajv runtime helper the generated package does not ship`);
-  const imports = AJV_RUNTIME.filter((n) => code.includes(`__${n}`)).map(
+  const imports = AJV_RUNTIME.filter((n) => new RegExp(`\\b__${n}\\b`).test(code)).map(
     (n) => `import { ${n} as __${n} } from "${runtimePath}/ajv-helpers.js";`,
   );
   if (code.includes("__formats"))

@@ -13,6 +13,7 @@ import {
   standaloneModule,
   unknownFormats,
 } from "./ajv.js";
+import { COMPACTIONS, type Compaction } from "./ajv-output.js";
 import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
 
@@ -33,15 +34,13 @@ function prepared(surface: SurfaceModel): JsonObject {
 /**
  * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
  * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
- * Exports `v<Name>` per definition; guards.js wraps them.
+ * Exports `v<Name>` per definition; guards.js wraps them. `compactions`: the rewrites of
+ * ajv's output (ajv-output.ts); the tests compare the result with ajv's code without them.
  */
-export async function emitValidators({
-  surface,
-  names,
-  diagnostics,
-  runtime: runtimePath,
-  stable,
-}: EmitContext): Promise<OutputFile> {
+export async function emitValidators(
+  { surface, names, diagnostics, runtime: runtimePath, stable }: EmitContext,
+  compactions: readonly Compaction[] = COMPACTIONS,
+): Promise<OutputFile> {
   const file = surface.schemaFile.display;
   const defs: JsonObject = {};
   const unknown = new Set<string>();
@@ -95,6 +94,7 @@ export async function emitValidators({
     }
     code = standaloneModule(ajv, exports, runtimePath, "validators.js", {
       imports: { from: stableModule, validators: shared },
+      compactions,
     });
     if (shared.size)
       code = `export {\n${[...shared.values()].map((n) => `  ${n},\n`).join("")}} from "${stableModule}";\n${code}`;
