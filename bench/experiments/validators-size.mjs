@@ -8,8 +8,8 @@
 // generator's validators.js byte for byte. Each variant replaces v1/validators.js in a copy of
 // the generated package and is measured: the file, the esbuild bundle (minified, gzip) of the
 // benchmark's client app (bench/lib/size.mjs) and of everything from the stable entry point,
-// and (with --speed) validation speed, every variant and zod interleaved in one process
-// (variant-speed.mjs). Every variant must give the first one's verdict and issues (keyword and
+// and (with --speed) validation speed, accepting the corpus's messages and rejecting its invalid
+// variants, every variant and zod interleaved in one process (variant-speed.mjs). Every variant must give the first one's verdict and issues (keyword and
 // path) on every corpus item.
 //
 //   npm run build && node bench/experiments/validators-size.mjs [--pkg DIR] [--speed]
@@ -154,24 +154,21 @@ try {
     log(`measured: ${variant.label}`);
   }
 
-  const speed = args.speed
-    ? variantSpeed(
-        rows.map((r) => r.dir),
-        { runs: 1, tmp, log },
-      )
-    : [];
+  const dirs = rows.map((r) => r.dir);
+  const speed = args.speed ? variantSpeed(dirs, { runs: 1, tmp, log }) : [];
+  const rejecting = args.speed ? variantSpeed(dirs, { runs: 1, tmp, rejecting: true, log }) : [];
 
   const last = rows.at(-1);
   const lines = [
     `v1 stable of the SDK 2.4.0 schema; ${corpus.length} corpus items; the last variant reproduces the generator's validators.js: ${last?.content === generated ? "yes" : "NO"}`,
     "",
-    "| variant | validators.js | client app, minified | gzip | whole stable entry, minified | gzip | vs zod (median per message) | vs ajv's output (median per message) |",
-    "|---|---|---|---|---|---|---|---|",
+    "| variant | validators.js | client app, minified | gzip | whole stable entry, minified | gzip | vs zod (median per message) | vs ajv's output (median per message) | rejecting: vs zod | rejecting: vs ajv's output |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((r, i) => {
       const s = speed[i];
       const ratio = (/** @type {number | undefined} */ v) =>
         v === undefined ? "—" : formatRatio(v);
-      return `| ${r.label} | ${formatBytes(r.bytes)} | ${formatBytes(r.client.bytes)} | ${formatBytes(r.client.gzip)} | ${formatBytes(r.whole.bytes)} | ${formatBytes(r.whole.gzip)} | ${ratio(s?.vsZod[0])} | ${ratio(s?.vsFirst[0])} |`;
+      return `| ${r.label} | ${formatBytes(r.bytes)} | ${formatBytes(r.client.bytes)} | ${formatBytes(r.client.gzip)} | ${formatBytes(r.whole.bytes)} | ${formatBytes(r.whole.gzip)} | ${ratio(s?.vsZod[0])} | ${ratio(s?.vsFirst[0])} | ${ratio(rejecting[i]?.vsZod[0])} | ${ratio(rejecting[i]?.vsFirst[0])} |`;
     }),
     "",
     disagreements.length

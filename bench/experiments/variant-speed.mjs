@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { buildItems, largeMessages, loadExchange } from "../lib/corpus.mjs";
+import { buildItems, invalidItems, largeMessages, loadExchange } from "../lib/corpus.mjs";
 import { exportFile, REPO, SDK_SCHEMA_DIR, sdkZodFile } from "../lib/paths.mjs";
 import { runNode } from "../lib/proc.mjs";
 import { compare } from "../lib/sampler.mjs";
@@ -29,20 +29,20 @@ const SELF = join(REPO, "bench", "experiments", "variant-speed.mjs");
 
 /**
  * Speed of the packages in `dirs` (generated from the SDK 2.4.0 schema), `runs` children
- * one after another; one entry per package, each figure once per run.
+ * one after another; one entry per package, each figure once per run. `rejecting`: timed on
+ * the corpus's invalid variants (which every side must reject) instead of its messages.
  * @param {string[]} dirs
- * @param {{ runs: number, tmp: string, log?: (line: string) => void }} options
+ * @param {{ runs: number, tmp: string, rejecting?: boolean, log?: (line: string) => void }} options
  * @returns {VariantSpeed[]}
  */
-export function variantSpeed(dirs, { runs, tmp, log }) {
+export function variantSpeed(dirs, { runs, tmp, rejecting = false, log }) {
   /** @type {VariantSpeed[]} */
   const speed = dirs.map(() => ({ vsZod: [], vsFirst: [], corpusVsFirst: [] }));
   for (let run = 0; run < runs; run++) {
     const out = join(tmp, `variant-speed-${run}.json`);
     const order = dirs.map((_d, i) => (i + run) % dirs.length);
-    const t = runNode([SELF, "--child", order.map((i) => dirs[i]).join(","), "--out", out], {
-      cwd: REPO,
-    });
+    const child = ["--child", order.map((i) => dirs[i]).join(","), "--out", out];
+    const t = runNode([SELF, ...child, ...(rejecting ? ["--rejecting"] : [])], { cwd: REPO });
     if (t.status !== 0) throw new Error(t.stderr);
     /** @type {{ zodNs: number, ns: number[] }[]} */
     const measured = JSON.parse(readFileSync(out, "utf8"));
@@ -62,9 +62,16 @@ export function variantSpeed(dirs, { runs, tmp, log }) {
 }
 
 // Run as a script (the child): the experiments import this module for `variantSpeed` only.
+/** @type {{ child?: string, out?: string, rejecting?: boolean }} */
 const args =
   process.argv[1] === SELF
-    ? parseArgs({ options: { child: { type: "string" }, out: { type: "string" } } }).values
+    ? parseArgs({
+        options: {
+          child: { type: "string" },
+          out: { type: "string" },
+          rejecting: { type: "boolean", default: false },
+        },
+      }).values
     : {};
 if (args.child) {
   const dirs = args.child.split(",");
@@ -76,11 +83,14 @@ if (args.child) {
   const zod = await import(pathToFileURL(sdkZodFile()).href);
   const exchange = loadExchange();
   const sessionId = exchange.find((m) => m.message.params?.sessionId)?.message.params.sessionId;
-  const { items } = buildItems({
+  const schema = JSON.parse(readFileSync(join(SDK_SCHEMA_DIR, "v1", "schema.json"), "utf8"));
+  const { items: messages } = buildItems({
     methods: packages[0]?.METHODS,
-    schema: JSON.parse(readFileSync(join(SDK_SCHEMA_DIR, "v1", "schema.json"), "utf8")),
+    schema,
     messages: [...exchange, ...largeMessages(sessionId)],
   });
+  const accept = !args.rejecting;
+  const items = accept ? messages : invalidItems(messages, schema);
   /** @type {{ label: string, zodNs: number, ns: number[] }[]} */
   const rows = [];
   for (const item of items) {
@@ -88,8 +98,8 @@ if (args.child) {
     const guards = packages.map((p) => p[`is${item.definition}`]);
     if (!z || guards.some((g) => typeof g !== "function")) continue;
     const value = item.value;
-    // As the benchmark does: only values both sides accept, as the corpus expects, are timed.
-    if (!z.safeParse(value).success || guards.some((g) => g(value) !== true)) continue;
+    // As the benchmark does: only values every side judges as the corpus expects are timed.
+    if (z.safeParse(value).success !== accept || guards.some((g) => g(value) !== accept)) continue;
     const result = compare(
       [
         { name: "zod", fn: () => z.safeParse(value).success },

@@ -219,6 +219,20 @@ const truncatedErrors: Compaction = {
     ),
 };
 
+/**
+ * A check that fails and returns at once, 850 times a surface: `validate3.errors =
+ * [__issue(instancePath,"type",{type: "string"})];` then `return false;` becomes
+ * `return __fail(validate3, instancePath,"type",{type: "string"});` (ajv-helpers.ts).
+ */
+const failures: Compaction = {
+  name: "failures returned by one helper",
+  apply: (code) =>
+    code.replace(
+      /^(validate\d+)\.errors = \[__issue\((.*)\)\];\nreturn false;$/gm,
+      "return __fail($1, $2);",
+    ),
+};
+
 /** The rewrites the generator applies, in order. */
 export const COMPACTIONS: readonly Compaction[] = [
   sourceUrls,
@@ -229,6 +243,7 @@ export const COMPACTIONS: readonly Compaction[] = [
   pushedErrors,
   concatenatedErrors,
   truncatedErrors,
+  failures,
 ];
 
 const FUNCTION_START =

@@ -145,7 +145,15 @@ export function createStandaloneAjv(
  * `issue` is what its error objects become, the others what its error-list statements become
  * (ajv-output.ts).
  */
-const AJV_RUNTIME = ["ucs2length", "equal", "issue", "pushIssue", "concatIssues", "truncateIssues"];
+const AJV_RUNTIME = [
+  "ucs2length",
+  "equal",
+  "issue",
+  "pushIssue",
+  "concatIssues",
+  "truncateIssues",
+  "fail",
+];
 
 /**
  * ES module source for `exports` (export name → schema id) compiled by `ajv`, with ajv's

@@ -15,6 +15,17 @@ export function issue(
   return { instancePath, keyword, params };
 }
 
+/** What a validator reports when its first failed check ends it: `false`, and that one error. */
+export function fail(
+  validator: { errors?: unknown },
+  instancePath: string,
+  keyword: string,
+  params: Record<string, unknown>,
+): false {
+  validator.errors = [issue(instancePath, keyword, params)];
+  return false;
+}
+
 /** An issue is what a validator's `errors` list holds. */
 type Issue = ReturnType<typeof issue>;
 
