@@ -18,7 +18,7 @@ const lines = code.split("\n");
 /** @type {[string, (line: string) => boolean][]} */
 const RULES = [
   ["function headers", (l) => /^function validate\d+\(/.test(l)],
-  ["error objects (built when a check fails)", (l) => /schemaPath:|__issue\(/.test(l)],
+  ["error objects (built when a check fails)", (l) => /schemaPath:|__issue\(|__fail\(/.test(l)],
   [
     "error bookkeeping (vErrors push/concat/reset, errors counters)",
     (l) =>
