@@ -18,29 +18,29 @@ const lines = code.split("\n");
 /** @type {[string, (line: string) => boolean][]} */
 const RULES = [
   ["function headers", (l) => /^function validate\d+\(/.test(l)],
-  ["error objects (built when a check fails)", (l) => l.includes("schemaPath:")],
+  ["error objects (built when a check fails)", (l) => /schemaPath:|__issue\(|__fail\(/.test(l)],
   [
     "error bookkeeping (vErrors push/concat/reset, errors counters)",
     (l) =>
-      /^(if\(vErrors === null\)|vErrors\.push|vErrors = |errors\+\+|errors = |else \{$|\}$|if\(vErrors !== null\)|if\(_errs\d+\)|vErrors\.length = |validate\d+\.errors = )/.test(
+      /^(if\(vErrors === null\)|vErrors\.push|vErrors = |errors\+\+|errors = |else \{$|\}$|if\(vErrors !== null\)|if\(_errs\d+\)|vErrors\.length = |validate\d+\.errors = |const _errs\d+ = errors;$|var _?valid\d+ = _errs\d+ === errors;$|return errors === 0;$|let vErrors = null;$|let errors = 0;$)/.test(
         l,
       ),
   ],
   [
     "`validateN.evaluated = …` statics (unevaluated* support)",
-    (l) => /^validate\d+\.evaluated = /.test(l),
+    (l) => /^validate\d+\.evaluated = |^const validate\d+_evaluated = /.test(l),
   ],
   [
     "evaluated-property bookkeeping inside functions",
     (l) => /evaluated\d|props\d+|items\d+|dynamicProps|dynamicItems/.test(l),
   ],
-  [
-    "calls to other validators (options object per call)",
-    (l) => /validate\d+\(.*\{instancePath/.test(l),
-  ],
+  ["calls to other validators", (l) => /\bvalidate\d+\(data/.test(l)],
   ["own-property checks (ownProperties: true)", (l) => /func\d+\.call\(/.test(l)],
-  ["embedded schema constants", (l) => /^const (schema|formats|func)\d+ = /.test(l)],
-  ["exports", (l) => /^export const /.test(l)],
+  [
+    "embedded schema constants",
+    (l) => /^const (schema|formats|func)\d+ = |^const __schemaValue\d+ = /.test(l),
+  ],
+  ["exports and imports", (l) => /^export const |^import /.test(l)],
 ];
 
 const totals = new Map(RULES.map(([name]) => [name, 0]));

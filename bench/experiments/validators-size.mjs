@@ -8,9 +8,9 @@
 // generator's validators.js byte for byte. Each variant replaces v1/validators.js in a copy of
 // the generated package and is measured: the file, the esbuild bundle (minified, gzip) of the
 // benchmark's client app (bench/lib/size.mjs) and of everything from the stable entry point,
-// and (with --speed) the median per-message ratio over zod from the benchmark's throughput
-// child (bench/lib/throughput.mjs), each in a fresh process. Every variant must give the first
-// one's verdict and issues (keyword and path) on every corpus item.
+// and (with --speed) validation speed, accepting the corpus's messages and rejecting its invalid
+// variants, every variant and zod interleaved in one process (variant-speed.mjs). Every variant must give the first one's verdict and issues (keyword and
+// path) on every corpus item.
 //
 //   npm run build && node bench/experiments/validators-size.mjs [--pkg DIR] [--speed]
 // --pkg: a package generated from test/fixtures/releases/2.4.0 (else one is generated).
@@ -20,13 +20,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { _ } from "ajv";
 import { makeConsumerProject } from "../lib/consumer.mjs";
 import { buildItems, invalidItems, largeMessages, loadExchange } from "../lib/corpus.mjs";
 import { CLI, REPO, SDK_SCHEMA_DIR } from "../lib/paths.mjs";
 import { runNode } from "../lib/proc.mjs";
 import { BUNDLES, bundle } from "../lib/size.mjs";
-import { formatBytes, formatRatio, median } from "../lib/stats.mjs";
+import { formatBytes, formatRatio } from "../lib/stats.mjs";
+import { variantSpeed } from "./variant-speed.mjs";
 
 /**
  * The generator's compiled modules, loaded by path: untyped at this boundary.
@@ -40,7 +40,7 @@ const { buildModel } = await dist("model/build.js");
 const { buildSymbols } = await dist("symbols/table.js");
 const { prepareDefinition } = await dist("prepare/backends.js");
 const { DEFINITION_ID } = await dist("prepare/rules.js");
-const { createAjv, loadFormats, standaloneModule } = await dist("emit/ajv.js");
+const { createStandaloneAjv, loadFormats, standaloneModule } = await dist("emit/ajv.js");
 const { COMPACTIONS } = await dist("emit/ajv-output.js");
 
 const { values: args } = parseArgs({
@@ -75,23 +75,23 @@ try {
     diagnostics,
   };
 
+  /** @type {Record<string, unknown>} */
+  const defs = {};
+  for (const def of surface.definitions)
+    defs[def.key] = prepareDefinition("validators", input, def.key, def.schema);
+
   /**
    * validators.js with ajv's messages on or off and the first `steps` rewrites.
    * @param {boolean} messages
    * @param {number} steps
    */
   function compile(messages, steps) {
-    const ajv = createAjv(formats, [], {
-      messages,
-      code: { source: true, esm: true, lines: true, formats: _`__formats` },
-    });
-    ajv.opts.unevaluated = false;
-    ajv.opts.dynamicRef = false;
+    const ajv = createStandaloneAjv(formats, [], defs, { messages });
     /** @type {Record<string, string>} */
     const exports = {};
     for (const def of names.definitions) exports[def.validator] = `${DEFINITION_ID}${def.key}`;
     for (const def of surface.definitions) {
-      const schema = prepareDefinition("validators", input, def.key, def.schema);
+      const schema = defs[def.key];
       const body =
         schema && typeof schema === "object" ? schema : schema === false ? { not: {} } : {};
       ajv.addSchema({ ...body, $id: `${DEFINITION_ID}${def.key}` });
@@ -150,42 +150,26 @@ try {
     const consumerDir = makeConsumerProject(join(tmp, `consumer-${index}`), dir);
     const client = await bundle(consumerDir, "client", BUNDLES.client.ours);
     const whole = await bundle(consumerDir, "whole", BUNDLES.wholeEntry.ours);
-    /** @type {number | undefined} */
-    let vsZod;
-    if (args.speed) {
-      const out = join(tmp, `throughput-${index}.json`);
-      const t = runNode(
-        [
-          join(REPO, "bench", "lib", "throughput.mjs"),
-          ...["--pkg", dir, "--schema", schemaFile, "--out", out],
-        ],
-        { cwd: REPO },
-      );
-      if (t.status !== 0) throw new Error(t.stderr);
-      const results = JSON.parse(readFileSync(out, "utf8")).results.filter(
-        (/** @type {{ expect: string }} */ r) => r.expect === "valid",
-      );
-      vsZod = median(
-        results.map(
-          (/** @type {{ validation: { sdkNs: number, oursNs: number } }} */ r) =>
-            r.validation.sdkNs / r.validation.oursNs,
-        ),
-      );
-    }
-    rows.push({ ...variant, bytes: Buffer.byteLength(content), client, whole, vsZod, content });
+    rows.push({ ...variant, dir, bytes: Buffer.byteLength(content), client, whole, content });
     log(`measured: ${variant.label}`);
   }
+
+  const dirs = rows.map((r) => r.dir);
+  const speed = args.speed ? variantSpeed(dirs, { runs: 1, tmp, log }) : [];
+  const rejecting = args.speed ? variantSpeed(dirs, { runs: 1, tmp, rejecting: true, log }) : [];
 
   const last = rows.at(-1);
   const lines = [
     `v1 stable of the SDK 2.4.0 schema; ${corpus.length} corpus items; the last variant reproduces the generator's validators.js: ${last?.content === generated ? "yes" : "NO"}`,
     "",
-    "| variant | validators.js | client app, minified | gzip | whole stable entry, minified | gzip | vs zod (median per message) |",
-    "|---|---|---|---|---|---|---|",
-    ...rows.map(
-      (r) =>
-        `| ${r.label} | ${formatBytes(r.bytes)} | ${formatBytes(r.client.bytes)} | ${formatBytes(r.client.gzip)} | ${formatBytes(r.whole.bytes)} | ${formatBytes(r.whole.gzip)} | ${r.vsZod === undefined ? "—" : formatRatio(r.vsZod)} |`,
-    ),
+    "| variant | validators.js | client app, minified | gzip | whole stable entry, minified | gzip | vs zod (median per message) | vs ajv's output (median per message) | rejecting: vs zod | rejecting: vs ajv's output |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...rows.map((r, i) => {
+      const s = speed[i];
+      const ratio = (/** @type {number | undefined} */ v) =>
+        v === undefined ? "—" : formatRatio(v);
+      return `| ${r.label} | ${formatBytes(r.bytes)} | ${formatBytes(r.client.bytes)} | ${formatBytes(r.client.gzip)} | ${formatBytes(r.whole.bytes)} | ${formatBytes(r.whole.gzip)} | ${ratio(s?.vsZod[0])} | ${ratio(s?.vsFirst[0])} | ${ratio(rejecting[i]?.vsZod[0])} | ${ratio(rejecting[i]?.vsFirst[0])} |`;
+    }),
     "",
     disagreements.length
       ? `DISAGREEMENTS (verdict, issue path or keyword) with the first variant: ${disagreements.join("; ")}`

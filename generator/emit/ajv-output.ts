@@ -161,6 +161,78 @@ const pathArgument: Compaction = {
   },
 };
 
+/**
+ * The code a rewrite of ajv's error-list bookkeeping produces, or `code` unchanged when a
+ * statement it replaces is still there in a form it does not know (`leftover`): all or nothing.
+ */
+function errorList(code: string, pattern: RegExp, replace: string, leftover: RegExp): string {
+  const out = code.replace(pattern, replace);
+  return leftover.test(out) ? code : out;
+}
+
+/**
+ * Where a check fails without returning (inside `anyOf`, `oneOf` and the like), ajv appends
+ * its error in six lines, 480 times a surface:
+ * `const err0 = …; if(vErrors === null){ vErrors = [err0]; } else { vErrors.push(err0); }`.
+ * One helper does the same (ajv-helpers.ts `pushIssue`): `vErrors = __pushIssue(vErrors, …);`.
+ */
+const pushedErrors: Compaction = {
+  name: "failed checks appended by one helper",
+  apply: (code) =>
+    errorList(
+      code,
+      /^const (err\d+) = (.*);\nif\(vErrors === null\)\{\nvErrors = \[\1\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}$/gm,
+      "vErrors = __pushIssue(vErrors, $2);",
+      /\berr\d+\b/,
+    ),
+};
+
+/**
+ * A called validator's errors added to the caller's list, in two lines per call:
+ * `vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);` and
+ * `errors = vErrors.length;`, becomes `errors = (vErrors = __concatIssues(vErrors, validate3.errors)).length;`.
+ */
+const concatenatedErrors: Compaction = {
+  name: "called validators' errors added by one helper",
+  apply: (code) =>
+    errorList(
+      code,
+      /^vErrors = vErrors === null \? (validate\d+\.errors) : vErrors\.concat\(\1\);\nerrors = vErrors\.length;$/gm,
+      "errors = (vErrors = __concatIssues(vErrors, $1)).length;",
+      /\bvErrors\.concat\(/,
+    ),
+};
+
+/**
+ * A branch that passed (of `anyOf`, `oneOf`, `not`) discards the errors of the branches tried
+ * before it, in eight lines: `if(vErrors !== null){ if(_errs1){ vErrors.length = _errs1; }
+ * else { vErrors = null; } }` becomes `vErrors = __truncateIssues(vErrors, _errs1);`.
+ */
+const truncatedErrors: Compaction = {
+  name: "discarded errors truncated by one helper",
+  apply: (code) =>
+    errorList(
+      code,
+      /^if\(vErrors !== null\)\{\nif\((_errs\d+)\)\{\nvErrors\.length = \1;\n\}\nelse \{\nvErrors = null;\n\}\n\}$/gm,
+      "vErrors = __truncateIssues(vErrors, $1);",
+      /\bvErrors\.length = /,
+    ),
+};
+
+/**
+ * A check that fails and returns at once, 850 times a surface: `validate3.errors =
+ * [__issue(instancePath,"type",{type: "string"})];` then `return false;` becomes
+ * `return __fail(validate3, instancePath,"type",{type: "string"});` (ajv-helpers.ts).
+ */
+const failures: Compaction = {
+  name: "failures returned by one helper",
+  apply: (code) =>
+    code.replace(
+      /^(validate\d+)\.errors = \[__issue\((.*)\)\];\nreturn false;$/gm,
+      "return __fail($1, $2);",
+    ),
+};
+
 /** The rewrites the generator applies, in order. */
 export const COMPACTIONS: readonly Compaction[] = [
   sourceUrls,
@@ -168,6 +240,10 @@ export const COMPACTIONS: readonly Compaction[] = [
   schemaConstants,
   errorObjects,
   pathArgument,
+  pushedErrors,
+  concatenatedErrors,
+  truncatedErrors,
+  failures,
 ];
 
 const FUNCTION_START =

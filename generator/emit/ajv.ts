@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Options } from "ajv";
+import { _, type Options } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import { RUNTIME_DIR } from "../paths.js";
 import type { Json } from "../schema/json.js";
-import { ACP_KEYWORDS } from "../schema/keywords.js";
-import { forEachSchema } from "../schema/walk.js";
+import { ACP_KEYWORDS, UNEVALUATED_KEYWORDS } from "../schema/keywords.js";
+import { forEachJson, forEachSchema } from "../schema/walk.js";
 import { COMPACTIONS, type Compaction, importValidators } from "./ajv-output.js";
 
 const Ajv2020 = Ajv2020Module.default;
@@ -77,6 +77,12 @@ export function createAjv(
     allowUnionTypes: true,
     discriminator: true,
     allErrors: false,
+    // A referenced definition is called, not copied into each validator that refers to it,
+    // unless it is a single keyword (`{type: "string"}`), whose inline check is smaller than
+    // the call and its error handling. Copying every small definition (ajv's default) made
+    // v1's validators.js 20% bigger and no faster since calls take the path as an argument;
+    // calling even single keywords is 5% slower (bench/experiments/inline-refs.mjs).
+    inlineRefs: 2,
     // `required: ["toString"]` must not be satisfied by Object.prototype.
     ownProperties: true,
     // A message string in every error object is most of a validator's size; the runtime
@@ -91,11 +97,63 @@ export function createAjv(
   return ajv;
 }
 
+/** Keywords whose checks need ajv's evaluated-property and dynamic-anchor bookkeeping. */
+const EVALUATION_KEYWORDS: readonly string[] = [...UNEVALUATED_KEYWORDS, "$dynamicRef"];
+
+/**
+ * True when some object in `schemas` has a key that needs ajv's evaluation bookkeeping.
+ * Property names and data count too: a false positive only keeps the bookkeeping.
+ */
+export function needsEvaluation(schemas: Json): boolean {
+  let found = false;
+  forEachJson(schemas, (_node, path) => {
+    const key = path.at(-1);
+    if (typeof key === "string" && EVALUATION_KEYWORDS.includes(key)) found = true;
+  });
+  return found;
+}
+
+/**
+ * The ajv that writes a module of standalone code for `schemas` (as they will be added:
+ * prepared), configured as `createAjv` does, with ESM output of one statement per line (so
+ * a drift diff is reviewable and ajv-output.ts can rewrite it) and the numeric formats read
+ * from the runtime. Ajv2020 switches the bookkeeping of `unevaluated*` and `$dynamicRef` on
+ * unconditionally: when no schema uses either, it is switched off again, because in every
+ * function it would be dead code (evaluated-property maps, a `dynamicAnchors` argument) that
+ * also keeps the calls between validators from taking the compact form (ajv-output.ts).
+ * Every module of validators is compiled through here, so they all decide it the same way.
+ */
+export function createStandaloneAjv(
+  formats: Record<string, NumberFormat>,
+  extraFormats: Iterable<string>,
+  schemas: Json,
+  options: Options = {},
+): Ajv {
+  const ajv = createAjv(formats, extraFormats, {
+    ...options,
+    code: { source: true, esm: true, lines: true, formats: _`__formats`, ...options.code },
+  });
+  if (!needsEvaluation(schemas)) {
+    ajv.opts.unevaluated = false;
+    ajv.opts.dynamicRef = false;
+  }
+  return ajv;
+}
+
 /**
  * ajv's standalone code `require`s the first two helpers, the package ships its own copies;
- * `issue` is what its error objects become (ajv-output.ts).
+ * `issue` is what its error objects become, the others what its error-list statements become
+ * (ajv-output.ts).
  */
-const AJV_RUNTIME = ["ucs2length", "equal", "issue"];
+const AJV_RUNTIME = [
+  "ucs2length",
+  "equal",
+  "issue",
+  "pushIssue",
+  "concatIssues",
+  "truncateIssues",
+  "fail",
+];
 
 /**
  * ES module source for `exports` (export name → schema id) compiled by `ajv`, with ajv's
@@ -134,7 +192,7 @@ export function standaloneModule(
   for (const compaction of compactions) code = compaction.apply(code);
   if (/\brequire\(/.test(code))
     throw new Error(`${what} needs an ajv runtime helper the generated package does not ship`);
-  const imports = AJV_RUNTIME.filter((n) => code.includes(`__${n}`)).map(
+  const imports = AJV_RUNTIME.filter((n) => new RegExp(`\\b__${n}\\b`).test(code)).map(
     (n) => `import { ${n} as __${n} } from "${runtimePath}/ajv-helpers.js";`,
   );
   if (code.includes("__formats"))

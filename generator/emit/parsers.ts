@@ -1,4 +1,3 @@
-import { _ } from "ajv";
 import type * as Runtime from "../../templates/runtime/parse.js";
 import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
@@ -17,7 +16,7 @@ import { containsRef } from "../schema/node.js";
 import { selfNesting } from "../schema/refs.js";
 import { hasCatchAll, knownTags } from "../schema/unions.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
-import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
+import { createStandaloneAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
 import { EXPERIMENTAL } from "./guards.js";
 import { commentSafe, jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
@@ -295,21 +294,21 @@ async function localValidatorsJs(
     [...schemas.values()].flatMap((schema) => unknownFormats(schema, formats)),
   );
 
+  // Only a local check that could not be split refers to definitions (none upstream so far);
+  // then they are compiled here as well, in one container schema (prepare/backends.ts).
+  const definitions = [...schemas.values()].some(containsRef)
+    ? (prepareDefinitions("parse-definitions", input) as JsonObject)
+    : undefined;
   // strictTypes off: a branch compiled on its own no longer sees the `type` its parent
   // declared, which strict mode would flag although the meaning is unchanged.
-  const ajv = createAjv(formats, unknown, {
+  const ajv = createStandaloneAjv(formats, unknown, [...schemas.values(), definitions ?? {}], {
     strictTypes: false,
-    code: { source: true, esm: true, lines: true, formats: _`__formats` },
   });
   const exports: Record<string, string> = {};
   let code: string;
   try {
-    // Only a local check that could not be split refers to definitions (none upstream so far);
-    // then they are compiled here as well, in one container schema (prepare/backends.ts).
-    if ([...schemas.values()].some(containsRef)) {
-      const defs = prepareDefinitions("parse-definitions", input) as JsonObject;
-      ajv.addSchema({ $id: SURFACE_ID, [surface.defsKeyword]: defs }, SURFACE_ID);
-    }
+    if (definitions)
+      ajv.addSchema({ $id: SURFACE_ID, [surface.defsKeyword]: definitions }, SURFACE_ID);
     for (const [name, schema] of schemas) {
       ajv.addSchema(schema as JsonObject, `${LOCAL_ID}/${name}`);
       exports[name] = `${LOCAL_ID}/${name}`;

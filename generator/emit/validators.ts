@@ -1,29 +1,21 @@
 import { posix } from "node:path";
-import { _ } from "ajv";
 import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
 import { DEFINITION_ID } from "../prepare/rules.js";
-import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { UNEVALUATED_KEYWORDS } from "../schema/keywords.js";
+import { isObject, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
-import { forEachJson } from "../schema/walk.js";
-import { createAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
+import {
+  createStandaloneAjv,
+  loadFormats,
+  needsEvaluation,
+  standaloneModule,
+  unknownFormats,
+} from "./ajv.js";
+import { COMPACTIONS, type Compaction } from "./ajv-output.js";
 import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
-
-// `lines: true` (below) puts one statement per line, so a drift diff of validators.js is reviewable.
-
-/** True when some object in `value`, data and names included, has one of `keywords` as a key. */
-function usesKeyword(value: Json, keywords: readonly string[]): boolean {
-  let found = false;
-  forEachJson(value, (_node, path) => {
-    const key = path.at(-1);
-    if (typeof key === "string" && keywords.includes(key)) found = true;
-  });
-  return found;
-}
 
 /** A surface's definitions as the validators see them; findings are dropped. */
 function prepared(surface: SurfaceModel): JsonObject {
@@ -42,15 +34,13 @@ function prepared(surface: SurfaceModel): JsonObject {
 /**
  * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
  * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
- * Exports `v<Name>` per definition; guards.js wraps them.
+ * Exports `v<Name>` per definition; guards.js wraps them. `compactions`: the rewrites of
+ * ajv's output (ajv-output.ts); the tests compare the result with ajv's code without them.
  */
-export async function emitValidators({
-  surface,
-  names,
-  diagnostics,
-  runtime: runtimePath,
-  stable,
-}: EmitContext): Promise<OutputFile> {
+export async function emitValidators(
+  { surface, names, diagnostics, runtime: runtimePath, stable }: EmitContext,
+  compactions: readonly Compaction[] = COMPACTIONS,
+): Promise<OutputFile> {
   const file = surface.schemaFile.display;
   const defs: JsonObject = {};
   const unknown = new Set<string>();
@@ -74,22 +64,14 @@ export async function emitValidators({
     }
   }
 
-  const ajv = createAjv(formats, unknown, {
-    code: { source: true, esm: true, lines: true, formats: _`__formats` },
-  });
-  const evaluated = [...UNEVALUATED_KEYWORDS, "$dynamicRef"];
-  const lean = !usesKeyword(defs, evaluated);
-  if (lean) {
-    // Ajv2020 switches this bookkeeping on unconditionally; with no keyword that needs it
-    // left, it is dead code in every validator.
-    ajv.opts.unevaluated = false;
-    ajv.opts.dynamicRef = false;
-  }
+  const ajv = createStandaloneAjv(formats, unknown, defs);
   // An unchanged definition's validator is the stable surface's: compiled there, imported and
   // re-exported here (and used by this surface's own validators that reach it).
-  // Only between surfaces whose validators take the same arguments: the bookkeeping above
-  // adds some. The stable surface's findings were reported when it was emitted.
-  const sameCalls = stable !== undefined && lean && !usesKeyword(prepared(stable), evaluated);
+  // Only between surfaces whose validators take the same arguments: the bookkeeping
+  // createStandaloneAjv leaves out when it can adds some. The stable surface's findings were
+  // reported when it was emitted.
+  const sameCalls =
+    stable !== undefined && !needsEvaluation(defs) && !needsEvaluation(prepared(stable));
   const fromStable = new Set(
     sameCalls ? surface.definitions.filter((d) => d.experimental === false).map((d) => d.key) : [],
   );
@@ -112,6 +94,7 @@ export async function emitValidators({
     }
     code = standaloneModule(ajv, exports, runtimePath, "validators.js", {
       imports: { from: stableModule, validators: shared },
+      compactions,
     });
     if (shared.size)
       code = `export {\n${[...shared.values()].map((n) => `  ${n},\n`).join("")}} from "${stableModule}";\n${code}`;

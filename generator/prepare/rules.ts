@@ -1,10 +1,15 @@
 import type { Diagnostics } from "../diagnostics.js";
 import { isObject, type Json, type JsonObject, jsonType } from "../schema/json.js";
-import { ACP_KEYWORDS, ANNOTATION_KEYWORDS, STANDARD_KEYWORDS } from "../schema/keywords.js";
+import {
+  ACP_KEYWORDS,
+  ANNOTATION_KEYWORDS,
+  STANDARD_KEYWORDS,
+  UNEVALUATED_KEYWORDS,
+} from "../schema/keywords.js";
 import { discriminatorOf, typesOf } from "../schema/node.js";
 import { onlyRef, refTarget, refTo } from "../schema/refs.js";
 import { reachingClosedUnions, taggedUnion } from "../schema/unions.js";
-import { mapSchema } from "../schema/walk.js";
+import { forEachSchema, mapSchema } from "../schema/walk.js";
 
 /**
  * Named rewrites of the input, each with the reason it exists. Which backend sees which
@@ -255,20 +260,39 @@ export const enumsAsEnum: Rule = {
   },
 };
 
+/**
+ * The `unevaluated*` keywords some definition of the surface gives a schema or `false`: a
+ * `true` elsewhere marks everything it sees as evaluated for those, through `$ref` and the
+ * in-place applicators, so there it is not a no-op.
+ */
+const readingUnevaluated = new WeakMap<RuleContext["defs"], ReadonlySet<string>>();
+function unevaluatedReaders(defs: RuleContext["defs"]): ReadonlySet<string> {
+  let found = readingUnevaluated.get(defs);
+  if (!found) {
+    const keywords = new Set<string>();
+    for (const def of Object.values(defs))
+      forEachSchema(def, (node) => {
+        for (const keyword of UNEVALUATED_KEYWORDS)
+          if (node[keyword] !== undefined && node[keyword] !== true) keywords.add(keyword);
+      });
+    found = keywords;
+    readingUnevaluated.set(defs, found);
+  }
+  return found;
+}
+
 export const dropNoopUnevaluated: Rule = {
   name: "drop-noop-unevaluated",
   reason:
-    "`unevaluatedProperties: true` / `unevaluatedItems: true` can never fail, yet their presence makes ajv track evaluated properties in every validator.",
-  apply(node) {
-    if (node.unevaluatedProperties !== true && node.unevaluatedItems !== true) return node;
-    const { unevaluatedProperties, unevaluatedItems, ...rest } = node;
-    return {
-      ...rest,
-      ...(unevaluatedProperties !== undefined && unevaluatedProperties !== true
-        ? { unevaluatedProperties }
-        : {}),
-      ...(unevaluatedItems !== undefined && unevaluatedItems !== true ? { unevaluatedItems } : {}),
-    };
+    "`unevaluatedProperties: true` / `unevaluatedItems: true` can never fail, yet their presence makes ajv track evaluated properties in every validator. Kept where a definition of the surface has the same keyword with a schema or `false`, which reads what the `true` marks evaluated.",
+  apply(node, context) {
+    const drop = UNEVALUATED_KEYWORDS.filter(
+      (k) => node[k] === true && !unevaluatedReaders(context.defs).has(k),
+    );
+    if (drop.length === 0) return node;
+    const rest = { ...node };
+    for (const k of drop) delete rest[k];
+    return rest;
   },
 };
 

@@ -2,7 +2,8 @@
  * The helpers ajv's generated code calls out to. ajv's standalone output would `require()`
  * the first two from the ajv package; the generator rewires those calls to this module so
  * the generated package is pure ESM with no runtime dependency. `issue` builds the error
- * objects ajv writes out literally at each check (generator/emit/ajv-output.ts).
+ * objects ajv writes out literally at each check, and the `…Issues` helpers keep the list of
+ * them where ajv spells out the same statements at every site (generator/emit/ajv-output.ts).
  */
 
 /** An error a validator reports: what validation.ts's `issuesOf` reads. */
@@ -12,6 +13,42 @@ export function issue(
   params: Record<string, unknown>,
 ): { instancePath: string; keyword: string; params: Record<string, unknown> } {
   return { instancePath, keyword, params };
+}
+
+/** What a validator reports when its first failed check ends it: `false`, and that one error. */
+export function fail(
+  validator: { errors?: unknown },
+  instancePath: string,
+  keyword: string,
+  params: Record<string, unknown>,
+): false {
+  validator.errors = [issue(instancePath, keyword, params)];
+  return false;
+}
+
+/** An issue is what a validator's `errors` list holds. */
+type Issue = ReturnType<typeof issue>;
+
+/**
+ * `list` with `error` appended: a new list when there was none. ajv's code keeps `null` for
+ * "no errors yet" and appends in place (ajv-output.ts writes these calls in its place).
+ */
+export function pushIssue(list: Issue[] | null, error: Issue): Issue[] {
+  if (list === null) return [error];
+  list.push(error);
+  return list;
+}
+
+/** `list` followed by a called validator's `errors`: that very list when there was none. */
+export function concatIssues(list: Issue[] | null, errors: Issue[]): Issue[] {
+  return list === null ? errors : list.concat(errors);
+}
+
+/** `list` cut back to its first `count` errors, in place; `null` for none. */
+export function truncateIssues(list: Issue[] | null, count: number): Issue[] | null {
+  if (list === null || !count) return null;
+  list.length = count;
+  return list;
 }
 
 /** String length in Unicode code points (JSON Schema's `minLength`/`maxLength` unit). */

@@ -150,95 +150,145 @@ export {
 } from "../validators.js";
 import { ucs2length as __ucs2length } from "../../runtime/ajv-helpers.js";
 import { issue as __issue } from "../../runtime/ajv-helpers.js";
+import { pushIssue as __pushIssue } from "../../runtime/ajv-helpers.js";
+import { concatIssues as __concatIssues } from "../../runtime/ajv-helpers.js";
+import { truncateIssues as __truncateIssues } from "../../runtime/ajv-helpers.js";
+import { fail as __fail } from "../../runtime/ajv-helpers.js";
 import { formats as __formats } from "../../runtime/formats.js";
 import {
-  vWriteTextFileRequest as validate21,
-  vReadTextFileRequest as validate23,
-  vAnnotations as validate31,
-  vTextContent as validate30,
-  vImageContent as validate34,
-  vAudioContent as validate37,
-  vResourceLink as validate40,
-  vEmbeddedResourceResource as validate45,
-  vEmbeddedResource as validate43,
-  vContentBlock as validate29,
-  vContent as validate28,
-  vTerminal as validate50,
-  vToolCallContent as validate27,
-  vPermissionOption as validate54,
-  vCreateTerminalRequest as validate57,
-  vTerminalOutputRequest as validate59,
-  vReleaseTerminalRequest as validate61,
-  vWaitForTerminalExitRequest as validate63,
-  vKillTerminalRequest as validate65,
-  vElicitationSessionScope as validate69,
-  vElicitationRequestScope as validate71,
-  vStringPropertySchema as validate75,
-  vTitledMultiSelectItems as validate79,
-  vMultiSelectItems as validate78,
-  vMultiSelectPropertySchema as validate77,
-  vElicitationPropertySchema as validate74,
-  vElicitationSchema as validate73,
-  vElicitationFormMode as validate68,
-  vElicitationUrlMode as validate86,
-  vCreateElicitationRequest as validate67,
-  vAgentAuthCapabilities as validate106,
-  vAuthMethodTerminal as validate120,
-  vAuthMethodAgent as validate122,
-  vAuthMethod as validate119,
-  vSessionMode as validate134,
-  vSessionModeState as validate133,
-  vSessionConfigSelectOption as validate140,
-  vSessionConfigSelectGroup as validate142,
-  vSessionConfigSelectOptions as validate139,
-  vSessionConfigSelect as validate138,
-  vSessionConfigOption as validate137,
-  vNewSessionResponse as validate132,
-  vLoadSessionResponse as validate149,
-  vSessionInfo as validate154,
-  vListSessionsResponse as validate153,
-  vResumeSessionResponse as validate161,
-  vSetSessionConfigOptionResponse as validate165,
-  vError as validate188,
-  vContentChunk as validate217,
-  vPlanEntry as validate227,
-  vPlan as validate226,
-  vAvailableCommandInput as validate245,
-  vAvailableCommand as validate244,
-  vAvailableCommandsUpdate as validate243,
-  vCurrentModeUpdate as validate249,
-  vConfigOptionUpdate as validate251,
-  vUsageUpdate as validate254,
-  vCompleteElicitationNotification as validate266,
-  vSessionConfigOptionsCapabilities as validate278,
-  vElicitationCapabilities as validate281,
-  vAuthenticateRequest as validate287,
-  vMcpServerHttp as validate295,
-  vMcpServerSse as validate297,
-  vMcpServerStdio as validate301,
-  vDeleteSessionRequest as validate308,
-  vCloseSessionRequest as validate316,
-  vSetSessionModeRequest as validate318,
-  vSetSessionConfigOptionRequest as validate320,
-  vPromptRequest as validate322,
-  vSelectedPermissionOutcome as validate361,
-  vRequestPermissionOutcome as validate360,
-  vRequestPermissionResponse as validate359,
-  vCreateTerminalResponse as validate365,
-  vTerminalOutputResponse as validate367,
-  vElicitationAcceptAction as validate370,
-  vCreateElicitationResponse as validate369,
-  vCancelNotification as validate378,
+  vRequestId as validate26,
+  vWriteTextFileRequest as validate28,
+  vReadTextFileRequest as validate30,
+  vAnnotations as validate38,
+  vTextContent as validate37,
+  vImageContent as validate41,
+  vAudioContent as validate44,
+  vResourceLink as validate47,
+  vTextResourceContents as validate53,
+  vBlobResourceContents as validate55,
+  vEmbeddedResourceResource as validate52,
+  vEmbeddedResource as validate50,
+  vContentBlock as validate36,
+  vContent as validate35,
+  vDiff as validate61,
+  vTerminal as validate63,
+  vToolCallContent as validate34,
+  vToolCallLocation as validate66,
+  vPermissionOption as validate69,
+  vEnvVariable as validate73,
+  vCreateTerminalRequest as validate72,
+  vTerminalOutputRequest as validate76,
+  vReleaseTerminalRequest as validate78,
+  vWaitForTerminalExitRequest as validate80,
+  vKillTerminalRequest as validate82,
+  vElicitationSessionScope as validate86,
+  vElicitationRequestScope as validate88,
+  vElicitationSchemaType as validate92,
+  vEnumOption as validate96,
+  vStringPropertySchema as validate95,
+  vNumberPropertySchema as validate99,
+  vIntegerPropertySchema as validate101,
+  vBooleanPropertySchema as validate103,
+  vStringMultiSelectItems as validate107,
+  vTitledMultiSelectItems as validate109,
+  vMultiSelectItems as validate106,
+  vMultiSelectPropertySchema as validate105,
+  vElicitationPropertySchema as validate94,
+  vElicitationSchema as validate91,
+  vElicitationFormMode as validate85,
+  vElicitationUrlMode as validate117,
+  vCreateElicitationRequest as validate84,
+  vProtocolVersion as validate135,
+  vPromptCapabilities as validate138,
+  vSessionListCapabilities as validate143,
+  vSessionDeleteCapabilities as validate145,
+  vSessionAdditionalDirectoriesCapabilities as validate147,
+  vSessionResumeCapabilities as validate151,
+  vSessionCloseCapabilities as validate153,
+  vLogoutCapabilities as validate157,
+  vAgentAuthCapabilities as validate156,
+  vAuthMethodTerminal as validate194,
+  vAuthMethodAgent as validate196,
+  vAuthMethod as validate193,
+  vImplementation as validate199,
+  vAuthenticateResponse as validate202,
+  vLogoutResponse as validate214,
+  vSessionMode as validate218,
+  vSessionModeState as validate217,
+  vSessionConfigSelectOption as validate224,
+  vSessionConfigSelectGroup as validate226,
+  vSessionConfigSelectOptions as validate223,
+  vSessionConfigSelect as validate222,
+  vSessionConfigBoolean as validate231,
+  vSessionConfigOption as validate221,
+  vNewSessionResponse as validate216,
+  vLoadSessionResponse as validate235,
+  vSessionInfo as validate240,
+  vListSessionsResponse as validate239,
+  vDeleteSessionResponse as validate243,
+  vResumeSessionResponse as validate249,
+  vCloseSessionResponse as validate253,
+  vSetSessionModeResponse as validate255,
+  vSetSessionConfigOptionResponse as validate257,
+  vErrorCode as validate292,
+  vError as validate291,
+  vContentChunk as validate304,
+  vPlanEntry as validate315,
+  vPlan as validate314,
+  vUnstructuredCommandInput as validate334,
+  vAvailableCommandInput as validate333,
+  vAvailableCommand as validate332,
+  vAvailableCommandsUpdate as validate331,
+  vCurrentModeUpdate as validate339,
+  vConfigOptionUpdate as validate341,
+  vSessionInfoUpdate as validate344,
+  vCost as validate347,
+  vUsageUpdate as validate346,
+  vCompleteElicitationNotification as validate360,
+  vFileSystemCapabilities as validate373,
+  vBooleanConfigOptionCapabilities as validate377,
+  vSessionConfigOptionsCapabilities as validate376,
+  vAuthCapabilities as validate383,
+  vElicitationFormCapabilities as validate386,
+  vElicitationUrlCapabilities as validate388,
+  vElicitationCapabilities as validate385,
+  vAuthenticateRequest as validate402,
+  vLogoutRequest as validate410,
+  vHttpHeader as validate415,
+  vMcpServerHttp as validate414,
+  vMcpServerSse as validate418,
+  vMcpServerStdio as validate423,
+  vListSessionsRequest as validate431,
+  vDeleteSessionRequest as validate433,
+  vCloseSessionRequest as validate441,
+  vSetSessionModeRequest as validate443,
+  vSetSessionConfigOptionRequest as validate445,
+  vPromptRequest as validate447,
+  vWriteTextFileResponse as validate487,
+  vReadTextFileResponse as validate489,
+  vSelectedPermissionOutcome as validate493,
+  vRequestPermissionOutcome as validate492,
+  vRequestPermissionResponse as validate491,
+  vCreateTerminalResponse as validate497,
+  vTerminalExitStatus as validate500,
+  vTerminalOutputResponse as validate499,
+  vReleaseTerminalResponse as validate503,
+  vWaitForTerminalExitResponse as validate505,
+  vKillTerminalResponse as validate507,
+  vElicitationContentValue as validate511,
+  vElicitationAcceptAction as validate510,
+  vCreateElicitationResponse as validate509,
+  vCancelNotification as validate522,
 } from "../validators.js";
 
-export const vAgentRequest = validate20;
+export const vAgentRequest = validate25;
 const __schemaValue0 = ["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"];
 const __schemaValue1 = ["pending","in_progress","completed","failed"];
 const __schemaValue2 = ["string","null"];
 const __schemaValue3 = ["array","null"];
-const __schemaValue4 = ["integer","null"];
-const __schemaValue5 = ["object","null"];
-const __schemaValue6 = ["full","incremental"];
+const __schemaValue4 = ["object","null"];
+const __schemaValue5 = ["full","incremental"];
+const __schemaValue6 = ["integer","null"];
 const __schemaValue7 = ["utf-16","utf-32","utf-8"];
 const __schemaValue8 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
 const __schemaValue9 = ["boolean","null"];
@@ -247,6 +297,8 @@ const __schemaValue11 = ["automatic","diagnostic","manual"];
 const __schemaValue12 = ["rejected","ignored","replaced","cancelled"];
 const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
+
+
 
 
 const formats2 = __formats.uint32;
@@ -275,22 +327,28 @@ const formats2 = __formats.uint32;
 
 
 
-function validate26(data, instancePath=""){
+
+
+
+
+
+
+
+
+function validate33(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
-validate26.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate33, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(typeof data.toolCallId !== "string"){
-validate26.errors = [__issue(instancePath+"/toolCallId","type",{type: "string"})];
-return false;
+return __fail(validate33, instancePath+"/toolCallId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -305,13 +363,7 @@ const _errs6 = errors;
 let valid3 = false;
 const _errs7 = errors;
 if(!((((((((((data1 === "read") || (data1 === "edit")) || (data1 === "delete")) || (data1 === "move")) || (data1 === "search")) || (data1 === "execute")) || (data1 === "think")) || (data1 === "fetch")) || (data1 === "switch_mode")) || (data1 === "other"))){
-const err0 = __issue(instancePath+"/kind","enum",{allowedValues: __schemaValue0});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","enum",{allowedValues: __schemaValue0}));
 errors++;
 }
 var _valid0 = _errs7 === errors;
@@ -319,40 +371,21 @@ valid3 = valid3 || _valid0;
 if(!valid3){
 const _errs9 = errors;
 if(data1 !== null){
-const err1 = __issue(instancePath+"/kind","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
 }
 if(!valid3){
-const err2 = __issue(instancePath+"/kind","anyOf",{});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","anyOf",{}));
 errors++;
-validate26.errors = vErrors;
+validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs6);
 }
 var valid0 = _errs5 === errors;
 }
@@ -367,13 +400,7 @@ const _errs12 = errors;
 let valid5 = false;
 const _errs13 = errors;
 if(!((((data2 === "pending") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "failed"))){
-const err3 = __issue(instancePath+"/status","enum",{allowedValues: __schemaValue1});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","enum",{allowedValues: __schemaValue1}));
 errors++;
 }
 var _valid1 = _errs13 === errors;
@@ -381,40 +408,21 @@ valid5 = valid5 || _valid1;
 if(!valid5){
 const _errs15 = errors;
 if(data2 !== null){
-const err4 = __issue(instancePath+"/status","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","type",{type: "null"}));
 errors++;
 }
 var _valid1 = _errs15 === errors;
 valid5 = valid5 || _valid1;
 }
 if(!valid5){
-const err5 = __issue(instancePath+"/status","anyOf",{});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","anyOf",{}));
 errors++;
-validate26.errors = vErrors;
+validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs12);
 }
 var valid0 = _errs11 === errors;
 }
@@ -426,8 +434,7 @@ if(data.title !== undefined && func0.call(data, "title")){
 let data3 = data.title;
 const _errs17 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate26.errors = [__issue(instancePath+"/title","type",{type: __schemaValue2})];
-return false;
+return __fail(validate33, instancePath+"/title","type",{type: __schemaValue2});
 }
 var valid0 = _errs17 === errors;
 }
@@ -439,8 +446,7 @@ if(data.name !== undefined && func0.call(data, "name")){
 let data4 = data.name;
 const _errs19 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate26.errors = [__issue(instancePath+"/name","type",{type: __schemaValue2})];
-return false;
+return __fail(validate33, instancePath+"/name","type",{type: __schemaValue2});
 }
 var valid0 = _errs19 === errors;
 }
@@ -452,8 +458,7 @@ if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs21 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
-validate26.errors = [__issue(instancePath+"/content","type",{type: __schemaValue3})];
-return false;
+return __fail(validate33, instancePath+"/content","type",{type: __schemaValue3});
 }
 if(errors === _errs21){
 if(Array.isArray(data5)){
@@ -461,9 +466,8 @@ var valid7 = true;
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs23 = errors;
-if(!(validate27(data5[i0], instancePath+"/content/" + i0))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
+if(!(validate34(data5[i0], instancePath+"/content/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate34.errors)).length;
 }
 var valid7 = _errs23 === errors;
 if(!valid7){
@@ -482,84 +486,16 @@ if(data.locations !== undefined && func0.call(data, "locations")){
 let data7 = data.locations;
 const _errs24 = errors;
 if((!(Array.isArray(data7))) && (data7 !== null)){
-validate26.errors = [__issue(instancePath+"/locations","type",{type: __schemaValue3})];
-return false;
+return __fail(validate33, instancePath+"/locations","type",{type: __schemaValue3});
 }
 if(errors === _errs24){
 if(Array.isArray(data7)){
 var valid8 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
 const _errs26 = errors;
-const _errs27 = errors;
-if(errors === _errs27){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-let missing1;
-if(((data8.path === undefined) || (!(func0.call(data8, "path")))) && (missing1 = "path")){
-validate26.errors = [__issue(instancePath+"/locations/" + i1,"required",{missingProperty: missing1})];
-return false;
-}
-else {
-if(data8.path !== undefined && func0.call(data8, "path")){
-const _errs29 = errors;
-if(typeof data8.path !== "string"){
-validate26.errors = [__issue(instancePath+"/locations/" + i1+"/path","type",{type: "string"})];
-return false;
-}
-var valid10 = _errs29 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data8.line !== undefined && func0.call(data8, "line")){
-let data10 = data8.line;
-const _errs31 = errors;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate26.errors = [__issue(instancePath+"/locations/" + i1+"/line","type",{type: __schemaValue4})];
-return false;
-}
-if(errors === _errs31){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-validate26.errors = [__issue(instancePath+"/locations/" + i1+"/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data10))){
-validate26.errors = [__issue(instancePath+"/locations/" + i1+"/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid10 = _errs31 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data8._meta !== undefined && func0.call(data8, "_meta")){
-let data11 = data8._meta;
-const _errs33 = errors;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate26.errors = [__issue(instancePath+"/locations/" + i1+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid10 = _errs33 === errors;
-}
-else {
-var valid10 = true;
-}
-}
-}
-}
-}
-else {
-validate26.errors = [__issue(instancePath+"/locations/" + i1,"type",{type: "object"})];
-return false;
-}
+if(!(validate66(data7[i1], instancePath+"/locations/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate66.errors)).length;
 }
 var valid8 = _errs26 === errors;
 if(!valid8){
@@ -575,13 +511,12 @@ var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data12 = data._meta;
-const _errs36 = errors;
-if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-validate26.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data9 = data._meta;
+const _errs27 = errors;
+if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
+return __fail(validate33, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs36 === errors;
+var valid0 = _errs27 === errors;
 }
 else {
 var valid0 = true;
@@ -596,33 +531,30 @@ var valid0 = true;
 }
 }
 else {
-validate26.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate33, instancePath,"type",{type: "object"});
 }
 }
-validate26.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate25(data, instancePath=""){
+function validate32(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
-validate25.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate32, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate25.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate32, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -632,9 +564,8 @@ var valid0 = true;
 if(valid0){
 if(data.toolCall !== undefined && func0.call(data, "toolCall")){
 const _errs5 = errors;
-if(!(validate26(data.toolCall, instancePath+"/toolCall"))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
+if(!(validate33(data.toolCall, instancePath+"/toolCall"))){
+errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
 }
 var valid0 = _errs5 === errors;
 }
@@ -651,9 +582,8 @@ var valid4 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate54(data2[i0], instancePath+"/options/" + i0))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
+if(!(validate69(data2[i0], instancePath+"/options/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate69.errors)).length;
 }
 var valid4 = _errs9 === errors;
 if(!valid4){
@@ -662,8 +592,7 @@ break;
 }
 }
 else {
-validate25.errors = [__issue(instancePath+"/options","type",{type: "array"})];
-return false;
+return __fail(validate32, instancePath+"/options","type",{type: "array"});
 }
 }
 var valid0 = _errs7 === errors;
@@ -676,8 +605,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs10 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate25.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate32, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs10 === errors;
 }
@@ -690,13 +618,14 @@ var valid0 = true;
 }
 }
 else {
-validate25.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate32, instancePath,"type",{type: "object"});
 }
 }
-validate25.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
+
+
 
 const formats10 = __formats.uint64;
 
@@ -732,22 +661,32 @@ const formats10 = __formats.uint64;
 
 
 
-function validate93(data, instancePath=""){
+
+
+
+
+
+
+
+
+
+
+
+
+function validate124(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")){
-validate93.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate124, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs1 = errors;
 if(typeof data.serverId !== "string"){
-validate93.errors = [__issue(instancePath+"/serverId","type",{type: "string"})];
-return false;
+return __fail(validate124, instancePath+"/serverId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -759,8 +698,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate93.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate124, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs5 === errors;
 }
@@ -771,31 +709,28 @@ var valid0 = true;
 }
 }
 else {
-validate93.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate124, instancePath,"type",{type: "object"});
 }
 }
-validate93.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate95(data, instancePath=""){
+function validate126(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate95.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate126, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
-validate95.errors = [__issue(instancePath+"/connectionId","type",{type: "string"})];
-return false;
+return __fail(validate126, instancePath+"/connectionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -806,8 +741,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs5 = errors;
 if(typeof data.method !== "string"){
-validate95.errors = [__issue(instancePath+"/method","type",{type: "string"})];
-return false;
+return __fail(validate126, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -819,8 +753,7 @@ if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate95.errors = [__issue(instancePath+"/params","type",{type: __schemaValue5})];
-return false;
+return __fail(validate126, instancePath+"/params","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -832,8 +765,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate95.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate126, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs10 === errors;
 }
@@ -846,31 +778,28 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate126, instancePath,"type",{type: "object"});
 }
 }
-validate95.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate97(data, instancePath=""){
+function validate128(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
-validate97.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate128, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
-validate97.errors = [__issue(instancePath+"/connectionId","type",{type: "string"})];
-return false;
+return __fail(validate128, instancePath+"/connectionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -882,8 +811,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate97.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate128, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs5 === errors;
 }
@@ -894,110 +822,28 @@ var valid0 = true;
 }
 }
 else {
-validate97.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate128, instancePath,"type",{type: "object"});
 }
 }
-validate97.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate20(data, instancePath=""){
+function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate20.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
 const _errs1 = errors;
-const _errs4 = errors;
-let valid3 = false;
-const _errs5 = errors;
-if(data0 !== null){
-const err0 = __issue(instancePath+"/id","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs7 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = __issue(instancePath+"/id","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(errors === _errs7){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(!(formats0.validate(data0))){
-const err2 = __issue(instancePath+"/id","format",{format: "int64"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs7 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs9 = errors;
-if(typeof data0 !== "string"){
-const err3 = __issue(instancePath+"/id","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-valid3 = valid3 || _valid0;
-}
-}
-if(!valid3){
-const err4 = __issue(instancePath+"/id","anyOf",{});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-validate20.errors = vErrors;
-return false;
-}
-else {
-errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -1006,12 +852,11 @@ var valid0 = true;
 }
 if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
-const _errs11 = errors;
+const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate20.errors = [__issue(instancePath+"/method","type",{type: "string"})];
-return false;
+return __fail(validate25, instancePath+"/method","type",{type: "string"});
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
@@ -1019,185 +864,141 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid2 = false;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid3 = false;
+const _errs9 = errors;
+if(!(validate28(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate28.errors)).length;
+}
+var _valid1 = _errs9 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs11 = errors;
+if(!(validate30(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate30.errors)).length;
+}
+var _valid1 = _errs11 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs13 = errors;
-const _errs14 = errors;
-let valid4 = false;
+if(!(validate32(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate32.errors)).length;
+}
+var _valid1 = _errs13 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs15 = errors;
-const _errs16 = errors;
-let valid5 = false;
-const _errs17 = errors;
-if(!(validate21(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs17 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs19 = errors;
-if(!(validate23(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs19 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs21 = errors;
-if(!(validate25(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs21 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs23 = errors;
-if(!(validate57(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs23 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs25 = errors;
-if(!(validate59(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs25 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs27 = errors;
-if(!(validate61(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs27 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs29 = errors;
-if(!(validate63(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs29 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs31 = errors;
-if(!(validate65(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs31 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs33 = errors;
-if(!(validate67(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs33 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs35 = errors;
-if(!(validate93(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs35 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs37 = errors;
-if(!(validate95(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs37 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs39 = errors;
-if(!(validate97(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs39 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs41 = errors;
-var _valid2 = _errs41 === errors;
-valid5 = valid5 || _valid2;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-if(!valid5){
-const err5 = __issue(instancePath+"/params","anyOf",{});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
+if(!(validate72(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate72.errors)).length;
 }
 var _valid1 = _errs15 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs43 = errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs17 = errors;
+if(!(validate76(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate76.errors)).length;
+}
+var _valid1 = _errs17 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs19 = errors;
+if(!(validate78(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate78.errors)).length;
+}
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs21 = errors;
+if(!(validate80(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
+}
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs23 = errors;
+if(!(validate82(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate82.errors)).length;
+}
+var _valid1 = _errs23 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs25 = errors;
+if(!(validate84(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate84.errors)).length;
+}
+var _valid1 = _errs25 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs27 = errors;
+if(!(validate124(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate124.errors)).length;
+}
+var _valid1 = _errs27 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs29 = errors;
+if(!(validate126(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate126.errors)).length;
+}
+var _valid1 = _errs29 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs31 = errors;
+if(!(validate128(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate128.errors)).length;
+}
+var _valid1 = _errs31 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs33 = errors;
+var _valid1 = _errs33 === errors;
+valid3 = valid3 || _valid1;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
+errors++;
+}
+else {
+errors = _errs8;
+vErrors = __truncateIssues(vErrors, _errs8);
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs35 = errors;
 if(data2 !== null){
-const err6 = __issue(instancePath+"/params","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
 errors++;
 }
-var _valid1 = _errs43 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs35 === errors;
+valid2 = valid2 || _valid0;
 }
-if(!valid4){
-const err7 = __issue(instancePath+"/params","anyOf",{});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate20.errors = vErrors;
+validate25.errors = vErrors;
 return false;
 }
 else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs13 === errors;
+var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
@@ -1207,54 +1008,148 @@ var valid0 = true;
 }
 }
 else {
-validate20.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate25, instancePath,"type",{type: "object"});
 }
 }
-validate20.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const vRequestPermissionRequest = validate25;
+export const vRequestPermissionRequest = validate32;
 
-export const vToolCallUpdate = validate26;
+export const vToolCallUpdate = validate33;
 
-export const vConnectMcpRequest = validate93;
+export const vConnectMcpRequest = validate124;
 
-export const vMcpServerAcpId = validate99;
+export const vMcpServerAcpId = validate130;
 
-function validate99(data, instancePath=""){
+function validate130(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate99.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate130, instancePath,"type",{type: "string"});
 }
-validate99.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
 
-export const vMessageMcpRequest = validate95;
+export const vMessageMcpRequest = validate126;
 
-export const vMcpConnectionId = validate100;
+export const vMcpConnectionId = validate131;
 
-function validate100(data, instancePath=""){
+function validate131(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate100.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate131, instancePath,"type",{type: "string"});
 }
-validate100.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
 
-export const vDisconnectMcpRequest = validate97;
+export const vDisconnectMcpRequest = validate128;
 
-export const vAgentResponse = validate101;
-const formats30 = __formats.uint16;
+export const vAgentResponse = validate132;
+const formats26 = __formats.uint16;
 
-function validate104(data, instancePath=""){
+
+
+
+
+function validate140(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.http !== undefined && func0.call(data, "http")){
+const _errs1 = errors;
+if(typeof data.http !== "boolean"){
+return __fail(validate140, instancePath+"/http","type",{type: "boolean"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sse !== undefined && func0.call(data, "sse")){
+const _errs3 = errors;
+if(typeof data.sse !== "boolean"){
+return __fail(validate140, instancePath+"/sse","type",{type: "boolean"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.acp !== undefined && func0.call(data, "acp")){
+const _errs5 = errors;
+if(typeof data.acp !== "boolean"){
+return __fail(validate140, instancePath+"/acp","type",{type: "boolean"});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate140, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate140, instancePath,"type",{type: "object"});
+}
+}
+validate140.errors = vErrors;
+return errors === 0;
+}
+
+
+
+
+
+
+
+
+function validate149(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate149, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate149, instancePath,"type",{type: "object"});
+}
+}
+validate149.errors = vErrors;
+return errors === 0;
+}
+
+
+
+
+
+
+function validate142(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -1265,73 +1160,29 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0._meta !== undefined && func0.call(data0, "_meta")){
-let data1 = data0._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-const err0 = __issue(instancePath+"/list/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = __issue(instancePath+"/list","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!(validate143(data0, instancePath+"/list"))){
+errors = (vErrors = __concatIssues(vErrors, validate143.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const _errs9 = errors;
+const _errs4 = errors;
 if(data0 !== null){
-const err2 = __issue(instancePath+"/list","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/list","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs9 === errors;
+var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err3 = __issue(instancePath+"/list","anyOf",{});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/list","anyOf",{}));
 errors++;
-validate104.errors = vErrors;
+validate142.errors = vErrors;
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -1340,78 +1191,70 @@ var valid0 = true;
 }
 if(valid0){
 if(data.delete !== undefined && func0.call(data, "delete")){
-let data2 = data.delete;
+let data1 = data.delete;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate145(data1, instancePath+"/delete"))){
+errors = (vErrors = __concatIssues(vErrors, validate145.errors)).length;
+}
+var _valid1 = _errs8 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs9 = errors;
+if(data1 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/delete","type",{type: "null"}));
+errors++;
+}
+var _valid1 = _errs9 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/delete","anyOf",{}));
+errors++;
+validate142.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+vErrors = __truncateIssues(vErrors, _errs7);
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
-let valid4 = false;
+let valid3 = false;
 const _errs13 = errors;
+if(!(validate147(data2, instancePath+"/additionalDirectories"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
+}
+var _valid2 = _errs13 === errors;
+valid3 = valid3 || _valid2;
+if(!valid3){
 const _errs14 = errors;
-if(errors === _errs14){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data3 = data2._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-const err4 = __issue(instancePath+"/delete/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = __issue(instancePath+"/delete","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid1 = _errs13 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs19 = errors;
 if(data2 !== null){
-const err6 = __issue(instancePath+"/delete","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/additionalDirectories","type",{type: "null"}));
 errors++;
 }
-var _valid1 = _errs19 === errors;
-valid4 = valid4 || _valid1;
+var _valid2 = _errs14 === errors;
+valid3 = valid3 || _valid2;
 }
-if(!valid4){
-const err7 = __issue(instancePath+"/delete","anyOf",{});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/additionalDirectories","anyOf",{}));
 errors++;
-validate104.errors = vErrors;
+validate142.errors = vErrors;
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs12);
 }
 var valid0 = _errs11 === errors;
 }
@@ -1419,79 +1262,71 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data4 = data.additionalDirectories;
+if(data.fork !== undefined && func0.call(data, "fork")){
+let data3 = data.fork;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid4 = false;
+const _errs18 = errors;
+if(!(validate149(data3, instancePath+"/fork"))){
+errors = (vErrors = __concatIssues(vErrors, validate149.errors)).length;
+}
+var _valid3 = _errs18 === errors;
+valid4 = valid4 || _valid3;
+if(!valid4){
+const _errs19 = errors;
+if(data3 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/fork","type",{type: "null"}));
+errors++;
+}
+var _valid3 = _errs19 === errors;
+valid4 = valid4 || _valid3;
+}
+if(!valid4){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/fork","anyOf",{}));
+errors++;
+validate142.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+vErrors = __truncateIssues(vErrors, _errs17);
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resume !== undefined && func0.call(data, "resume")){
+let data4 = data.resume;
 const _errs21 = errors;
 const _errs22 = errors;
-let valid7 = false;
+let valid5 = false;
 const _errs23 = errors;
+if(!(validate151(data4, instancePath+"/resume"))){
+errors = (vErrors = __concatIssues(vErrors, validate151.errors)).length;
+}
+var _valid4 = _errs23 === errors;
+valid5 = valid5 || _valid4;
+if(!valid5){
 const _errs24 = errors;
-if(errors === _errs24){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4._meta !== undefined && func0.call(data4, "_meta")){
-let data5 = data4._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-const err8 = __issue(instancePath+"/additionalDirectories/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = __issue(instancePath+"/additionalDirectories","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-var _valid2 = _errs23 === errors;
-valid7 = valid7 || _valid2;
-if(!valid7){
-const _errs29 = errors;
 if(data4 !== null){
-const err10 = __issue(instancePath+"/additionalDirectories","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/resume","type",{type: "null"}));
 errors++;
 }
-var _valid2 = _errs29 === errors;
-valid7 = valid7 || _valid2;
+var _valid4 = _errs24 === errors;
+valid5 = valid5 || _valid4;
 }
-if(!valid7){
-const err11 = __issue(instancePath+"/additionalDirectories","anyOf",{});
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/resume","anyOf",{}));
 errors++;
-validate104.errors = vErrors;
+validate142.errors = vErrors;
 return false;
 }
 else {
 errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs22);
 }
 var valid0 = _errs21 === errors;
 }
@@ -1499,254 +1334,49 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fork !== undefined && func0.call(data, "fork")){
-let data6 = data.fork;
-const _errs31 = errors;
-const _errs32 = errors;
-let valid10 = false;
-const _errs33 = errors;
-const _errs34 = errors;
-if(errors === _errs34){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6._meta !== undefined && func0.call(data6, "_meta")){
-let data7 = data6._meta;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err12 = __issue(instancePath+"/fork/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = __issue(instancePath+"/fork","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-var _valid3 = _errs33 === errors;
-valid10 = valid10 || _valid3;
-if(!valid10){
-const _errs39 = errors;
-if(data6 !== null){
-const err14 = __issue(instancePath+"/fork","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var _valid3 = _errs39 === errors;
-valid10 = valid10 || _valid3;
-}
-if(!valid10){
-const err15 = __issue(instancePath+"/fork","anyOf",{});
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-validate104.errors = vErrors;
-return false;
-}
-else {
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.resume !== undefined && func0.call(data, "resume")){
-let data8 = data.resume;
-const _errs41 = errors;
-const _errs42 = errors;
-let valid13 = false;
-const _errs43 = errors;
-const _errs44 = errors;
-if(errors === _errs44){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8._meta !== undefined && func0.call(data8, "_meta")){
-let data9 = data8._meta;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-const err16 = __issue(instancePath+"/resume/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = __issue(instancePath+"/resume","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-var _valid4 = _errs43 === errors;
-valid13 = valid13 || _valid4;
-if(!valid13){
-const _errs49 = errors;
-if(data8 !== null){
-const err18 = __issue(instancePath+"/resume","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid4 = _errs49 === errors;
-valid13 = valid13 || _valid4;
-}
-if(!valid13){
-const err19 = __issue(instancePath+"/resume","anyOf",{});
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-validate104.errors = vErrors;
-return false;
-}
-else {
-errors = _errs42;
-if(vErrors !== null){
-if(_errs42){
-vErrors.length = _errs42;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs41 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.close !== undefined && func0.call(data, "close")){
-let data10 = data.close;
-const _errs51 = errors;
-const _errs52 = errors;
-let valid16 = false;
-const _errs53 = errors;
-const _errs54 = errors;
-if(errors === _errs54){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10._meta !== undefined && func0.call(data10, "_meta")){
-let data11 = data10._meta;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-const err20 = __issue(instancePath+"/close/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err20];
+let data5 = data.close;
+const _errs26 = errors;
+const _errs27 = errors;
+let valid6 = false;
+const _errs28 = errors;
+if(!(validate153(data5, instancePath+"/close"))){
+errors = (vErrors = __concatIssues(vErrors, validate153.errors)).length;
 }
-else {
-vErrors.push(err20);
-}
+var _valid5 = _errs28 === errors;
+valid6 = valid6 || _valid5;
+if(!valid6){
+const _errs29 = errors;
+if(data5 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/close","type",{type: "null"}));
 errors++;
 }
+var _valid5 = _errs29 === errors;
+valid6 = valid6 || _valid5;
 }
-}
-else {
-const err21 = __issue(instancePath+"/close","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+if(!valid6){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/close","anyOf",{}));
 errors++;
-}
-}
-var _valid5 = _errs53 === errors;
-valid16 = valid16 || _valid5;
-if(!valid16){
-const _errs59 = errors;
-if(data10 !== null){
-const err22 = __issue(instancePath+"/close","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-var _valid5 = _errs59 === errors;
-valid16 = valid16 || _valid5;
-}
-if(!valid16){
-const err23 = __issue(instancePath+"/close","anyOf",{});
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-validate104.errors = vErrors;
+validate142.errors = vErrors;
 return false;
 }
 else {
-errors = _errs52;
-if(vErrors !== null){
-if(_errs52){
-vErrors.length = _errs52;
+errors = _errs27;
+vErrors = __truncateIssues(vErrors, _errs27);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs51 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data12 = data._meta;
-const _errs61 = errors;
-if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-validate104.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data6 = data._meta;
+const _errs31 = errors;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
+return __fail(validate142, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs61 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
@@ -1759,34 +1389,75 @@ var valid0 = true;
 }
 }
 else {
-validate104.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate142, instancePath,"type",{type: "object"});
 }
 }
-validate104.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate111(data, instancePath=""){
+
+
+function validate160(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate160, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate160, instancePath,"type",{type: "object"});
+}
+}
+validate160.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate165(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate165, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate165, instancePath,"type",{type: "object"});
+}
+}
+validate165.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate167(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.syncKind === undefined) || (!(func0.call(data, "syncKind")))) && (missing0 = "syncKind")){
-validate111.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate167, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.syncKind !== undefined && func0.call(data, "syncKind")){
 let data0 = data.syncKind;
 const _errs1 = errors;
 if(!((data0 === "full") || (data0 === "incremental"))){
-validate111.errors = [__issue(instancePath+"/syncKind","enum",{allowedValues: __schemaValue6})];
-return false;
+return __fail(validate167, instancePath+"/syncKind","enum",{allowedValues: __schemaValue5});
 }
 var valid0 = _errs1 === errors;
 }
@@ -1798,8 +1469,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs4 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate111.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate167, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs4 === errors;
 }
@@ -1810,16 +1480,78 @@ var valid0 = true;
 }
 }
 else {
-validate111.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate167, instancePath,"type",{type: "object"});
 }
 }
-validate111.errors = vErrors;
+validate167.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate110(data, instancePath=""){
+function validate169(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate169, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate169, instancePath,"type",{type: "object"});
+}
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate171(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate171, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate171, instancePath,"type",{type: "object"});
+}
+}
+validate171.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate173(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate173, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate173, instancePath,"type",{type: "object"});
+}
+}
+validate173.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate164(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -1830,73 +1562,29 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0._meta !== undefined && func0.call(data0, "_meta")){
-let data1 = data0._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-const err0 = __issue(instancePath+"/didOpen/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = __issue(instancePath+"/didOpen","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!(validate165(data0, instancePath+"/didOpen"))){
+errors = (vErrors = __concatIssues(vErrors, validate165.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const _errs9 = errors;
+const _errs4 = errors;
 if(data0 !== null){
-const err2 = __issue(instancePath+"/didOpen","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didOpen","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs9 === errors;
+var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err3 = __issue(instancePath+"/didOpen","anyOf",{});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didOpen","anyOf",{}));
 errors++;
-validate110.errors = vErrors;
+validate164.errors = vErrors;
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -1905,54 +1593,70 @@ var valid0 = true;
 }
 if(valid0){
 if(data.didChange !== undefined && func0.call(data, "didChange")){
-let data2 = data.didChange;
+let data1 = data.didChange;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate167(data1, instancePath+"/didChange"))){
+errors = (vErrors = __concatIssues(vErrors, validate167.errors)).length;
+}
+var _valid1 = _errs8 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs9 = errors;
+if(data1 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didChange","type",{type: "null"}));
+errors++;
+}
+var _valid1 = _errs9 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didChange","anyOf",{}));
+errors++;
+validate164.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+vErrors = __truncateIssues(vErrors, _errs7);
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.didClose !== undefined && func0.call(data, "didClose")){
+let data2 = data.didClose;
 const _errs11 = errors;
 const _errs12 = errors;
-let valid4 = false;
+let valid3 = false;
 const _errs13 = errors;
-if(!(validate111(data2, instancePath+"/didChange"))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-errors = vErrors.length;
+if(!(validate169(data2, instancePath+"/didClose"))){
+errors = (vErrors = __concatIssues(vErrors, validate169.errors)).length;
 }
-var _valid1 = _errs13 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
+var _valid2 = _errs13 === errors;
+valid3 = valid3 || _valid2;
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
-const err4 = __issue(instancePath+"/didChange","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didClose","type",{type: "null"}));
 errors++;
 }
-var _valid1 = _errs14 === errors;
-valid4 = valid4 || _valid1;
+var _valid2 = _errs14 === errors;
+valid3 = valid3 || _valid2;
 }
-if(!valid4){
-const err5 = __issue(instancePath+"/didChange","anyOf",{});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didClose","anyOf",{}));
 errors++;
-validate110.errors = vErrors;
+validate164.errors = vErrors;
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs12);
 }
 var valid0 = _errs11 === errors;
 }
@@ -1960,79 +1664,35 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didClose !== undefined && func0.call(data, "didClose")){
-let data3 = data.didClose;
+if(data.didSave !== undefined && func0.call(data, "didSave")){
+let data3 = data.didSave;
 const _errs16 = errors;
 const _errs17 = errors;
-let valid5 = false;
+let valid4 = false;
 const _errs18 = errors;
+if(!(validate171(data3, instancePath+"/didSave"))){
+errors = (vErrors = __concatIssues(vErrors, validate171.errors)).length;
+}
+var _valid3 = _errs18 === errors;
+valid4 = valid4 || _valid3;
+if(!valid4){
 const _errs19 = errors;
-if(errors === _errs19){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
-let data4 = data3._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err6 = __issue(instancePath+"/didClose/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = __issue(instancePath+"/didClose","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-var _valid2 = _errs18 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs24 = errors;
 if(data3 !== null){
-const err8 = __issue(instancePath+"/didClose","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didSave","type",{type: "null"}));
 errors++;
 }
-var _valid2 = _errs24 === errors;
-valid5 = valid5 || _valid2;
+var _valid3 = _errs19 === errors;
+valid4 = valid4 || _valid3;
 }
-if(!valid5){
-const err9 = __issue(instancePath+"/didClose","anyOf",{});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+if(!valid4){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didSave","anyOf",{}));
 errors++;
-validate110.errors = vErrors;
+validate164.errors = vErrors;
 return false;
 }
 else {
 errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs17);
 }
 var valid0 = _errs16 === errors;
 }
@@ -2040,174 +1700,49 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didSave !== undefined && func0.call(data, "didSave")){
-let data5 = data.didSave;
-const _errs26 = errors;
-const _errs27 = errors;
-let valid8 = false;
-const _errs28 = errors;
-const _errs29 = errors;
-if(errors === _errs29){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5._meta !== undefined && func0.call(data5, "_meta")){
-let data6 = data5._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-const err10 = __issue(instancePath+"/didSave/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = __issue(instancePath+"/didSave","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-var _valid3 = _errs28 === errors;
-valid8 = valid8 || _valid3;
-if(!valid8){
-const _errs34 = errors;
-if(data5 !== null){
-const err12 = __issue(instancePath+"/didSave","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid3 = _errs34 === errors;
-valid8 = valid8 || _valid3;
-}
-if(!valid8){
-const err13 = __issue(instancePath+"/didSave","anyOf",{});
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-validate110.errors = vErrors;
-return false;
-}
-else {
-errors = _errs27;
-if(vErrors !== null){
-if(_errs27){
-vErrors.length = _errs27;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.didFocus !== undefined && func0.call(data, "didFocus")){
-let data7 = data.didFocus;
-const _errs36 = errors;
-const _errs37 = errors;
-let valid11 = false;
-const _errs38 = errors;
-const _errs39 = errors;
-if(errors === _errs39){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined && func0.call(data7, "_meta")){
-let data8 = data7._meta;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err14 = __issue(instancePath+"/didFocus/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err14];
+let data4 = data.didFocus;
+const _errs21 = errors;
+const _errs22 = errors;
+let valid5 = false;
+const _errs23 = errors;
+if(!(validate173(data4, instancePath+"/didFocus"))){
+errors = (vErrors = __concatIssues(vErrors, validate173.errors)).length;
 }
-else {
-vErrors.push(err14);
-}
+var _valid4 = _errs23 === errors;
+valid5 = valid5 || _valid4;
+if(!valid5){
+const _errs24 = errors;
+if(data4 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didFocus","type",{type: "null"}));
 errors++;
 }
+var _valid4 = _errs24 === errors;
+valid5 = valid5 || _valid4;
 }
-}
-else {
-const err15 = __issue(instancePath+"/didFocus","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/didFocus","anyOf",{}));
 errors++;
-}
-}
-var _valid4 = _errs38 === errors;
-valid11 = valid11 || _valid4;
-if(!valid11){
-const _errs44 = errors;
-if(data7 !== null){
-const err16 = __issue(instancePath+"/didFocus","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid4 = _errs44 === errors;
-valid11 = valid11 || _valid4;
-}
-if(!valid11){
-const err17 = __issue(instancePath+"/didFocus","anyOf",{});
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-validate110.errors = vErrors;
+validate164.errors = vErrors;
 return false;
 }
 else {
-errors = _errs37;
-if(vErrors !== null){
-if(_errs37){
-vErrors.length = _errs37;
+errors = _errs22;
+vErrors = __truncateIssues(vErrors, _errs22);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs36 === errors;
+var valid0 = _errs21 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data9 = data._meta;
-const _errs46 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-validate110.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data5 = data._meta;
+const _errs26 = errors;
+if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
+return __fail(validate164, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs46 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
@@ -2219,16 +1754,15 @@ var valid0 = true;
 }
 }
 else {
-validate110.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate164, instancePath,"type",{type: "object"});
 }
 }
-validate110.errors = vErrors;
+validate164.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate109(data, instancePath=""){
+function validate163(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -2239,49 +1773,29 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate110(data0, instancePath+"/document"))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
-errors = vErrors.length;
+if(!(validate164(data0, instancePath+"/document"))){
+errors = (vErrors = __concatIssues(vErrors, validate164.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = __issue(instancePath+"/document","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/document","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = __issue(instancePath+"/document","anyOf",{});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/document","anyOf",{}));
 errors++;
-validate109.errors = vErrors;
+validate163.errors = vErrors;
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -2293,8 +1807,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate109.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate163, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs6 === errors;
 }
@@ -2304,16 +1817,231 @@ var valid0 = true;
 }
 }
 else {
-validate109.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate163, instancePath,"type",{type: "object"});
 }
 }
-validate109.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate115(data, instancePath=""){
+function validate178(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
+let data0 = data.maxCount;
+const _errs1 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+return __fail(validate178, instancePath+"/maxCount","type",{type: __schemaValue6});
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+return __fail(validate178, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats2.validate(data0))){
+return __fail(validate178, instancePath+"/maxCount","format",{format: "uint32"});
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate178, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+return __fail(validate178, instancePath,"type",{type: "object"});
+}
+}
+validate178.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate180(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate180, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate180, instancePath,"type",{type: "object"});
+}
+}
+validate180.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate182(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
+let data0 = data.maxCount;
+const _errs1 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+return __fail(validate182, instancePath+"/maxCount","type",{type: __schemaValue6});
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+return __fail(validate182, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats2.validate(data0))){
+return __fail(validate182, instancePath+"/maxCount","format",{format: "uint32"});
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate182, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+return __fail(validate182, instancePath,"type",{type: "object"});
+}
+}
+validate182.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate184(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.maxCount !== undefined && func0.call(data, "maxCount")){
+let data0 = data.maxCount;
+const _errs1 = errors;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+return __fail(validate184, instancePath+"/maxCount","type",{type: __schemaValue6});
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+return __fail(validate184, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats2.validate(data0))){
+return __fail(validate184, instancePath+"/maxCount","format",{format: "uint32"});
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate184, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+return __fail(validate184, instancePath,"type",{type: "object"});
+}
+}
+validate184.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate186(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate186, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate186, instancePath,"type",{type: "object"});
+}
+}
+validate186.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate188(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate188, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate188, instancePath,"type",{type: "object"});
+}
+}
+validate188.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate177(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -2324,124 +2052,29 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.maxCount !== undefined && func0.call(data0, "maxCount")){
-let data1 = data0.maxCount;
-const _errs6 = errors;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err0 = __issue(instancePath+"/recentFiles/maxCount","type",{type: __schemaValue4});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(errors === _errs6){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-const err1 = __issue(instancePath+"/recentFiles/maxCount","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-if(!(formats2.validate(data1))){
-const err2 = __issue(instancePath+"/recentFiles/maxCount","format",{format: "uint32"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-var valid3 = _errs6 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data0._meta !== undefined && func0.call(data0, "_meta")){
-let data2 = data0._meta;
-const _errs8 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-const err3 = __issue(instancePath+"/recentFiles/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid3 = _errs8 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-else {
-const err4 = __issue(instancePath+"/recentFiles","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!(validate178(data0, instancePath+"/recentFiles"))){
+errors = (vErrors = __concatIssues(vErrors, validate178.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const _errs11 = errors;
+const _errs4 = errors;
 if(data0 !== null){
-const err5 = __issue(instancePath+"/recentFiles","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/recentFiles","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs11 === errors;
+var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err6 = __issue(instancePath+"/recentFiles","anyOf",{});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/recentFiles","anyOf",{}));
 errors++;
-validate115.errors = vErrors;
+validate177.errors = vErrors;
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -2450,515 +2083,192 @@ var valid0 = true;
 }
 if(valid0){
 if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
-let data3 = data.relatedSnippets;
-const _errs13 = errors;
-const _errs14 = errors;
-let valid4 = false;
-const _errs15 = errors;
-const _errs16 = errors;
-if(errors === _errs16){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
-let data4 = data3._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err7 = __issue(instancePath+"/relatedSnippets/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err7];
+let data1 = data.relatedSnippets;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate180(data1, instancePath+"/relatedSnippets"))){
+errors = (vErrors = __concatIssues(vErrors, validate180.errors)).length;
 }
-else {
-vErrors.push(err7);
-}
+var _valid1 = _errs8 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs9 = errors;
+if(data1 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/relatedSnippets","type",{type: "null"}));
 errors++;
 }
+var _valid1 = _errs9 === errors;
+valid2 = valid2 || _valid1;
 }
-}
-else {
-const err8 = __issue(instancePath+"/relatedSnippets","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/relatedSnippets","anyOf",{}));
 errors++;
-}
-}
-var _valid1 = _errs15 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs21 = errors;
-if(data3 !== null){
-const err9 = __issue(instancePath+"/relatedSnippets","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid1 = _errs21 === errors;
-valid4 = valid4 || _valid1;
-}
-if(!valid4){
-const err10 = __issue(instancePath+"/relatedSnippets","anyOf",{});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-validate115.errors = vErrors;
+validate177.errors = vErrors;
 return false;
 }
 else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
+errors = _errs7;
+vErrors = __truncateIssues(vErrors, _errs7);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs13 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.editHistory !== undefined && func0.call(data, "editHistory")){
-let data5 = data.editHistory;
-const _errs23 = errors;
-const _errs24 = errors;
-let valid7 = false;
-const _errs25 = errors;
-const _errs26 = errors;
-if(errors === _errs26){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.maxCount !== undefined && func0.call(data5, "maxCount")){
-let data6 = data5.maxCount;
-const _errs28 = errors;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err11 = __issue(instancePath+"/editHistory/maxCount","type",{type: __schemaValue4});
-if(vErrors === null){
-vErrors = [err11];
+let data2 = data.editHistory;
+const _errs11 = errors;
+const _errs12 = errors;
+let valid3 = false;
+const _errs13 = errors;
+if(!(validate182(data2, instancePath+"/editHistory"))){
+errors = (vErrors = __concatIssues(vErrors, validate182.errors)).length;
 }
-else {
-vErrors.push(err11);
-}
+var _valid2 = _errs13 === errors;
+valid3 = valid3 || _valid2;
+if(!valid3){
+const _errs14 = errors;
+if(data2 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/editHistory","type",{type: "null"}));
 errors++;
 }
-if(errors === _errs28){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err12 = __issue(instancePath+"/editHistory/maxCount","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err12];
+var _valid2 = _errs14 === errors;
+valid3 = valid3 || _valid2;
 }
-else {
-vErrors.push(err12);
-}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/editHistory","anyOf",{}));
 errors++;
-}
-else {
-if(!(formats2.validate(data6))){
-const err13 = __issue(instancePath+"/editHistory/maxCount","format",{format: "uint32"});
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-}
-var valid9 = _errs28 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data5._meta !== undefined && func0.call(data5, "_meta")){
-let data7 = data5._meta;
-const _errs30 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err14 = __issue(instancePath+"/editHistory/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var valid9 = _errs30 === errors;
-}
-else {
-var valid9 = true;
-}
-}
-}
-else {
-const err15 = __issue(instancePath+"/editHistory","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-var _valid2 = _errs25 === errors;
-valid7 = valid7 || _valid2;
-if(!valid7){
-const _errs33 = errors;
-if(data5 !== null){
-const err16 = __issue(instancePath+"/editHistory","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid2 = _errs33 === errors;
-valid7 = valid7 || _valid2;
-}
-if(!valid7){
-const err17 = __issue(instancePath+"/editHistory","anyOf",{});
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-validate115.errors = vErrors;
+validate177.errors = vErrors;
 return false;
 }
 else {
-errors = _errs24;
-if(vErrors !== null){
-if(_errs24){
-vErrors.length = _errs24;
+errors = _errs12;
+vErrors = __truncateIssues(vErrors, _errs12);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs23 === errors;
+var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.userActions !== undefined && func0.call(data, "userActions")){
-let data8 = data.userActions;
-const _errs35 = errors;
-const _errs36 = errors;
-let valid10 = false;
-const _errs37 = errors;
-const _errs38 = errors;
-if(errors === _errs38){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.maxCount !== undefined && func0.call(data8, "maxCount")){
-let data9 = data8.maxCount;
-const _errs40 = errors;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-const err18 = __issue(instancePath+"/userActions/maxCount","type",{type: __schemaValue4});
-if(vErrors === null){
-vErrors = [err18];
+let data3 = data.userActions;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid4 = false;
+const _errs18 = errors;
+if(!(validate184(data3, instancePath+"/userActions"))){
+errors = (vErrors = __concatIssues(vErrors, validate184.errors)).length;
 }
-else {
-vErrors.push(err18);
-}
+var _valid3 = _errs18 === errors;
+valid4 = valid4 || _valid3;
+if(!valid4){
+const _errs19 = errors;
+if(data3 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/userActions","type",{type: "null"}));
 errors++;
 }
-if(errors === _errs40){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err19 = __issue(instancePath+"/userActions/maxCount","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err19];
+var _valid3 = _errs19 === errors;
+valid4 = valid4 || _valid3;
 }
-else {
-vErrors.push(err19);
-}
+if(!valid4){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/userActions","anyOf",{}));
 errors++;
-}
-else {
-if(!(formats2.validate(data9))){
-const err20 = __issue(instancePath+"/userActions/maxCount","format",{format: "uint32"});
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-}
-var valid12 = _errs40 === errors;
-}
-else {
-var valid12 = true;
-}
-if(valid12){
-if(data8._meta !== undefined && func0.call(data8, "_meta")){
-let data10 = data8._meta;
-const _errs42 = errors;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-const err21 = __issue(instancePath+"/userActions/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var valid12 = _errs42 === errors;
-}
-else {
-var valid12 = true;
-}
-}
-}
-else {
-const err22 = __issue(instancePath+"/userActions","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-var _valid3 = _errs37 === errors;
-valid10 = valid10 || _valid3;
-if(!valid10){
-const _errs45 = errors;
-if(data8 !== null){
-const err23 = __issue(instancePath+"/userActions","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid3 = _errs45 === errors;
-valid10 = valid10 || _valid3;
-}
-if(!valid10){
-const err24 = __issue(instancePath+"/userActions","anyOf",{});
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-validate115.errors = vErrors;
+validate177.errors = vErrors;
 return false;
 }
 else {
-errors = _errs36;
-if(vErrors !== null){
-if(_errs36){
-vErrors.length = _errs36;
+errors = _errs17;
+vErrors = __truncateIssues(vErrors, _errs17);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs35 === errors;
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.openFiles !== undefined && func0.call(data, "openFiles")){
-let data11 = data.openFiles;
-const _errs47 = errors;
-const _errs48 = errors;
-let valid13 = false;
-const _errs49 = errors;
-const _errs50 = errors;
-if(errors === _errs50){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11._meta !== undefined && func0.call(data11, "_meta")){
-let data12 = data11._meta;
-if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-const err25 = __issue(instancePath+"/openFiles/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err25];
+let data4 = data.openFiles;
+const _errs21 = errors;
+const _errs22 = errors;
+let valid5 = false;
+const _errs23 = errors;
+if(!(validate186(data4, instancePath+"/openFiles"))){
+errors = (vErrors = __concatIssues(vErrors, validate186.errors)).length;
 }
-else {
-vErrors.push(err25);
-}
+var _valid4 = _errs23 === errors;
+valid5 = valid5 || _valid4;
+if(!valid5){
+const _errs24 = errors;
+if(data4 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/openFiles","type",{type: "null"}));
 errors++;
 }
+var _valid4 = _errs24 === errors;
+valid5 = valid5 || _valid4;
 }
-}
-else {
-const err26 = __issue(instancePath+"/openFiles","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/openFiles","anyOf",{}));
 errors++;
-}
-}
-var _valid4 = _errs49 === errors;
-valid13 = valid13 || _valid4;
-if(!valid13){
-const _errs55 = errors;
-if(data11 !== null){
-const err27 = __issue(instancePath+"/openFiles","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-var _valid4 = _errs55 === errors;
-valid13 = valid13 || _valid4;
-}
-if(!valid13){
-const err28 = __issue(instancePath+"/openFiles","anyOf",{});
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-validate115.errors = vErrors;
+validate177.errors = vErrors;
 return false;
 }
 else {
-errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
+errors = _errs22;
+vErrors = __truncateIssues(vErrors, _errs22);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs47 === errors;
+var valid0 = _errs21 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
-let data13 = data.diagnostics;
-const _errs57 = errors;
-const _errs58 = errors;
-let valid16 = false;
-const _errs59 = errors;
-const _errs60 = errors;
-if(errors === _errs60){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13._meta !== undefined && func0.call(data13, "_meta")){
-let data14 = data13._meta;
-if((!(data14 && typeof data14 == "object" && !Array.isArray(data14))) && (data14 !== null)){
-const err29 = __issue(instancePath+"/diagnostics/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err29];
+let data5 = data.diagnostics;
+const _errs26 = errors;
+const _errs27 = errors;
+let valid6 = false;
+const _errs28 = errors;
+if(!(validate188(data5, instancePath+"/diagnostics"))){
+errors = (vErrors = __concatIssues(vErrors, validate188.errors)).length;
 }
-else {
-vErrors.push(err29);
-}
+var _valid5 = _errs28 === errors;
+valid6 = valid6 || _valid5;
+if(!valid6){
+const _errs29 = errors;
+if(data5 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/diagnostics","type",{type: "null"}));
 errors++;
 }
+var _valid5 = _errs29 === errors;
+valid6 = valid6 || _valid5;
 }
-}
-else {
-const err30 = __issue(instancePath+"/diagnostics","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+if(!valid6){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/diagnostics","anyOf",{}));
 errors++;
-}
-}
-var _valid5 = _errs59 === errors;
-valid16 = valid16 || _valid5;
-if(!valid16){
-const _errs65 = errors;
-if(data13 !== null){
-const err31 = __issue(instancePath+"/diagnostics","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-var _valid5 = _errs65 === errors;
-valid16 = valid16 || _valid5;
-}
-if(!valid16){
-const err32 = __issue(instancePath+"/diagnostics","anyOf",{});
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-validate115.errors = vErrors;
+validate177.errors = vErrors;
 return false;
 }
 else {
-errors = _errs58;
-if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
+errors = _errs27;
+vErrors = __truncateIssues(vErrors, _errs27);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs57 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data15 = data._meta;
-const _errs67 = errors;
-if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
-validate115.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data6 = data._meta;
+const _errs31 = errors;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
+return __fail(validate177, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs67 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
@@ -2971,16 +2281,15 @@ var valid0 = true;
 }
 }
 else {
-validate115.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate177, instancePath,"type",{type: "object"});
 }
 }
-validate115.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate108(data, instancePath=""){
+function validate162(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -2991,49 +2300,29 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate109(data0, instancePath+"/events"))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
-errors = vErrors.length;
+if(!(validate163(data0, instancePath+"/events"))){
+errors = (vErrors = __concatIssues(vErrors, validate163.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = __issue(instancePath+"/events","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/events","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = __issue(instancePath+"/events","anyOf",{});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/events","anyOf",{}));
 errors++;
-validate108.errors = vErrors;
+validate162.errors = vErrors;
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -3047,49 +2336,29 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate115(data1, instancePath+"/context"))){
-vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
-errors = vErrors.length;
+if(!(validate177(data1, instancePath+"/context"))){
+errors = (vErrors = __concatIssues(vErrors, validate177.errors)).length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-const err2 = __issue(instancePath+"/context","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/context","type",{type: "null"}));
 errors++;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = __issue(instancePath+"/context","anyOf",{});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/context","anyOf",{}));
 errors++;
-validate108.errors = vErrors;
+validate162.errors = vErrors;
 return false;
 }
 else {
 errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs7);
 }
 var valid0 = _errs6 === errors;
 }
@@ -3101,8 +2370,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate108.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate162, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs11 === errors;
 }
@@ -3113,16 +2381,15 @@ var valid0 = true;
 }
 }
 else {
-validate108.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate162, instancePath,"type",{type: "object"});
 }
 }
-validate108.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate103(data, instancePath=""){
+function validate137(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -3130,8 +2397,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
-validate103.errors = [__issue(instancePath+"/loadSession","type",{type: "boolean"})];
-return false;
+return __fail(validate137, instancePath+"/loadSession","type",{type: "boolean"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -3140,67 +2406,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
-let data1 = data.promptCapabilities;
 const _errs3 = errors;
-const _errs5 = errors;
-if(errors === _errs5){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.image !== undefined && func0.call(data1, "image")){
-const _errs7 = errors;
-if(typeof data1.image !== "boolean"){
-validate103.errors = [__issue(instancePath+"/promptCapabilities/image","type",{type: "boolean"})];
-return false;
-}
-var valid3 = _errs7 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data1.audio !== undefined && func0.call(data1, "audio")){
-const _errs9 = errors;
-if(typeof data1.audio !== "boolean"){
-validate103.errors = [__issue(instancePath+"/promptCapabilities/audio","type",{type: "boolean"})];
-return false;
-}
-var valid3 = _errs9 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data1.embeddedContext !== undefined && func0.call(data1, "embeddedContext")){
-const _errs11 = errors;
-if(typeof data1.embeddedContext !== "boolean"){
-validate103.errors = [__issue(instancePath+"/promptCapabilities/embeddedContext","type",{type: "boolean"})];
-return false;
-}
-var valid3 = _errs11 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data5 = data1._meta;
-const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate103.errors = [__issue(instancePath+"/promptCapabilities/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid3 = _errs13 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-else {
-validate103.errors = [__issue(instancePath+"/promptCapabilities","type",{type: "object"})];
-return false;
-}
+if(!(validate138(data.promptCapabilities, instancePath+"/promptCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate138.errors)).length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -3209,67 +2417,103 @@ var valid0 = true;
 }
 if(valid0){
 if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
-let data6 = data.mcpCapabilities;
+const _errs5 = errors;
+if(!(validate140(data.mcpCapabilities, instancePath+"/mcpCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate140.errors)).length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
+const _errs7 = errors;
+if(!(validate142(data.sessionCapabilities, instancePath+"/sessionCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate142.errors)).length;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.auth !== undefined && func0.call(data, "auth")){
+const _errs9 = errors;
+if(!(validate156(data.auth, instancePath+"/auth"))){
+errors = (vErrors = __concatIssues(vErrors, validate156.errors)).length;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.providers !== undefined && func0.call(data, "providers")){
+let data5 = data.providers;
+const _errs11 = errors;
+const _errs12 = errors;
+let valid5 = false;
+const _errs13 = errors;
+if(!(validate160(data5, instancePath+"/providers"))){
+errors = (vErrors = __concatIssues(vErrors, validate160.errors)).length;
+}
+var _valid0 = _errs13 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs14 = errors;
+if(data5 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/providers","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/providers","anyOf",{}));
+errors++;
+validate137.errors = vErrors;
+return false;
+}
+else {
+errors = _errs12;
+vErrors = __truncateIssues(vErrors, _errs12);
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nes !== undefined && func0.call(data, "nes")){
+let data6 = data.nes;
 const _errs16 = errors;
+const _errs17 = errors;
+let valid6 = false;
 const _errs18 = errors;
-if(errors === _errs18){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.http !== undefined && func0.call(data6, "http")){
-const _errs20 = errors;
-if(typeof data6.http !== "boolean"){
-validate103.errors = [__issue(instancePath+"/mcpCapabilities/http","type",{type: "boolean"})];
+if(!(validate162(data6, instancePath+"/nes"))){
+errors = (vErrors = __concatIssues(vErrors, validate162.errors)).length;
+}
+var _valid1 = _errs18 === errors;
+valid6 = valid6 || _valid1;
+if(!valid6){
+const _errs19 = errors;
+if(data6 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/nes","type",{type: "null"}));
+errors++;
+}
+var _valid1 = _errs19 === errors;
+valid6 = valid6 || _valid1;
+}
+if(!valid6){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/nes","anyOf",{}));
+errors++;
+validate137.errors = vErrors;
 return false;
 }
-var valid6 = _errs20 === errors;
-}
 else {
-var valid6 = true;
-}
-if(valid6){
-if(data6.sse !== undefined && func0.call(data6, "sse")){
-const _errs22 = errors;
-if(typeof data6.sse !== "boolean"){
-validate103.errors = [__issue(instancePath+"/mcpCapabilities/sse","type",{type: "boolean"})];
-return false;
-}
-var valid6 = _errs22 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data6.acp !== undefined && func0.call(data6, "acp")){
-const _errs24 = errors;
-if(typeof data6.acp !== "boolean"){
-validate103.errors = [__issue(instancePath+"/mcpCapabilities/acp","type",{type: "boolean"})];
-return false;
-}
-var valid6 = _errs24 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data6._meta !== undefined && func0.call(data6, "_meta")){
-let data10 = data6._meta;
-const _errs26 = errors;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-validate103.errors = [__issue(instancePath+"/mcpCapabilities/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid6 = _errs26 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-else {
-validate103.errors = [__issue(instancePath+"/mcpCapabilities","type",{type: "object"})];
-return false;
-}
+errors = _errs17;
+vErrors = __truncateIssues(vErrors, _errs17);
 }
 var valid0 = _errs16 === errors;
 }
@@ -3277,236 +2521,50 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
-const _errs29 = errors;
-if(!(validate104(data.sessionCapabilities, instancePath+"/sessionCapabilities"))){
-vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs29 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
-const _errs31 = errors;
-if(!(validate106(data.auth, instancePath+"/auth"))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.providers !== undefined && func0.call(data, "providers")){
-let data13 = data.providers;
-const _errs33 = errors;
-const _errs34 = errors;
-let valid9 = false;
-const _errs35 = errors;
-const _errs36 = errors;
-if(errors === _errs36){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13._meta !== undefined && func0.call(data13, "_meta")){
-let data14 = data13._meta;
-if((!(data14 && typeof data14 == "object" && !Array.isArray(data14))) && (data14 !== null)){
-const err0 = __issue(instancePath+"/providers/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = __issue(instancePath+"/providers","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-var _valid0 = _errs35 === errors;
-valid9 = valid9 || _valid0;
-if(!valid9){
-const _errs41 = errors;
-if(data13 !== null){
-const err2 = __issue(instancePath+"/providers","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid0 = _errs41 === errors;
-valid9 = valid9 || _valid0;
-}
-if(!valid9){
-const err3 = __issue(instancePath+"/providers","anyOf",{});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate103.errors = vErrors;
-return false;
-}
-else {
-errors = _errs34;
-if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs33 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nes !== undefined && func0.call(data, "nes")){
-let data15 = data.nes;
-const _errs43 = errors;
-const _errs44 = errors;
-let valid12 = false;
-const _errs45 = errors;
-if(!(validate108(data15, instancePath+"/nes"))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs45 === errors;
-valid12 = valid12 || _valid1;
-if(!valid12){
-const _errs46 = errors;
-if(data15 !== null){
-const err4 = __issue(instancePath+"/nes","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs46 === errors;
-valid12 = valid12 || _valid1;
-}
-if(!valid12){
-const err5 = __issue(instancePath+"/nes","anyOf",{});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate103.errors = vErrors;
-return false;
-}
-else {
-errors = _errs44;
-if(vErrors !== null){
-if(_errs44){
-vErrors.length = _errs44;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.positionEncoding !== undefined && func0.call(data, "positionEncoding")){
-let data16 = data.positionEncoding;
-const _errs48 = errors;
-const _errs49 = errors;
-let valid13 = false;
-const _errs50 = errors;
-if(!(((data16 === "utf-16") || (data16 === "utf-32")) || (data16 === "utf-8"))){
-const err6 = __issue(instancePath+"/positionEncoding","enum",{allowedValues: __schemaValue7});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+let data7 = data.positionEncoding;
+const _errs21 = errors;
+const _errs22 = errors;
+let valid7 = false;
+const _errs23 = errors;
+if(!(((data7 === "utf-16") || (data7 === "utf-32")) || (data7 === "utf-8"))){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/positionEncoding","enum",{allowedValues: __schemaValue7}));
 errors++;
 }
-var _valid2 = _errs50 === errors;
-valid13 = valid13 || _valid2;
-if(!valid13){
-const _errs52 = errors;
-if(data16 !== null){
-const err7 = __issue(instancePath+"/positionEncoding","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+var _valid2 = _errs23 === errors;
+valid7 = valid7 || _valid2;
+if(!valid7){
+const _errs25 = errors;
+if(data7 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/positionEncoding","type",{type: "null"}));
 errors++;
 }
-var _valid2 = _errs52 === errors;
-valid13 = valid13 || _valid2;
+var _valid2 = _errs25 === errors;
+valid7 = valid7 || _valid2;
 }
-if(!valid13){
-const err8 = __issue(instancePath+"/positionEncoding","anyOf",{});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+if(!valid7){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/positionEncoding","anyOf",{}));
 errors++;
-validate103.errors = vErrors;
+validate137.errors = vErrors;
 return false;
 }
 else {
-errors = _errs49;
-if(vErrors !== null){
-if(_errs49){
-vErrors.length = _errs49;
+errors = _errs22;
+vErrors = __truncateIssues(vErrors, _errs22);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs48 === errors;
+var valid0 = _errs21 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data17 = data._meta;
-const _errs54 = errors;
-if((!(data17 && typeof data17 == "object" && !Array.isArray(data17))) && (data17 !== null)){
-validate103.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data8 = data._meta;
+const _errs27 = errors;
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
+return __fail(validate137, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs54 === errors;
+var valid0 = _errs27 === errors;
 }
 else {
 var valid0 = true;
@@ -3521,11 +2579,10 @@ var valid0 = true;
 }
 }
 else {
-validate103.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate137, instancePath,"type",{type: "object"});
 }
 }
-validate103.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
 
@@ -3536,44 +2593,22 @@ return errors === 0;
 
 
 
-function validate102(data, instancePath=""){
+
+
+function validate134(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
-validate102.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate134, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
-let data0 = data.protocolVersion;
 const _errs1 = errors;
-const _errs3 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate102.errors = [__issue(instancePath+"/protocolVersion","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs3){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 65535 || isNaN(data0)){
-validate102.errors = [__issue(instancePath+"/protocolVersion","maximum",{comparison: "<=", limit: 65535})];
-return false;
-}
-else {
-if(data0 < 0 || isNaN(data0)){
-validate102.errors = [__issue(instancePath+"/protocolVersion","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats30.validate(data0))){
-validate102.errors = [__issue(instancePath+"/protocolVersion","format",{format: "uint16"})];
-return false;
-}
-}
-}
-}
+if(!(validate135(data.protocolVersion, instancePath+"/protocolVersion"))){
+errors = (vErrors = __concatIssues(vErrors, validate135.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -3582,12 +2617,11 @@ var valid0 = true;
 }
 if(valid0){
 if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
-const _errs5 = errors;
-if(!(validate103(data.agentCapabilities, instancePath+"/agentCapabilities"))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
+const _errs3 = errors;
+if(!(validate137(data.agentCapabilities, instancePath+"/agentCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate137.errors)).length;
 }
-var valid0 = _errs5 === errors;
+var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
@@ -3595,29 +2629,27 @@ var valid0 = true;
 if(valid0){
 if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data2 = data.authMethods;
-const _errs7 = errors;
-if(errors === _errs7){
+const _errs5 = errors;
+if(errors === _errs5){
 if(Array.isArray(data2)){
-var valid4 = true;
+var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
-if(!(validate119(data2[i0], instancePath+"/authMethods/" + i0))){
-vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
-errors = vErrors.length;
+const _errs7 = errors;
+if(!(validate193(data2[i0], instancePath+"/authMethods/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate193.errors)).length;
 }
-var valid4 = _errs9 === errors;
-if(!valid4){
+var valid3 = _errs7 === errors;
+if(!valid3){
 break;
 }
 }
 }
 else {
-validate102.errors = [__issue(instancePath+"/authMethods","type",{type: "array"})];
-return false;
+return __fail(validate134, instancePath+"/authMethods","type",{type: "array"});
 }
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
@@ -3625,168 +2657,47 @@ var valid0 = true;
 if(valid0){
 if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
 let data4 = data.agentInfo;
+const _errs8 = errors;
+const _errs9 = errors;
+let valid4 = false;
 const _errs10 = errors;
+if(!(validate199(data4, instancePath+"/agentInfo"))){
+errors = (vErrors = __concatIssues(vErrors, validate199.errors)).length;
+}
+var _valid0 = _errs10 === errors;
+valid4 = valid4 || _valid0;
+if(!valid4){
 const _errs11 = errors;
-let valid5 = false;
-const _errs12 = errors;
-const _errs13 = errors;
-if(errors === _errs13){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if((((data4.name === undefined) || (!(func0.call(data4, "name")))) && (missing1 = "name")) || (((data4.version === undefined) || (!(func0.call(data4, "version")))) && (missing1 = "version"))){
-const err0 = __issue(instancePath+"/agentInfo","required",{missingProperty: missing1});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data4.name !== undefined && func0.call(data4, "name")){
-const _errs15 = errors;
-if(typeof data4.name !== "string"){
-const err1 = __issue(instancePath+"/agentInfo/name","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var valid7 = _errs15 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data4.title !== undefined && func0.call(data4, "title")){
-let data6 = data4.title;
-const _errs17 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err2 = __issue(instancePath+"/agentInfo/title","type",{type: __schemaValue2});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid7 = _errs17 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data4.version !== undefined && func0.call(data4, "version")){
-const _errs19 = errors;
-if(typeof data4.version !== "string"){
-const err3 = __issue(instancePath+"/agentInfo/version","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid7 = _errs19 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data4._meta !== undefined && func0.call(data4, "_meta")){
-let data8 = data4._meta;
-const _errs21 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err4 = __issue(instancePath+"/agentInfo/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var valid7 = _errs21 === errors;
-}
-else {
-var valid7 = true;
-}
-}
-}
-}
-}
-}
-else {
-const err5 = __issue(instancePath+"/agentInfo","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid0 = _errs12 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs24 = errors;
 if(data4 !== null){
-const err6 = __issue(instancePath+"/agentInfo","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/agentInfo","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs24 === errors;
-valid5 = valid5 || _valid0;
+var _valid0 = _errs11 === errors;
+valid4 = valid4 || _valid0;
 }
-if(!valid5){
-const err7 = __issue(instancePath+"/agentInfo","anyOf",{});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+if(!valid4){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/agentInfo","anyOf",{}));
 errors++;
-validate102.errors = vErrors;
+validate134.errors = vErrors;
 return false;
 }
 else {
-errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
+errors = _errs9;
+vErrors = __truncateIssues(vErrors, _errs9);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs10 === errors;
+var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data9 = data._meta;
-const _errs26 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-validate102.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data5 = data._meta;
+const _errs13 = errors;
+if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
+return __fail(validate134, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
@@ -3798,31 +2709,30 @@ var valid0 = true;
 }
 }
 else {
-validate102.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate134, instancePath,"type",{type: "object"});
 }
 }
-validate102.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate128(data, instancePath=""){
+
+
+function validate206(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
-validate128.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate206, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs1 = errors;
 if(typeof data.apiType !== "string"){
-validate128.errors = [__issue(instancePath+"/apiType","type",{type: "string"})];
-return false;
+return __fail(validate206, instancePath+"/apiType","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -3833,8 +2743,7 @@ if(valid0){
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs5 = errors;
 if(typeof data.baseUrl !== "string"){
-validate128.errors = [__issue(instancePath+"/baseUrl","type",{type: "string"})];
-return false;
+return __fail(validate206, instancePath+"/baseUrl","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -3846,8 +2755,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate128.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate206, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -3859,31 +2767,28 @@ var valid0 = true;
 }
 }
 else {
-validate128.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate206, instancePath,"type",{type: "object"});
 }
 }
-validate128.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate127(data, instancePath=""){
+function validate205(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
-validate127.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate205, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
-validate127.errors = [__issue(instancePath+"/providerId","type",{type: "string"})];
-return false;
+return __fail(validate205, instancePath+"/providerId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -3901,8 +2806,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-validate127.errors = [__issue(instancePath+"/supported/" + i0,"type",{type: "string"})];
-return false;
+return __fail(validate205, instancePath+"/supported/" + i0,"type",{type: "string"});
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -3911,8 +2815,7 @@ break;
 }
 }
 else {
-validate127.errors = [__issue(instancePath+"/supported","type",{type: "array"})];
-return false;
+return __fail(validate205, instancePath+"/supported","type",{type: "array"});
 }
 }
 var valid0 = _errs5 === errors;
@@ -3924,8 +2827,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs10 = errors;
 if(typeof data.required !== "boolean"){
-validate127.errors = [__issue(instancePath+"/required","type",{type: "boolean"})];
-return false;
+return __fail(validate205, instancePath+"/required","type",{type: "boolean"});
 }
 var valid0 = _errs10 === errors;
 }
@@ -3939,49 +2841,29 @@ const _errs12 = errors;
 const _errs13 = errors;
 let valid5 = false;
 const _errs14 = errors;
-if(!(validate128(data4, instancePath+"/current"))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
-errors = vErrors.length;
+if(!(validate206(data4, instancePath+"/current"))){
+errors = (vErrors = __concatIssues(vErrors, validate206.errors)).length;
 }
 var _valid0 = _errs14 === errors;
 valid5 = valid5 || _valid0;
 if(!valid5){
 const _errs15 = errors;
 if(data4 !== null){
-const err0 = __issue(instancePath+"/current","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/current","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs15 === errors;
 valid5 = valid5 || _valid0;
 }
 if(!valid5){
-const err1 = __issue(instancePath+"/current","anyOf",{});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/current","anyOf",{}));
 errors++;
-validate127.errors = vErrors;
+validate205.errors = vErrors;
 return false;
 }
 else {
 errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs13);
 }
 var valid0 = _errs12 === errors;
 }
@@ -3993,8 +2875,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate127.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate205, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs17 === errors;
 }
@@ -4008,24 +2889,22 @@ var valid0 = true;
 }
 }
 else {
-validate127.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate205, instancePath,"type",{type: "object"});
 }
 }
-validate127.errors = vErrors;
+validate205.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate126(data, instancePath=""){
+function validate204(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
-validate126.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate204, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providers !== undefined && func0.call(data, "providers")){
@@ -4037,9 +2916,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate127(data0[i0], instancePath+"/providers/" + i0))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
+if(!(validate205(data0[i0], instancePath+"/providers/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate205.errors)).length;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -4048,8 +2926,7 @@ break;
 }
 }
 else {
-validate126.errors = [__issue(instancePath+"/providers","type",{type: "array"})];
-return false;
+return __fail(validate204, instancePath+"/providers","type",{type: "array"});
 }
 }
 var valid0 = _errs1 === errors;
@@ -4062,8 +2939,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate126.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate204, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs4 === errors;
 }
@@ -4074,11 +2950,52 @@ var valid0 = true;
 }
 }
 else {
-validate126.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate204, instancePath,"type",{type: "object"});
 }
 }
-validate126.errors = vErrors;
+validate204.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate210(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate210, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate210, instancePath,"type",{type: "object"});
+}
+}
+validate210.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate212(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate212, instancePath,"type",{type: "object"});
+}
+}
+validate212.errors = vErrors;
 return errors === 0;
 }
 
@@ -4105,22 +3022,26 @@ return errors === 0;
 
 
 
-function validate157(data, instancePath=""){
+
+
+
+
+
+
+function validate245(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-validate157.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate245, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate157.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate245, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -4134,49 +3055,29 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
 const _errs7 = errors;
-if(!(validate133(data1, instancePath+"/modes"))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-errors = vErrors.length;
+if(!(validate217(data1, instancePath+"/modes"))){
+errors = (vErrors = __concatIssues(vErrors, validate217.errors)).length;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
 if(!valid3){
 const _errs8 = errors;
 if(data1 !== null){
-const err0 = __issue(instancePath+"/modes","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/modes","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs8 === errors;
 valid3 = valid3 || _valid0;
 }
 if(!valid3){
-const err1 = __issue(instancePath+"/modes","anyOf",{});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/modes","anyOf",{}));
 errors++;
-validate157.errors = vErrors;
+validate245.errors = vErrors;
 return false;
 }
 else {
 errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs6);
 }
 var valid0 = _errs5 === errors;
 }
@@ -4188,8 +3089,7 @@ if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs10 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate157.errors = [__issue(instancePath+"/configOptions","type",{type: __schemaValue3})];
-return false;
+return __fail(validate245, instancePath+"/configOptions","type",{type: __schemaValue3});
 }
 if(errors === _errs10){
 if(Array.isArray(data2)){
@@ -4197,9 +3097,8 @@ var valid4 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate137(data2[i0], instancePath+"/configOptions/" + i0))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-errors = vErrors.length;
+if(!(validate221(data2[i0], instancePath+"/configOptions/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate221.errors)).length;
 }
 var valid4 = _errs12 === errors;
 if(!valid4){
@@ -4218,8 +3117,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate157.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate245, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs13 === errors;
 }
@@ -4232,11 +3130,10 @@ var valid0 = true;
 }
 }
 else {
-validate157.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate245, instancePath,"type",{type: "object"});
 }
 }
-validate157.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
 
@@ -4245,23 +3142,207 @@ return errors === 0;
 
 
 
-function validate168(data, instancePath=""){
+
+
+
+
+function validate261(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
+return __fail(validate261, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
+let data0 = data.totalTokens;
+const _errs1 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+return __fail(validate261, instancePath+"/totalTokens","type",{type: "integer"});
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+return __fail(validate261, instancePath+"/totalTokens","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats10.validate(data0))){
+return __fail(validate261, instancePath+"/totalTokens","format",{format: "uint64"});
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
+let data1 = data.inputTokens;
+const _errs3 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+return __fail(validate261, instancePath+"/inputTokens","type",{type: "integer"});
+}
+if(errors === _errs3){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+return __fail(validate261, instancePath+"/inputTokens","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats10.validate(data1))){
+return __fail(validate261, instancePath+"/inputTokens","format",{format: "uint64"});
+}
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
+let data2 = data.outputTokens;
+const _errs5 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+return __fail(validate261, instancePath+"/outputTokens","type",{type: "integer"});
+}
+if(errors === _errs5){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+return __fail(validate261, instancePath+"/outputTokens","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats10.validate(data2))){
+return __fail(validate261, instancePath+"/outputTokens","format",{format: "uint64"});
+}
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
+let data3 = data.thoughtTokens;
+const _errs7 = errors;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+return __fail(validate261, instancePath+"/thoughtTokens","type",{type: __schemaValue6});
+}
+if(errors === _errs7){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+return __fail(validate261, instancePath+"/thoughtTokens","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats10.validate(data3))){
+return __fail(validate261, instancePath+"/thoughtTokens","format",{format: "uint64"});
+}
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
+let data4 = data.cachedReadTokens;
+const _errs9 = errors;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+return __fail(validate261, instancePath+"/cachedReadTokens","type",{type: __schemaValue6});
+}
+if(errors === _errs9){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+return __fail(validate261, instancePath+"/cachedReadTokens","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats10.validate(data4))){
+return __fail(validate261, instancePath+"/cachedReadTokens","format",{format: "uint64"});
+}
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
+let data5 = data.cachedWriteTokens;
+const _errs11 = errors;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+return __fail(validate261, instancePath+"/cachedWriteTokens","type",{type: __schemaValue6});
+}
+if(errors === _errs11){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+return __fail(validate261, instancePath+"/cachedWriteTokens","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats10.validate(data5))){
+return __fail(validate261, instancePath+"/cachedWriteTokens","format",{format: "uint64"});
+}
+}
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data6 = data._meta;
+const _errs13 = errors;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
+return __fail(validate261, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate261, instancePath,"type",{type: "object"});
+}
+}
+validate261.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate260(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
-validate168.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate260, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 const _errs1 = errors;
 if(!(((((data0 === "end_turn") || (data0 === "max_tokens")) || (data0 === "max_turn_requests")) || (data0 === "refusal")) || (data0 === "cancelled"))){
-validate168.errors = [__issue(instancePath+"/stopReason","enum",{allowedValues: __schemaValue8})];
-return false;
+return __fail(validate260, instancePath+"/stopReason","enum",{allowedValues: __schemaValue8});
 }
 var valid0 = _errs1 === errors;
 }
@@ -4275,367 +3356,29 @@ const _errs4 = errors;
 const _errs5 = errors;
 let valid3 = false;
 const _errs6 = errors;
-const _errs7 = errors;
-if(errors === _errs7){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing1;
-if(((((data1.totalTokens === undefined) || (!(func0.call(data1, "totalTokens")))) && (missing1 = "totalTokens")) || (((data1.inputTokens === undefined) || (!(func0.call(data1, "inputTokens")))) && (missing1 = "inputTokens"))) || (((data1.outputTokens === undefined) || (!(func0.call(data1, "outputTokens")))) && (missing1 = "outputTokens"))){
-const err0 = __issue(instancePath+"/usage","required",{missingProperty: missing1});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data1.totalTokens !== undefined && func0.call(data1, "totalTokens")){
-let data2 = data1.totalTokens;
-const _errs9 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err1 = __issue(instancePath+"/usage/totalTokens","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(errors === _errs9){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err2 = __issue(instancePath+"/usage/totalTokens","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-if(!(formats10.validate(data2))){
-const err3 = __issue(instancePath+"/usage/totalTokens","format",{format: "uint64"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-var valid5 = _errs9 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data1.inputTokens !== undefined && func0.call(data1, "inputTokens")){
-let data3 = data1.inputTokens;
-const _errs11 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err4 = __issue(instancePath+"/usage/inputTokens","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(errors === _errs11){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err5 = __issue(instancePath+"/usage/inputTokens","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-if(!(formats10.validate(data3))){
-const err6 = __issue(instancePath+"/usage/inputTokens","format",{format: "uint64"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-}
-var valid5 = _errs11 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data1.outputTokens !== undefined && func0.call(data1, "outputTokens")){
-let data4 = data1.outputTokens;
-const _errs13 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err7 = __issue(instancePath+"/usage/outputTokens","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(errors === _errs13){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-const err8 = __issue(instancePath+"/usage/outputTokens","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-if(!(formats10.validate(data4))){
-const err9 = __issue(instancePath+"/usage/outputTokens","format",{format: "uint64"});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-}
-var valid5 = _errs13 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data1.thoughtTokens !== undefined && func0.call(data1, "thoughtTokens")){
-let data5 = data1.thoughtTokens;
-const _errs15 = errors;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err10 = __issue(instancePath+"/usage/thoughtTokens","type",{type: __schemaValue4});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(errors === _errs15){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-const err11 = __issue(instancePath+"/usage/thoughtTokens","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-if(!(formats10.validate(data5))){
-const err12 = __issue(instancePath+"/usage/thoughtTokens","format",{format: "uint64"});
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-}
-var valid5 = _errs15 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data1.cachedReadTokens !== undefined && func0.call(data1, "cachedReadTokens")){
-let data6 = data1.cachedReadTokens;
-const _errs17 = errors;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err13 = __issue(instancePath+"/usage/cachedReadTokens","type",{type: __schemaValue4});
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(errors === _errs17){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err14 = __issue(instancePath+"/usage/cachedReadTokens","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-else {
-if(!(formats10.validate(data6))){
-const err15 = __issue(instancePath+"/usage/cachedReadTokens","format",{format: "uint64"});
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-}
-var valid5 = _errs17 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data1.cachedWriteTokens !== undefined && func0.call(data1, "cachedWriteTokens")){
-let data7 = data1.cachedWriteTokens;
-const _errs19 = errors;
-if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
-const err16 = __issue(instancePath+"/usage/cachedWriteTokens","type",{type: __schemaValue4});
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(errors === _errs19){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err17 = __issue(instancePath+"/usage/cachedWriteTokens","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-else {
-if(!(formats10.validate(data7))){
-const err18 = __issue(instancePath+"/usage/cachedWriteTokens","format",{format: "uint64"});
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-}
-var valid5 = _errs19 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data8 = data1._meta;
-const _errs21 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err19 = __issue(instancePath+"/usage/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var valid5 = _errs21 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-const err20 = __issue(instancePath+"/usage","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!(validate261(data1, instancePath+"/usage"))){
+errors = (vErrors = __concatIssues(vErrors, validate261.errors)).length;
 }
 var _valid0 = _errs6 === errors;
 valid3 = valid3 || _valid0;
 if(!valid3){
-const _errs24 = errors;
+const _errs7 = errors;
 if(data1 !== null){
-const err21 = __issue(instancePath+"/usage","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/usage","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs24 === errors;
+var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
 }
 if(!valid3){
-const err22 = __issue(instancePath+"/usage","anyOf",{});
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/usage","anyOf",{}));
 errors++;
-validate168.errors = vErrors;
+validate260.errors = vErrors;
 return false;
 }
 else {
 errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs5);
 }
 var valid0 = _errs4 === errors;
 }
@@ -4644,13 +3387,12 @@ var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data9 = data._meta;
-const _errs26 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-validate168.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data2 = data._meta;
+const _errs9 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate260, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -4660,31 +3402,28 @@ var valid0 = true;
 }
 }
 else {
-validate168.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate260, instancePath,"type",{type: "object"});
 }
 }
-validate168.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate170(data, instancePath=""){
+function validate264(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-validate170.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate264, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate170.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate264, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -4696,8 +3435,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate170.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate264, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs5 === errors;
 }
@@ -4708,266 +3446,65 @@ var valid0 = true;
 }
 }
 else {
-validate170.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate264, instancePath,"type",{type: "object"});
 }
 }
-validate170.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate176(data, instancePath=""){
+function validate271(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.start === undefined) || (!(func0.call(data, "start")))) && (missing0 = "start")) || (((data.end === undefined) || (!(func0.call(data, "end")))) && (missing0 = "end"))){
-validate176.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
+return __fail(validate271, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.start !== undefined && func0.call(data, "start")){
-let data0 = data.start;
+if(data.line !== undefined && func0.call(data, "line")){
+let data0 = data.line;
 const _errs1 = errors;
-const _errs3 = errors;
-if(errors === _errs3){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing1;
-if((((data0.line === undefined) || (!(func0.call(data0, "line")))) && (missing1 = "line")) || (((data0.character === undefined) || (!(func0.call(data0, "character")))) && (missing1 = "character"))){
-validate176.errors = [__issue(instancePath+"/start","required",{missingProperty: missing1})];
-return false;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+return __fail(validate271, instancePath+"/line","type",{type: "integer"});
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+return __fail(validate271, instancePath+"/line","minimum",{comparison: ">=", limit: 0});
 }
 else {
-if(data0.line !== undefined && func0.call(data0, "line")){
-let data1 = data0.line;
-const _errs5 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate176.errors = [__issue(instancePath+"/start/line","type",{type: "integer"})];
-return false;
+if(!(formats2.validate(data0))){
+return __fail(validate271, instancePath+"/line","format",{format: "uint32"});
 }
-if(errors === _errs5){
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.character !== undefined && func0.call(data, "character")){
+let data1 = data.character;
+const _errs3 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+return __fail(validate271, instancePath+"/character","type",{type: "integer"});
+}
+if(errors === _errs3){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate176.errors = [__issue(instancePath+"/start/line","minimum",{comparison: ">=", limit: 0})];
-return false;
+return __fail(validate271, instancePath+"/character","minimum",{comparison: ">=", limit: 0});
 }
 else {
 if(!(formats2.validate(data1))){
-validate176.errors = [__issue(instancePath+"/start/line","format",{format: "uint32"})];
-return false;
+return __fail(validate271, instancePath+"/character","format",{format: "uint32"});
 }
 }
 }
-}
-var valid3 = _errs5 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data0.character !== undefined && func0.call(data0, "character")){
-let data2 = data0.character;
-const _errs7 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate176.errors = [__issue(instancePath+"/start/character","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs7){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-validate176.errors = [__issue(instancePath+"/start/character","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data2))){
-validate176.errors = [__issue(instancePath+"/start/character","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid3 = _errs7 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data0._meta !== undefined && func0.call(data0, "_meta")){
-let data3 = data0._meta;
-const _errs9 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate176.errors = [__issue(instancePath+"/start/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid3 = _errs9 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-else {
-validate176.errors = [__issue(instancePath+"/start","type",{type: "object"})];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.end !== undefined && func0.call(data, "end")){
-let data4 = data.end;
-const _errs12 = errors;
-const _errs14 = errors;
-if(errors === _errs14){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing2;
-if((((data4.line === undefined) || (!(func0.call(data4, "line")))) && (missing2 = "line")) || (((data4.character === undefined) || (!(func0.call(data4, "character")))) && (missing2 = "character"))){
-validate176.errors = [__issue(instancePath+"/end","required",{missingProperty: missing2})];
-return false;
-}
-else {
-if(data4.line !== undefined && func0.call(data4, "line")){
-let data5 = data4.line;
-const _errs16 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate176.errors = [__issue(instancePath+"/end/line","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs16){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-validate176.errors = [__issue(instancePath+"/end/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data5))){
-validate176.errors = [__issue(instancePath+"/end/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid6 = _errs16 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data4.character !== undefined && func0.call(data4, "character")){
-let data6 = data4.character;
-const _errs18 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate176.errors = [__issue(instancePath+"/end/character","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs18){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-validate176.errors = [__issue(instancePath+"/end/character","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data6))){
-validate176.errors = [__issue(instancePath+"/end/character","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid6 = _errs18 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data4._meta !== undefined && func0.call(data4, "_meta")){
-let data7 = data4._meta;
-const _errs20 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-validate176.errors = [__issue(instancePath+"/end/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid6 = _errs20 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-else {
-validate176.errors = [__issue(instancePath+"/end","type",{type: "object"})];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data8 = data._meta;
-const _errs23 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate176.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs23 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate176.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate176.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate175(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
-validate175.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data.range !== undefined && func0.call(data, "range")){
-const _errs1 = errors;
-if(!(validate176(data.range, instancePath+"/range"))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.newText !== undefined && func0.call(data, "newText")){
-const _errs3 = errors;
-if(typeof data.newText !== "string"){
-validate175.errors = [__issue(instancePath+"/newText","type",{type: "string"})];
-return false;
 }
 var valid0 = _errs3 === errors;
 }
@@ -4979,8 +3516,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate175.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate271, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs5 === errors;
 }
@@ -4992,31 +3528,140 @@ var valid0 = true;
 }
 }
 else {
-validate175.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate271, instancePath,"type",{type: "object"});
 }
 }
-validate175.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate174(data, instancePath=""){
+function validate270(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.start === undefined) || (!(func0.call(data, "start")))) && (missing0 = "start")) || (((data.end === undefined) || (!(func0.call(data, "end")))) && (missing0 = "end"))){
+return __fail(validate270, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.start !== undefined && func0.call(data, "start")){
+const _errs1 = errors;
+if(!(validate271(data.start, instancePath+"/start"))){
+errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.end !== undefined && func0.call(data, "end")){
+const _errs3 = errors;
+if(!(validate271(data.end, instancePath+"/end"))){
+errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate270, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate270, instancePath,"type",{type: "object"});
+}
+}
+validate270.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate269(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
+return __fail(validate269, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.range !== undefined && func0.call(data, "range")){
+const _errs1 = errors;
+if(!(validate270(data.range, instancePath+"/range"))){
+errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.newText !== undefined && func0.call(data, "newText")){
+const _errs3 = errors;
+if(typeof data.newText !== "string"){
+return __fail(validate269, instancePath+"/newText","type",{type: "string"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate269, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate269, instancePath,"type",{type: "object"});
+}
+}
+validate269.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate268(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.edits === undefined) || (!(func0.call(data, "edits")))) && (missing0 = "edits"))){
-validate174.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate268, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(typeof data.id !== "string"){
-validate174.errors = [__issue(instancePath+"/id","type",{type: "string"})];
-return false;
+return __fail(validate268, instancePath+"/id","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -5027,8 +3672,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate174.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate268, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -5045,9 +3689,8 @@ var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate175(data2[i0], instancePath+"/edits/" + i0))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
-errors = vErrors.length;
+if(!(validate269(data2[i0], instancePath+"/edits/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate269.errors)).length;
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -5056,8 +3699,7 @@ break;
 }
 }
 else {
-validate174.errors = [__issue(instancePath+"/edits","type",{type: "array"})];
-return false;
+return __fail(validate268, instancePath+"/edits","type",{type: "array"});
 }
 }
 var valid0 = _errs7 === errors;
@@ -5072,183 +3714,29 @@ const _errs10 = errors;
 const _errs11 = errors;
 let valid4 = false;
 const _errs12 = errors;
-const _errs13 = errors;
-if(errors === _errs13){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if((((data4.line === undefined) || (!(func0.call(data4, "line")))) && (missing1 = "line")) || (((data4.character === undefined) || (!(func0.call(data4, "character")))) && (missing1 = "character"))){
-const err0 = __issue(instancePath+"/cursorPosition","required",{missingProperty: missing1});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data4.line !== undefined && func0.call(data4, "line")){
-let data5 = data4.line;
-const _errs15 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err1 = __issue(instancePath+"/cursorPosition/line","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(errors === _errs15){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-const err2 = __issue(instancePath+"/cursorPosition/line","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-if(!(formats2.validate(data5))){
-const err3 = __issue(instancePath+"/cursorPosition/line","format",{format: "uint32"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-var valid6 = _errs15 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data4.character !== undefined && func0.call(data4, "character")){
-let data6 = data4.character;
-const _errs17 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err4 = __issue(instancePath+"/cursorPosition/character","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(errors === _errs17){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err5 = __issue(instancePath+"/cursorPosition/character","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-if(!(formats2.validate(data6))){
-const err6 = __issue(instancePath+"/cursorPosition/character","format",{format: "uint32"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-}
-var valid6 = _errs17 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data4._meta !== undefined && func0.call(data4, "_meta")){
-let data7 = data4._meta;
-const _errs19 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err7 = __issue(instancePath+"/cursorPosition/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var valid6 = _errs19 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-else {
-const err8 = __issue(instancePath+"/cursorPosition","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!(validate271(data4, instancePath+"/cursorPosition"))){
+errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
 }
 var _valid0 = _errs12 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
-const _errs22 = errors;
+const _errs13 = errors;
 if(data4 !== null){
-const err9 = __issue(instancePath+"/cursorPosition","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/cursorPosition","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs22 === errors;
+var _valid0 = _errs13 === errors;
 valid4 = valid4 || _valid0;
 }
 if(!valid4){
-const err10 = __issue(instancePath+"/cursorPosition","anyOf",{});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/cursorPosition","anyOf",{}));
 errors++;
-validate174.errors = vErrors;
+validate268.errors = vErrors;
 return false;
 }
 else {
 errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs11);
 }
 var valid0 = _errs10 === errors;
 }
@@ -5257,13 +3745,12 @@ var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data8 = data._meta;
-const _errs24 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate174.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data5 = data._meta;
+const _errs15 = errors;
+if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
+return __fail(validate268, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs24 === errors;
+var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
@@ -5275,31 +3762,28 @@ var valid0 = true;
 }
 }
 else {
-validate174.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate268, instancePath,"type",{type: "object"});
 }
 }
-validate174.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate180(data, instancePath=""){
+function validate278(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))){
-validate180.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate278, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(typeof data.id !== "string"){
-validate180.errors = [__issue(instancePath+"/id","type",{type: "string"})];
-return false;
+return __fail(validate278, instancePath+"/id","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -5310,8 +3794,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate180.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate278, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -5320,91 +3803,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.position !== undefined && func0.call(data, "position")){
-let data2 = data.position;
 const _errs7 = errors;
-const _errs9 = errors;
-if(errors === _errs9){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if((((data2.line === undefined) || (!(func0.call(data2, "line")))) && (missing1 = "line")) || (((data2.character === undefined) || (!(func0.call(data2, "character")))) && (missing1 = "character"))){
-validate180.errors = [__issue(instancePath+"/position","required",{missingProperty: missing1})];
-return false;
-}
-else {
-if(data2.line !== undefined && func0.call(data2, "line")){
-let data3 = data2.line;
-const _errs11 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate180.errors = [__issue(instancePath+"/position/line","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs11){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-validate180.errors = [__issue(instancePath+"/position/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data3))){
-validate180.errors = [__issue(instancePath+"/position/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid5 = _errs11 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data2.character !== undefined && func0.call(data2, "character")){
-let data4 = data2.character;
-const _errs13 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate180.errors = [__issue(instancePath+"/position/character","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs13){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-validate180.errors = [__issue(instancePath+"/position/character","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data4))){
-validate180.errors = [__issue(instancePath+"/position/character","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid5 = _errs13 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data5 = data2._meta;
-const _errs15 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate180.errors = [__issue(instancePath+"/position/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid5 = _errs15 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate180.errors = [__issue(instancePath+"/position","type",{type: "object"})];
-return false;
-}
+if(!(validate271(data.position, instancePath+"/position"))){
+errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
 }
 var valid0 = _errs7 === errors;
 }
@@ -5413,13 +3814,12 @@ var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data6 = data._meta;
-const _errs18 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate180.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data3 = data._meta;
+const _errs9 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate278, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -5430,31 +3830,28 @@ var valid0 = true;
 }
 }
 else {
-validate180.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate278, instancePath,"type",{type: "object"});
 }
 }
-validate180.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate182(data, instancePath=""){
+function validate281(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.newName === undefined) || (!(func0.call(data, "newName")))) && (missing0 = "newName"))){
-validate182.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate281, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(typeof data.id !== "string"){
-validate182.errors = [__issue(instancePath+"/id","type",{type: "string"})];
-return false;
+return __fail(validate281, instancePath+"/id","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -5465,8 +3862,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate182.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate281, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -5475,91 +3871,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.position !== undefined && func0.call(data, "position")){
-let data2 = data.position;
 const _errs7 = errors;
-const _errs9 = errors;
-if(errors === _errs9){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if((((data2.line === undefined) || (!(func0.call(data2, "line")))) && (missing1 = "line")) || (((data2.character === undefined) || (!(func0.call(data2, "character")))) && (missing1 = "character"))){
-validate182.errors = [__issue(instancePath+"/position","required",{missingProperty: missing1})];
-return false;
-}
-else {
-if(data2.line !== undefined && func0.call(data2, "line")){
-let data3 = data2.line;
-const _errs11 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate182.errors = [__issue(instancePath+"/position/line","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs11){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-validate182.errors = [__issue(instancePath+"/position/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data3))){
-validate182.errors = [__issue(instancePath+"/position/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid5 = _errs11 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data2.character !== undefined && func0.call(data2, "character")){
-let data4 = data2.character;
-const _errs13 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate182.errors = [__issue(instancePath+"/position/character","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs13){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-validate182.errors = [__issue(instancePath+"/position/character","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data4))){
-validate182.errors = [__issue(instancePath+"/position/character","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid5 = _errs13 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data5 = data2._meta;
-const _errs15 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate182.errors = [__issue(instancePath+"/position/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid5 = _errs15 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate182.errors = [__issue(instancePath+"/position","type",{type: "object"})];
-return false;
-}
+if(!(validate271(data.position, instancePath+"/position"))){
+errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
 }
 var valid0 = _errs7 === errors;
 }
@@ -5568,25 +3882,23 @@ var valid0 = true;
 }
 if(valid0){
 if(data.newName !== undefined && func0.call(data, "newName")){
-const _errs18 = errors;
+const _errs9 = errors;
 if(typeof data.newName !== "string"){
-validate182.errors = [__issue(instancePath+"/newName","type",{type: "string"})];
-return false;
+return __fail(validate281, instancePath+"/newName","type",{type: "string"});
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data7 = data._meta;
-const _errs20 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-validate182.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data4 = data._meta;
+const _errs11 = errors;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
+return __fail(validate281, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
@@ -5598,31 +3910,28 @@ var valid0 = true;
 }
 }
 else {
-validate182.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate281, instancePath,"type",{type: "object"});
 }
 }
-validate182.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate184(data, instancePath=""){
+function validate284(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.search === undefined) || (!(func0.call(data, "search")))) && (missing0 = "search"))) || (((data.replace === undefined) || (!(func0.call(data, "replace")))) && (missing0 = "replace"))){
-validate184.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate284, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(typeof data.id !== "string"){
-validate184.errors = [__issue(instancePath+"/id","type",{type: "string"})];
-return false;
+return __fail(validate284, instancePath+"/id","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -5633,8 +3942,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate184.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate284, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -5645,8 +3953,7 @@ if(valid0){
 if(data.search !== undefined && func0.call(data, "search")){
 const _errs7 = errors;
 if(typeof data.search !== "string"){
-validate184.errors = [__issue(instancePath+"/search","type",{type: "string"})];
-return false;
+return __fail(validate284, instancePath+"/search","type",{type: "string"});
 }
 var valid0 = _errs7 === errors;
 }
@@ -5657,8 +3964,7 @@ if(valid0){
 if(data.replace !== undefined && func0.call(data, "replace")){
 const _errs9 = errors;
 if(typeof data.replace !== "string"){
-validate184.errors = [__issue(instancePath+"/replace","type",{type: "string"})];
-return false;
+return __fail(validate284, instancePath+"/replace","type",{type: "string"});
 }
 var valid0 = _errs9 === errors;
 }
@@ -5670,8 +3976,7 @@ if(data.isRegex !== undefined && func0.call(data, "isRegex")){
 let data4 = data.isRegex;
 const _errs11 = errors;
 if((typeof data4 !== "boolean") && (data4 !== null)){
-validate184.errors = [__issue(instancePath+"/isRegex","type",{type: __schemaValue9})];
-return false;
+return __fail(validate284, instancePath+"/isRegex","type",{type: __schemaValue9});
 }
 var valid0 = _errs11 === errors;
 }
@@ -5683,8 +3988,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate184.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate284, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs13 === errors;
 }
@@ -5699,16 +4003,15 @@ var valid0 = true;
 }
 }
 else {
-validate184.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate284, instancePath,"type",{type: "object"});
 }
 }
-validate184.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate173(data, instancePath=""){
+function validate267(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5717,165 +4020,141 @@ const tag0 = data.kind;
 if(typeof tag0 == "string"){
 if(tag0 === "edit"){
 const _errs2 = errors;
-if(!(validate174(data, instancePath))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
-errors = vErrors.length;
+if(!(validate268(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
-validate173.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate267, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.kind !== undefined && func0.call(data, "kind")){
 let data0 = data.kind;
 if(typeof data0 !== "string"){
-validate173.errors = [__issue(instancePath+"/kind","type",{type: "string"})];
-return false;
+return __fail(validate267, instancePath+"/kind","type",{type: "string"});
 }
 if("edit" !== data0){
-validate173.errors = [__issue(instancePath+"/kind","const",{allowedValue: "edit"})];
-return false;
+return __fail(validate267, instancePath+"/kind","const",{allowedValue: "edit"});
 }
 }
 }
 }
 else {
-validate173.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "jump"){
 const _errs7 = errors;
-if(!(validate180(data, instancePath))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
-errors = vErrors.length;
+if(!(validate278(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate278.errors)).length;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing1 = "kind")){
-validate173.errors = [__issue(instancePath,"required",{missingProperty: missing1})];
-return false;
+return __fail(validate267, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.kind !== undefined && func0.call(data, "kind")){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-validate173.errors = [__issue(instancePath+"/kind","type",{type: "string"})];
-return false;
+return __fail(validate267, instancePath+"/kind","type",{type: "string"});
 }
 if("jump" !== data1){
-validate173.errors = [__issue(instancePath+"/kind","const",{allowedValue: "jump"})];
-return false;
+return __fail(validate267, instancePath+"/kind","const",{allowedValue: "jump"});
 }
 }
 }
 }
 else {
-validate173.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "rename"){
 const _errs12 = errors;
-if(!(validate182(data, instancePath))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
-errors = vErrors.length;
+if(!(validate281(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate281.errors)).length;
 }
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing2 = "kind")){
-validate173.errors = [__issue(instancePath,"required",{missingProperty: missing2})];
-return false;
+return __fail(validate267, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.kind !== undefined && func0.call(data, "kind")){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
-validate173.errors = [__issue(instancePath+"/kind","type",{type: "string"})];
-return false;
+return __fail(validate267, instancePath+"/kind","type",{type: "string"});
 }
 if("rename" !== data2){
-validate173.errors = [__issue(instancePath+"/kind","const",{allowedValue: "rename"})];
-return false;
+return __fail(validate267, instancePath+"/kind","const",{allowedValue: "rename"});
 }
 }
 }
 }
 else {
-validate173.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "searchAndReplace"){
 const _errs17 = errors;
-if(!(validate184(data, instancePath))){
-vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
-errors = vErrors.length;
+if(!(validate284(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate284.errors)).length;
 }
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing3 = "kind")){
-validate173.errors = [__issue(instancePath,"required",{missingProperty: missing3})];
-return false;
+return __fail(validate267, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.kind !== undefined && func0.call(data, "kind")){
 let data3 = data.kind;
 if(typeof data3 !== "string"){
-validate173.errors = [__issue(instancePath+"/kind","type",{type: "string"})];
-return false;
+return __fail(validate267, instancePath+"/kind","type",{type: "string"});
 }
 if("searchAndReplace" !== data3){
-validate173.errors = [__issue(instancePath+"/kind","const",{allowedValue: "searchAndReplace"})];
-return false;
+return __fail(validate267, instancePath+"/kind","const",{allowedValue: "searchAndReplace"});
 }
 }
 }
 }
 else {
-validate173.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else {
-validate173.errors = [__issue(instancePath,"discriminator",{error: "mapping", tag: "kind", tagValue: tag0})];
-return false;
+return __fail(validate267, instancePath,"discriminator",{error: "mapping", tag: "kind", tagValue: tag0});
 }
 }
 else {
-validate173.errors = [__issue(instancePath,"discriminator",{error: "tag", tag: "kind", tagValue: tag0})];
-return false;
+return __fail(validate267, instancePath,"discriminator",{error: "tag", tag: "kind", tagValue: tag0});
 }
 }
 else {
-validate173.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
-validate173.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate172(data, instancePath=""){
+function validate266(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
-validate172.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate266, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.suggestions !== undefined && func0.call(data, "suggestions")){
@@ -5887,9 +4166,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate173(data0[i0], instancePath+"/suggestions/" + i0))){
-vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
-errors = vErrors.length;
+if(!(validate267(data0[i0], instancePath+"/suggestions/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate267.errors)).length;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -5898,8 +4176,7 @@ break;
 }
 }
 else {
-validate172.errors = [__issue(instancePath+"/suggestions","type",{type: "array"})];
-return false;
+return __fail(validate266, instancePath+"/suggestions","type",{type: "array"});
 }
 }
 var valid0 = _errs1 === errors;
@@ -5912,8 +4189,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate172.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate266, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs4 === errors;
 }
@@ -5924,19 +4200,41 @@ var valid0 = true;
 }
 }
 else {
-validate172.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate266, instancePath,"type",{type: "object"});
 }
 }
-validate172.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
 
-const formats72 = __formats.int32;
+
+function validate288(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate288, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate288, instancePath,"type",{type: "object"});
+}
+}
+validate288.errors = vErrors;
+return errors === 0;
+}
+
+const formats50 = __formats.int32;
 
 
 
-function validate101(data, instancePath=""){
+
+
+function validate132(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -5946,98 +4244,14 @@ if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-const err0 = __issue(instancePath,"required",{missingProperty: missing0});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
 const _errs3 = errors;
-const _errs6 = errors;
-let valid4 = false;
-const _errs7 = errors;
-if(data0 !== null){
-const err1 = __issue(instancePath+"/id","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid1 = _errs7 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs9 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = __issue(instancePath+"/id","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(errors === _errs9){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(!(formats0.validate(data0))){
-const err3 = __issue(instancePath+"/id","format",{format: "int64"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs9 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs11 = errors;
-if(typeof data0 !== "string"){
-const err4 = __issue(instancePath+"/id","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid4 = valid4 || _valid1;
-}
-}
-if(!valid4){
-const err5 = __issue(instancePath+"/id","anyOf",{});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
 }
 var valid1 = _errs3 === errors;
 }
@@ -6047,402 +4261,178 @@ var valid1 = true;
 if(valid1){
 if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
+if(!(validate134(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate134.errors)).length;
+}
+var _valid1 = _errs7 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs9 = errors;
+if(!(validate202(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate202.errors)).length;
+}
+var _valid1 = _errs9 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs11 = errors;
+if(!(validate204(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate204.errors)).length;
+}
+var _valid1 = _errs11 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs13 = errors;
-const _errs14 = errors;
-let valid5 = false;
+if(!(validate210(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate210.errors)).length;
+}
+var _valid1 = _errs13 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs15 = errors;
-if(!(validate102(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-errors = vErrors.length;
+if(!(validate212(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate212.errors)).length;
 }
-var _valid2 = _errs15 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
+var _valid1 = _errs15 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs17 = errors;
+if(!(validate214(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
+}
+var _valid1 = _errs17 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs19 = errors;
-if(errors === _errs19){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data2 = data1._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-const err6 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err6];
+if(!(validate216(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate216.errors)).length;
 }
-else {
-vErrors.push(err6);
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs21 = errors;
+if(!(validate235(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate235.errors)).length;
 }
-errors++;
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs23 = errors;
+if(!(validate239(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate239.errors)).length;
 }
+var _valid1 = _errs23 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs25 = errors;
+if(!(validate243(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate243.errors)).length;
 }
+var _valid1 = _errs25 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs27 = errors;
+if(!(validate245(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
 }
-else {
-const err7 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err7];
+var _valid1 = _errs27 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs29 = errors;
+if(!(validate249(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
 }
-else {
-vErrors.push(err7);
+var _valid1 = _errs29 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs31 = errors;
+if(!(validate253(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
 }
-errors++;
-}
-}
-var _valid2 = _errs17 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs24 = errors;
-if(!(validate126(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs24 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs26 = errors;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data3 = data1._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-const err8 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-var _valid2 = _errs26 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
+var _valid1 = _errs31 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs33 = errors;
+if(!(validate255(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate255.errors)).length;
+}
+var _valid1 = _errs33 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs35 = errors;
-if(errors === _errs35){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data4 = data1._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err10 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err10];
+if(!(validate257(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
 }
-else {
-vErrors.push(err10);
+var _valid1 = _errs35 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs37 = errors;
+if(!(validate260(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
-errors++;
+var _valid1 = _errs37 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs39 = errors;
+if(!(validate264(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
 }
+var _valid1 = _errs39 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs41 = errors;
+if(!(validate266(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
 }
+var _valid1 = _errs41 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs43 = errors;
+if(!(validate288(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate288.errors)).length;
 }
-else {
-const err11 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-var _valid2 = _errs33 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs40 = errors;
-const _errs42 = errors;
-if(errors === _errs42){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data5 = data1._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-const err12 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-var _valid2 = _errs40 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
+var _valid1 = _errs43 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs45 = errors;
+var _valid1 = _errs45 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs47 = errors;
-if(!(validate132(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs47 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs49 = errors;
-if(!(validate149(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs49 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs51 = errors;
-if(!(validate153(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs51 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs53 = errors;
-const _errs55 = errors;
-if(errors === _errs55){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data6 = data1._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-const err14 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-var _valid2 = _errs53 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs60 = errors;
-if(!(validate157(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs60 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs62 = errors;
-if(!(validate161(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs62 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs64 = errors;
-const _errs66 = errors;
-if(errors === _errs66){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data7 = data1._meta;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err16 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-var _valid2 = _errs64 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs71 = errors;
-const _errs73 = errors;
-if(errors === _errs73){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data8 = data1._meta;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err18 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err18];
+var _valid1 = _errs47 === errors;
+valid3 = valid3 || _valid1;
 }
-else {
-vErrors.push(err18);
 }
-errors++;
 }
 }
 }
-else {
-const err19 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err19];
 }
-else {
-vErrors.push(err19);
 }
-errors++;
 }
 }
-var _valid2 = _errs71 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs78 = errors;
-if(!(validate165(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
-errors = vErrors.length;
 }
-var _valid2 = _errs78 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs80 = errors;
-if(!(validate168(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-errors = vErrors.length;
 }
-var _valid2 = _errs80 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs82 = errors;
-if(!(validate170(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
-errors = vErrors.length;
 }
-var _valid2 = _errs82 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs84 = errors;
-if(!(validate172(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
-errors = vErrors.length;
 }
-var _valid2 = _errs84 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs86 = errors;
-const _errs88 = errors;
-if(errors === _errs88){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data9 = data1._meta;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-const err20 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err20];
 }
-else {
-vErrors.push(err20);
 }
-errors++;
 }
 }
 }
-else {
-const err21 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err21];
 }
-else {
-vErrors.push(err21);
 }
-errors++;
-}
-}
-var _valid2 = _errs86 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs93 = errors;
-var _valid2 = _errs93 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs95 = errors;
-var _valid2 = _errs95 === errors;
-valid5 = valid5 || _valid2;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-if(!valid5){
-const err22 = __issue(instancePath+"/result","anyOf",{});
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/result","anyOf",{}));
 errors++;
 }
 else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs13 === errors;
+var valid1 = _errs5 === errors;
 }
 else {
 var valid1 = true;
@@ -6451,1137 +4441,233 @@ var valid1 = true;
 }
 }
 else {
-const err23 = __issue(instancePath,"type",{type: "object"});
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const _errs97 = errors;
-if(errors === _errs97){
+const _errs49 = errors;
+if(errors === _errs49){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
-const err24 = __issue(instancePath,"required",{missingProperty: missing1});
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-let data10 = data.id;
-const _errs99 = errors;
-const _errs102 = errors;
-let valid48 = false;
-const _errs103 = errors;
-if(data10 !== null){
-const err25 = __issue(instancePath+"/id","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err25];
+const _errs51 = errors;
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
+}
+var valid27 = _errs51 === errors;
 }
 else {
-vErrors.push(err25);
+var valid27 = true;
 }
-errors++;
-}
-var _valid3 = _errs103 === errors;
-valid48 = valid48 || _valid3;
-if(!valid48){
-const _errs105 = errors;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = __issue(instancePath+"/id","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(errors === _errs105){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(!(formats0.validate(data10))){
-const err27 = __issue(instancePath+"/id","format",{format: "int64"});
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-var _valid3 = _errs105 === errors;
-valid48 = valid48 || _valid3;
-if(!valid48){
-const _errs107 = errors;
-if(typeof data10 !== "string"){
-const err28 = __issue(instancePath+"/id","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-var _valid3 = _errs107 === errors;
-valid48 = valid48 || _valid3;
-}
-}
-if(!valid48){
-const err29 = __issue(instancePath+"/id","anyOf",{});
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-else {
-errors = _errs102;
-if(vErrors !== null){
-if(_errs102){
-vErrors.length = _errs102;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid45 = _errs99 === errors;
-}
-else {
-var valid45 = true;
-}
-if(valid45){
+if(valid27){
 if(data.error !== undefined && func0.call(data, "error")){
-const _errs109 = errors;
-if(!(validate188(data.error, instancePath+"/error"))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
-errors = vErrors.length;
+const _errs53 = errors;
+if(!(validate291(data.error, instancePath+"/error"))){
+errors = (vErrors = __concatIssues(vErrors, validate291.errors)).length;
 }
-var valid45 = _errs109 === errors;
-}
-else {
-var valid45 = true;
-}
-}
-}
+var valid27 = _errs53 === errors;
 }
 else {
-const err30 = __issue(instancePath,"type",{type: "object"});
-if(vErrors === null){
-vErrors = [err30];
+var valid27 = true;
+}
+}
+}
 }
 else {
-vErrors.push(err30);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
-var _valid0 = _errs97 === errors;
+var _valid0 = _errs49 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err31 = __issue(instancePath,"anyOf",{});
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
 errors++;
-validate101.errors = vErrors;
+validate132.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
+vErrors = __truncateIssues(vErrors, _errs0);
 }
-else {
-vErrors = null;
-}
-}
-}
-validate101.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
 
-export const vInitializeResponse = validate102;
+export const vInitializeResponse = validate134;
 
-export const vAgentCapabilities = validate103;
+export const vAgentCapabilities = validate137;
 
-export const vMcpCapabilities = validate190;
+export const vMcpCapabilities = validate140;
 
-function validate190(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.http !== undefined && func0.call(data, "http")){
-const _errs1 = errors;
-if(typeof data.http !== "boolean"){
-validate190.errors = [__issue(instancePath+"/http","type",{type: "boolean"})];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.sse !== undefined && func0.call(data, "sse")){
-const _errs3 = errors;
-if(typeof data.sse !== "boolean"){
-validate190.errors = [__issue(instancePath+"/sse","type",{type: "boolean"})];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.acp !== undefined && func0.call(data, "acp")){
-const _errs5 = errors;
-if(typeof data.acp !== "boolean"){
-validate190.errors = [__issue(instancePath+"/acp","type",{type: "boolean"})];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate190.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate190.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate190.errors = vErrors;
-return errors === 0;
-}
+export const vSessionCapabilities = validate142;
 
-export const vSessionCapabilities = validate104;
+export const vSessionForkCapabilities = validate149;
 
-export const vSessionForkCapabilities = validate191;
+export const vProvidersCapabilities = validate160;
 
-function validate191(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate191.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate191.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate191.errors = vErrors;
-return errors === 0;
-}
+export const vNesCapabilities = validate162;
 
-export const vProvidersCapabilities = validate192;
+export const vNesEventCapabilities = validate163;
 
-function validate192(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate192.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate192.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate192.errors = vErrors;
-return errors === 0;
-}
+export const vNesDocumentEventCapabilities = validate164;
 
-export const vNesCapabilities = validate108;
+export const vNesDocumentDidOpenCapabilities = validate165;
 
-export const vNesEventCapabilities = validate109;
+export const vNesDocumentDidChangeCapabilities = validate167;
 
-export const vNesDocumentEventCapabilities = validate110;
+export const vTextDocumentSyncKind = validate295;
 
-export const vNesDocumentDidOpenCapabilities = validate193;
-
-function validate193(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate193.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate193.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate193.errors = vErrors;
-return errors === 0;
-}
-
-export const vNesDocumentDidChangeCapabilities = validate111;
-
-export const vTextDocumentSyncKind = validate194;
-
-function validate194(data, instancePath=""){
+function validate295(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(!((data === "full") || (data === "incremental"))){
-validate194.errors = [__issue(instancePath,"enum",{allowedValues: __schemaValue6})];
-return false;
+return __fail(validate295, instancePath,"enum",{allowedValues: __schemaValue5});
 }
-validate194.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
 
-export const vNesDocumentDidCloseCapabilities = validate195;
+export const vNesDocumentDidCloseCapabilities = validate169;
 
-function validate195(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate195.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate195.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate195.errors = vErrors;
-return errors === 0;
-}
+export const vNesDocumentDidSaveCapabilities = validate171;
 
-export const vNesDocumentDidSaveCapabilities = validate196;
+export const vNesDocumentDidFocusCapabilities = validate173;
 
-function validate196(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate196.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate196.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate196.errors = vErrors;
-return errors === 0;
-}
+export const vNesContextCapabilities = validate177;
 
-export const vNesDocumentDidFocusCapabilities = validate197;
+export const vNesRecentFilesCapabilities = validate178;
 
-function validate197(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate197.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate197.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate197.errors = vErrors;
-return errors === 0;
-}
+export const vNesRelatedSnippetsCapabilities = validate180;
 
-export const vNesContextCapabilities = validate115;
+export const vNesEditHistoryCapabilities = validate182;
 
-export const vNesRecentFilesCapabilities = validate198;
+export const vNesUserActionsCapabilities = validate184;
 
-function validate198(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined && func0.call(data, "maxCount")){
-let data0 = data.maxCount;
-const _errs1 = errors;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-validate198.errors = [__issue(instancePath+"/maxCount","type",{type: __schemaValue4})];
-return false;
-}
-if(errors === _errs1){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-validate198.errors = [__issue(instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data0))){
-validate198.errors = [__issue(instancePath+"/maxCount","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate198.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-validate198.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate198.errors = vErrors;
-return errors === 0;
-}
+export const vNesOpenFilesCapabilities = validate186;
 
-export const vNesRelatedSnippetsCapabilities = validate199;
+export const vNesDiagnosticsCapabilities = validate188;
 
-function validate199(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate199.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate199.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate199.errors = vErrors;
-return errors === 0;
-}
+export const vPositionEncodingKind = validate296;
 
-export const vNesEditHistoryCapabilities = validate200;
-
-function validate200(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined && func0.call(data, "maxCount")){
-let data0 = data.maxCount;
-const _errs1 = errors;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-validate200.errors = [__issue(instancePath+"/maxCount","type",{type: __schemaValue4})];
-return false;
-}
-if(errors === _errs1){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-validate200.errors = [__issue(instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data0))){
-validate200.errors = [__issue(instancePath+"/maxCount","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate200.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-validate200.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate200.errors = vErrors;
-return errors === 0;
-}
-
-export const vNesUserActionsCapabilities = validate201;
-
-function validate201(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined && func0.call(data, "maxCount")){
-let data0 = data.maxCount;
-const _errs1 = errors;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-validate201.errors = [__issue(instancePath+"/maxCount","type",{type: __schemaValue4})];
-return false;
-}
-if(errors === _errs1){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-validate201.errors = [__issue(instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data0))){
-validate201.errors = [__issue(instancePath+"/maxCount","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate201.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-validate201.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate201.errors = vErrors;
-return errors === 0;
-}
-
-export const vNesOpenFilesCapabilities = validate202;
-
-function validate202(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate202.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate202.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate202.errors = vErrors;
-return errors === 0;
-}
-
-export const vNesDiagnosticsCapabilities = validate203;
-
-function validate203(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate203.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate203.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate203.errors = vErrors;
-return errors === 0;
-}
-
-export const vPositionEncodingKind = validate204;
-
-function validate204(data, instancePath=""){
+function validate296(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(!(((data === "utf-16") || (data === "utf-32")) || (data === "utf-8"))){
-validate204.errors = [__issue(instancePath,"enum",{allowedValues: __schemaValue7})];
-return false;
+return __fail(validate296, instancePath,"enum",{allowedValues: __schemaValue7});
 }
-validate204.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
 
-export const vListProvidersResponse = validate126;
+export const vListProvidersResponse = validate204;
 
-export const vProviderInfo = validate127;
+export const vProviderInfo = validate205;
 
-export const vProviderId = validate205;
+export const vProviderId = validate297;
 
-function validate205(data, instancePath=""){
+function validate297(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate205.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate297, instancePath,"type",{type: "string"});
 }
-validate205.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
 
-export const vLlmProtocol = validate206;
+export const vLlmProtocol = validate298;
 
-function validate206(data, instancePath=""){
+function validate298(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate206.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate298, instancePath,"type",{type: "string"});
 }
-validate206.errors = vErrors;
+validate298.errors = vErrors;
 return errors === 0;
 }
 
-export const vProviderCurrentConfig = validate128;
+export const vProviderCurrentConfig = validate206;
 
-export const vSetProviderResponse = validate207;
+export const vSetProviderResponse = validate210;
 
-function validate207(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate207.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate207.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate207.errors = vErrors;
-return errors === 0;
-}
+export const vDisableProviderResponse = validate212;
 
-export const vDisableProviderResponse = validate208;
+export const vForkSessionResponse = validate245;
 
-function validate208(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate208.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate208.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate208.errors = vErrors;
-return errors === 0;
-}
+export const vPromptResponse = validate260;
 
-export const vForkSessionResponse = validate157;
+export const vUsage = validate261;
 
-export const vPromptResponse = validate168;
+export const vStartNesResponse = validate264;
 
-export const vUsage = validate209;
+export const vSuggestNesResponse = validate266;
 
-function validate209(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
-validate209.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
-let data0 = data.totalTokens;
-const _errs1 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate209.errors = [__issue(instancePath+"/totalTokens","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs1){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-validate209.errors = [__issue(instancePath+"/totalTokens","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats10.validate(data0))){
-validate209.errors = [__issue(instancePath+"/totalTokens","format",{format: "uint64"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
-let data1 = data.inputTokens;
-const _errs3 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate209.errors = [__issue(instancePath+"/inputTokens","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs3){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-validate209.errors = [__issue(instancePath+"/inputTokens","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats10.validate(data1))){
-validate209.errors = [__issue(instancePath+"/inputTokens","format",{format: "uint64"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
-let data2 = data.outputTokens;
-const _errs5 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate209.errors = [__issue(instancePath+"/outputTokens","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs5){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-validate209.errors = [__issue(instancePath+"/outputTokens","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats10.validate(data2))){
-validate209.errors = [__issue(instancePath+"/outputTokens","format",{format: "uint64"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
-let data3 = data.thoughtTokens;
-const _errs7 = errors;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-validate209.errors = [__issue(instancePath+"/thoughtTokens","type",{type: __schemaValue4})];
-return false;
-}
-if(errors === _errs7){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-validate209.errors = [__issue(instancePath+"/thoughtTokens","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats10.validate(data3))){
-validate209.errors = [__issue(instancePath+"/thoughtTokens","format",{format: "uint64"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
-let data4 = data.cachedReadTokens;
-const _errs9 = errors;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate209.errors = [__issue(instancePath+"/cachedReadTokens","type",{type: __schemaValue4})];
-return false;
-}
-if(errors === _errs9){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-validate209.errors = [__issue(instancePath+"/cachedReadTokens","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats10.validate(data4))){
-validate209.errors = [__issue(instancePath+"/cachedReadTokens","format",{format: "uint64"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
-let data5 = data.cachedWriteTokens;
-const _errs11 = errors;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate209.errors = [__issue(instancePath+"/cachedWriteTokens","type",{type: __schemaValue4})];
-return false;
-}
-if(errors === _errs11){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-validate209.errors = [__issue(instancePath+"/cachedWriteTokens","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats10.validate(data5))){
-validate209.errors = [__issue(instancePath+"/cachedWriteTokens","format",{format: "uint64"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data6 = data._meta;
-const _errs13 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate209.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate209.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate209.errors = vErrors;
-return errors === 0;
-}
+export const vNesSuggestion = validate267;
 
-export const vStartNesResponse = validate170;
+export const vNesSuggestionId = validate299;
 
-export const vSuggestNesResponse = validate172;
-
-export const vNesSuggestion = validate173;
-
-export const vNesSuggestionId = validate210;
-
-function validate210(data, instancePath=""){
+function validate299(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate210.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate299, instancePath,"type",{type: "string"});
 }
-validate210.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
 
-export const vNesTextEdit = validate175;
+export const vNesTextEdit = validate269;
 
-export const vRange = validate176;
+export const vRange = validate270;
 
-export const vPosition = validate211;
+export const vPosition = validate271;
 
-function validate211(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
-validate211.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data.line !== undefined && func0.call(data, "line")){
-let data0 = data.line;
-const _errs1 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate211.errors = [__issue(instancePath+"/line","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs1){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-validate211.errors = [__issue(instancePath+"/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data0))){
-validate211.errors = [__issue(instancePath+"/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.character !== undefined && func0.call(data, "character")){
-let data1 = data.character;
-const _errs3 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate211.errors = [__issue(instancePath+"/character","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs3){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-validate211.errors = [__issue(instancePath+"/character","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data1))){
-validate211.errors = [__issue(instancePath+"/character","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate211.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate211.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate211.errors = vErrors;
-return errors === 0;
-}
+export const vNesEditSuggestion = validate268;
 
-export const vNesEditSuggestion = validate174;
+export const vNesJumpSuggestion = validate278;
 
-export const vNesJumpSuggestion = validate180;
+export const vNesRenameSuggestion = validate281;
 
-export const vNesRenameSuggestion = validate182;
+export const vNesSearchAndReplaceSuggestion = validate284;
 
-export const vNesSearchAndReplaceSuggestion = validate184;
+export const vCloseNesResponse = validate288;
 
-export const vCloseNesResponse = validate212;
+export const vMessageMcpResponse = validate300;
 
-function validate212(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate212.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate212.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate212.errors = vErrors;
-return errors === 0;
-}
-
-export const vMessageMcpResponse = validate213;
-
-function validate213(data, instancePath=""){
-validate213.errors = null;
+function validate300(data, instancePath=""){
+validate300.errors = null;
 return true;
 }
 
-export const vAgentNotification = validate214;
+export const vAgentNotification = validate301;
 
 
 
-function validate222(data, instancePath=""){
+function validate309(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
-validate222.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate309, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
 const _errs1 = errors;
 if(typeof data.toolCallId !== "string"){
-validate222.errors = [__issue(instancePath+"/toolCallId","type",{type: "string"})];
-return false;
+return __fail(validate309, instancePath+"/toolCallId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -7592,8 +4678,7 @@ if(valid0){
 if(data.title !== undefined && func0.call(data, "title")){
 const _errs5 = errors;
 if(typeof data.title !== "string"){
-validate222.errors = [__issue(instancePath+"/title","type",{type: "string"})];
-return false;
+return __fail(validate309, instancePath+"/title","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -7605,8 +4690,7 @@ if(data.name !== undefined && func0.call(data, "name")){
 let data2 = data.name;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate222.errors = [__issue(instancePath+"/name","type",{type: __schemaValue2})];
-return false;
+return __fail(validate309, instancePath+"/name","type",{type: __schemaValue2});
 }
 var valid0 = _errs7 === errors;
 }
@@ -7618,8 +4702,7 @@ if(data.kind !== undefined && func0.call(data, "kind")){
 let data3 = data.kind;
 const _errs9 = errors;
 if(!((((((((((data3 === "read") || (data3 === "edit")) || (data3 === "delete")) || (data3 === "move")) || (data3 === "search")) || (data3 === "execute")) || (data3 === "think")) || (data3 === "fetch")) || (data3 === "switch_mode")) || (data3 === "other"))){
-validate222.errors = [__issue(instancePath+"/kind","enum",{allowedValues: __schemaValue0})];
-return false;
+return __fail(validate309, instancePath+"/kind","enum",{allowedValues: __schemaValue0});
 }
 var valid0 = _errs9 === errors;
 }
@@ -7631,8 +4714,7 @@ if(data.status !== undefined && func0.call(data, "status")){
 let data4 = data.status;
 const _errs12 = errors;
 if(!((((data4 === "pending") || (data4 === "in_progress")) || (data4 === "completed")) || (data4 === "failed"))){
-validate222.errors = [__issue(instancePath+"/status","enum",{allowedValues: __schemaValue1})];
-return false;
+return __fail(validate309, instancePath+"/status","enum",{allowedValues: __schemaValue1});
 }
 var valid0 = _errs12 === errors;
 }
@@ -7649,9 +4731,8 @@ var valid7 = true;
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs17 = errors;
-if(!(validate27(data5[i0], instancePath+"/content/" + i0))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
+if(!(validate34(data5[i0], instancePath+"/content/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate34.errors)).length;
 }
 var valid7 = _errs17 === errors;
 if(!valid7){
@@ -7660,8 +4741,7 @@ break;
 }
 }
 else {
-validate222.errors = [__issue(instancePath+"/content","type",{type: "array"})];
-return false;
+return __fail(validate309, instancePath+"/content","type",{type: "array"});
 }
 }
 var valid0 = _errs15 === errors;
@@ -7678,76 +4758,9 @@ if(Array.isArray(data7)){
 var valid8 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
 const _errs20 = errors;
-const _errs21 = errors;
-if(errors === _errs21){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-let missing1;
-if(((data8.path === undefined) || (!(func0.call(data8, "path")))) && (missing1 = "path")){
-validate222.errors = [__issue(instancePath+"/locations/" + i1,"required",{missingProperty: missing1})];
-return false;
-}
-else {
-if(data8.path !== undefined && func0.call(data8, "path")){
-const _errs23 = errors;
-if(typeof data8.path !== "string"){
-validate222.errors = [__issue(instancePath+"/locations/" + i1+"/path","type",{type: "string"})];
-return false;
-}
-var valid10 = _errs23 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data8.line !== undefined && func0.call(data8, "line")){
-let data10 = data8.line;
-const _errs25 = errors;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate222.errors = [__issue(instancePath+"/locations/" + i1+"/line","type",{type: __schemaValue4})];
-return false;
-}
-if(errors === _errs25){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-validate222.errors = [__issue(instancePath+"/locations/" + i1+"/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data10))){
-validate222.errors = [__issue(instancePath+"/locations/" + i1+"/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid10 = _errs25 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data8._meta !== undefined && func0.call(data8, "_meta")){
-let data11 = data8._meta;
-const _errs27 = errors;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate222.errors = [__issue(instancePath+"/locations/" + i1+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid10 = _errs27 === errors;
-}
-else {
-var valid10 = true;
-}
-}
-}
-}
-}
-else {
-validate222.errors = [__issue(instancePath+"/locations/" + i1,"type",{type: "object"})];
-return false;
-}
+if(!(validate66(data7[i1], instancePath+"/locations/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate66.errors)).length;
 }
 var valid8 = _errs20 === errors;
 if(!valid8){
@@ -7756,8 +4769,7 @@ break;
 }
 }
 else {
-validate222.errors = [__issue(instancePath+"/locations","type",{type: "array"})];
-return false;
+return __fail(validate309, instancePath+"/locations","type",{type: "array"});
 }
 }
 var valid0 = _errs18 === errors;
@@ -7767,13 +4779,12 @@ var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data12 = data._meta;
-const _errs30 = errors;
-if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-validate222.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data9 = data._meta;
+const _errs21 = errors;
+if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
+return __fail(validate309, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs30 === errors;
+var valid0 = _errs21 === errors;
 }
 else {
 var valid0 = true;
@@ -7788,11 +4799,10 @@ var valid0 = true;
 }
 }
 else {
-validate222.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate309, instancePath,"type",{type: "object"});
 }
 }
-validate222.errors = vErrors;
+validate309.errors = vErrors;
 return errors === 0;
 }
 
@@ -7801,22 +4811,20 @@ return errors === 0;
 
 
 
-function validate232(data, instancePath=""){
+function validate320(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
-validate232.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate320, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(typeof data.planId !== "string"){
-validate232.errors = [__issue(instancePath+"/planId","type",{type: "string"})];
-return false;
+return __fail(validate320, instancePath+"/planId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -7833,9 +4841,8 @@ var valid3 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate227(data1[i0], instancePath+"/entries/" + i0))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-errors = vErrors.length;
+if(!(validate315(data1[i0], instancePath+"/entries/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate315.errors)).length;
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -7844,8 +4851,7 @@ break;
 }
 }
 else {
-validate232.errors = [__issue(instancePath+"/entries","type",{type: "array"})];
-return false;
+return __fail(validate320, instancePath+"/entries","type",{type: "array"});
 }
 }
 var valid0 = _errs5 === errors;
@@ -7858,8 +4864,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate232.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate320, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs8 === errors;
 }
@@ -7871,31 +4876,28 @@ var valid0 = true;
 }
 }
 else {
-validate232.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate320, instancePath,"type",{type: "object"});
 }
 }
-validate232.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate235(data, instancePath=""){
+function validate323(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate235.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate323, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(typeof data.planId !== "string"){
-validate235.errors = [__issue(instancePath+"/planId","type",{type: "string"})];
-return false;
+return __fail(validate323, instancePath+"/planId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -7906,8 +4908,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate235.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate323, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -7919,8 +4920,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate235.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate323, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -7932,31 +4932,28 @@ var valid0 = true;
 }
 }
 else {
-validate235.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate323, instancePath,"type",{type: "object"});
 }
 }
-validate235.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate237(data, instancePath=""){
+function validate325(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
-validate237.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate325, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(typeof data.planId !== "string"){
-validate237.errors = [__issue(instancePath+"/planId","type",{type: "string"})];
-return false;
+return __fail(validate325, instancePath+"/planId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -7967,8 +4964,7 @@ if(valid0){
 if(data.content !== undefined && func0.call(data, "content")){
 const _errs5 = errors;
 if(typeof data.content !== "string"){
-validate237.errors = [__issue(instancePath+"/content","type",{type: "string"})];
-return false;
+return __fail(validate325, instancePath+"/content","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -7980,8 +4976,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate237.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate325, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -7993,16 +4988,15 @@ var valid0 = true;
 }
 }
 else {
-validate237.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate325, instancePath,"type",{type: "object"});
 }
 }
-validate237.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate231(data, instancePath=""){
+function validate319(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8011,139 +5005,119 @@ const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "items"){
 const _errs2 = errors;
-if(!(validate232(data, instancePath))){
-vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
-errors = vErrors.length;
+if(!(validate320(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate320.errors)).length;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-validate231.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate319, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate231.errors = [__issue(instancePath+"/type","type",{type: "string"})];
-return false;
+return __fail(validate319, instancePath+"/type","type",{type: "string"});
 }
 if("items" !== data0){
-validate231.errors = [__issue(instancePath+"/type","const",{allowedValue: "items"})];
-return false;
+return __fail(validate319, instancePath+"/type","const",{allowedValue: "items"});
 }
 }
 }
 }
 else {
-validate231.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate319, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "file"){
 const _errs7 = errors;
-if(!(validate235(data, instancePath))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
-errors = vErrors.length;
+if(!(validate323(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate323.errors)).length;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-validate231.errors = [__issue(instancePath,"required",{missingProperty: missing1})];
-return false;
+return __fail(validate319, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-validate231.errors = [__issue(instancePath+"/type","type",{type: "string"})];
-return false;
+return __fail(validate319, instancePath+"/type","type",{type: "string"});
 }
 if("file" !== data1){
-validate231.errors = [__issue(instancePath+"/type","const",{allowedValue: "file"})];
-return false;
+return __fail(validate319, instancePath+"/type","const",{allowedValue: "file"});
 }
 }
 }
 }
 else {
-validate231.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate319, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "markdown"){
 const _errs12 = errors;
-if(!(validate237(data, instancePath))){
-vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
-errors = vErrors.length;
+if(!(validate325(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate325.errors)).length;
 }
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
-validate231.errors = [__issue(instancePath,"required",{missingProperty: missing2})];
-return false;
+return __fail(validate319, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-validate231.errors = [__issue(instancePath+"/type","type",{type: "string"})];
-return false;
+return __fail(validate319, instancePath+"/type","type",{type: "string"});
 }
 if("markdown" !== data2){
-validate231.errors = [__issue(instancePath+"/type","const",{allowedValue: "markdown"})];
-return false;
+return __fail(validate319, instancePath+"/type","const",{allowedValue: "markdown"});
 }
 }
 }
 }
 else {
-validate231.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate319, instancePath,"type",{type: "object"});
 }
 }
 }
 else {
-validate231.errors = [__issue(instancePath,"discriminator",{error: "mapping", tag: "type", tagValue: tag0})];
-return false;
+return __fail(validate319, instancePath,"discriminator",{error: "mapping", tag: "type", tagValue: tag0});
 }
 }
 else {
-validate231.errors = [__issue(instancePath,"discriminator",{error: "tag", tag: "type", tagValue: tag0})];
-return false;
+return __fail(validate319, instancePath,"discriminator",{error: "tag", tag: "type", tagValue: tag0});
 }
 }
 else {
-validate231.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate319, instancePath,"type",{type: "object"});
 }
 }
-validate231.errors = vErrors;
+validate319.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate230(data, instancePath=""){
+function validate318(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
-validate230.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate318, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
-if(!(validate231(data.plan, instancePath+"/plan"))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
-errors = vErrors.length;
+if(!(validate319(data.plan, instancePath+"/plan"))){
+errors = (vErrors = __concatIssues(vErrors, validate319.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -8155,8 +5129,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate230.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate318, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs3 === errors;
 }
@@ -8167,31 +5140,28 @@ var valid0 = true;
 }
 }
 else {
-validate230.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate318, instancePath,"type",{type: "object"});
 }
 }
-validate230.errors = vErrors;
+validate318.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate241(data, instancePath=""){
+function validate329(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
-validate241.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate329, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(typeof data.planId !== "string"){
-validate241.errors = [__issue(instancePath+"/planId","type",{type: "string"})];
-return false;
+return __fail(validate329, instancePath+"/planId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -8203,8 +5173,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate241.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate329, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs5 === errors;
 }
@@ -8215,11 +5184,10 @@ var valid0 = true;
 }
 }
 else {
-validate241.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate329, instancePath,"type",{type: "object"});
 }
 }
-validate241.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
 
@@ -8235,24 +5203,28 @@ return errors === 0;
 
 
 
-const func799 = __ucs2length;
 
-function validate256(data, instancePath=""){
+
+
+
+
+
+const func732 = __ucs2length;
+
+function validate350(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
-validate256.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate350, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.severity !== undefined && func0.call(data, "severity")){
 const _errs1 = errors;
 if(typeof data.severity !== "string"){
-validate256.errors = [__issue(instancePath+"/severity","type",{type: "string"})];
-return false;
+return __fail(validate350, instancePath+"/severity","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -8265,14 +5237,12 @@ let data1 = data.title;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(func799(data1) < 1){
-validate256.errors = [__issue(instancePath+"/title","minLength",{limit: 1})];
-return false;
+if(func732(data1) < 1){
+return __fail(validate350, instancePath+"/title","minLength",{limit: 1});
 }
 }
 else {
-validate256.errors = [__issue(instancePath+"/title","type",{type: "string"})];
-return false;
+return __fail(validate350, instancePath+"/title","type",{type: "string"});
 }
 }
 var valid0 = _errs5 === errors;
@@ -8285,8 +5255,7 @@ if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate256.errors = [__issue(instancePath+"/description","type",{type: __schemaValue2})];
-return false;
+return __fail(validate350, instancePath+"/description","type",{type: __schemaValue2});
 }
 var valid0 = _errs7 === errors;
 }
@@ -8298,8 +5267,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate256.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate350, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs9 === errors;
 }
@@ -8312,31 +5280,28 @@ var valid0 = true;
 }
 }
 else {
-validate256.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate350, instancePath,"type",{type: "object"});
 }
 }
-validate256.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate258(data, instancePath=""){
+function validate352(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
-validate258.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate352, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(typeof data.compactionId !== "string"){
-validate258.errors = [__issue(instancePath+"/compactionId","type",{type: "string"})];
-return false;
+return __fail(validate352, instancePath+"/compactionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -8347,8 +5312,7 @@ if(valid0){
 if(data.status !== undefined && func0.call(data, "status")){
 const _errs5 = errors;
 if(typeof data.status !== "string"){
-validate258.errors = [__issue(instancePath+"/status","type",{type: "string"})];
-return false;
+return __fail(validate352, instancePath+"/status","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -8360,8 +5324,7 @@ if(data.summary !== undefined && func0.call(data, "summary")){
 let data2 = data.summary;
 const _errs9 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate258.errors = [__issue(instancePath+"/summary","type",{type: __schemaValue3})];
-return false;
+return __fail(validate352, instancePath+"/summary","type",{type: __schemaValue3});
 }
 if(errors === _errs9){
 if(Array.isArray(data2)){
@@ -8369,9 +5332,8 @@ var valid5 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
-if(!(validate29(data2[i0], instancePath+"/summary/" + i0))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
+if(!(validate36(data2[i0], instancePath+"/summary/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate36.errors)).length;
 }
 var valid5 = _errs11 === errors;
 if(!valid5){
@@ -8390,8 +5352,7 @@ if(data.error !== undefined && func0.call(data, "error")){
 let data4 = data.error;
 const _errs12 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate258.errors = [__issue(instancePath+"/error","type",{type: __schemaValue2})];
-return false;
+return __fail(validate352, instancePath+"/error","type",{type: __schemaValue2});
 }
 var valid0 = _errs12 === errors;
 }
@@ -8403,8 +5364,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs14 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate258.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate352, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs14 === errors;
 }
@@ -8418,31 +5378,28 @@ var valid0 = true;
 }
 }
 else {
-validate258.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate352, instancePath,"type",{type: "object"});
 }
 }
-validate258.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate261(data, instancePath=""){
+function validate355(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
-validate261.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate355, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.compactionId !== undefined && func0.call(data, "compactionId")){
 const _errs1 = errors;
 if(typeof data.compactionId !== "string"){
-validate261.errors = [__issue(instancePath+"/compactionId","type",{type: "string"})];
-return false;
+return __fail(validate355, instancePath+"/compactionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -8452,9 +5409,8 @@ var valid0 = true;
 if(valid0){
 if(data.content !== undefined && func0.call(data, "content")){
 const _errs5 = errors;
-if(!(validate29(data.content, instancePath+"/content"))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
+if(!(validate36(data.content, instancePath+"/content"))){
+errors = (vErrors = __concatIssues(vErrors, validate36.errors)).length;
 }
 var valid0 = _errs5 === errors;
 }
@@ -8466,8 +5422,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate261.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate355, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -8479,16 +5434,15 @@ var valid0 = true;
 }
 }
 else {
-validate261.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate355, instancePath,"type",{type: "object"});
 }
 }
-validate261.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate216(data, instancePath=""){
+function validate303(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8497,613 +5451,483 @@ const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
 const _errs2 = errors;
-if(!(validate217(data, instancePath))){
-vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
-errors = vErrors.length;
+if(!(validate304(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate304.errors)).length;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("user_message_chunk" !== data0){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "agent_message_chunk"){
 const _errs7 = errors;
-if(!(validate217(data, instancePath))){
-vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
-errors = vErrors.length;
+if(!(validate304(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate304.errors)).length;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing1})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("agent_message_chunk" !== data1){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "agent_thought_chunk"){
 const _errs12 = errors;
-if(!(validate217(data, instancePath))){
-vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
-errors = vErrors.length;
+if(!(validate304(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate304.errors)).length;
 }
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing2})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("agent_thought_chunk" !== data2){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "tool_call"){
 const _errs17 = errors;
-if(!(validate222(data, instancePath))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
-errors = vErrors.length;
+if(!(validate309(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate309.errors)).length;
 }
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing3})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("tool_call" !== data3){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "tool_call_update"){
 const _errs22 = errors;
-if(!(validate26(data, instancePath))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
+if(!(validate33(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
 }
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing4})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing4});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("tool_call_update" !== data4){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "plan"){
 const _errs27 = errors;
-if(!(validate226(data, instancePath))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
-errors = vErrors.length;
+if(!(validate314(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate314.errors)).length;
 }
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing5})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("plan" !== data5){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "plan"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "plan_update"){
 const _errs32 = errors;
-if(!(validate230(data, instancePath))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
-errors = vErrors.length;
+if(!(validate318(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate318.errors)).length;
 }
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing6})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing6});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("plan_update" !== data6){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "plan_update"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "plan_update"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "plan_removed"){
 const _errs37 = errors;
-if(!(validate241(data, instancePath))){
-vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
-errors = vErrors.length;
+if(!(validate329(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate329.errors)).length;
 }
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing7})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing7});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("plan_removed" !== data7){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "plan_removed"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "plan_removed"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "available_commands_update"){
 const _errs42 = errors;
-if(!(validate243(data, instancePath))){
-vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
-errors = vErrors.length;
+if(!(validate331(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate331.errors)).length;
 }
 if(errors === _errs42){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing8})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing8});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("available_commands_update" !== data8){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "current_mode_update"){
 const _errs47 = errors;
-if(!(validate249(data, instancePath))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
-errors = vErrors.length;
+if(!(validate339(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate339.errors)).length;
 }
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing9})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing9});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("current_mode_update" !== data9){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "config_option_update"){
 const _errs52 = errors;
-if(!(validate251(data, instancePath))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
-errors = vErrors.length;
+if(!(validate341(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate341.errors)).length;
 }
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing10})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing10});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("config_option_update" !== data10){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "session_info_update"){
 const _errs57 = errors;
-const _errs60 = errors;
-if(errors === _errs60){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title !== undefined && func0.call(data, "title")){
-let data11 = data.title;
-const _errs62 = errors;
-if((typeof data11 !== "string") && (data11 !== null)){
-validate216.errors = [__issue(instancePath+"/title","type",{type: __schemaValue2})];
-return false;
-}
-var valid37 = _errs62 === errors;
-}
-else {
-var valid37 = true;
-}
-if(valid37){
-if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
-let data12 = data.updatedAt;
-const _errs64 = errors;
-if((typeof data12 !== "string") && (data12 !== null)){
-validate216.errors = [__issue(instancePath+"/updatedAt","type",{type: __schemaValue2})];
-return false;
-}
-var valid37 = _errs64 === errors;
-}
-else {
-var valid37 = true;
-}
-if(valid37){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data13 = data._meta;
-const _errs66 = errors;
-if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
-validate216.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid37 = _errs66 === errors;
-}
-else {
-var valid37 = true;
-}
-}
-}
-}
-else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
+if(!(validate344(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate344.errors)).length;
 }
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing11})];
-return false;
+return __fail(validate303, instancePath,"required",{missingProperty: missing11});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data11 = data.sessionUpdate;
+if(typeof data11 !== "string"){
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("session_info_update" !== data11){
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
+}
+}
+}
+}
+else {
+return __fail(validate303, instancePath,"type",{type: "object"});
+}
+}
+}
+else if(tag0 === "usage_update"){
+const _errs62 = errors;
+if(!(validate346(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate346.errors)).length;
+}
+if(errors === _errs62){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing12;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
+return __fail(validate303, instancePath,"required",{missingProperty: missing12});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data12 = data.sessionUpdate;
+if(typeof data12 !== "string"){
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("usage_update" !== data12){
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
+}
+}
+}
+}
+else {
+return __fail(validate303, instancePath,"type",{type: "object"});
+}
+}
+}
+else if(tag0 === "notice"){
+const _errs67 = errors;
+if(!(validate350(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate350.errors)).length;
+}
+if(errors === _errs67){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing13;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
+return __fail(validate303, instancePath,"required",{missingProperty: missing13});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data13 = data.sessionUpdate;
+if(typeof data13 !== "string"){
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("notice" !== data13){
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
+}
+}
+}
+}
+else {
+return __fail(validate303, instancePath,"type",{type: "object"});
+}
+}
+}
+else if(tag0 === "compaction_update"){
+const _errs72 = errors;
+if(!(validate352(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate352.errors)).length;
+}
+if(errors === _errs72){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing14;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
+return __fail(validate303, instancePath,"required",{missingProperty: missing14});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
-if("session_info_update" !== data14){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"})];
-return false;
+if("compaction_update" !== data14){
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
-else if(tag0 === "usage_update"){
-const _errs71 = errors;
-if(!(validate254(data, instancePath))){
-vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
-errors = vErrors.length;
+else if(tag0 === "compaction_summary_chunk"){
+const _errs77 = errors;
+if(!(validate355(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate355.errors)).length;
 }
-if(errors === _errs71){
+if(errors === _errs77){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing12;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing12})];
-return false;
+let missing15;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
+return __fail(validate303, instancePath,"required",{missingProperty: missing15});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
+return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
 }
-if("usage_update" !== data15){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"})];
-return false;
+if("compaction_summary_chunk" !== data15){
+return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
 }
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-}
-else if(tag0 === "notice"){
-const _errs76 = errors;
-if(!(validate256(data, instancePath))){
-vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
-errors = vErrors.length;
-}
-if(errors === _errs76){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing13;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing13})];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data16 = data.sessionUpdate;
-if(typeof data16 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
-}
-if("notice" !== data16){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "notice"})];
-return false;
-}
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-}
-else if(tag0 === "compaction_update"){
-const _errs81 = errors;
-if(!(validate258(data, instancePath))){
-vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
-errors = vErrors.length;
-}
-if(errors === _errs81){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing14;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing14})];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data17 = data.sessionUpdate;
-if(typeof data17 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
-}
-if("compaction_update" !== data17){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"})];
-return false;
-}
-}
+return __fail(validate303, instancePath,"discriminator",{error: "mapping", tag: "sessionUpdate", tagValue: tag0});
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-}
-else if(tag0 === "compaction_summary_chunk"){
-const _errs86 = errors;
-if(!(validate261(data, instancePath))){
-vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
-errors = vErrors.length;
-}
-if(errors === _errs86){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing15;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
-validate216.errors = [__issue(instancePath,"required",{missingProperty: missing15})];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data18 = data.sessionUpdate;
-if(typeof data18 !== "string"){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","type",{type: "string"})];
-return false;
-}
-if("compaction_summary_chunk" !== data18){
-validate216.errors = [__issue(instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"})];
-return false;
-}
-}
+return __fail(validate303, instancePath,"discriminator",{error: "tag", tag: "sessionUpdate", tagValue: tag0});
 }
 }
 else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate303, instancePath,"type",{type: "object"});
 }
 }
-}
-else {
-validate216.errors = [__issue(instancePath,"discriminator",{error: "mapping", tag: "sessionUpdate", tagValue: tag0})];
-return false;
-}
-}
-else {
-validate216.errors = [__issue(instancePath,"discriminator",{error: "tag", tag: "sessionUpdate", tagValue: tag0})];
-return false;
-}
-}
-else {
-validate216.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate216.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate215(data, instancePath=""){
+function validate302(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
-validate215.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate302, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate215.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate302, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -9113,9 +5937,8 @@ var valid0 = true;
 if(valid0){
 if(data.update !== undefined && func0.call(data, "update")){
 const _errs5 = errors;
-if(!(validate216(data.update, instancePath+"/update"))){
-vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
-errors = vErrors.length;
+if(!(validate303(data.update, instancePath+"/update"))){
+errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
 }
 var valid0 = _errs5 === errors;
 }
@@ -9127,8 +5950,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate215.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate302, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -9140,33 +5962,30 @@ var valid0 = true;
 }
 }
 else {
-validate215.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate302, instancePath,"type",{type: "object"});
 }
 }
-validate215.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate268(data, instancePath=""){
+function validate362(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate268.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate362, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
-validate268.errors = [__issue(instancePath+"/connectionId","type",{type: "string"})];
-return false;
+return __fail(validate362, instancePath+"/connectionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -9177,8 +5996,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs5 = errors;
 if(typeof data.method !== "string"){
-validate268.errors = [__issue(instancePath+"/method","type",{type: "string"})];
-return false;
+return __fail(validate362, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -9190,8 +6008,7 @@ if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate268.errors = [__issue(instancePath+"/params","type",{type: __schemaValue5})];
-return false;
+return __fail(validate362, instancePath+"/params","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -9203,8 +6020,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate268.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate362, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs10 === errors;
 }
@@ -9217,31 +6033,28 @@ var valid0 = true;
 }
 }
 else {
-validate268.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate362, instancePath,"type",{type: "object"});
 }
 }
-validate268.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate214(data, instancePath=""){
+function validate301(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate214.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate301, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate214.errors = [__issue(instancePath+"/method","type",{type: "string"})];
-return false;
+return __fail(validate301, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -9258,25 +6071,22 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate215(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
-errors = vErrors.length;
+if(!(validate302(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate302.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate266(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
-errors = vErrors.length;
+if(!(validate360(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate360.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs11 = errors;
-if(!(validate268(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
-errors = vErrors.length;
+if(!(validate362(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate362.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
@@ -9288,65 +6098,33 @@ valid2 = valid2 || _valid1;
 }
 }
 if(!valid2){
-const err0 = __issue(instancePath+"/params","anyOf",{});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
 }
 else {
 errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs6);
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs15 = errors;
 if(data1 !== null){
-const err1 = __issue(instancePath+"/params","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = __issue(instancePath+"/params","anyOf",{});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate214.errors = vErrors;
+validate301.errors = vErrors;
 return false;
 }
 else {
 errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 var valid0 = _errs3 === errors;
 }
@@ -9357,97 +6135,96 @@ var valid0 = true;
 }
 }
 else {
-validate214.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate301, instancePath,"type",{type: "object"});
 }
 }
-validate214.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
 
-export const vSessionNotification = validate215;
+export const vSessionNotification = validate302;
 
-export const vSessionUpdate = validate216;
+export const vSessionUpdate = validate303;
 
-export const vToolCall = validate222;
+export const vToolCall = validate309;
 
-export const vPlanUpdateContent = validate231;
+export const vPlanUpdateContent = validate319;
 
-export const vPlanId = validate270;
+export const vPlanId = validate364;
 
-function validate270(data, instancePath=""){
+function validate364(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate270.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate364, instancePath,"type",{type: "string"});
 }
-validate270.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
 
-export const vPlanItems = validate232;
+export const vPlanItems = validate320;
 
-export const vPlanFile = validate235;
+export const vPlanFile = validate323;
 
-export const vPlanMarkdown = validate237;
+export const vPlanMarkdown = validate325;
 
-export const vPlanUpdate = validate230;
+export const vPlanUpdate = validate318;
 
-export const vPlanRemoved = validate241;
+export const vPlanRemoved = validate329;
 
-export const vNoticeSeverity = validate271;
+export const vNoticeSeverity = validate365;
 
-function validate271(data, instancePath=""){
+function validate365(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate271.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate365, instancePath,"type",{type: "string"});
 }
-validate271.errors = vErrors;
+validate365.errors = vErrors;
 return errors === 0;
 }
 
-export const vNotice = validate256;
+export const vNotice = validate350;
 
-export const vCompactionId = validate272;
+export const vCompactionId = validate366;
 
-function validate272(data, instancePath=""){
+function validate366(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate272.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate366, instancePath,"type",{type: "string"});
 }
-validate272.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
 
-export const vCompactionStatus = validate273;
+export const vCompactionStatus = validate367;
 
-function validate273(data, instancePath=""){
+function validate367(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate273.errors = [__issue(instancePath,"type",{type: "string"})];
-return false;
+return __fail(validate367, instancePath,"type",{type: "string"});
 }
-validate273.errors = vErrors;
+validate367.errors = vErrors;
 return errors === 0;
 }
 
-export const vCompactionUpdate = validate258;
+export const vCompactionUpdate = validate352;
 
-export const vCompactionSummaryChunk = validate261;
+export const vCompactionSummaryChunk = validate355;
 
-export const vMessageMcpNotification = validate268;
+export const vMessageMcpNotification = validate362;
 
-export const vClientRequest = validate274;
+export const vClientRequest = validate368;
 
 
 
-function validate277(data, instancePath=""){
+
+
+
+
+function validate375(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9459,13 +6236,7 @@ const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
-const err0 = __issue(instancePath+"/compaction","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/compaction","type",{type: "object"}));
 errors++;
 }
 var _valid0 = _errs3 === errors;
@@ -9473,40 +6244,21 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs6 = errors;
 if(data0 !== null){
-const err1 = __issue(instancePath+"/compaction","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/compaction","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = __issue(instancePath+"/compaction","anyOf",{});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/compaction","anyOf",{}));
 errors++;
-validate277.errors = vErrors;
+validate375.errors = vErrors;
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -9520,49 +6272,29 @@ const _errs8 = errors;
 const _errs9 = errors;
 let valid3 = false;
 const _errs10 = errors;
-if(!(validate278(data1, instancePath+"/configOptions"))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
-errors = vErrors.length;
+if(!(validate376(data1, instancePath+"/configOptions"))){
+errors = (vErrors = __concatIssues(vErrors, validate376.errors)).length;
 }
 var _valid1 = _errs10 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs11 = errors;
 if(data1 !== null){
-const err3 = __issue(instancePath+"/configOptions","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/configOptions","type",{type: "null"}));
 errors++;
 }
 var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
-const err4 = __issue(instancePath+"/configOptions","anyOf",{});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/configOptions","anyOf",{}));
 errors++;
-validate277.errors = vErrors;
+validate375.errors = vErrors;
 return false;
 }
 else {
 errors = _errs9;
-if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs9);
 }
 var valid0 = _errs8 === errors;
 }
@@ -9574,8 +6306,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs13 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate277.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate375, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs13 === errors;
 }
@@ -9586,18 +6317,107 @@ var valid0 = true;
 }
 }
 else {
-validate277.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate375, instancePath,"type",{type: "object"});
 }
 }
-validate277.errors = vErrors;
+validate375.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate381(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate381, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate381, instancePath,"type",{type: "object"});
+}
+}
+validate381.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate283(data, instancePath=""){
+
+
+
+
+
+
+function validate392(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate392, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate392, instancePath,"type",{type: "object"});
+}
+}
+validate392.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate394(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate394, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate394, instancePath,"type",{type: "object"});
+}
+}
+validate394.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate396(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate396, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate396, instancePath,"type",{type: "object"});
+}
+}
+validate396.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate391(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9608,73 +6428,29 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0._meta !== undefined && func0.call(data0, "_meta")){
-let data1 = data0._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-const err0 = __issue(instancePath+"/jump/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = __issue(instancePath+"/jump","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!(validate392(data0, instancePath+"/jump"))){
+errors = (vErrors = __concatIssues(vErrors, validate392.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const _errs9 = errors;
+const _errs4 = errors;
 if(data0 !== null){
-const err2 = __issue(instancePath+"/jump","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/jump","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs9 === errors;
+var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err3 = __issue(instancePath+"/jump","anyOf",{});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/jump","anyOf",{}));
 errors++;
-validate283.errors = vErrors;
+validate391.errors = vErrors;
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -9683,78 +6459,70 @@ var valid0 = true;
 }
 if(valid0){
 if(data.rename !== undefined && func0.call(data, "rename")){
-let data2 = data.rename;
+let data1 = data.rename;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate394(data1, instancePath+"/rename"))){
+errors = (vErrors = __concatIssues(vErrors, validate394.errors)).length;
+}
+var _valid1 = _errs8 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs9 = errors;
+if(data1 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/rename","type",{type: "null"}));
+errors++;
+}
+var _valid1 = _errs9 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/rename","anyOf",{}));
+errors++;
+validate391.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+vErrors = __truncateIssues(vErrors, _errs7);
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.searchAndReplace !== undefined && func0.call(data, "searchAndReplace")){
+let data2 = data.searchAndReplace;
 const _errs11 = errors;
 const _errs12 = errors;
-let valid4 = false;
+let valid3 = false;
 const _errs13 = errors;
+if(!(validate396(data2, instancePath+"/searchAndReplace"))){
+errors = (vErrors = __concatIssues(vErrors, validate396.errors)).length;
+}
+var _valid2 = _errs13 === errors;
+valid3 = valid3 || _valid2;
+if(!valid3){
 const _errs14 = errors;
-if(errors === _errs14){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data3 = data2._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-const err4 = __issue(instancePath+"/rename/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = __issue(instancePath+"/rename","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid1 = _errs13 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs19 = errors;
 if(data2 !== null){
-const err6 = __issue(instancePath+"/rename","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/searchAndReplace","type",{type: "null"}));
 errors++;
 }
-var _valid1 = _errs19 === errors;
-valid4 = valid4 || _valid1;
+var _valid2 = _errs14 === errors;
+valid3 = valid3 || _valid2;
 }
-if(!valid4){
-const err7 = __issue(instancePath+"/rename","anyOf",{});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/searchAndReplace","anyOf",{}));
 errors++;
-validate283.errors = vErrors;
+validate391.errors = vErrors;
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs12);
 }
 var valid0 = _errs11 === errors;
 }
@@ -9762,92 +6530,246 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.searchAndReplace !== undefined && func0.call(data, "searchAndReplace")){
-let data4 = data.searchAndReplace;
-const _errs21 = errors;
-const _errs22 = errors;
-let valid7 = false;
-const _errs23 = errors;
-const _errs24 = errors;
-if(errors === _errs24){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4._meta !== undefined && func0.call(data4, "_meta")){
-let data5 = data4._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-const err8 = __issue(instancePath+"/searchAndReplace/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err8];
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs16 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate391, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs16 === errors;
 }
 else {
-vErrors.push(err8);
+var valid0 = true;
 }
+}
+}
+}
+}
+else {
+return __fail(validate391, instancePath,"type",{type: "object"});
+}
+}
+validate391.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate372(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.fs !== undefined && func0.call(data, "fs")){
+const _errs1 = errors;
+if(!(validate373(data.fs, instancePath+"/fs"))){
+errors = (vErrors = __concatIssues(vErrors, validate373.errors)).length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
+const _errs3 = errors;
+if(typeof data.terminal !== "boolean"){
+return __fail(validate372, instancePath+"/terminal","type",{type: "boolean"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.session !== undefined && func0.call(data, "session")){
+let data2 = data.session;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid2 = false;
+const _errs7 = errors;
+if(!(validate375(data2, instancePath+"/session"))){
+errors = (vErrors = __concatIssues(vErrors, validate375.errors)).length;
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs8 = errors;
+if(data2 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/session","type",{type: "null"}));
 errors++;
 }
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
 }
-}
-else {
-const err9 = __issue(instancePath+"/searchAndReplace","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/session","anyOf",{}));
 errors++;
-}
-}
-var _valid2 = _errs23 === errors;
-valid7 = valid7 || _valid2;
-if(!valid7){
-const _errs29 = errors;
-if(data4 !== null){
-const err10 = __issue(instancePath+"/searchAndReplace","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid2 = _errs29 === errors;
-valid7 = valid7 || _valid2;
-}
-if(!valid7){
-const err11 = __issue(instancePath+"/searchAndReplace","anyOf",{});
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-validate283.errors = vErrors;
+validate372.errors = vErrors;
 return false;
 }
 else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
+}
+var valid0 = _errs5 === errors;
 }
 else {
-vErrors = null;
+var valid0 = true;
+}
+if(valid0){
+if(data.plan !== undefined && func0.call(data, "plan")){
+let data3 = data.plan;
+const _errs10 = errors;
+const _errs11 = errors;
+let valid3 = false;
+const _errs12 = errors;
+if(!(validate381(data3, instancePath+"/plan"))){
+errors = (vErrors = __concatIssues(vErrors, validate381.errors)).length;
+}
+var _valid1 = _errs12 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs13 = errors;
+if(data3 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/plan","type",{type: "null"}));
+errors++;
+}
+var _valid1 = _errs13 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/plan","anyOf",{}));
+errors++;
+validate372.errors = vErrors;
+return false;
+}
+else {
+errors = _errs11;
+vErrors = __truncateIssues(vErrors, _errs11);
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.auth !== undefined && func0.call(data, "auth")){
+const _errs15 = errors;
+if(!(validate383(data.auth, instancePath+"/auth"))){
+errors = (vErrors = __concatIssues(vErrors, validate383.errors)).length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
+let data5 = data.elicitation;
+const _errs17 = errors;
+const _errs18 = errors;
+let valid5 = false;
+const _errs19 = errors;
+if(!(validate385(data5, instancePath+"/elicitation"))){
+errors = (vErrors = __concatIssues(vErrors, validate385.errors)).length;
+}
+var _valid2 = _errs19 === errors;
+valid5 = valid5 || _valid2;
+if(!valid5){
+const _errs20 = errors;
+if(data5 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/elicitation","type",{type: "null"}));
+errors++;
+}
+var _valid2 = _errs20 === errors;
+valid5 = valid5 || _valid2;
+}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/elicitation","anyOf",{}));
+errors++;
+validate372.errors = vErrors;
+return false;
+}
+else {
+errors = _errs18;
+vErrors = __truncateIssues(vErrors, _errs18);
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nes !== undefined && func0.call(data, "nes")){
+let data6 = data.nes;
+const _errs22 = errors;
+const _errs23 = errors;
+let valid6 = false;
+const _errs24 = errors;
+if(!(validate391(data6, instancePath+"/nes"))){
+errors = (vErrors = __concatIssues(vErrors, validate391.errors)).length;
+}
+var _valid3 = _errs24 === errors;
+valid6 = valid6 || _valid3;
+if(!valid6){
+const _errs25 = errors;
+if(data6 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/nes","type",{type: "null"}));
+errors++;
+}
+var _valid3 = _errs25 === errors;
+valid6 = valid6 || _valid3;
+}
+if(!valid6){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/nes","anyOf",{}));
+errors++;
+validate372.errors = vErrors;
+return false;
+}
+else {
+errors = _errs23;
+vErrors = __truncateIssues(vErrors, _errs23);
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.positionEncodings !== undefined && func0.call(data, "positionEncodings")){
+let data7 = data.positionEncodings;
+const _errs27 = errors;
+if(errors === _errs27){
+if(Array.isArray(data7)){
+var valid7 = true;
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+const _errs29 = errors;
+if(!(((data8 === "utf-16") || (data8 === "utf-32")) || (data8 === "utf-8"))){
+return __fail(validate372, instancePath+"/positionEncodings/" + i0,"enum",{allowedValues: __schemaValue7});
+}
+var valid7 = _errs29 === errors;
+if(!valid7){
+break;
 }
 }
 }
-var valid0 = _errs21 === errors;
+else {
+return __fail(validate372, instancePath+"/positionEncodings","type",{type: "array"});
+}
+}
+var valid0 = _errs27 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data6 = data._meta;
+let data9 = data._meta;
 const _errs31 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate283.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
+return __fail(validate372, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs31 === errors;
 }
@@ -9858,480 +6780,34 @@ var valid0 = true;
 }
 }
 }
+}
+}
+}
+}
+}
 else {
-validate283.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate372, instancePath,"type",{type: "object"});
 }
 }
-validate283.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate276(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.fs !== undefined && func0.call(data, "fs")){
-let data0 = data.fs;
-const _errs1 = errors;
-const _errs3 = errors;
-if(errors === _errs3){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.readTextFile !== undefined && func0.call(data0, "readTextFile")){
-const _errs5 = errors;
-if(typeof data0.readTextFile !== "boolean"){
-validate276.errors = [__issue(instancePath+"/fs/readTextFile","type",{type: "boolean"})];
-return false;
-}
-var valid3 = _errs5 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data0.writeTextFile !== undefined && func0.call(data0, "writeTextFile")){
-const _errs7 = errors;
-if(typeof data0.writeTextFile !== "boolean"){
-validate276.errors = [__issue(instancePath+"/fs/writeTextFile","type",{type: "boolean"})];
-return false;
-}
-var valid3 = _errs7 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data0._meta !== undefined && func0.call(data0, "_meta")){
-let data3 = data0._meta;
-const _errs9 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate276.errors = [__issue(instancePath+"/fs/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid3 = _errs9 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-else {
-validate276.errors = [__issue(instancePath+"/fs","type",{type: "object"})];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.terminal !== undefined && func0.call(data, "terminal")){
-const _errs12 = errors;
-if(typeof data.terminal !== "boolean"){
-validate276.errors = [__issue(instancePath+"/terminal","type",{type: "boolean"})];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.session !== undefined && func0.call(data, "session")){
-let data5 = data.session;
-const _errs14 = errors;
-const _errs15 = errors;
-let valid4 = false;
-const _errs16 = errors;
-if(!(validate277(data5, instancePath+"/session"))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs16 === errors;
-valid4 = valid4 || _valid0;
-if(!valid4){
-const _errs17 = errors;
-if(data5 !== null){
-const err0 = __issue(instancePath+"/session","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs17 === errors;
-valid4 = valid4 || _valid0;
-}
-if(!valid4){
-const err1 = __issue(instancePath+"/session","anyOf",{});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate276.errors = vErrors;
-return false;
-}
-else {
-errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan !== undefined && func0.call(data, "plan")){
-let data6 = data.plan;
-const _errs19 = errors;
-const _errs20 = errors;
-let valid5 = false;
-const _errs21 = errors;
-const _errs22 = errors;
-if(errors === _errs22){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6._meta !== undefined && func0.call(data6, "_meta")){
-let data7 = data6._meta;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err2 = __issue(instancePath+"/plan/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = __issue(instancePath+"/plan","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-var _valid1 = _errs21 === errors;
-valid5 = valid5 || _valid1;
-if(!valid5){
-const _errs27 = errors;
-if(data6 !== null){
-const err4 = __issue(instancePath+"/plan","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs27 === errors;
-valid5 = valid5 || _valid1;
-}
-if(!valid5){
-const err5 = __issue(instancePath+"/plan","anyOf",{});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate276.errors = vErrors;
-return false;
-}
-else {
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
-let data8 = data.auth;
-const _errs29 = errors;
-const _errs31 = errors;
-if(errors === _errs31){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.terminal !== undefined && func0.call(data8, "terminal")){
-const _errs33 = errors;
-if(typeof data8.terminal !== "boolean"){
-validate276.errors = [__issue(instancePath+"/auth/terminal","type",{type: "boolean"})];
-return false;
-}
-var valid10 = _errs33 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data8._meta !== undefined && func0.call(data8, "_meta")){
-let data10 = data8._meta;
-const _errs35 = errors;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-validate276.errors = [__issue(instancePath+"/auth/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid10 = _errs35 === errors;
-}
-else {
-var valid10 = true;
-}
-}
-}
-else {
-validate276.errors = [__issue(instancePath+"/auth","type",{type: "object"})];
-return false;
-}
-}
-var valid0 = _errs29 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.elicitation !== undefined && func0.call(data, "elicitation")){
-let data11 = data.elicitation;
-const _errs38 = errors;
-const _errs39 = errors;
-let valid11 = false;
-const _errs40 = errors;
-if(!(validate281(data11, instancePath+"/elicitation"))){
-vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs40 === errors;
-valid11 = valid11 || _valid2;
-if(!valid11){
-const _errs41 = errors;
-if(data11 !== null){
-const err6 = __issue(instancePath+"/elicitation","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid2 = _errs41 === errors;
-valid11 = valid11 || _valid2;
-}
-if(!valid11){
-const err7 = __issue(instancePath+"/elicitation","anyOf",{});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-validate276.errors = vErrors;
-return false;
-}
-else {
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs38 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nes !== undefined && func0.call(data, "nes")){
-let data12 = data.nes;
-const _errs43 = errors;
-const _errs44 = errors;
-let valid12 = false;
-const _errs45 = errors;
-if(!(validate283(data12, instancePath+"/nes"))){
-vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
-errors = vErrors.length;
-}
-var _valid3 = _errs45 === errors;
-valid12 = valid12 || _valid3;
-if(!valid12){
-const _errs46 = errors;
-if(data12 !== null){
-const err8 = __issue(instancePath+"/nes","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid3 = _errs46 === errors;
-valid12 = valid12 || _valid3;
-}
-if(!valid12){
-const err9 = __issue(instancePath+"/nes","anyOf",{});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-validate276.errors = vErrors;
-return false;
-}
-else {
-errors = _errs44;
-if(vErrors !== null){
-if(_errs44){
-vErrors.length = _errs44;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.positionEncodings !== undefined && func0.call(data, "positionEncodings")){
-let data13 = data.positionEncodings;
-const _errs48 = errors;
-if(errors === _errs48){
-if(Array.isArray(data13)){
-var valid13 = true;
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-const _errs50 = errors;
-if(!(((data14 === "utf-16") || (data14 === "utf-32")) || (data14 === "utf-8"))){
-validate276.errors = [__issue(instancePath+"/positionEncodings/" + i0,"enum",{allowedValues: __schemaValue7})];
-return false;
-}
-var valid13 = _errs50 === errors;
-if(!valid13){
-break;
-}
-}
-}
-else {
-validate276.errors = [__issue(instancePath+"/positionEncodings","type",{type: "array"})];
-return false;
-}
-}
-var valid0 = _errs48 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data15 = data._meta;
-const _errs52 = errors;
-if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
-validate276.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs52 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate276.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate276.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate275(data, instancePath=""){
+function validate370(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
-validate275.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate370, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
-let data0 = data.protocolVersion;
 const _errs1 = errors;
-const _errs3 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate275.errors = [__issue(instancePath+"/protocolVersion","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs3){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 65535 || isNaN(data0)){
-validate275.errors = [__issue(instancePath+"/protocolVersion","maximum",{comparison: "<=", limit: 65535})];
-return false;
-}
-else {
-if(data0 < 0 || isNaN(data0)){
-validate275.errors = [__issue(instancePath+"/protocolVersion","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats30.validate(data0))){
-validate275.errors = [__issue(instancePath+"/protocolVersion","format",{format: "uint16"})];
-return false;
-}
-}
-}
-}
+if(!(validate135(data.protocolVersion, instancePath+"/protocolVersion"))){
+errors = (vErrors = __concatIssues(vErrors, validate135.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -10340,12 +6816,11 @@ var valid0 = true;
 }
 if(valid0){
 if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
-const _errs5 = errors;
-if(!(validate276(data.clientCapabilities, instancePath+"/clientCapabilities"))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
-errors = vErrors.length;
+const _errs3 = errors;
+if(!(validate372(data.clientCapabilities, instancePath+"/clientCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate372.errors)).length;
 }
-var valid0 = _errs5 === errors;
+var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
@@ -10353,168 +6828,47 @@ var valid0 = true;
 if(valid0){
 if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
 let data2 = data.clientInfo;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid3 = false;
 const _errs7 = errors;
+if(!(validate199(data2, instancePath+"/clientInfo"))){
+errors = (vErrors = __concatIssues(vErrors, validate199.errors)).length;
+}
+var _valid0 = _errs7 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs8 = errors;
-let valid4 = false;
-const _errs9 = errors;
-const _errs10 = errors;
-if(errors === _errs10){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")) || (((data2.version === undefined) || (!(func0.call(data2, "version")))) && (missing1 = "version"))){
-const err0 = __issue(instancePath+"/clientInfo","required",{missingProperty: missing1});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data2.name !== undefined && func0.call(data2, "name")){
-const _errs12 = errors;
-if(typeof data2.name !== "string"){
-const err1 = __issue(instancePath+"/clientInfo/name","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var valid6 = _errs12 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data2.title !== undefined && func0.call(data2, "title")){
-let data4 = data2.title;
-const _errs14 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err2 = __issue(instancePath+"/clientInfo/title","type",{type: __schemaValue2});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid6 = _errs14 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data2.version !== undefined && func0.call(data2, "version")){
-const _errs16 = errors;
-if(typeof data2.version !== "string"){
-const err3 = __issue(instancePath+"/clientInfo/version","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid6 = _errs16 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data6 = data2._meta;
-const _errs18 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-const err4 = __issue(instancePath+"/clientInfo/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var valid6 = _errs18 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-}
-else {
-const err5 = __issue(instancePath+"/clientInfo","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid0 = _errs9 === errors;
-valid4 = valid4 || _valid0;
-if(!valid4){
-const _errs21 = errors;
 if(data2 !== null){
-const err6 = __issue(instancePath+"/clientInfo","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/clientInfo","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs21 === errors;
-valid4 = valid4 || _valid0;
+var _valid0 = _errs8 === errors;
+valid3 = valid3 || _valid0;
 }
-if(!valid4){
-const err7 = __issue(instancePath+"/clientInfo","anyOf",{});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/clientInfo","anyOf",{}));
 errors++;
-validate275.errors = vErrors;
+validate370.errors = vErrors;
 return false;
 }
 else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs7 === errors;
+var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data7 = data._meta;
-const _errs23 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-validate275.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data3 = data._meta;
+const _errs10 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate370, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
@@ -10525,33 +6879,51 @@ var valid0 = true;
 }
 }
 else {
-validate275.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate370, instancePath,"type",{type: "object"});
 }
 }
-validate275.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate289(data, instancePath=""){
+function validate404(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate404, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate404, instancePath,"type",{type: "object"});
+}
+}
+validate404.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate406(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
-validate289.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate406, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
-validate289.errors = [__issue(instancePath+"/providerId","type",{type: "string"})];
-return false;
+return __fail(validate406, instancePath+"/providerId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -10562,8 +6934,7 @@ if(valid0){
 if(data.apiType !== undefined && func0.call(data, "apiType")){
 const _errs5 = errors;
 if(typeof data.apiType !== "string"){
-validate289.errors = [__issue(instancePath+"/apiType","type",{type: "string"})];
-return false;
+return __fail(validate406, instancePath+"/apiType","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -10574,8 +6945,7 @@ if(valid0){
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 const _errs9 = errors;
 if(typeof data.baseUrl !== "string"){
-validate289.errors = [__issue(instancePath+"/baseUrl","type",{type: "string"})];
-return false;
+return __fail(validate406, instancePath+"/baseUrl","type",{type: "string"});
 }
 var valid0 = _errs9 === errors;
 }
@@ -10591,8 +6961,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key0 of Object.keys(data3)){
 const _errs14 = errors;
 if(typeof data3[key0] !== "string"){
-validate289.errors = [__issue(instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"})];
-return false;
+return __fail(validate406, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
 }
 var valid5 = _errs14 === errors;
 if(!valid5){
@@ -10601,8 +6970,7 @@ break;
 }
 }
 else {
-validate289.errors = [__issue(instancePath+"/headers","type",{type: "object"})];
-return false;
+return __fail(validate406, instancePath+"/headers","type",{type: "object"});
 }
 }
 var valid0 = _errs11 === errors;
@@ -10615,8 +6983,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs16 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate289.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate406, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs16 === errors;
 }
@@ -10630,31 +6997,28 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate406, instancePath,"type",{type: "object"});
 }
 }
-validate289.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate291(data, instancePath=""){
+function validate408(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
-validate291.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate408, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
-validate291.errors = [__issue(instancePath+"/providerId","type",{type: "string"})];
-return false;
+return __fail(validate408, instancePath+"/providerId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -10666,8 +7030,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate291.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate408, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs5 === errors;
 }
@@ -10678,11 +7041,10 @@ var valid0 = true;
 }
 }
 else {
-validate291.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate408, instancePath,"type",{type: "object"});
 }
 }
-validate291.errors = vErrors;
+validate408.errors = vErrors;
 return errors === 0;
 }
 
@@ -10691,22 +7053,24 @@ return errors === 0;
 
 
 
-function validate299(data, instancePath=""){
+
+
+
+
+function validate421(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
-validate299.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate421, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate299.errors = [__issue(instancePath+"/name","type",{type: "string"})];
-return false;
+return __fail(validate421, instancePath+"/name","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -10717,8 +7081,7 @@ if(valid0){
 if(data.serverId !== undefined && func0.call(data, "serverId")){
 const _errs3 = errors;
 if(typeof data.serverId !== "string"){
-validate299.errors = [__issue(instancePath+"/serverId","type",{type: "string"})];
-return false;
+return __fail(validate421, instancePath+"/serverId","type",{type: "string"});
 }
 var valid0 = _errs3 === errors;
 }
@@ -10730,8 +7093,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate299.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate421, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -10743,74 +7105,48 @@ var valid0 = true;
 }
 }
 else {
-validate299.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate421, instancePath,"type",{type: "object"});
 }
 }
-validate299.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate294(data, instancePath=""){
+function validate413(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate295(data, instancePath))){
-vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
-errors = vErrors.length;
+if(!(validate414(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate414.errors)).length;
 }
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-const err0 = __issue(instancePath,"required",{missingProperty: missing0});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-const err1 = __issue(instancePath+"/type","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
 }
 if("http" !== data0){
-const err2 = __issue(instancePath+"/type","const",{allowedValue: "http"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","const",{allowedValue: "http"}));
 errors++;
 }
 }
 }
 }
 else {
-const err3 = __issue(instancePath,"type",{type: "object"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
@@ -10818,57 +7154,32 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
-if(!(validate297(data, instancePath))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
-errors = vErrors.length;
+if(!(validate418(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate418.errors)).length;
 }
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-const err4 = __issue(instancePath,"required",{missingProperty: missing1});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err5 = __issue(instancePath+"/type","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
 }
 if("sse" !== data1){
-const err6 = __issue(instancePath+"/type","const",{allowedValue: "sse"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","const",{allowedValue: "sse"}));
 errors++;
 }
 }
 }
 }
 else {
-const err7 = __issue(instancePath,"type",{type: "object"});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
@@ -10876,57 +7187,32 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate299(data, instancePath))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
-errors = vErrors.length;
+if(!(validate421(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate421.errors)).length;
 }
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
-const err8 = __issue(instancePath,"required",{missingProperty: missing2});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err9 = __issue(instancePath+"/type","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
 }
 if("acp" !== data2){
-const err10 = __issue(instancePath+"/type","const",{allowedValue: "acp"});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","const",{allowedValue: "acp"}));
 errors++;
 }
 }
 }
 }
 else {
-const err11 = __issue(instancePath,"type",{type: "object"});
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
@@ -10934,9 +7220,8 @@ var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs16 = errors;
-if(!(validate301(data, instancePath))){
-vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
-errors = vErrors.length;
+if(!(validate423(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate423.errors)).length;
 }
 var _valid0 = _errs16 === errors;
 valid0 = valid0 || _valid0;
@@ -10944,49 +7229,34 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err12 = __issue(instancePath,"anyOf",{});
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
 errors++;
-validate294.errors = vErrors;
+validate413.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
+vErrors = __truncateIssues(vErrors, _errs0);
 }
-else {
-vErrors = null;
-}
-}
-}
-validate294.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate293(data, instancePath=""){
+function validate412(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
-validate293.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate412, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-validate293.errors = [__issue(instancePath+"/cwd","type",{type: "string"})];
-return false;
+return __fail(validate412, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -11004,8 +7274,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate293.errors = [__issue(instancePath+"/additionalDirectories/" + i0,"type",{type: "string"})];
-return false;
+return __fail(validate412, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -11014,8 +7283,7 @@ break;
 }
 }
 else {
-validate293.errors = [__issue(instancePath+"/additionalDirectories","type",{type: "array"})];
-return false;
+return __fail(validate412, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs3 === errors;
@@ -11033,9 +7301,8 @@ var valid2 = true;
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
-if(!(validate294(data3[i1], instancePath+"/mcpServers/" + i1))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
-errors = vErrors.length;
+if(!(validate413(data3[i1], instancePath+"/mcpServers/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate413.errors)).length;
 }
 var valid2 = _errs9 === errors;
 if(!valid2){
@@ -11044,8 +7311,7 @@ break;
 }
 }
 else {
-validate293.errors = [__issue(instancePath+"/mcpServers","type",{type: "array"})];
-return false;
+return __fail(validate412, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs7 === errors;
@@ -11058,8 +7324,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate293.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate412, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs10 === errors;
 }
@@ -11072,24 +7337,22 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate412, instancePath,"type",{type: "object"});
 }
 }
-validate293.errors = vErrors;
+validate412.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate305(data, instancePath=""){
+function validate428(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
-validate305.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate428, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
@@ -11101,9 +7364,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate294(data0[i0], instancePath+"/mcpServers/" + i0))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
-errors = vErrors.length;
+if(!(validate413(data0[i0], instancePath+"/mcpServers/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate413.errors)).length;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -11112,8 +7374,7 @@ break;
 }
 }
 else {
-validate305.errors = [__issue(instancePath+"/mcpServers","type",{type: "array"})];
-return false;
+return __fail(validate428, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs1 === errors;
@@ -11125,8 +7386,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
-validate305.errors = [__issue(instancePath+"/cwd","type",{type: "string"})];
-return false;
+return __fail(validate428, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs4 === errors;
 }
@@ -11144,8 +7404,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs8 = errors;
 if(typeof data3[i1] !== "string"){
-validate305.errors = [__issue(instancePath+"/additionalDirectories/" + i1,"type",{type: "string"})];
-return false;
+return __fail(validate428, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
 }
 var valid2 = _errs8 === errors;
 if(!valid2){
@@ -11154,8 +7413,7 @@ break;
 }
 }
 else {
-validate305.errors = [__issue(instancePath+"/additionalDirectories","type",{type: "array"})];
-return false;
+return __fail(validate428, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs6 === errors;
@@ -11167,8 +7425,7 @@ if(valid0){
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
-validate305.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate428, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs10 === errors;
 }
@@ -11180,8 +7437,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate305.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate428, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs14 === errors;
 }
@@ -11195,33 +7451,32 @@ var valid0 = true;
 }
 }
 else {
-validate305.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate428, instancePath,"type",{type: "object"});
 }
 }
-validate305.errors = vErrors;
+validate428.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate310(data, instancePath=""){
+
+
+function validate435(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-validate310.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate435, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate310.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate435, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -11232,8 +7487,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-validate310.errors = [__issue(instancePath+"/cwd","type",{type: "string"})];
-return false;
+return __fail(validate435, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -11251,8 +7505,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-validate310.errors = [__issue(instancePath+"/additionalDirectories/" + i0,"type",{type: "string"})];
-return false;
+return __fail(validate435, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -11261,8 +7514,7 @@ break;
 }
 }
 else {
-validate310.errors = [__issue(instancePath+"/additionalDirectories","type",{type: "array"})];
-return false;
+return __fail(validate435, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs7 === errors;
@@ -11280,9 +7532,8 @@ var valid4 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs13 = errors;
-if(!(validate294(data4[i1], instancePath+"/mcpServers/" + i1))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
-errors = vErrors.length;
+if(!(validate413(data4[i1], instancePath+"/mcpServers/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate413.errors)).length;
 }
 var valid4 = _errs13 === errors;
 if(!valid4){
@@ -11291,8 +7542,7 @@ break;
 }
 }
 else {
-validate310.errors = [__issue(instancePath+"/mcpServers","type",{type: "array"})];
-return false;
+return __fail(validate435, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs11 === errors;
@@ -11305,8 +7555,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate310.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate435, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs14 === errors;
 }
@@ -11320,31 +7569,28 @@ var valid0 = true;
 }
 }
 else {
-validate310.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate435, instancePath,"type",{type: "object"});
 }
 }
-validate310.errors = vErrors;
+validate435.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate313(data, instancePath=""){
+function validate438(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-validate313.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate438, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate313.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate438, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -11355,8 +7601,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-validate313.errors = [__issue(instancePath+"/cwd","type",{type: "string"})];
-return false;
+return __fail(validate438, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -11374,8 +7619,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-validate313.errors = [__issue(instancePath+"/additionalDirectories/" + i0,"type",{type: "string"})];
-return false;
+return __fail(validate438, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -11384,8 +7628,7 @@ break;
 }
 }
 else {
-validate313.errors = [__issue(instancePath+"/additionalDirectories","type",{type: "array"})];
-return false;
+return __fail(validate438, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs7 === errors;
@@ -11403,9 +7646,8 @@ var valid4 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs13 = errors;
-if(!(validate294(data4[i1], instancePath+"/mcpServers/" + i1))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
-errors = vErrors.length;
+if(!(validate413(data4[i1], instancePath+"/mcpServers/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate413.errors)).length;
 }
 var valid4 = _errs13 === errors;
 if(!valid4){
@@ -11414,8 +7656,7 @@ break;
 }
 }
 else {
-validate313.errors = [__issue(instancePath+"/mcpServers","type",{type: "array"})];
-return false;
+return __fail(validate438, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs11 === errors;
@@ -11428,8 +7669,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate313.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate438, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs14 === errors;
 }
@@ -11443,11 +7683,10 @@ var valid0 = true;
 }
 }
 else {
-validate313.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate438, instancePath,"type",{type: "object"});
 }
 }
-validate313.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
 
@@ -11460,7 +7699,131 @@ return errors === 0;
 
 
 
-function validate325(data, instancePath=""){
+function validate451(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+return __fail(validate451, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.uri !== undefined && func0.call(data, "uri")){
+const _errs1 = errors;
+if(typeof data.uri !== "string"){
+return __fail(validate451, instancePath+"/uri","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined && func0.call(data, "name")){
+const _errs3 = errors;
+if(typeof data.name !== "string"){
+return __fail(validate451, instancePath+"/name","type",{type: "string"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate451, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate451, instancePath,"type",{type: "object"});
+}
+}
+validate451.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate453(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
+return __fail(validate453, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.name !== undefined && func0.call(data, "name")){
+const _errs1 = errors;
+if(typeof data.name !== "string"){
+return __fail(validate453, instancePath+"/name","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.owner !== undefined && func0.call(data, "owner")){
+const _errs3 = errors;
+if(typeof data.owner !== "string"){
+return __fail(validate453, instancePath+"/owner","type",{type: "string"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
+const _errs5 = errors;
+if(typeof data.remoteUrl !== "string"){
+return __fail(validate453, instancePath+"/remoteUrl","type",{type: "string"});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate453, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate453, instancePath,"type",{type: "object"});
+}
+}
+validate453.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate450(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -11469,8 +7832,7 @@ if(data.workspaceUri !== undefined && func0.call(data, "workspaceUri")){
 let data0 = data.workspaceUri;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate325.errors = [__issue(instancePath+"/workspaceUri","type",{type: __schemaValue2})];
-return false;
+return __fail(validate450, instancePath+"/workspaceUri","type",{type: __schemaValue2});
 }
 var valid0 = _errs1 === errors;
 }
@@ -11482,69 +7844,16 @@ if(data.workspaceFolders !== undefined && func0.call(data, "workspaceFolders")){
 let data1 = data.workspaceFolders;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate325.errors = [__issue(instancePath+"/workspaceFolders","type",{type: __schemaValue3})];
-return false;
+return __fail(validate450, instancePath+"/workspaceFolders","type",{type: __schemaValue3});
 }
 if(errors === _errs3){
 if(Array.isArray(data1)){
 var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
 const _errs5 = errors;
-const _errs6 = errors;
-if(errors === _errs6){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing0;
-if((((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing0 = "uri")) || (((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing0 = "name"))){
-validate325.errors = [__issue(instancePath+"/workspaceFolders/" + i0,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data2.uri !== undefined && func0.call(data2, "uri")){
-const _errs8 = errors;
-if(typeof data2.uri !== "string"){
-validate325.errors = [__issue(instancePath+"/workspaceFolders/" + i0+"/uri","type",{type: "string"})];
-return false;
-}
-var valid3 = _errs8 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.name !== undefined && func0.call(data2, "name")){
-const _errs10 = errors;
-if(typeof data2.name !== "string"){
-validate325.errors = [__issue(instancePath+"/workspaceFolders/" + i0+"/name","type",{type: "string"})];
-return false;
-}
-var valid3 = _errs10 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data5 = data2._meta;
-const _errs12 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate325.errors = [__issue(instancePath+"/workspaceFolders/" + i0+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid3 = _errs12 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-else {
-validate325.errors = [__issue(instancePath+"/workspaceFolders/" + i0,"type",{type: "object"})];
-return false;
-}
+if(!(validate451(data1[i0], instancePath+"/workspaceFolders/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate451.errors)).length;
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -11560,168 +7869,48 @@ var valid0 = true;
 }
 if(valid0){
 if(data.repository !== undefined && func0.call(data, "repository")){
-let data6 = data.repository;
-const _errs15 = errors;
-const _errs16 = errors;
-let valid4 = false;
-const _errs17 = errors;
-const _errs18 = errors;
-if(errors === _errs18){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if(((((data6.name === undefined) || (!(func0.call(data6, "name")))) && (missing1 = "name")) || (((data6.owner === undefined) || (!(func0.call(data6, "owner")))) && (missing1 = "owner"))) || (((data6.remoteUrl === undefined) || (!(func0.call(data6, "remoteUrl")))) && (missing1 = "remoteUrl"))){
-const err0 = __issue(instancePath+"/repository","required",{missingProperty: missing1});
-if(vErrors === null){
-vErrors = [err0];
+let data3 = data.repository;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate453(data3, instancePath+"/repository"))){
+errors = (vErrors = __concatIssues(vErrors, validate453.errors)).length;
 }
-else {
-vErrors.push(err0);
-}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs9 = errors;
+if(data3 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/repository","type",{type: "null"}));
 errors++;
 }
-else {
-if(data6.name !== undefined && func0.call(data6, "name")){
-const _errs20 = errors;
-if(typeof data6.name !== "string"){
-const err1 = __issue(instancePath+"/repository/name","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err1];
+var _valid0 = _errs9 === errors;
+valid2 = valid2 || _valid0;
 }
-else {
-vErrors.push(err1);
-}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/repository","anyOf",{}));
 errors++;
-}
-var valid6 = _errs20 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data6.owner !== undefined && func0.call(data6, "owner")){
-const _errs22 = errors;
-if(typeof data6.owner !== "string"){
-const err2 = __issue(instancePath+"/repository/owner","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var valid6 = _errs22 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data6.remoteUrl !== undefined && func0.call(data6, "remoteUrl")){
-const _errs24 = errors;
-if(typeof data6.remoteUrl !== "string"){
-const err3 = __issue(instancePath+"/repository/remoteUrl","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var valid6 = _errs24 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data6._meta !== undefined && func0.call(data6, "_meta")){
-let data10 = data6._meta;
-const _errs26 = errors;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-const err4 = __issue(instancePath+"/repository/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var valid6 = _errs26 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-}
-else {
-const err5 = __issue(instancePath+"/repository","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid0 = _errs17 === errors;
-valid4 = valid4 || _valid0;
-if(!valid4){
-const _errs29 = errors;
-if(data6 !== null){
-const err6 = __issue(instancePath+"/repository","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid0 = _errs29 === errors;
-valid4 = valid4 || _valid0;
-}
-if(!valid4){
-const err7 = __issue(instancePath+"/repository","anyOf",{});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-validate325.errors = vErrors;
+validate450.errors = vErrors;
 return false;
 }
 else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
+errors = _errs7;
+vErrors = __truncateIssues(vErrors, _errs7);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs15 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data11 = data._meta;
-const _errs31 = errors;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate325.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data4 = data._meta;
+const _errs11 = errors;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
+return __fail(validate450, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs31 === errors;
+var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
@@ -11731,31 +7920,190 @@ var valid0 = true;
 }
 }
 else {
-validate325.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate450, instancePath,"type",{type: "object"});
 }
 }
-validate325.errors = vErrors;
+validate450.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate330(data, instancePath=""){
+function validate460(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
+return __fail(validate460, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.uri !== undefined && func0.call(data, "uri")){
+const _errs1 = errors;
+if(typeof data.uri !== "string"){
+return __fail(validate460, instancePath+"/uri","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.languageId !== undefined && func0.call(data, "languageId")){
+const _errs3 = errors;
+if(typeof data.languageId !== "string"){
+return __fail(validate460, instancePath+"/languageId","type",{type: "string"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined && func0.call(data, "text")){
+const _errs5 = errors;
+if(typeof data.text !== "string"){
+return __fail(validate460, instancePath+"/text","type",{type: "string"});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate460, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate460, instancePath,"type",{type: "object"});
+}
+}
+validate460.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate463(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
+return __fail(validate463, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.startLine !== undefined && func0.call(data, "startLine")){
+let data0 = data.startLine;
+const _errs1 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+return __fail(validate463, instancePath+"/startLine","type",{type: "integer"});
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+return __fail(validate463, instancePath+"/startLine","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats2.validate(data0))){
+return __fail(validate463, instancePath+"/startLine","format",{format: "uint32"});
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.endLine !== undefined && func0.call(data, "endLine")){
+let data1 = data.endLine;
+const _errs3 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+return __fail(validate463, instancePath+"/endLine","type",{type: "integer"});
+}
+if(errors === _errs3){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+return __fail(validate463, instancePath+"/endLine","minimum",{comparison: ">=", limit: 0});
+}
+else {
+if(!(formats2.validate(data1))){
+return __fail(validate463, instancePath+"/endLine","format",{format: "uint32"});
+}
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined && func0.call(data, "text")){
+const _errs5 = errors;
+if(typeof data.text !== "string"){
+return __fail(validate463, instancePath+"/text","type",{type: "string"});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate463, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate463, instancePath,"type",{type: "object"});
+}
+}
+validate463.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate462(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.excerpts === undefined) || (!(func0.call(data, "excerpts")))) && (missing0 = "excerpts"))){
-validate330.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate462, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate330.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate462, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -11771,104 +8119,9 @@ if(Array.isArray(data1)){
 var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
 const _errs5 = errors;
-const _errs6 = errors;
-if(errors === _errs6){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if(((((data2.startLine === undefined) || (!(func0.call(data2, "startLine")))) && (missing1 = "startLine")) || (((data2.endLine === undefined) || (!(func0.call(data2, "endLine")))) && (missing1 = "endLine"))) || (((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text"))){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0,"required",{missingProperty: missing1})];
-return false;
-}
-else {
-if(data2.startLine !== undefined && func0.call(data2, "startLine")){
-let data3 = data2.startLine;
-const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0+"/startLine","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0+"/startLine","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data3))){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0+"/startLine","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid3 = _errs8 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.endLine !== undefined && func0.call(data2, "endLine")){
-let data4 = data2.endLine;
-const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0+"/endLine","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0+"/endLine","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data4))){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0+"/endLine","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid3 = _errs10 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.text !== undefined && func0.call(data2, "text")){
-const _errs12 = errors;
-if(typeof data2.text !== "string"){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0+"/text","type",{type: "string"})];
-return false;
-}
-var valid3 = _errs12 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data6 = data2._meta;
-const _errs14 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid3 = _errs14 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate330.errors = [__issue(instancePath+"/excerpts/" + i0,"type",{type: "object"})];
-return false;
-}
+if(!(validate463(data1[i0], instancePath+"/excerpts/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate463.errors)).length;
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -11877,8 +8130,7 @@ break;
 }
 }
 else {
-validate330.errors = [__issue(instancePath+"/excerpts","type",{type: "array"})];
-return false;
+return __fail(validate462, instancePath+"/excerpts","type",{type: "array"});
 }
 }
 var valid0 = _errs3 === errors;
@@ -11888,13 +8140,12 @@ var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data7 = data._meta;
-const _errs17 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-validate330.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data3 = data._meta;
+const _errs6 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate462, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs17 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
@@ -11904,31 +8155,84 @@ var valid0 = true;
 }
 }
 else {
-validate330.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate462, instancePath,"type",{type: "object"});
 }
 }
-validate330.errors = vErrors;
+validate462.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate332(data, instancePath=""){
+function validate466(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
+return __fail(validate466, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.uri !== undefined && func0.call(data, "uri")){
+const _errs1 = errors;
+if(typeof data.uri !== "string"){
+return __fail(validate466, instancePath+"/uri","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.diff !== undefined && func0.call(data, "diff")){
+const _errs3 = errors;
+if(typeof data.diff !== "string"){
+return __fail(validate466, instancePath+"/diff","type",{type: "string"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate466, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate466, instancePath,"type",{type: "object"});
+}
+}
+validate466.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate468(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.timestampMs === undefined) || (!(func0.call(data, "timestampMs")))) && (missing0 = "timestampMs"))){
-validate332.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate468, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 const _errs1 = errors;
 if(typeof data.action !== "string"){
-validate332.errors = [__issue(instancePath+"/action","type",{type: "string"})];
-return false;
+return __fail(validate468, instancePath+"/action","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -11939,8 +8243,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs3 = errors;
 if(typeof data.uri !== "string"){
-validate332.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate468, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs3 === errors;
 }
@@ -11949,91 +8252,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.position !== undefined && func0.call(data, "position")){
-let data2 = data.position;
 const _errs5 = errors;
-const _errs7 = errors;
-if(errors === _errs7){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if((((data2.line === undefined) || (!(func0.call(data2, "line")))) && (missing1 = "line")) || (((data2.character === undefined) || (!(func0.call(data2, "character")))) && (missing1 = "character"))){
-validate332.errors = [__issue(instancePath+"/position","required",{missingProperty: missing1})];
-return false;
-}
-else {
-if(data2.line !== undefined && func0.call(data2, "line")){
-let data3 = data2.line;
-const _errs9 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate332.errors = [__issue(instancePath+"/position/line","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs9){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-validate332.errors = [__issue(instancePath+"/position/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data3))){
-validate332.errors = [__issue(instancePath+"/position/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid3 = _errs9 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.character !== undefined && func0.call(data2, "character")){
-let data4 = data2.character;
-const _errs11 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate332.errors = [__issue(instancePath+"/position/character","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs11){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-validate332.errors = [__issue(instancePath+"/position/character","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data4))){
-validate332.errors = [__issue(instancePath+"/position/character","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid3 = _errs11 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data5 = data2._meta;
-const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate332.errors = [__issue(instancePath+"/position/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid3 = _errs13 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-else {
-validate332.errors = [__issue(instancePath+"/position","type",{type: "object"})];
-return false;
-}
+if(!(validate271(data.position, instancePath+"/position"))){
+errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
 }
 var valid0 = _errs5 === errors;
 }
@@ -12042,40 +8263,36 @@ var valid0 = true;
 }
 if(valid0){
 if(data.timestampMs !== undefined && func0.call(data, "timestampMs")){
-let data6 = data.timestampMs;
-const _errs16 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate332.errors = [__issue(instancePath+"/timestampMs","type",{type: "integer"})];
-return false;
+let data3 = data.timestampMs;
+const _errs7 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+return __fail(validate468, instancePath+"/timestampMs","type",{type: "integer"});
 }
-if(errors === _errs16){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-validate332.errors = [__issue(instancePath+"/timestampMs","minimum",{comparison: ">=", limit: 0})];
-return false;
+if(errors === _errs7){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+return __fail(validate468, instancePath+"/timestampMs","minimum",{comparison: ">=", limit: 0});
 }
 else {
-if(!(formats10.validate(data6))){
-validate332.errors = [__issue(instancePath+"/timestampMs","format",{format: "uint64"})];
-return false;
+if(!(formats10.validate(data3))){
+return __fail(validate468, instancePath+"/timestampMs","format",{format: "uint64"});
 }
 }
 }
 }
-var valid0 = _errs16 === errors;
+var valid0 = _errs7 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data7 = data._meta;
-const _errs18 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-validate332.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data4 = data._meta;
+const _errs9 = errors;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
+return __fail(validate468, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -12087,31 +8304,28 @@ var valid0 = true;
 }
 }
 else {
-validate332.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate468, instancePath,"type",{type: "object"});
 }
 }
-validate332.errors = vErrors;
+validate468.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate334(data, instancePath=""){
+function validate471(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))){
-validate334.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate471, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate334.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate471, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -12122,8 +8336,7 @@ if(valid0){
 if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs3 = errors;
 if(typeof data.languageId !== "string"){
-validate334.errors = [__issue(instancePath+"/languageId","type",{type: "string"})];
-return false;
+return __fail(validate471, instancePath+"/languageId","type",{type: "string"});
 }
 var valid0 = _errs3 === errors;
 }
@@ -12137,49 +8350,29 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate176(data2, instancePath+"/visibleRange"))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
-errors = vErrors.length;
+if(!(validate270(data2, instancePath+"/visibleRange"))){
+errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err0 = __issue(instancePath+"/visibleRange","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/visibleRange","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = __issue(instancePath+"/visibleRange","anyOf",{});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/visibleRange","anyOf",{}));
 errors++;
-validate334.errors = vErrors;
+validate471.errors = vErrors;
 return false;
 }
 else {
 errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs6);
 }
 var valid0 = _errs5 === errors;
 }
@@ -12191,19 +8384,16 @@ if(data.lastFocusedMs !== undefined && func0.call(data, "lastFocusedMs")){
 let data3 = data.lastFocusedMs;
 const _errs10 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-validate334.errors = [__issue(instancePath+"/lastFocusedMs","type",{type: __schemaValue4})];
-return false;
+return __fail(validate471, instancePath+"/lastFocusedMs","type",{type: __schemaValue6});
 }
 if(errors === _errs10){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate334.errors = [__issue(instancePath+"/lastFocusedMs","minimum",{comparison: ">=", limit: 0})];
-return false;
+return __fail(validate471, instancePath+"/lastFocusedMs","minimum",{comparison: ">=", limit: 0});
 }
 else {
 if(!(formats10.validate(data3))){
-validate334.errors = [__issue(instancePath+"/lastFocusedMs","format",{format: "uint64"})];
-return false;
+return __fail(validate471, instancePath+"/lastFocusedMs","format",{format: "uint64"});
 }
 }
 }
@@ -12218,8 +8408,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate334.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate471, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs12 === errors;
 }
@@ -12233,31 +8422,28 @@ var valid0 = true;
 }
 }
 else {
-validate334.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate471, instancePath,"type",{type: "object"});
 }
 }
-validate334.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate337(data, instancePath=""){
+function validate474(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range"))) || (((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity"))) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-validate337.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate474, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate337.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate474, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -12267,9 +8453,8 @@ var valid0 = true;
 if(valid0){
 if(data.range !== undefined && func0.call(data, "range")){
 const _errs3 = errors;
-if(!(validate176(data.range, instancePath+"/range"))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
-errors = vErrors.length;
+if(!(validate270(data.range, instancePath+"/range"))){
+errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -12281,8 +8466,7 @@ if(data.severity !== undefined && func0.call(data, "severity")){
 let data2 = data.severity;
 const _errs5 = errors;
 if(!((((data2 === "error") || (data2 === "warning")) || (data2 === "information")) || (data2 === "hint"))){
-validate337.errors = [__issue(instancePath+"/severity","enum",{allowedValues: __schemaValue10})];
-return false;
+return __fail(validate474, instancePath+"/severity","enum",{allowedValues: __schemaValue10});
 }
 var valid0 = _errs5 === errors;
 }
@@ -12293,8 +8477,7 @@ if(valid0){
 if(data.message !== undefined && func0.call(data, "message")){
 const _errs8 = errors;
 if(typeof data.message !== "string"){
-validate337.errors = [__issue(instancePath+"/message","type",{type: "string"})];
-return false;
+return __fail(validate474, instancePath+"/message","type",{type: "string"});
 }
 var valid0 = _errs8 === errors;
 }
@@ -12306,8 +8489,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs10 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate337.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate474, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs10 === errors;
 }
@@ -12321,16 +8503,15 @@ var valid0 = true;
 }
 }
 else {
-validate337.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate474, instancePath,"type",{type: "object"});
 }
 }
-validate337.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate329(data, instancePath=""){
+function validate459(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -12339,82 +8520,16 @@ if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
 let data0 = data.recentFiles;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate329.errors = [__issue(instancePath+"/recentFiles","type",{type: __schemaValue3})];
-return false;
+return __fail(validate459, instancePath+"/recentFiles","type",{type: __schemaValue3});
 }
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
 const _errs3 = errors;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing0;
-if(((((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing0 = "uri")) || (((data1.languageId === undefined) || (!(func0.call(data1, "languageId")))) && (missing0 = "languageId"))) || (((data1.text === undefined) || (!(func0.call(data1, "text")))) && (missing0 = "text"))){
-validate329.errors = [__issue(instancePath+"/recentFiles/" + i0,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
-const _errs6 = errors;
-if(typeof data1.uri !== "string"){
-validate329.errors = [__issue(instancePath+"/recentFiles/" + i0+"/uri","type",{type: "string"})];
-return false;
-}
-var valid3 = _errs6 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data1.languageId !== undefined && func0.call(data1, "languageId")){
-const _errs8 = errors;
-if(typeof data1.languageId !== "string"){
-validate329.errors = [__issue(instancePath+"/recentFiles/" + i0+"/languageId","type",{type: "string"})];
-return false;
-}
-var valid3 = _errs8 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data1.text !== undefined && func0.call(data1, "text")){
-const _errs10 = errors;
-if(typeof data1.text !== "string"){
-validate329.errors = [__issue(instancePath+"/recentFiles/" + i0+"/text","type",{type: "string"})];
-return false;
-}
-var valid3 = _errs10 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data5 = data1._meta;
-const _errs12 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate329.errors = [__issue(instancePath+"/recentFiles/" + i0+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid3 = _errs12 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate329.errors = [__issue(instancePath+"/recentFiles/" + i0,"type",{type: "object"})];
-return false;
-}
+if(!(validate460(data0[i0], instancePath+"/recentFiles/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate460.errors)).length;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -12430,214 +8545,152 @@ var valid0 = true;
 }
 if(valid0){
 if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
-let data6 = data.relatedSnippets;
-const _errs15 = errors;
-if((!(Array.isArray(data6))) && (data6 !== null)){
-validate329.errors = [__issue(instancePath+"/relatedSnippets","type",{type: __schemaValue3})];
-return false;
+let data2 = data.relatedSnippets;
+const _errs4 = errors;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate459, instancePath+"/relatedSnippets","type",{type: __schemaValue3});
 }
-if(errors === _errs15){
-if(Array.isArray(data6)){
-var valid4 = true;
-const len1 = data6.length;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+var valid2 = true;
+const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-const _errs17 = errors;
-if(!(validate330(data6[i1], instancePath+"/relatedSnippets/" + i1))){
-vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
-errors = vErrors.length;
+const _errs6 = errors;
+if(!(validate462(data2[i1], instancePath+"/relatedSnippets/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate462.errors)).length;
 }
-var valid4 = _errs17 === errors;
-if(!valid4){
+var valid2 = _errs6 === errors;
+if(!valid2){
 break;
 }
 }
 }
 }
-var valid0 = _errs15 === errors;
+var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.editHistory !== undefined && func0.call(data, "editHistory")){
-let data8 = data.editHistory;
-const _errs18 = errors;
-if((!(Array.isArray(data8))) && (data8 !== null)){
-validate329.errors = [__issue(instancePath+"/editHistory","type",{type: __schemaValue3})];
-return false;
+let data4 = data.editHistory;
+const _errs7 = errors;
+if((!(Array.isArray(data4))) && (data4 !== null)){
+return __fail(validate459, instancePath+"/editHistory","type",{type: __schemaValue3});
 }
-if(errors === _errs18){
-if(Array.isArray(data8)){
-var valid5 = true;
-const len2 = data8.length;
+if(errors === _errs7){
+if(Array.isArray(data4)){
+var valid3 = true;
+const len2 = data4.length;
 for(let i2=0; i2<len2; i2++){
-let data9 = data8[i2];
-const _errs20 = errors;
-const _errs21 = errors;
-if(errors === _errs21){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing1;
-if((((data9.uri === undefined) || (!(func0.call(data9, "uri")))) && (missing1 = "uri")) || (((data9.diff === undefined) || (!(func0.call(data9, "diff")))) && (missing1 = "diff"))){
-validate329.errors = [__issue(instancePath+"/editHistory/" + i2,"required",{missingProperty: missing1})];
-return false;
+const _errs9 = errors;
+if(!(validate466(data4[i2], instancePath+"/editHistory/" + i2))){
+errors = (vErrors = __concatIssues(vErrors, validate466.errors)).length;
 }
-else {
-if(data9.uri !== undefined && func0.call(data9, "uri")){
-const _errs23 = errors;
-if(typeof data9.uri !== "string"){
-validate329.errors = [__issue(instancePath+"/editHistory/" + i2+"/uri","type",{type: "string"})];
-return false;
-}
-var valid7 = _errs23 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data9.diff !== undefined && func0.call(data9, "diff")){
-const _errs25 = errors;
-if(typeof data9.diff !== "string"){
-validate329.errors = [__issue(instancePath+"/editHistory/" + i2+"/diff","type",{type: "string"})];
-return false;
-}
-var valid7 = _errs25 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data9._meta !== undefined && func0.call(data9, "_meta")){
-let data12 = data9._meta;
-const _errs27 = errors;
-if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-validate329.errors = [__issue(instancePath+"/editHistory/" + i2+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid7 = _errs27 === errors;
-}
-else {
-var valid7 = true;
-}
-}
-}
-}
-}
-else {
-validate329.errors = [__issue(instancePath+"/editHistory/" + i2,"type",{type: "object"})];
-return false;
-}
-}
-var valid5 = _errs20 === errors;
-if(!valid5){
+var valid3 = _errs9 === errors;
+if(!valid3){
 break;
 }
 }
 }
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs7 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.userActions !== undefined && func0.call(data, "userActions")){
-let data13 = data.userActions;
-const _errs30 = errors;
-if((!(Array.isArray(data13))) && (data13 !== null)){
-validate329.errors = [__issue(instancePath+"/userActions","type",{type: __schemaValue3})];
-return false;
+let data6 = data.userActions;
+const _errs10 = errors;
+if((!(Array.isArray(data6))) && (data6 !== null)){
+return __fail(validate459, instancePath+"/userActions","type",{type: __schemaValue3});
 }
-if(errors === _errs30){
-if(Array.isArray(data13)){
-var valid8 = true;
-const len3 = data13.length;
+if(errors === _errs10){
+if(Array.isArray(data6)){
+var valid4 = true;
+const len3 = data6.length;
 for(let i3=0; i3<len3; i3++){
-const _errs32 = errors;
-if(!(validate332(data13[i3], instancePath+"/userActions/" + i3))){
-vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
-errors = vErrors.length;
+const _errs12 = errors;
+if(!(validate468(data6[i3], instancePath+"/userActions/" + i3))){
+errors = (vErrors = __concatIssues(vErrors, validate468.errors)).length;
 }
-var valid8 = _errs32 === errors;
-if(!valid8){
+var valid4 = _errs12 === errors;
+if(!valid4){
 break;
 }
 }
 }
 }
-var valid0 = _errs30 === errors;
+var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.openFiles !== undefined && func0.call(data, "openFiles")){
-let data15 = data.openFiles;
-const _errs33 = errors;
-if((!(Array.isArray(data15))) && (data15 !== null)){
-validate329.errors = [__issue(instancePath+"/openFiles","type",{type: __schemaValue3})];
-return false;
+let data8 = data.openFiles;
+const _errs13 = errors;
+if((!(Array.isArray(data8))) && (data8 !== null)){
+return __fail(validate459, instancePath+"/openFiles","type",{type: __schemaValue3});
 }
-if(errors === _errs33){
-if(Array.isArray(data15)){
-var valid9 = true;
-const len4 = data15.length;
+if(errors === _errs13){
+if(Array.isArray(data8)){
+var valid5 = true;
+const len4 = data8.length;
 for(let i4=0; i4<len4; i4++){
-const _errs35 = errors;
-if(!(validate334(data15[i4], instancePath+"/openFiles/" + i4))){
-vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
-errors = vErrors.length;
+const _errs15 = errors;
+if(!(validate471(data8[i4], instancePath+"/openFiles/" + i4))){
+errors = (vErrors = __concatIssues(vErrors, validate471.errors)).length;
 }
-var valid9 = _errs35 === errors;
-if(!valid9){
+var valid5 = _errs15 === errors;
+if(!valid5){
 break;
 }
 }
 }
 }
-var valid0 = _errs33 === errors;
+var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
-let data17 = data.diagnostics;
-const _errs36 = errors;
-if((!(Array.isArray(data17))) && (data17 !== null)){
-validate329.errors = [__issue(instancePath+"/diagnostics","type",{type: __schemaValue3})];
-return false;
+let data10 = data.diagnostics;
+const _errs16 = errors;
+if((!(Array.isArray(data10))) && (data10 !== null)){
+return __fail(validate459, instancePath+"/diagnostics","type",{type: __schemaValue3});
 }
-if(errors === _errs36){
-if(Array.isArray(data17)){
-var valid10 = true;
-const len5 = data17.length;
+if(errors === _errs16){
+if(Array.isArray(data10)){
+var valid6 = true;
+const len5 = data10.length;
 for(let i5=0; i5<len5; i5++){
-const _errs38 = errors;
-if(!(validate337(data17[i5], instancePath+"/diagnostics/" + i5))){
-vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
-errors = vErrors.length;
+const _errs18 = errors;
+if(!(validate474(data10[i5], instancePath+"/diagnostics/" + i5))){
+errors = (vErrors = __concatIssues(vErrors, validate474.errors)).length;
 }
-var valid10 = _errs38 === errors;
-if(!valid10){
+var valid6 = _errs18 === errors;
+if(!valid6){
 break;
 }
 }
 }
 }
-var valid0 = _errs36 === errors;
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data19 = data._meta;
-const _errs39 = errors;
-if((!(data19 && typeof data19 == "object" && !Array.isArray(data19))) && (data19 !== null)){
-validate329.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data12 = data._meta;
+const _errs19 = errors;
+if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
+return __fail(validate459, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs39 === errors;
+var valid0 = _errs19 === errors;
 }
 else {
 var valid0 = true;
@@ -12650,31 +8703,28 @@ var valid0 = true;
 }
 }
 else {
-validate329.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate459, instancePath,"type",{type: "object"});
 }
 }
-validate329.errors = vErrors;
+validate459.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate327(data, instancePath=""){
+function validate456(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.triggerKind === undefined) || (!(func0.call(data, "triggerKind")))) && (missing0 = "triggerKind"))){
-validate327.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate456, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate327.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate456, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -12685,8 +8735,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate327.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate456, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -12698,14 +8747,12 @@ if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate327.errors = [__issue(instancePath+"/version","type",{type: "integer"})];
-return false;
+return __fail(validate456, instancePath+"/version","type",{type: "integer"});
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(!(formats0.validate(data2))){
-validate327.errors = [__issue(instancePath+"/version","format",{format: "int64"})];
-return false;
+return __fail(validate456, instancePath+"/version","format",{format: "int64"});
 }
 }
 }
@@ -12716,91 +8763,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.position !== undefined && func0.call(data, "position")){
-let data3 = data.position;
 const _errs9 = errors;
-const _errs11 = errors;
-if(errors === _errs11){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.line === undefined) || (!(func0.call(data3, "line")))) && (missing1 = "line")) || (((data3.character === undefined) || (!(func0.call(data3, "character")))) && (missing1 = "character"))){
-validate327.errors = [__issue(instancePath+"/position","required",{missingProperty: missing1})];
-return false;
-}
-else {
-if(data3.line !== undefined && func0.call(data3, "line")){
-let data4 = data3.line;
-const _errs13 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate327.errors = [__issue(instancePath+"/position/line","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs13){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-validate327.errors = [__issue(instancePath+"/position/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data4))){
-validate327.errors = [__issue(instancePath+"/position/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid5 = _errs13 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data3.character !== undefined && func0.call(data3, "character")){
-let data5 = data3.character;
-const _errs15 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate327.errors = [__issue(instancePath+"/position/character","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs15){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-validate327.errors = [__issue(instancePath+"/position/character","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data5))){
-validate327.errors = [__issue(instancePath+"/position/character","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid5 = _errs15 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
-let data6 = data3._meta;
-const _errs17 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate327.errors = [__issue(instancePath+"/position/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid5 = _errs17 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate327.errors = [__issue(instancePath+"/position","type",{type: "object"})];
-return false;
-}
+if(!(validate271(data.position, instancePath+"/position"))){
+errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
 }
 var valid0 = _errs9 === errors;
 }
@@ -12809,138 +8774,96 @@ var valid0 = true;
 }
 if(valid0){
 if(data.selection !== undefined && func0.call(data, "selection")){
-let data7 = data.selection;
-const _errs20 = errors;
-const _errs21 = errors;
-let valid6 = false;
-const _errs22 = errors;
-if(!(validate176(data7, instancePath+"/selection"))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
-errors = vErrors.length;
+let data4 = data.selection;
+const _errs11 = errors;
+const _errs12 = errors;
+let valid4 = false;
+const _errs13 = errors;
+if(!(validate270(data4, instancePath+"/selection"))){
+errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
 }
-var _valid0 = _errs22 === errors;
-valid6 = valid6 || _valid0;
-if(!valid6){
-const _errs23 = errors;
-if(data7 !== null){
-const err0 = __issue(instancePath+"/selection","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+var _valid0 = _errs13 === errors;
+valid4 = valid4 || _valid0;
+if(!valid4){
+const _errs14 = errors;
+if(data4 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/selection","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs23 === errors;
-valid6 = valid6 || _valid0;
+var _valid0 = _errs14 === errors;
+valid4 = valid4 || _valid0;
 }
-if(!valid6){
-const err1 = __issue(instancePath+"/selection","anyOf",{});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+if(!valid4){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/selection","anyOf",{}));
 errors++;
-validate327.errors = vErrors;
+validate456.errors = vErrors;
 return false;
 }
 else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
+errors = _errs12;
+vErrors = __truncateIssues(vErrors, _errs12);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs20 === errors;
+var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.triggerKind !== undefined && func0.call(data, "triggerKind")){
-let data8 = data.triggerKind;
-const _errs25 = errors;
-if(!(((data8 === "automatic") || (data8 === "diagnostic")) || (data8 === "manual"))){
-validate327.errors = [__issue(instancePath+"/triggerKind","enum",{allowedValues: __schemaValue11})];
-return false;
+let data5 = data.triggerKind;
+const _errs16 = errors;
+if(!(((data5 === "automatic") || (data5 === "diagnostic")) || (data5 === "manual"))){
+return __fail(validate456, instancePath+"/triggerKind","enum",{allowedValues: __schemaValue11});
 }
-var valid0 = _errs25 === errors;
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.context !== undefined && func0.call(data, "context")){
-let data9 = data.context;
-const _errs28 = errors;
-const _errs29 = errors;
-let valid9 = false;
-const _errs30 = errors;
-if(!(validate329(data9, instancePath+"/context"))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
-errors = vErrors.length;
+let data6 = data.context;
+const _errs19 = errors;
+const _errs20 = errors;
+let valid7 = false;
+const _errs21 = errors;
+if(!(validate459(data6, instancePath+"/context"))){
+errors = (vErrors = __concatIssues(vErrors, validate459.errors)).length;
 }
-var _valid1 = _errs30 === errors;
-valid9 = valid9 || _valid1;
-if(!valid9){
-const _errs31 = errors;
-if(data9 !== null){
-const err2 = __issue(instancePath+"/context","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+var _valid1 = _errs21 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const _errs22 = errors;
+if(data6 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/context","type",{type: "null"}));
 errors++;
 }
-var _valid1 = _errs31 === errors;
-valid9 = valid9 || _valid1;
+var _valid1 = _errs22 === errors;
+valid7 = valid7 || _valid1;
 }
-if(!valid9){
-const err3 = __issue(instancePath+"/context","anyOf",{});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+if(!valid7){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/context","anyOf",{}));
 errors++;
-validate327.errors = vErrors;
+validate456.errors = vErrors;
 return false;
 }
 else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
+errors = _errs20;
+vErrors = __truncateIssues(vErrors, _errs20);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs28 === errors;
+var valid0 = _errs19 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data10 = data._meta;
-const _errs33 = errors;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-validate327.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data7 = data._meta;
+const _errs24 = errors;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+return __fail(validate456, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs33 === errors;
+var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
@@ -12955,31 +8878,28 @@ var valid0 = true;
 }
 }
 else {
-validate327.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate456, instancePath,"type",{type: "object"});
 }
 }
-validate327.errors = vErrors;
+validate456.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate342(data, instancePath=""){
+function validate479(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-validate342.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate479, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate342.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate479, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -12991,8 +8911,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate342.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate479, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs5 === errors;
 }
@@ -13003,110 +8922,28 @@ var valid0 = true;
 }
 }
 else {
-validate342.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate479, instancePath,"type",{type: "object"});
 }
 }
-validate342.errors = vErrors;
+validate479.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate274(data, instancePath=""){
+function validate368(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-validate274.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate368, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
 const _errs1 = errors;
-const _errs4 = errors;
-let valid3 = false;
-const _errs5 = errors;
-if(data0 !== null){
-const err0 = __issue(instancePath+"/id","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs7 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = __issue(instancePath+"/id","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(errors === _errs7){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(!(formats0.validate(data0))){
-const err2 = __issue(instancePath+"/id","format",{format: "int64"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs7 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs9 = errors;
-if(typeof data0 !== "string"){
-const err3 = __issue(instancePath+"/id","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-valid3 = valid3 || _valid0;
-}
-}
-if(!valid3){
-const err4 = __issue(instancePath+"/id","anyOf",{});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-validate274.errors = vErrors;
-return false;
-}
-else {
-errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -13115,12 +8952,11 @@ var valid0 = true;
 }
 if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
-const _errs11 = errors;
+const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate274.errors = [__issue(instancePath+"/method","type",{type: "string"})];
-return false;
+return __fail(validate368, instancePath+"/method","type",{type: "string"});
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
@@ -13128,374 +8964,205 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid2 = false;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid3 = false;
+const _errs9 = errors;
+if(!(validate370(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate370.errors)).length;
+}
+var _valid1 = _errs9 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs11 = errors;
+if(!(validate402(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate402.errors)).length;
+}
+var _valid1 = _errs11 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs13 = errors;
-const _errs14 = errors;
-let valid4 = false;
+if(!(validate404(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate404.errors)).length;
+}
+var _valid1 = _errs13 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs15 = errors;
-const _errs16 = errors;
-let valid5 = false;
-const _errs17 = errors;
-if(!(validate275(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs17 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs19 = errors;
-if(!(validate287(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs19 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs21 = errors;
-const _errs23 = errors;
-if(errors === _errs23){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data3 = data2._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-const err5 = __issue(instancePath+"/params/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = __issue(instancePath+"/params","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-var _valid2 = _errs21 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs28 = errors;
-if(!(validate289(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs28 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs30 = errors;
-if(!(validate291(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs30 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs32 = errors;
-const _errs34 = errors;
-if(errors === _errs34){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data4 = data2._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err7 = __issue(instancePath+"/params/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = __issue(instancePath+"/params","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var _valid2 = _errs32 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs39 = errors;
-if(!(validate293(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs39 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs41 = errors;
-if(!(validate305(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs41 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs43 = errors;
-const _errs45 = errors;
-if(errors === _errs45){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.cwd !== undefined && func0.call(data2, "cwd")){
-let data5 = data2.cwd;
-const _errs47 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err9 = __issue(instancePath+"/params/cwd","type",{type: __schemaValue2});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var valid20 = _errs47 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data2.cursor !== undefined && func0.call(data2, "cursor")){
-let data6 = data2.cursor;
-const _errs49 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err10 = __issue(instancePath+"/params/cursor","type",{type: __schemaValue2});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid20 = _errs49 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
-let data7 = data2._meta;
-const _errs51 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err11 = __issue(instancePath+"/params/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var valid20 = _errs51 === errors;
-}
-else {
-var valid20 = true;
-}
-}
-}
-}
-else {
-const err12 = __issue(instancePath+"/params","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-var _valid2 = _errs43 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs54 = errors;
-if(!(validate308(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs54 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs56 = errors;
-if(!(validate310(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs56 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs58 = errors;
-if(!(validate313(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs58 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs60 = errors;
-if(!(validate316(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs60 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs62 = errors;
-if(!(validate318(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs62 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs64 = errors;
-if(!(validate320(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs64 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs66 = errors;
-if(!(validate322(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs66 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs68 = errors;
-if(!(validate325(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs68 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs70 = errors;
-if(!(validate327(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs70 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs72 = errors;
-if(!(validate342(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs72 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs74 = errors;
-if(!(validate95(data2, instancePath+"/params"))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs74 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs76 = errors;
-var _valid2 = _errs76 === errors;
-valid5 = valid5 || _valid2;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-if(!valid5){
-const err13 = __issue(instancePath+"/params","anyOf",{});
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
+if(!(validate406(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate406.errors)).length;
 }
 var _valid1 = _errs15 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs78 = errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs17 = errors;
+if(!(validate408(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate408.errors)).length;
+}
+var _valid1 = _errs17 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs19 = errors;
+if(!(validate410(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate410.errors)).length;
+}
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs21 = errors;
+if(!(validate412(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate412.errors)).length;
+}
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs23 = errors;
+if(!(validate428(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate428.errors)).length;
+}
+var _valid1 = _errs23 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs25 = errors;
+if(!(validate431(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate431.errors)).length;
+}
+var _valid1 = _errs25 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs27 = errors;
+if(!(validate433(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate433.errors)).length;
+}
+var _valid1 = _errs27 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs29 = errors;
+if(!(validate435(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate435.errors)).length;
+}
+var _valid1 = _errs29 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs31 = errors;
+if(!(validate438(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate438.errors)).length;
+}
+var _valid1 = _errs31 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs33 = errors;
+if(!(validate441(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate441.errors)).length;
+}
+var _valid1 = _errs33 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs35 = errors;
+if(!(validate443(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate443.errors)).length;
+}
+var _valid1 = _errs35 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs37 = errors;
+if(!(validate445(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate445.errors)).length;
+}
+var _valid1 = _errs37 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs39 = errors;
+if(!(validate447(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate447.errors)).length;
+}
+var _valid1 = _errs39 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs41 = errors;
+if(!(validate450(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate450.errors)).length;
+}
+var _valid1 = _errs41 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs43 = errors;
+if(!(validate456(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate456.errors)).length;
+}
+var _valid1 = _errs43 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs45 = errors;
+if(!(validate479(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate479.errors)).length;
+}
+var _valid1 = _errs45 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs47 = errors;
+if(!(validate126(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate126.errors)).length;
+}
+var _valid1 = _errs47 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs49 = errors;
+var _valid1 = _errs49 === errors;
+valid3 = valid3 || _valid1;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
+errors++;
+}
+else {
+errors = _errs8;
+vErrors = __truncateIssues(vErrors, _errs8);
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs51 = errors;
 if(data2 !== null){
-const err14 = __issue(instancePath+"/params","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
 errors++;
 }
-var _valid1 = _errs78 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs51 === errors;
+valid2 = valid2 || _valid0;
 }
-if(!valid4){
-const err15 = __issue(instancePath+"/params","anyOf",{});
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate274.errors = vErrors;
+validate368.errors = vErrors;
 return false;
 }
 else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs13 === errors;
+var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
@@ -13505,595 +9172,110 @@ var valid0 = true;
 }
 }
 else {
-validate274.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate368, instancePath,"type",{type: "object"});
 }
 }
-validate274.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
-export const vInitializeRequest = validate275;
+export const vInitializeRequest = validate370;
 
-export const vClientCapabilities = validate276;
+export const vClientCapabilities = validate372;
 
-export const vClientSessionCapabilities = validate277;
+export const vClientSessionCapabilities = validate375;
 
-export const vCompactionCapabilities = validate345;
+export const vCompactionCapabilities = validate482;
 
-function validate345(data, instancePath=""){
+function validate482(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate345.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate482, instancePath,"type",{type: "object"});
 }
-validate345.errors = vErrors;
+validate482.errors = vErrors;
 return errors === 0;
 }
 
-export const vPlanCapabilities = validate346;
+export const vPlanCapabilities = validate381;
 
-function validate346(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate346.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate346.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate346.errors = vErrors;
-return errors === 0;
-}
+export const vClientNesCapabilities = validate391;
 
-export const vClientNesCapabilities = validate283;
+export const vNesJumpCapabilities = validate392;
 
-export const vNesJumpCapabilities = validate347;
+export const vNesRenameCapabilities = validate394;
 
-function validate347(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate347.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate347.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate347.errors = vErrors;
-return errors === 0;
-}
+export const vNesSearchAndReplaceCapabilities = validate396;
 
-export const vNesRenameCapabilities = validate348;
+export const vListProvidersRequest = validate404;
 
-function validate348(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate348.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate348.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate348.errors = vErrors;
-return errors === 0;
-}
+export const vSetProviderRequest = validate406;
 
-export const vNesSearchAndReplaceCapabilities = validate349;
+export const vDisableProviderRequest = validate408;
 
-function validate349(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate349.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate349.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate349.errors = vErrors;
-return errors === 0;
-}
+export const vNewSessionRequest = validate412;
 
-export const vListProvidersRequest = validate350;
+export const vMcpServer = validate413;
 
-function validate350(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate350.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate350.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate350.errors = vErrors;
-return errors === 0;
-}
+export const vMcpServerAcp = validate421;
 
-export const vSetProviderRequest = validate289;
+export const vLoadSessionRequest = validate428;
 
-export const vDisableProviderRequest = validate291;
+export const vForkSessionRequest = validate435;
 
-export const vNewSessionRequest = validate293;
+export const vResumeSessionRequest = validate438;
 
-export const vMcpServer = validate294;
+export const vStartNesRequest = validate450;
 
-export const vMcpServerAcp = validate299;
+export const vWorkspaceFolder = validate451;
 
-export const vLoadSessionRequest = validate305;
+export const vNesRepository = validate453;
 
-export const vForkSessionRequest = validate310;
+export const vSuggestNesRequest = validate456;
 
-export const vResumeSessionRequest = validate313;
+export const vNesTriggerKind = validate483;
 
-export const vStartNesRequest = validate325;
-
-export const vWorkspaceFolder = validate351;
-
-function validate351(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-validate351.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(typeof data.uri !== "string"){
-validate351.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
-const _errs3 = errors;
-if(typeof data.name !== "string"){
-validate351.errors = [__issue(instancePath+"/name","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate351.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate351.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate351.errors = vErrors;
-return errors === 0;
-}
-
-export const vNesRepository = validate352;
-
-function validate352(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
-validate352.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
-if(typeof data.name !== "string"){
-validate352.errors = [__issue(instancePath+"/name","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.owner !== undefined && func0.call(data, "owner")){
-const _errs3 = errors;
-if(typeof data.owner !== "string"){
-validate352.errors = [__issue(instancePath+"/owner","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
-const _errs5 = errors;
-if(typeof data.remoteUrl !== "string"){
-validate352.errors = [__issue(instancePath+"/remoteUrl","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate352.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate352.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate352.errors = vErrors;
-return errors === 0;
-}
-
-export const vSuggestNesRequest = validate327;
-
-export const vNesTriggerKind = validate353;
-
-function validate353(data, instancePath=""){
+function validate483(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(!(((data === "automatic") || (data === "diagnostic")) || (data === "manual"))){
-validate353.errors = [__issue(instancePath,"enum",{allowedValues: __schemaValue11})];
-return false;
+return __fail(validate483, instancePath,"enum",{allowedValues: __schemaValue11});
 }
-validate353.errors = vErrors;
+validate483.errors = vErrors;
 return errors === 0;
 }
 
-export const vNesSuggestContext = validate329;
+export const vNesSuggestContext = validate459;
 
-export const vNesRecentFile = validate354;
+export const vNesRecentFile = validate460;
 
-function validate354(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
-validate354.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(typeof data.uri !== "string"){
-validate354.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.languageId !== undefined && func0.call(data, "languageId")){
-const _errs3 = errors;
-if(typeof data.languageId !== "string"){
-validate354.errors = [__issue(instancePath+"/languageId","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
-const _errs5 = errors;
-if(typeof data.text !== "string"){
-validate354.errors = [__issue(instancePath+"/text","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate354.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate354.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate354.errors = vErrors;
-return errors === 0;
-}
+export const vNesRelatedSnippet = validate462;
 
-export const vNesRelatedSnippet = validate330;
+export const vNesExcerpt = validate463;
 
-export const vNesExcerpt = validate355;
+export const vNesEditHistoryEntry = validate466;
 
-function validate355(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
-validate355.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data.startLine !== undefined && func0.call(data, "startLine")){
-let data0 = data.startLine;
-const _errs1 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate355.errors = [__issue(instancePath+"/startLine","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs1){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-validate355.errors = [__issue(instancePath+"/startLine","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data0))){
-validate355.errors = [__issue(instancePath+"/startLine","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.endLine !== undefined && func0.call(data, "endLine")){
-let data1 = data.endLine;
-const _errs3 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate355.errors = [__issue(instancePath+"/endLine","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs3){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-validate355.errors = [__issue(instancePath+"/endLine","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data1))){
-validate355.errors = [__issue(instancePath+"/endLine","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
-const _errs5 = errors;
-if(typeof data.text !== "string"){
-validate355.errors = [__issue(instancePath+"/text","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate355.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate355.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate355.errors = vErrors;
-return errors === 0;
-}
+export const vNesUserAction = validate468;
 
-export const vNesEditHistoryEntry = validate356;
+export const vNesOpenFile = validate471;
 
-function validate356(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
-validate356.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(typeof data.uri !== "string"){
-validate356.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.diff !== undefined && func0.call(data, "diff")){
-const _errs3 = errors;
-if(typeof data.diff !== "string"){
-validate356.errors = [__issue(instancePath+"/diff","type",{type: "string"})];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate356.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate356.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate356.errors = vErrors;
-return errors === 0;
-}
+export const vNesDiagnostic = validate474;
 
-export const vNesUserAction = validate332;
+export const vNesDiagnosticSeverity = validate484;
 
-export const vNesOpenFile = validate334;
-
-export const vNesDiagnostic = validate337;
-
-export const vNesDiagnosticSeverity = validate357;
-
-function validate357(data, instancePath=""){
+function validate484(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(!((((data === "error") || (data === "warning")) || (data === "information")) || (data === "hint"))){
-validate357.errors = [__issue(instancePath,"enum",{allowedValues: __schemaValue10})];
-return false;
+return __fail(validate484, instancePath,"enum",{allowedValues: __schemaValue10});
 }
-validate357.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
 
-export const vCloseNesRequest = validate342;
+export const vCloseNesRequest = validate479;
 
-export const vClientResponse = validate358;
-
-
+export const vClientResponse = validate485;
 
 
 
@@ -14107,22 +9289,36 @@ export const vClientResponse = validate358;
 
 
 
-function validate373(data, instancePath=""){
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function validate515(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
-validate373.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate515, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
 const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
-validate373.errors = [__issue(instancePath+"/connectionId","type",{type: "string"})];
-return false;
+return __fail(validate515, instancePath+"/connectionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -14134,8 +9330,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate373.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate515, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs5 === errors;
 }
@@ -14146,16 +9341,36 @@ var valid0 = true;
 }
 }
 else {
-validate373.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate515, instancePath,"type",{type: "object"});
 }
 }
-validate373.errors = vErrors;
+validate515.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate358(data, instancePath=""){
+function validate517(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate517, instancePath+"/_meta","type",{type: __schemaValue4});
+}
+}
+}
+else {
+return __fail(validate517, instancePath,"type",{type: "object"});
+}
+}
+validate517.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate485(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -14165,98 +9380,14 @@ if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
-const err0 = __issue(instancePath,"required",{missingProperty: missing0});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-let data0 = data.id;
 const _errs3 = errors;
-const _errs6 = errors;
-let valid4 = false;
-const _errs7 = errors;
-if(data0 !== null){
-const err1 = __issue(instancePath+"/id","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid1 = _errs7 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs9 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = __issue(instancePath+"/id","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(errors === _errs9){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(!(formats0.validate(data0))){
-const err3 = __issue(instancePath+"/id","format",{format: "int64"});
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs9 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs11 = errors;
-if(typeof data0 !== "string"){
-const err4 = __issue(instancePath+"/id","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid4 = valid4 || _valid1;
-}
-}
-if(!valid4){
-const err5 = __issue(instancePath+"/id","anyOf",{});
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
 }
 var valid1 = _errs3 === errors;
 }
@@ -14266,390 +9397,114 @@ var valid1 = true;
 if(valid1){
 if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
+if(!(validate487(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate487.errors)).length;
+}
+var _valid1 = _errs7 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs9 = errors;
+if(!(validate489(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate489.errors)).length;
+}
+var _valid1 = _errs9 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs11 = errors;
+if(!(validate491(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate491.errors)).length;
+}
+var _valid1 = _errs11 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs13 = errors;
-const _errs14 = errors;
-let valid5 = false;
+if(!(validate497(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate497.errors)).length;
+}
+var _valid1 = _errs13 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs15 = errors;
+if(!(validate499(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate499.errors)).length;
+}
+var _valid1 = _errs15 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs17 = errors;
-if(errors === _errs17){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data2 = data1._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-const err6 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err6];
+if(!(validate503(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate503.errors)).length;
 }
-else {
-vErrors.push(err6);
+var _valid1 = _errs17 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs19 = errors;
+if(!(validate505(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate505.errors)).length;
 }
-errors++;
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs21 = errors;
+if(!(validate507(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate507.errors)).length;
 }
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs23 = errors;
+if(!(validate509(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate509.errors)).length;
 }
+var _valid1 = _errs23 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs25 = errors;
+if(!(validate515(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate515.errors)).length;
 }
-else {
-const err7 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err7];
+var _valid1 = _errs25 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs27 = errors;
+if(!(validate517(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate517.errors)).length;
 }
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-var _valid2 = _errs15 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs22 = errors;
-const _errs24 = errors;
-if(errors === _errs24){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing1;
-if(((data1.content === undefined) || (!(func0.call(data1, "content")))) && (missing1 = "content")){
-const err8 = __issue(instancePath+"/result","required",{missingProperty: missing1});
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-if(data1.content !== undefined && func0.call(data1, "content")){
-const _errs26 = errors;
-if(typeof data1.content !== "string"){
-const err9 = __issue(instancePath+"/result/content","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var valid11 = _errs26 === errors;
-}
-else {
-var valid11 = true;
-}
-if(valid11){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data4 = data1._meta;
-const _errs28 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err10 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid11 = _errs28 === errors;
-}
-else {
-var valid11 = true;
-}
-}
-}
-}
-else {
-const err11 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-var _valid2 = _errs22 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
+var _valid1 = _errs27 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs29 = errors;
+var _valid1 = _errs29 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs31 = errors;
-if(!(validate359(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs31 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs33 = errors;
-if(!(validate365(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs33 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs35 = errors;
-if(!(validate367(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs35 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs37 = errors;
-const _errs39 = errors;
-if(errors === _errs39){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data5 = data1._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-const err12 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+var _valid1 = _errs31 === errors;
+valid3 = valid3 || _valid1;
 }
 }
 }
-else {
-const err13 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
 }
 }
-var _valid2 = _errs37 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs44 = errors;
-const _errs46 = errors;
-if(errors === _errs46){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.exitCode !== undefined && func0.call(data1, "exitCode")){
-let data6 = data1.exitCode;
-const _errs48 = errors;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err14 = __issue(instancePath+"/result/exitCode","type",{type: __schemaValue4});
-if(vErrors === null){
-vErrors = [err14];
 }
-else {
-vErrors.push(err14);
 }
-errors++;
 }
-if(errors === _errs48){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err15 = __issue(instancePath+"/result/exitCode","minimum",{comparison: ">=", limit: 0});
-if(vErrors === null){
-vErrors = [err15];
 }
-else {
-vErrors.push(err15);
 }
+}
+}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/result","anyOf",{}));
 errors++;
 }
 else {
-if(!(formats2.validate(data6))){
-const err16 = __issue(instancePath+"/result/exitCode","format",{format: "uint32"});
-if(vErrors === null){
-vErrors = [err16];
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
 }
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-}
-var valid20 = _errs48 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data1.signal !== undefined && func0.call(data1, "signal")){
-let data7 = data1.signal;
-const _errs50 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err17 = __issue(instancePath+"/result/signal","type",{type: __schemaValue2});
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var valid20 = _errs50 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data8 = data1._meta;
-const _errs52 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err18 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var valid20 = _errs52 === errors;
-}
-else {
-var valid20 = true;
-}
-}
-}
-}
-else {
-const err19 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-var _valid2 = _errs44 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs55 = errors;
-const _errs57 = errors;
-if(errors === _errs57){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data9 = data1._meta;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-const err20 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-var _valid2 = _errs55 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs62 = errors;
-if(!(validate369(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs62 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs64 = errors;
-if(!(validate373(data1, instancePath+"/result"))){
-vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs64 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs66 = errors;
-const _errs68 = errors;
-if(errors === _errs68){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
-let data10 = data1._meta;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-const err22 = __issue(instancePath+"/result/_meta","type",{type: __schemaValue5});
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = __issue(instancePath+"/result","type",{type: "object"});
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-var _valid2 = _errs66 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs73 = errors;
-var _valid2 = _errs73 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs75 = errors;
-var _valid2 = _errs75 === errors;
-valid5 = valid5 || _valid2;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-if(!valid5){
-const err24 = __issue(instancePath+"/result","anyOf",{});
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs13 === errors;
+var valid1 = _errs5 === errors;
 }
 else {
 var valid1 = true;
@@ -14658,224 +9513,90 @@ var valid1 = true;
 }
 }
 else {
-const err25 = __issue(instancePath,"type",{type: "object"});
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const _errs77 = errors;
-if(errors === _errs77){
+const _errs33 = errors;
+if(errors === _errs33){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing2 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing2 = "error"))){
-const err26 = __issue(instancePath,"required",{missingProperty: missing2});
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+let missing1;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-let data11 = data.id;
-const _errs79 = errors;
-const _errs82 = errors;
-let valid36 = false;
-const _errs83 = errors;
-if(data11 !== null){
-const err27 = __issue(instancePath+"/id","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err27];
+const _errs35 = errors;
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
+}
+var valid19 = _errs35 === errors;
 }
 else {
-vErrors.push(err27);
+var valid19 = true;
 }
-errors++;
-}
-var _valid3 = _errs83 === errors;
-valid36 = valid36 || _valid3;
-if(!valid36){
-const _errs85 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = __issue(instancePath+"/id","type",{type: "integer"});
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(errors === _errs85){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(!(formats0.validate(data11))){
-const err29 = __issue(instancePath+"/id","format",{format: "int64"});
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-var _valid3 = _errs85 === errors;
-valid36 = valid36 || _valid3;
-if(!valid36){
-const _errs87 = errors;
-if(typeof data11 !== "string"){
-const err30 = __issue(instancePath+"/id","type",{type: "string"});
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-var _valid3 = _errs87 === errors;
-valid36 = valid36 || _valid3;
-}
-}
-if(!valid36){
-const err31 = __issue(instancePath+"/id","anyOf",{});
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-else {
-errors = _errs82;
-if(vErrors !== null){
-if(_errs82){
-vErrors.length = _errs82;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid33 = _errs79 === errors;
-}
-else {
-var valid33 = true;
-}
-if(valid33){
+if(valid19){
 if(data.error !== undefined && func0.call(data, "error")){
-const _errs89 = errors;
-if(!(validate188(data.error, instancePath+"/error"))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
-errors = vErrors.length;
+const _errs37 = errors;
+if(!(validate291(data.error, instancePath+"/error"))){
+errors = (vErrors = __concatIssues(vErrors, validate291.errors)).length;
 }
-var valid33 = _errs89 === errors;
-}
-else {
-var valid33 = true;
-}
-}
-}
+var valid19 = _errs37 === errors;
 }
 else {
-const err32 = __issue(instancePath,"type",{type: "object"});
-if(vErrors === null){
-vErrors = [err32];
+var valid19 = true;
+}
+}
+}
 }
 else {
-vErrors.push(err32);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
-var _valid0 = _errs77 === errors;
+var _valid0 = _errs33 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err33 = __issue(instancePath,"anyOf",{});
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
 errors++;
-validate358.errors = vErrors;
+validate485.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
+vErrors = __truncateIssues(vErrors, _errs0);
 }
-else {
-vErrors = null;
-}
-}
-}
-validate358.errors = vErrors;
+validate485.errors = vErrors;
 return errors === 0;
 }
 
-export const vConnectMcpResponse = validate373;
+export const vConnectMcpResponse = validate515;
 
-export const vDisconnectMcpResponse = validate376;
+export const vDisconnectMcpResponse = validate517;
 
-function validate376(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate376.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
-}
-}
-}
-else {
-validate376.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
-}
-}
-validate376.errors = vErrors;
-return errors === 0;
-}
-
-export const vClientNotification = validate377;
+export const vClientNotification = validate521;
 
 
 
-function validate380(data, instancePath=""){
+function validate524(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
-validate380.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate524, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate380.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate524, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -14886,8 +9607,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate380.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate524, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -14898,8 +9618,7 @@ if(valid0){
 if(data.languageId !== undefined && func0.call(data, "languageId")){
 const _errs7 = errors;
 if(typeof data.languageId !== "string"){
-validate380.errors = [__issue(instancePath+"/languageId","type",{type: "string"})];
-return false;
+return __fail(validate524, instancePath+"/languageId","type",{type: "string"});
 }
 var valid0 = _errs7 === errors;
 }
@@ -14911,14 +9630,12 @@ if(data.version !== undefined && func0.call(data, "version")){
 let data3 = data.version;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate380.errors = [__issue(instancePath+"/version","type",{type: "integer"})];
-return false;
+return __fail(validate524, instancePath+"/version","type",{type: "integer"});
 }
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(!(formats0.validate(data3))){
-validate380.errors = [__issue(instancePath+"/version","format",{format: "int64"})];
-return false;
+return __fail(validate524, instancePath+"/version","format",{format: "int64"});
 }
 }
 }
@@ -14931,8 +9648,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs11 = errors;
 if(typeof data.text !== "string"){
-validate380.errors = [__issue(instancePath+"/text","type",{type: "string"})];
-return false;
+return __fail(validate524, instancePath+"/text","type",{type: "string"});
 }
 var valid0 = _errs11 === errors;
 }
@@ -14944,8 +9660,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate380.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate524, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs13 === errors;
 }
@@ -14960,24 +9675,22 @@ var valid0 = true;
 }
 }
 else {
-validate380.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate524, instancePath,"type",{type: "object"});
 }
 }
-validate380.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate383(data, instancePath=""){
+function validate527(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
-validate383.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate527, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.range !== undefined && func0.call(data, "range")){
@@ -14986,49 +9699,29 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate176(data0, instancePath+"/range"))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
-errors = vErrors.length;
+if(!(validate270(data0, instancePath+"/range"))){
+errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = __issue(instancePath+"/range","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/range","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = __issue(instancePath+"/range","anyOf",{});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/range","anyOf",{}));
 errors++;
-validate383.errors = vErrors;
+validate527.errors = vErrors;
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -15039,8 +9732,7 @@ if(valid0){
 if(data.text !== undefined && func0.call(data, "text")){
 const _errs6 = errors;
 if(typeof data.text !== "string"){
-validate383.errors = [__issue(instancePath+"/text","type",{type: "string"})];
-return false;
+return __fail(validate527, instancePath+"/text","type",{type: "string"});
 }
 var valid0 = _errs6 === errors;
 }
@@ -15052,8 +9744,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs8 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate383.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate527, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs8 === errors;
 }
@@ -15065,31 +9756,28 @@ var valid0 = true;
 }
 }
 else {
-validate383.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate527, instancePath,"type",{type: "object"});
 }
 }
-validate383.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate382(data, instancePath=""){
+function validate526(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.contentChanges === undefined) || (!(func0.call(data, "contentChanges")))) && (missing0 = "contentChanges"))){
-validate382.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate526, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate382.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate526, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -15100,8 +9788,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate382.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate526, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -15113,14 +9800,12 @@ if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate382.errors = [__issue(instancePath+"/version","type",{type: "integer"})];
-return false;
+return __fail(validate526, instancePath+"/version","type",{type: "integer"});
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(!(formats0.validate(data2))){
-validate382.errors = [__issue(instancePath+"/version","format",{format: "int64"})];
-return false;
+return __fail(validate526, instancePath+"/version","format",{format: "int64"});
 }
 }
 }
@@ -15139,9 +9824,8 @@ var valid3 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
-if(!(validate383(data3[i0], instancePath+"/contentChanges/" + i0))){
-vErrors = vErrors === null ? validate383.errors : vErrors.concat(validate383.errors);
-errors = vErrors.length;
+if(!(validate527(data3[i0], instancePath+"/contentChanges/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate527.errors)).length;
 }
 var valid3 = _errs11 === errors;
 if(!valid3){
@@ -15150,8 +9834,7 @@ break;
 }
 }
 else {
-validate382.errors = [__issue(instancePath+"/contentChanges","type",{type: "array"})];
-return false;
+return __fail(validate526, instancePath+"/contentChanges","type",{type: "array"});
 }
 }
 var valid0 = _errs9 === errors;
@@ -15164,8 +9847,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs12 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate382.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate526, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs12 === errors;
 }
@@ -15179,31 +9861,28 @@ var valid0 = true;
 }
 }
 else {
-validate382.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate526, instancePath,"type",{type: "object"});
 }
 }
-validate382.errors = vErrors;
+validate526.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate387(data, instancePath=""){
+function validate531(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate387.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate531, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate387.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate531, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -15214,8 +9893,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate387.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate531, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -15227,8 +9905,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate387.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate531, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -15240,31 +9917,28 @@ var valid0 = true;
 }
 }
 else {
-validate387.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate531, instancePath,"type",{type: "object"});
 }
 }
-validate387.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate389(data, instancePath=""){
+function validate533(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-validate389.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate533, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate389.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate533, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -15275,8 +9949,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate389.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate533, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -15288,8 +9961,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate389.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate533, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs7 === errors;
 }
@@ -15301,31 +9973,28 @@ var valid0 = true;
 }
 }
 else {
-validate389.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate533, instancePath,"type",{type: "object"});
 }
 }
-validate389.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate391(data, instancePath=""){
+function validate535(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.visibleRange === undefined) || (!(func0.call(data, "visibleRange")))) && (missing0 = "visibleRange"))){
-validate391.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate535, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate391.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate535, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -15336,8 +10005,7 @@ if(valid0){
 if(data.uri !== undefined && func0.call(data, "uri")){
 const _errs5 = errors;
 if(typeof data.uri !== "string"){
-validate391.errors = [__issue(instancePath+"/uri","type",{type: "string"})];
-return false;
+return __fail(validate535, instancePath+"/uri","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -15349,14 +10017,12 @@ if(data.version !== undefined && func0.call(data, "version")){
 let data2 = data.version;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate391.errors = [__issue(instancePath+"/version","type",{type: "integer"})];
-return false;
+return __fail(validate535, instancePath+"/version","type",{type: "integer"});
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(!(formats0.validate(data2))){
-validate391.errors = [__issue(instancePath+"/version","format",{format: "int64"})];
-return false;
+return __fail(validate535, instancePath+"/version","format",{format: "int64"});
 }
 }
 }
@@ -15367,91 +10033,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.position !== undefined && func0.call(data, "position")){
-let data3 = data.position;
 const _errs9 = errors;
-const _errs11 = errors;
-if(errors === _errs11){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.line === undefined) || (!(func0.call(data3, "line")))) && (missing1 = "line")) || (((data3.character === undefined) || (!(func0.call(data3, "character")))) && (missing1 = "character"))){
-validate391.errors = [__issue(instancePath+"/position","required",{missingProperty: missing1})];
-return false;
-}
-else {
-if(data3.line !== undefined && func0.call(data3, "line")){
-let data4 = data3.line;
-const _errs13 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate391.errors = [__issue(instancePath+"/position/line","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs13){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-validate391.errors = [__issue(instancePath+"/position/line","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data4))){
-validate391.errors = [__issue(instancePath+"/position/line","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid5 = _errs13 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data3.character !== undefined && func0.call(data3, "character")){
-let data5 = data3.character;
-const _errs15 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate391.errors = [__issue(instancePath+"/position/character","type",{type: "integer"})];
-return false;
-}
-if(errors === _errs15){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-validate391.errors = [__issue(instancePath+"/position/character","minimum",{comparison: ">=", limit: 0})];
-return false;
-}
-else {
-if(!(formats2.validate(data5))){
-validate391.errors = [__issue(instancePath+"/position/character","format",{format: "uint32"})];
-return false;
-}
-}
-}
-}
-var valid5 = _errs15 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
-let data6 = data3._meta;
-const _errs17 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-validate391.errors = [__issue(instancePath+"/position/_meta","type",{type: __schemaValue5})];
-return false;
-}
-var valid5 = _errs17 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate391.errors = [__issue(instancePath+"/position","type",{type: "object"})];
-return false;
-}
+if(!(validate271(data.position, instancePath+"/position"))){
+errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
 }
 var valid0 = _errs9 === errors;
 }
@@ -15460,25 +10044,23 @@ var valid0 = true;
 }
 if(valid0){
 if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
-const _errs20 = errors;
-if(!(validate176(data.visibleRange, instancePath+"/visibleRange"))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
-errors = vErrors.length;
+const _errs11 = errors;
+if(!(validate270(data.visibleRange, instancePath+"/visibleRange"))){
+errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data8 = data._meta;
-const _errs22 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate391.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+let data5 = data._meta;
+const _errs13 = errors;
+if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
+return __fail(validate535, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
@@ -15491,31 +10073,28 @@ var valid0 = true;
 }
 }
 else {
-validate391.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate535, instancePath,"type",{type: "object"});
 }
 }
-validate391.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate394(data, instancePath=""){
+function validate539(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
-validate394.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate539, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate394.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate539, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -15526,8 +10105,7 @@ if(valid0){
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs5 = errors;
 if(typeof data.id !== "string"){
-validate394.errors = [__issue(instancePath+"/id","type",{type: "string"})];
-return false;
+return __fail(validate539, instancePath+"/id","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -15539,8 +10117,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate394.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate539, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs9 === errors;
 }
@@ -15552,31 +10129,28 @@ var valid0 = true;
 }
 }
 else {
-validate394.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate539, instancePath,"type",{type: "object"});
 }
 }
-validate394.errors = vErrors;
+validate539.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate396(data, instancePath=""){
+function validate541(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
-validate396.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate541, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-validate396.errors = [__issue(instancePath+"/sessionId","type",{type: "string"})];
-return false;
+return __fail(validate541, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -15587,8 +10161,7 @@ if(valid0){
 if(data.id !== undefined && func0.call(data, "id")){
 const _errs5 = errors;
 if(typeof data.id !== "string"){
-validate396.errors = [__issue(instancePath+"/id","type",{type: "string"})];
-return false;
+return __fail(validate541, instancePath+"/id","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -15603,13 +10176,7 @@ const _errs10 = errors;
 let valid5 = false;
 const _errs11 = errors;
 if(!((((data2 === "rejected") || (data2 === "ignored")) || (data2 === "replaced")) || (data2 === "cancelled"))){
-const err0 = __issue(instancePath+"/reason","enum",{allowedValues: __schemaValue12});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/reason","enum",{allowedValues: __schemaValue12}));
 errors++;
 }
 var _valid0 = _errs11 === errors;
@@ -15617,40 +10184,21 @@ valid5 = valid5 || _valid0;
 if(!valid5){
 const _errs13 = errors;
 if(data2 !== null){
-const err1 = __issue(instancePath+"/reason","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/reason","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs13 === errors;
 valid5 = valid5 || _valid0;
 }
 if(!valid5){
-const err2 = __issue(instancePath+"/reason","anyOf",{});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/reason","anyOf",{}));
 errors++;
-validate396.errors = vErrors;
+validate541.errors = vErrors;
 return false;
 }
 else {
 errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs10);
 }
 var valid0 = _errs9 === errors;
 }
@@ -15662,8 +10210,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs15 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate396.errors = [__issue(instancePath+"/_meta","type",{type: __schemaValue5})];
-return false;
+return __fail(validate541, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 var valid0 = _errs15 === errors;
 }
@@ -15676,31 +10223,28 @@ var valid0 = true;
 }
 }
 else {
-validate396.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate541, instancePath,"type",{type: "object"});
 }
 }
-validate396.errors = vErrors;
+validate541.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate377(data, instancePath=""){
+function validate521(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-validate377.errors = [__issue(instancePath,"required",{missingProperty: missing0})];
-return false;
+return __fail(validate521, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-validate377.errors = [__issue(instancePath+"/method","type",{type: "string"})];
-return false;
+return __fail(validate521, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -15717,73 +10261,64 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate378(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
-errors = vErrors.length;
+if(!(validate522(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate522.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate380(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
-errors = vErrors.length;
+if(!(validate524(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate524.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs11 = errors;
-if(!(validate382(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.errors);
-errors = vErrors.length;
+if(!(validate526(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate526.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs13 = errors;
-if(!(validate387(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
-errors = vErrors.length;
+if(!(validate531(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate531.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs15 = errors;
-if(!(validate389(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
-errors = vErrors.length;
+if(!(validate533(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate533.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs17 = errors;
-if(!(validate391(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate391.errors : vErrors.concat(validate391.errors);
-errors = vErrors.length;
+if(!(validate535(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate535.errors)).length;
 }
 var _valid1 = _errs17 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs19 = errors;
-if(!(validate394(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate394.errors : vErrors.concat(validate394.errors);
-errors = vErrors.length;
+if(!(validate539(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate539.errors)).length;
 }
 var _valid1 = _errs19 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs21 = errors;
-if(!(validate396(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
-errors = vErrors.length;
+if(!(validate541(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate541.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs23 = errors;
-if(!(validate268(data1, instancePath+"/params"))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
-errors = vErrors.length;
+if(!(validate362(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate362.errors)).length;
 }
 var _valid1 = _errs23 === errors;
 valid2 = valid2 || _valid1;
@@ -15801,65 +10336,33 @@ valid2 = valid2 || _valid1;
 }
 }
 if(!valid2){
-const err0 = __issue(instancePath+"/params","anyOf",{});
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
 }
 else {
 errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs6);
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs27 = errors;
 if(data1 !== null){
-const err1 = __issue(instancePath+"/params","type",{type: "null"});
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs27 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = __issue(instancePath+"/params","anyOf",{});
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate377.errors = vErrors;
+validate521.errors = vErrors;
 return false;
 }
 else {
 errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 var valid0 = _errs3 === errors;
 }
@@ -15870,40 +10373,38 @@ var valid0 = true;
 }
 }
 else {
-validate377.errors = [__issue(instancePath,"type",{type: "object"})];
-return false;
+return __fail(validate521, instancePath,"type",{type: "object"});
 }
 }
-validate377.errors = vErrors;
+validate521.errors = vErrors;
 return errors === 0;
 }
 
-export const vDidOpenDocumentNotification = validate380;
+export const vDidOpenDocumentNotification = validate524;
 
-export const vDidChangeDocumentNotification = validate382;
+export const vDidChangeDocumentNotification = validate526;
 
-export const vTextDocumentContentChangeEvent = validate383;
+export const vTextDocumentContentChangeEvent = validate527;
 
-export const vDidCloseDocumentNotification = validate387;
+export const vDidCloseDocumentNotification = validate531;
 
-export const vDidSaveDocumentNotification = validate389;
+export const vDidSaveDocumentNotification = validate533;
 
-export const vDidFocusDocumentNotification = validate391;
+export const vDidFocusDocumentNotification = validate535;
 
-export const vAcceptNesNotification = validate394;
+export const vAcceptNesNotification = validate539;
 
-export const vRejectNesNotification = validate396;
+export const vRejectNesNotification = validate541;
 
-export const vNesRejectReason = validate399;
+export const vNesRejectReason = validate544;
 
-function validate399(data, instancePath=""){
+function validate544(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(!((((data === "rejected") || (data === "ignored")) || (data === "replaced")) || (data === "cancelled"))){
-validate399.errors = [__issue(instancePath,"enum",{allowedValues: __schemaValue12})];
-return false;
+return __fail(validate544, instancePath,"enum",{allowedValues: __schemaValue12});
 }
-validate399.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
 
