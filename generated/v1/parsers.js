@@ -454,631 +454,355 @@ const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14,
 const nodes = [
   /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
   /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 53 }, { check: 3 }] } },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 43 }, { node: 4, check: 44 }, { node: 5, check: 45 }, { node: 40, check: 46 }, { node: 44, check: 47 }, { node: 45, check: 48 }, { node: 46, check: 49 }, { node: 47, check: 50 }, { node: 48, check: 51 }, { check: 52 }] } },
+  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 43 }, { node: 4, check: 44 }, { node: 5, check: 45 }, { node: 31, check: 46 }, { node: 3, check: 47 }, { node: 3, check: 48 }, { node: 3, check: 49 }, { node: 3, check: 50 }, { node: 34, check: 51 }, { check: 52 }] } },
   /* 3 WriteTextFileRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
   /* 4 ReadTextFileRequest */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "limit", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 5 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 6 }, { name: "options", node: 38 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 6 ToolCallUpdate */ { properties: [{ name: "kind", onError: 4, omit: true }, { name: "status", onError: 6, omit: true }, { name: "title", onError: 7, omit: true }, { name: "content", node: 7, onError: 20, omit: true }, { name: "locations", node: 36, onError: 23, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 5 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 6 }, { name: "options", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 6 ToolCallUpdate */ { properties: [{ name: "kind", onError: 4, omit: true }, { name: "status", onError: 6, omit: true }, { name: "title", onError: 7, omit: true }, { name: "content", node: 7, onError: 20, omit: true }, { name: "locations", node: 28, onError: 23, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 7 ToolCallUpdate/properties/content */ { items: 8, skipInvalid: 18 },
-  /* 8 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 9 }, { tag: "diff", node: 32 }, { tag: "terminal", node: 34 }] } },
+  /* 8 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 9 }, { tag: "diff", node: 25 }, { tag: "terminal", node: 27 }] } },
   /* 9 ToolCallContent/oneOf/0 */ { allOf: [10] },
   /* 10 Content */ { properties: [{ name: "content", node: 11 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 11 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 20 }, { tag: "resource_link", node: 23 }, { tag: "resource", node: 26 }] } },
+  /* 11 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 12 }, { tag: "resource_link", node: 19 }, { tag: "resource", node: 21 }] } },
   /* 12 ContentBlock/oneOf/0 */ { allOf: [13] },
   /* 13 TextContent */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 14 TextContent/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
   /* 15 Annotations */ { properties: [{ name: "audience", node: 16, onError: 11, omit: true }, { name: "lastModified", onError: 7, omit: true }, { name: "priority", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 16 Annotations/properties/audience */ { skipInvalid: 8 },
   /* 17 ContentBlock/oneOf/1 */ { allOf: [18] },
-  /* 18 ImageContent */ { properties: [{ name: "annotations", node: 19, onError: 14, omit: true }, { name: "uri", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 19 ImageContent/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 20 ContentBlock/oneOf/2 */ { allOf: [21] },
-  /* 21 AudioContent */ { properties: [{ name: "annotations", node: 22, onError: 14, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 22 AudioContent/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 23 ContentBlock/oneOf/3 */ { allOf: [24] },
-  /* 24 ResourceLink */ { properties: [{ name: "annotations", node: 25, onError: 14, omit: true }, { name: "description", onError: 7, omit: true }, { name: "mimeType", onError: 7, omit: true }, { name: "size", onError: 15, omit: true }, { name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 25 ResourceLink/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 26 ContentBlock/oneOf/4 */ { allOf: [27] },
-  /* 27 EmbeddedResource */ { properties: [{ name: "annotations", node: 28, onError: 14, omit: true }, { name: "resource", node: 29 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 28 EmbeddedResource/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 29 EmbeddedResourceResource */ { union: { variants: [{ node: 30, check: 16 }, { node: 31, check: 17 }] } },
-  /* 30 TextResourceContents */ { properties: [{ name: "mimeType", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 31 BlobResourceContents */ { properties: [{ name: "mimeType", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 32 ToolCallContent/oneOf/1 */ { allOf: [33] },
-  /* 33 Diff */ { properties: [{ name: "oldText", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 34 ToolCallContent/oneOf/2 */ { allOf: [35] },
-  /* 35 Terminal */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 36 ToolCallUpdate/properties/locations */ { items: 37, skipInvalid: 21 },
-  /* 37 ToolCallLocation */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 38 RequestPermissionRequest/properties/options */ { items: 39 },
-  /* 39 PermissionOption */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 40 CreateTerminalRequest */ { properties: [{ name: "args", node: 41, onError: 25, fallback: [] }, { name: "env", node: 42, onError: 29, fallback: [] }, { name: "cwd", onError: 7, omit: true }, { name: "outputByteLimit", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 41 CreateTerminalRequest/properties/args */ { skipInvalid: 24 },
-  /* 42 CreateTerminalRequest/properties/env */ { items: 43, skipInvalid: 26 },
-  /* 43 EnvVariable */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 44 TerminalOutputRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 45 ReleaseTerminalRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 46 WaitForTerminalExitRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 47 KillTerminalRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 48 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 49 }, { tag: "url", node: 73 }, { other: true, node: 75 }] } },
-  /* 49 CreateElicitationRequest/anyOf/0 */ { allOf: [50] },
-  /* 50 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 51 }], union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
-  /* 51 ElicitationSchema */ { properties: [{ name: "type", onError: 31, fallback: "object", default: "object" }, { name: "title", onError: 7, omit: true }, { name: "properties", node: 52, default: {} }, { name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 52 ElicitationSchema/properties/properties */ { values: 53, declared: [] },
-  /* 53 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 54 }, { tag: "number", node: 58 }, { tag: "integer", node: 60 }, { tag: "boolean", node: 62 }, { tag: "array", node: 64 }, { other: true }] } },
-  /* 54 ElicitationPropertySchema/anyOf/0 */ { allOf: [55] },
-  /* 55 StringPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 7, omit: true }, { name: "oneOf", node: 56 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 56 StringPropertySchema/properties/oneOf */ { items: 57 },
-  /* 57 EnumOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 58 ElicitationPropertySchema/anyOf/1 */ { allOf: [59] },
-  /* 59 NumberPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 60 ElicitationPropertySchema/anyOf/2 */ { allOf: [61] },
-  /* 61 IntegerPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 15, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 62 ElicitationPropertySchema/anyOf/3 */ { allOf: [63] },
-  /* 63 BooleanPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 32, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 64 ElicitationPropertySchema/anyOf/4 */ { allOf: [65] },
-  /* 65 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "items", node: 66 }, { name: "default", node: 71, onError: 38, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 66 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 67, check: 35 }, { other: true, check: 36 }, { node: 69, check: 37 }] } },
-  /* 67 MultiSelectItems/anyOf/0 */ { allOf: [68] },
-  /* 68 StringMultiSelectItems */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 69 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 70 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 70 TitledMultiSelectItems/properties/anyOf */ { items: 57 },
-  /* 71 MultiSelectPropertySchema/properties/default */ { skipInvalid: 24 },
-  /* 72 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 40, omit: true }] },
-  /* 73 CreateElicitationRequest/anyOf/1 */ { allOf: [74] },
-  /* 74 ElicitationUrlMode */ { union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
-  /* 75 CreateElicitationRequest/anyOf/2 */ { union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
-  /* 76 AgentResponse */ { union: { variants: [{ node: 77, check: 119 }, { node: 138, check: 123 }] } },
-  /* 77 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 78 }] },
-  /* 78 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 79, check: 102 }, { node: 105, check: 103 }, { node: 106, check: 104 }, { node: 107, check: 105 }, { node: 122, check: 106 }, { node: 125, check: 107 }, { node: 129, check: 108 }, { node: 130, check: 109 }, { node: 133, check: 110 }, { node: 134, check: 111 }, { node: 135, check: 112 }, { node: 137, check: 113 }, { check: 114 }] } },
-  /* 79 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 80, onError: 71, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 97, onError: 79, fallback: [], default: [] }, { name: "agentInfo", node: 103, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 80 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 54, fallback: false, default: false }, { name: "promptCapabilities", node: 81, onError: 55, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 82, onError: 56, fallback: { http: false, sse: false }, default: { http: false, sse: false } }, { name: "sessionCapabilities", node: 83, onError: 67, fallback: {}, default: {} }, { name: "auth", node: 94, onError: 70, fallback: {}, default: {} }, { name: "_meta", onError: 0, omit: true }] },
-  /* 81 PromptCapabilities */ { properties: [{ name: "image", onError: 54, fallback: false, default: false }, { name: "audio", onError: 54, fallback: false, default: false }, { name: "embeddedContext", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 82 McpCapabilities */ { properties: [{ name: "http", onError: 54, fallback: false, default: false }, { name: "sse", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 83 SessionCapabilities */ { properties: [{ name: "list", node: 84, onError: 58, omit: true }, { name: "delete", node: 86, onError: 60, omit: true }, { name: "additionalDirectories", node: 88, onError: 62, omit: true }, { name: "resume", node: 90, onError: 64, omit: true }, { name: "close", node: 92, onError: 66, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 84 SessionCapabilities/properties/list */ { union: { variants: [{ node: 85, check: 57 }, { check: 3 }] } },
-  /* 85 SessionListCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 86 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 87, check: 59 }, { check: 3 }] } },
-  /* 87 SessionDeleteCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 88 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 89, check: 61 }, { check: 3 }] } },
-  /* 89 SessionAdditionalDirectoriesCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 90 SessionCapabilities/properties/resume */ { union: { variants: [{ node: 91, check: 63 }, { check: 3 }] } },
-  /* 91 SessionResumeCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 92 SessionCapabilities/properties/close */ { union: { variants: [{ node: 93, check: 65 }, { check: 3 }] } },
-  /* 93 SessionCloseCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 94 AgentAuthCapabilities */ { properties: [{ name: "logout", node: 95, onError: 69, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 95 AgentAuthCapabilities/properties/logout */ { union: { variants: [{ node: 96, check: 68 }, { check: 3 }] } },
-  /* 96 LogoutCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 97 InitializeResponse/properties/authMethods */ { items: 98, skipInvalid: 77 },
-  /* 98 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 99, check: 75 }, { node: 102, check: 76 }] } },
-  /* 99 AuthMethod/anyOf/0 */ { allOf: [100] },
-  /* 100 AuthMethodTerminal */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "args", node: 101, onError: 25, fallback: [] }, { name: "env", onError: 72, fallback: {} }, { name: "_meta", onError: 0, omit: true }] },
-  /* 101 AuthMethodTerminal/properties/args */ { skipInvalid: 24 },
-  /* 102 AuthMethodAgent */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 103 InitializeResponse/properties/agentInfo */ { union: { variants: [{ node: 104, check: 80 }, { check: 3 }] } },
-  /* 104 Implementation */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 105 AuthenticateResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 106 LogoutResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 107 NewSessionResponse */ { properties: [{ name: "modes", node: 108, onError: 86, omit: true }, { name: "configOptions", node: 112, onError: 97, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 108 NewSessionResponse/properties/modes */ { union: { variants: [{ node: 109, check: 85 }, { check: 3 }] } },
-  /* 109 SessionModeState */ { properties: [{ name: "availableModes", node: 110, onError: 84, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 110 SessionModeState/properties/availableModes */ { items: 111, skipInvalid: 82 },
-  /* 111 SessionMode */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 112 NewSessionResponse/properties/configOptions */ { items: 113, skipInvalid: 95 },
-  /* 113 SessionConfigOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "category", onError: 88, omit: true }, { name: "_meta", onError: 0, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 114 }, { tag: "boolean" }] } },
-  /* 114 SessionConfigOption/oneOf/0 */ { allOf: [115] },
-  /* 115 SessionConfigSelect */ { properties: [{ name: "options", node: 116 }] },
-  /* 116 SessionConfigSelectOptions */ { union: { variants: [{ node: 117, check: 91 }, { node: 119, check: 94 }] } },
-  /* 117 SessionConfigSelectOptions/anyOf/0 */ { items: 118 },
-  /* 118 SessionConfigSelectOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 119 SessionConfigSelectOptions/anyOf/1 */ { items: 120 },
-  /* 120 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 121, onError: 91, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 121 SessionConfigSelectGroup/properties/options */ { items: 118, skipInvalid: 89 },
-  /* 122 LoadSessionResponse */ { properties: [{ name: "modes", node: 123, onError: 86, omit: true }, { name: "configOptions", node: 124, onError: 97, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 123 LoadSessionResponse/properties/modes */ { union: { variants: [{ node: 109, check: 85 }, { check: 3 }] } },
-  /* 124 LoadSessionResponse/properties/configOptions */ { items: 113, skipInvalid: 95 },
-  /* 125 ListSessionsResponse */ { properties: [{ name: "sessions", node: 126, onError: 100, fallback: [] }, { name: "nextCursor", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 126 ListSessionsResponse/properties/sessions */ { items: 127, skipInvalid: 98 },
-  /* 127 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 128, onError: 25, fallback: [] }, { name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 128 SessionInfo/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 129 DeleteSessionResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 130 ResumeSessionResponse */ { properties: [{ name: "modes", node: 131, onError: 86, omit: true }, { name: "configOptions", node: 132, onError: 97, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 131 ResumeSessionResponse/properties/modes */ { union: { variants: [{ node: 109, check: 85 }, { check: 3 }] } },
-  /* 132 ResumeSessionResponse/properties/configOptions */ { items: 113, skipInvalid: 95 },
-  /* 133 CloseSessionResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 134 SetSessionModeResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 135 SetSessionConfigOptionResponse */ { properties: [{ name: "configOptions", node: 136, onError: 101, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 136 SetSessionConfigOptionResponse/properties/configOptions */ { items: 113, skipInvalid: 95 },
-  /* 137 PromptResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 138 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 139 }] },
-  /* 139 Error */ {  },
-  /* 140 AgentNotification */ { properties: [{ name: "params", node: 141 }] },
-  /* 141 AgentNotification/properties/params */ { union: { variants: [{ node: 142, check: 141 }, { check: 3 }] } },
-  /* 142 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 143, check: 138 }, { node: 176, check: 139 }, { check: 140 }] } },
-  /* 143 SessionNotification */ { properties: [{ name: "update", node: 144 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 144 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 145 }, { tag: "agent_message_chunk", node: 147 }, { tag: "agent_thought_chunk", node: 148 }, { tag: "tool_call", node: 149 }, { tag: "tool_call_update", node: 153 }, { tag: "plan", node: 154 }, { tag: "available_commands_update", node: 158 }, { tag: "current_mode_update", node: 165 }, { tag: "config_option_update", node: 167 }, { tag: "session_info_update", node: 170 }, { tag: "usage_update", node: 172 }] } },
-  /* 145 SessionUpdate/oneOf/0 */ { allOf: [146] },
-  /* 146 ContentChunk */ { properties: [{ name: "content", node: 11 }, { name: "messageId", onError: 125, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 147 SessionUpdate/oneOf/1 */ { allOf: [146] },
-  /* 148 SessionUpdate/oneOf/2 */ { allOf: [146] },
-  /* 149 SessionUpdate/oneOf/3 */ { allOf: [150] },
-  /* 150 ToolCall */ { properties: [{ name: "kind", onError: 2, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 151, onError: 126, fallback: [] }, { name: "locations", node: 152, onError: 127, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 151 ToolCall/properties/content */ { items: 8, skipInvalid: 18 },
-  /* 152 ToolCall/properties/locations */ { items: 37, skipInvalid: 21 },
-  /* 153 SessionUpdate/oneOf/4 */ { allOf: [6] },
-  /* 154 SessionUpdate/oneOf/5 */ { allOf: [155] },
-  /* 155 Plan */ { properties: [{ name: "entries", node: 156, onError: 130, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 156 Plan/properties/entries */ { items: 157, skipInvalid: 128 },
-  /* 157 PlanEntry */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 158 SessionUpdate/oneOf/6 */ { allOf: [159] },
-  /* 159 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 160, onError: 135, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 160 AvailableCommandsUpdate/properties/availableCommands */ { items: 161, skipInvalid: 133 },
-  /* 161 AvailableCommand */ { properties: [{ name: "input", node: 162, onError: 132, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 162 AvailableCommand/properties/input */ { union: { variants: [{ node: 163, check: 131 }, { check: 3 }] } },
-  /* 163 AvailableCommandInput */ { union: { variants: [{ node: 164 }] } },
-  /* 164 UnstructuredCommandInput */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 165 SessionUpdate/oneOf/7 */ { allOf: [166] },
-  /* 166 CurrentModeUpdate */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 167 SessionUpdate/oneOf/8 */ { allOf: [168] },
-  /* 168 ConfigOptionUpdate */ { properties: [{ name: "configOptions", node: 169, onError: 101, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 169 ConfigOptionUpdate/properties/configOptions */ { items: 113, skipInvalid: 95 },
-  /* 170 SessionUpdate/oneOf/9 */ { allOf: [171] },
-  /* 171 SessionInfoUpdate */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 172 SessionUpdate/oneOf/10 */ { allOf: [173] },
-  /* 173 UsageUpdate */ { properties: [{ name: "cost", node: 174, onError: 137, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 174 UsageUpdate/properties/cost */ { union: { variants: [{ node: 175, check: 136 }, { check: 3 }] } },
-  /* 175 Cost */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 176 CompleteElicitationNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 177 ClientRequest */ { properties: [{ name: "params", node: 178 }] },
-  /* 178 ClientRequest/properties/params */ { union: { variants: [{ node: 179, check: 179 }, { check: 3 }] } },
-  /* 179 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 180, check: 167 }, { node: 197, check: 168 }, { node: 198, check: 169 }, { node: 199, check: 170 }, { node: 212, check: 171 }, { node: 215, check: 172 }, { node: 216, check: 173 }, { node: 217, check: 174 }, { node: 220, check: 175 }, { node: 221, check: 176 }, { node: 222, check: 177 }, { node: 223, check: 178 }, { check: 52 }] } },
-  /* 180 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 181, onError: 156, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 196, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 181 ClientCapabilities */ { properties: [{ name: "fs", node: 182, onError: 142, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 54, fallback: false, default: false }, { name: "session", node: 183, onError: 148, omit: true }, { name: "auth", node: 189, onError: 149, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 190, onError: 155, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 182 FileSystemCapabilities */ { properties: [{ name: "readTextFile", onError: 54, fallback: false, default: false }, { name: "writeTextFile", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 183 ClientCapabilities/properties/session */ { union: { variants: [{ node: 184, check: 147 }, { check: 3 }] } },
-  /* 184 ClientSessionCapabilities */ { properties: [{ name: "configOptions", node: 185, onError: 146, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 185 ClientSessionCapabilities/properties/configOptions */ { union: { variants: [{ node: 186, check: 145 }, { check: 3 }] } },
-  /* 186 SessionConfigOptionsCapabilities */ { properties: [{ name: "boolean", node: 187, onError: 144, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 187 SessionConfigOptionsCapabilities/properties/boolean */ { union: { variants: [{ node: 188, check: 143 }, { check: 3 }] } },
-  /* 188 BooleanConfigOptionCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 189 AuthCapabilities */ { properties: [{ name: "terminal", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 190 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 191, check: 154 }, { check: 3 }] } },
-  /* 191 ElicitationCapabilities */ { properties: [{ name: "form", node: 192, onError: 151, omit: true }, { name: "url", node: 194, onError: 153, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 192 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 193, check: 150 }, { check: 3 }] } },
-  /* 193 ElicitationFormCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 194 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 195, check: 152 }, { check: 3 }] } },
-  /* 195 ElicitationUrlCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 196 InitializeRequest/properties/clientInfo */ { union: { variants: [{ node: 104, check: 80 }, { check: 3 }] } },
-  /* 197 AuthenticateRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 198 LogoutRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 199 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 200, onError: 25, fallback: [] }, { name: "mcpServers", node: 201, onError: 166, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 200 NewSessionRequest/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 201 NewSessionRequest/properties/mcpServers */ { items: 202, skipInvalid: 164 },
-  /* 202 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 203, check: 159 }, { tag: "sse", node: 207, check: 162 }, { node: 210, check: 163 }] } },
-  /* 203 McpServer/anyOf/0 */ { allOf: [204] },
-  /* 204 McpServerHttp */ { properties: [{ name: "headers", node: 205 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 205 McpServerHttp/properties/headers */ { items: 206 },
-  /* 206 HttpHeader */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 207 McpServer/anyOf/1 */ { allOf: [208] },
-  /* 208 McpServerSse */ { properties: [{ name: "headers", node: 209 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 209 McpServerSse/properties/headers */ { items: 206 },
-  /* 210 McpServerStdio */ { properties: [{ name: "env", node: 211 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 211 McpServerStdio/properties/env */ { items: 43 },
-  /* 212 LoadSessionRequest */ { properties: [{ name: "mcpServers", node: 213, onError: 166, fallback: [] }, { name: "additionalDirectories", node: 214, onError: 25, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 213 LoadSessionRequest/properties/mcpServers */ { items: 202, skipInvalid: 164 },
-  /* 214 LoadSessionRequest/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 215 ListSessionsRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 216 DeleteSessionRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 217 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 218, onError: 25, fallback: [] }, { name: "mcpServers", node: 219, onError: 166, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 218 ResumeSessionRequest/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 219 ResumeSessionRequest/properties/mcpServers */ { items: 202, skipInvalid: 164 },
-  /* 220 CloseSessionRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 221 SetSessionModeRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 222 SetSessionConfigOptionRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 223 PromptRequest */ { properties: [{ name: "prompt", node: 224 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 224 PromptRequest/properties/prompt */ { items: 11 },
-  /* 225 ClientResponse */ { union: { variants: [{ node: 226, check: 193 }, { node: 242, check: 123 }] } },
-  /* 226 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 227 }] },
-  /* 227 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 228, check: 182 }, { node: 229, check: 183 }, { node: 230, check: 184 }, { node: 234, check: 185 }, { node: 235, check: 186 }, { node: 238, check: 187 }, { node: 239, check: 188 }, { node: 240, check: 189 }, { node: 241, check: 190 }, { check: 114 }] } },
-  /* 228 WriteTextFileResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 229 ReadTextFileResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 230 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 231 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 231 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 232 }] } },
-  /* 232 RequestPermissionOutcome/oneOf/1 */ { allOf: [233] },
-  /* 233 SelectedPermissionOutcome */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 234 CreateTerminalResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 235 TerminalOutputResponse */ { properties: [{ name: "exitStatus", node: 236, onError: 181, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 236 TerminalOutputResponse/properties/exitStatus */ { union: { variants: [{ node: 237, check: 180 }, { check: 3 }] } },
-  /* 237 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 1, omit: true }, { name: "signal", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 238 ReleaseTerminalResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 239 WaitForTerminalExitResponse */ { properties: [{ name: "exitCode", onError: 1, omit: true }, { name: "signal", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 240 KillTerminalResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 241 CreateElicitationResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 242 ClientResponse/anyOf/1 */ { properties: [{ name: "error", node: 139 }] },
-  /* 243 ClientNotification */ { properties: [{ name: "params", node: 244 }] },
-  /* 244 ClientNotification/properties/params */ { union: { variants: [{ node: 245, check: 195 }, { check: 3 }] } },
-  /* 245 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 246, check: 194 }, { check: 140 }] } },
-  /* 246 CancelNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 247 CancelRequestNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
+  /* 18 ImageContent */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "uri", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 19 ContentBlock/oneOf/3 */ { allOf: [20] },
+  /* 20 ResourceLink */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "description", onError: 7, omit: true }, { name: "mimeType", onError: 7, omit: true }, { name: "size", onError: 15, omit: true }, { name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 21 ContentBlock/oneOf/4 */ { allOf: [22] },
+  /* 22 EmbeddedResource */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "resource", node: 23 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 23 EmbeddedResourceResource */ { union: { variants: [{ node: 24, check: 16 }, { node: 24, check: 17 }] } },
+  /* 24 TextResourceContents */ { properties: [{ name: "mimeType", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 25 ToolCallContent/oneOf/1 */ { allOf: [26] },
+  /* 26 Diff */ { properties: [{ name: "oldText", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 27 ToolCallContent/oneOf/2 */ { allOf: [3] },
+  /* 28 ToolCallUpdate/properties/locations */ { items: 29, skipInvalid: 21 },
+  /* 29 ToolCallLocation */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 30 RequestPermissionRequest/properties/options */ { items: 3 },
+  /* 31 CreateTerminalRequest */ { properties: [{ name: "args", node: 32, onError: 25, fallback: [] }, { name: "env", node: 33, onError: 29, fallback: [] }, { name: "cwd", onError: 7, omit: true }, { name: "outputByteLimit", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 32 CreateTerminalRequest/properties/args */ { skipInvalid: 24 },
+  /* 33 CreateTerminalRequest/properties/env */ { items: 3, skipInvalid: 26 },
+  /* 34 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 35 }, { tag: "url", node: 55 }, { other: true, node: 56 }] } },
+  /* 35 CreateElicitationRequest/anyOf/0 */ { allOf: [36] },
+  /* 36 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 37 }], union: { variants: [{ node: 54, check: 41 }, { check: 42 }] } },
+  /* 37 ElicitationSchema */ { properties: [{ name: "type", onError: 31, fallback: "object", default: "object" }, { name: "title", onError: 7, omit: true }, { name: "properties", node: 38, default: {} }, { name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 38 ElicitationSchema/properties/properties */ { values: 39, declared: [] },
+  /* 39 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 40 }, { tag: "number", node: 44 }, { tag: "integer", node: 46 }, { tag: "boolean", node: 48 }, { tag: "array", node: 50 }, { other: true }] } },
+  /* 40 ElicitationPropertySchema/anyOf/0 */ { allOf: [41] },
+  /* 41 StringPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 7, omit: true }, { name: "oneOf", node: 42 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 42 StringPropertySchema/properties/oneOf */ { items: 43 },
+  /* 43 EnumOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 44 ElicitationPropertySchema/anyOf/1 */ { allOf: [45] },
+  /* 45 NumberPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 46 ElicitationPropertySchema/anyOf/2 */ { allOf: [47] },
+  /* 47 IntegerPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 15, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 48 ElicitationPropertySchema/anyOf/3 */ { allOf: [49] },
+  /* 49 BooleanPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 32, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 50 ElicitationPropertySchema/anyOf/4 */ { allOf: [51] },
+  /* 51 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "items", node: 52 }, { name: "default", node: 32, onError: 38, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 52 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 27, check: 35 }, { other: true, check: 36 }, { node: 53, check: 37 }] } },
+  /* 53 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 42 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 54 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 40, omit: true }] },
+  /* 55 CreateElicitationRequest/anyOf/1 */ { allOf: [56] },
+  /* 56 ElicitationUrlMode */ { union: { variants: [{ node: 54, check: 41 }, { check: 42 }] } },
+  /* 57 AgentResponse */ { union: { variants: [{ node: 58, check: 119 }, { node: 94, check: 123 }] } },
+  /* 58 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 59 }] },
+  /* 59 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 60, check: 102 }, { node: 3, check: 103 }, { node: 3, check: 104 }, { node: 78, check: 105 }, { node: 78, check: 106 }, { node: 90, check: 107 }, { node: 3, check: 108 }, { node: 78, check: 109 }, { node: 3, check: 110 }, { node: 3, check: 111 }, { node: 93, check: 112 }, { node: 3, check: 113 }, { check: 114 }] } },
+  /* 60 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 61, onError: 71, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 72, onError: 79, fallback: [], default: [] }, { name: "agentInfo", node: 76, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 61 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 54, fallback: false, default: false }, { name: "promptCapabilities", node: 62, onError: 55, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 63, onError: 56, fallback: { http: false, sse: false }, default: { http: false, sse: false } }, { name: "sessionCapabilities", node: 64, onError: 67, fallback: {}, default: {} }, { name: "auth", node: 70, onError: 70, fallback: {}, default: {} }, { name: "_meta", onError: 0, omit: true }] },
+  /* 62 PromptCapabilities */ { properties: [{ name: "image", onError: 54, fallback: false, default: false }, { name: "audio", onError: 54, fallback: false, default: false }, { name: "embeddedContext", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 63 McpCapabilities */ { properties: [{ name: "http", onError: 54, fallback: false, default: false }, { name: "sse", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 64 SessionCapabilities */ { properties: [{ name: "list", node: 65, onError: 58, omit: true }, { name: "delete", node: 66, onError: 60, omit: true }, { name: "additionalDirectories", node: 67, onError: 62, omit: true }, { name: "resume", node: 68, onError: 64, omit: true }, { name: "close", node: 69, onError: 66, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 65 SessionCapabilities/properties/list */ { union: { variants: [{ node: 3, check: 57 }, { check: 3 }] } },
+  /* 66 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 3, check: 59 }, { check: 3 }] } },
+  /* 67 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 3, check: 61 }, { check: 3 }] } },
+  /* 68 SessionCapabilities/properties/resume */ { union: { variants: [{ node: 3, check: 63 }, { check: 3 }] } },
+  /* 69 SessionCapabilities/properties/close */ { union: { variants: [{ node: 3, check: 65 }, { check: 3 }] } },
+  /* 70 AgentAuthCapabilities */ { properties: [{ name: "logout", node: 71, onError: 69, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 71 AgentAuthCapabilities/properties/logout */ { union: { variants: [{ node: 3, check: 68 }, { check: 3 }] } },
+  /* 72 InitializeResponse/properties/authMethods */ { items: 73, skipInvalid: 77 },
+  /* 73 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 74, check: 75 }, { node: 43, check: 76 }] } },
+  /* 74 AuthMethod/anyOf/0 */ { allOf: [75] },
+  /* 75 AuthMethodTerminal */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "args", node: 32, onError: 25, fallback: [] }, { name: "env", onError: 72, fallback: {} }, { name: "_meta", onError: 0, omit: true }] },
+  /* 76 InitializeResponse/properties/agentInfo */ { union: { variants: [{ node: 77, check: 80 }, { check: 3 }] } },
+  /* 77 Implementation */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 78 NewSessionResponse */ { properties: [{ name: "modes", node: 79, onError: 86, omit: true }, { name: "configOptions", node: 82, onError: 97, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 79 NewSessionResponse/properties/modes */ { union: { variants: [{ node: 80, check: 85 }, { check: 3 }] } },
+  /* 80 SessionModeState */ { properties: [{ name: "availableModes", node: 81, onError: 84, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 81 SessionModeState/properties/availableModes */ { items: 43, skipInvalid: 82 },
+  /* 82 NewSessionResponse/properties/configOptions */ { items: 83, skipInvalid: 95 },
+  /* 83 SessionConfigOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "category", onError: 88, omit: true }, { name: "_meta", onError: 0, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 84 }, { tag: "boolean" }] } },
+  /* 84 SessionConfigOption/oneOf/0 */ { allOf: [85] },
+  /* 85 SessionConfigSelect */ { properties: [{ name: "options", node: 86 }] },
+  /* 86 SessionConfigSelectOptions */ { union: { variants: [{ node: 42, check: 91 }, { node: 87, check: 94 }] } },
+  /* 87 SessionConfigSelectOptions/anyOf/1 */ { items: 88 },
+  /* 88 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 89, onError: 91, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 89 SessionConfigSelectGroup/properties/options */ { items: 43, skipInvalid: 89 },
+  /* 90 ListSessionsResponse */ { properties: [{ name: "sessions", node: 91, onError: 100, fallback: [] }, { name: "nextCursor", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 91 ListSessionsResponse/properties/sessions */ { items: 92, skipInvalid: 98 },
+  /* 92 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 93 SetSessionConfigOptionResponse */ { properties: [{ name: "configOptions", node: 82, onError: 101, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 94 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 95 }] },
+  /* 95 Error */ {  },
+  /* 96 AgentNotification */ { properties: [{ name: "params", node: 97 }] },
+  /* 97 AgentNotification/properties/params */ { union: { variants: [{ node: 98, check: 141 }, { check: 3 }] } },
+  /* 98 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 99, check: 138 }, { node: 3, check: 139 }, { check: 140 }] } },
+  /* 99 SessionNotification */ { properties: [{ name: "update", node: 100 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 100 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 101 }, { tag: "agent_message_chunk", node: 101 }, { tag: "agent_thought_chunk", node: 101 }, { tag: "tool_call", node: 103 }, { tag: "tool_call_update", node: 105 }, { tag: "plan", node: 106 }, { tag: "available_commands_update", node: 109 }, { tag: "current_mode_update", node: 27 }, { tag: "config_option_update", node: 115 }, { tag: "session_info_update", node: 116 }, { tag: "usage_update", node: 118 }] } },
+  /* 101 SessionUpdate/oneOf/0 */ { allOf: [102] },
+  /* 102 ContentChunk */ { properties: [{ name: "content", node: 11 }, { name: "messageId", onError: 125, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 103 SessionUpdate/oneOf/3 */ { allOf: [104] },
+  /* 104 ToolCall */ { properties: [{ name: "kind", onError: 2, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 7, onError: 126, fallback: [] }, { name: "locations", node: 28, onError: 127, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 105 SessionUpdate/oneOf/4 */ { allOf: [6] },
+  /* 106 SessionUpdate/oneOf/5 */ { allOf: [107] },
+  /* 107 Plan */ { properties: [{ name: "entries", node: 108, onError: 130, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 108 Plan/properties/entries */ { items: 3, skipInvalid: 128 },
+  /* 109 SessionUpdate/oneOf/6 */ { allOf: [110] },
+  /* 110 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 111, onError: 135, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 111 AvailableCommandsUpdate/properties/availableCommands */ { items: 112, skipInvalid: 133 },
+  /* 112 AvailableCommand */ { properties: [{ name: "input", node: 113, onError: 132, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 113 AvailableCommand/properties/input */ { union: { variants: [{ node: 114, check: 131 }, { check: 3 }] } },
+  /* 114 AvailableCommandInput */ { union: { variants: [{ node: 3 }] } },
+  /* 115 SessionUpdate/oneOf/8 */ { allOf: [93] },
+  /* 116 SessionUpdate/oneOf/9 */ { allOf: [117] },
+  /* 117 SessionInfoUpdate */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 118 SessionUpdate/oneOf/10 */ { allOf: [119] },
+  /* 119 UsageUpdate */ { properties: [{ name: "cost", node: 120, onError: 137, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 120 UsageUpdate/properties/cost */ { union: { variants: [{ node: 3, check: 136 }, { check: 3 }] } },
+  /* 121 ClientRequest */ { properties: [{ name: "params", node: 122 }] },
+  /* 122 ClientRequest/properties/params */ { union: { variants: [{ node: 123, check: 179 }, { check: 3 }] } },
+  /* 123 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 124, check: 167 }, { node: 3, check: 168 }, { node: 3, check: 169 }, { node: 137, check: 170 }, { node: 143, check: 171 }, { node: 3, check: 172 }, { node: 3, check: 173 }, { node: 137, check: 174 }, { node: 3, check: 175 }, { node: 3, check: 176 }, { node: 3, check: 177 }, { node: 144, check: 178 }, { check: 52 }] } },
+  /* 124 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 125, onError: 156, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 76, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 125 ClientCapabilities */ { properties: [{ name: "fs", node: 126, onError: 142, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 54, fallback: false, default: false }, { name: "session", node: 127, onError: 148, omit: true }, { name: "auth", node: 132, onError: 149, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 133, onError: 155, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 126 FileSystemCapabilities */ { properties: [{ name: "readTextFile", onError: 54, fallback: false, default: false }, { name: "writeTextFile", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 127 ClientCapabilities/properties/session */ { union: { variants: [{ node: 128, check: 147 }, { check: 3 }] } },
+  /* 128 ClientSessionCapabilities */ { properties: [{ name: "configOptions", node: 129, onError: 146, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 129 ClientSessionCapabilities/properties/configOptions */ { union: { variants: [{ node: 130, check: 145 }, { check: 3 }] } },
+  /* 130 SessionConfigOptionsCapabilities */ { properties: [{ name: "boolean", node: 131, onError: 144, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 131 SessionConfigOptionsCapabilities/properties/boolean */ { union: { variants: [{ node: 3, check: 143 }, { check: 3 }] } },
+  /* 132 AuthCapabilities */ { properties: [{ name: "terminal", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 133 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 134, check: 154 }, { check: 3 }] } },
+  /* 134 ElicitationCapabilities */ { properties: [{ name: "form", node: 135, onError: 151, omit: true }, { name: "url", node: 136, onError: 153, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 135 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 3, check: 150 }, { check: 3 }] } },
+  /* 136 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 3, check: 152 }, { check: 3 }] } },
+  /* 137 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "mcpServers", node: 138, onError: 166, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 138 NewSessionRequest/properties/mcpServers */ { items: 139, skipInvalid: 164 },
+  /* 139 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 140, check: 159 }, { tag: "sse", node: 140, check: 162 }, { node: 142, check: 163 }] } },
+  /* 140 McpServer/anyOf/0 */ { allOf: [141] },
+  /* 141 McpServerHttp */ { properties: [{ name: "headers", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 142 McpServerStdio */ { properties: [{ name: "env", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 143 LoadSessionRequest */ { properties: [{ name: "mcpServers", node: 138, onError: 166, fallback: [] }, { name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 144 PromptRequest */ { properties: [{ name: "prompt", node: 145 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 145 PromptRequest/properties/prompt */ { items: 11 },
+  /* 146 ClientResponse */ { union: { variants: [{ node: 147, check: 193 }, { node: 94, check: 123 }] } },
+  /* 147 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 148 }] },
+  /* 148 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 3, check: 182 }, { node: 3, check: 183 }, { node: 149, check: 184 }, { node: 3, check: 185 }, { node: 151, check: 186 }, { node: 3, check: 187 }, { node: 153, check: 188 }, { node: 3, check: 189 }, { node: 3, check: 190 }, { check: 114 }] } },
+  /* 149 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 150 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 150 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 27 }] } },
+  /* 151 TerminalOutputResponse */ { properties: [{ name: "exitStatus", node: 152, onError: 181, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 152 TerminalOutputResponse/properties/exitStatus */ { union: { variants: [{ node: 153, check: 180 }, { check: 3 }] } },
+  /* 153 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 1, omit: true }, { name: "signal", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 154 ClientNotification */ { properties: [{ name: "params", node: 155 }] },
+  /* 155 ClientNotification/properties/params */ { union: { variants: [{ node: 156, check: 195 }, { check: 3 }] } },
+  /* 156 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 194 }, { check: 140 }] } },
 ];
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
 const shapes = [
   /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
   /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
-  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 43, repair: 3 }, { kinds: "object", node: 6, check: 44, repair: 4 }, { kinds: "object", node: 8, check: 45, repair: 5, open: 241 }, { kinds: "object", node: 49, check: 46, repair: 40 }, { kinds: "object", node: 54, check: 47, repair: 44 }, { kinds: "object", node: 56, check: 48, repair: 45 }, { kinds: "object", node: 58, check: 49, repair: 46 }, { kinds: "object", node: 60, check: 50, repair: 47 }, { kinds: "object", node: 62, check: 51, repair: 48 }, { node: 94, check: 52 }] }] },
+  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 43, repair: 3 }, { kinds: "object", node: 6, check: 44, repair: 4 }, { kinds: "object", node: 7, check: 45, repair: 5, open: 241 }, { kinds: "object", node: 29, check: 46, repair: 31 }, { kinds: "object", node: 32, check: 47, repair: 3 }, { kinds: "object", node: 32, check: 48, repair: 3 }, { kinds: "object", node: 32, check: 49, repair: 3 }, { kinds: "object", node: 32, check: 50, repair: 3 }, { kinds: "object", node: 33, check: 51, repair: 34 }, { node: 5, check: 52 }] }] },
   /* 3 WriteTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["content", -1], ["_meta", 4]] },
   /* 4 WriteTextFileRequest/properties/_meta */ { others: 5 },
   /* 5 (free-form) */ { free: true },
-  /* 6 ReadTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["line", -1], ["limit", -1], ["_meta", 7]] },
-  /* 7 ReadTextFileRequest/properties/_meta */ { others: 5 },
-  /* 8 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 9], ["options", 45], ["_meta", 48]] },
-  /* 9 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 10], ["locations", 41], ["rawInput", 5], ["rawOutput", 5], ["_meta", 44]] },
-  /* 10 ToolCallUpdate/properties/content */ { items: 11 },
-  /* 11 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 12 }, { tag: "diff", node: 37 }, { tag: "terminal", node: 39 }], tag: "type", closed: true }] },
-  /* 12 ToolCallContent/union/0/oneOf/0 */ { keys: [["type", -1], ["content", 13], ["_meta", 36]] },
-  /* 13 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 22 }, { tag: "resource_link", node: 25 }, { tag: "resource", node: 28 }], tag: "type", closed: true }] },
-  /* 14 ContentBlock/union/0/oneOf/0 */ { keys: [["type", -1], ["annotations", 15], ["text", -1], ["_meta", 18]] },
-  /* 15 ContentBlock/union/0/oneOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 16 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 17]] },
-  /* 17 Annotations/properties/_meta */ { others: 5 },
-  /* 18 ContentBlock/union/0/oneOf/0/properties/_meta */ { others: 5 },
-  /* 19 ContentBlock/union/0/oneOf/1 */ { keys: [["type", -1], ["annotations", 20], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 21]] },
-  /* 20 ContentBlock/union/0/oneOf/1/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 21 ContentBlock/union/0/oneOf/1/properties/_meta */ { others: 5 },
-  /* 22 ContentBlock/union/0/oneOf/2 */ { keys: [["type", -1], ["annotations", 23], ["data", -1], ["mimeType", -1], ["_meta", 24]] },
-  /* 23 ContentBlock/union/0/oneOf/2/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 24 ContentBlock/union/0/oneOf/2/properties/_meta */ { others: 5 },
-  /* 25 ContentBlock/union/0/oneOf/3 */ { keys: [["type", -1], ["annotations", 26], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 27]] },
-  /* 26 ContentBlock/union/0/oneOf/3/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 27 ContentBlock/union/0/oneOf/3/properties/_meta */ { others: 5 },
-  /* 28 ContentBlock/union/0/oneOf/4 */ { keys: [["type", -1], ["annotations", 29], ["resource", 30], ["_meta", 35]] },
-  /* 29 ContentBlock/union/0/oneOf/4/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 30 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 31, check: 16, repair: 30 }, { kinds: "object", node: 33, check: 17, repair: 31 }] }] },
-  /* 31 TextResourceContents */ { keys: [["mimeType", -1], ["text", -1], ["uri", -1], ["_meta", 32]] },
-  /* 32 TextResourceContents/properties/_meta */ { others: 5 },
-  /* 33 BlobResourceContents */ { keys: [["blob", -1], ["mimeType", -1], ["uri", -1], ["_meta", 34]] },
-  /* 34 BlobResourceContents/properties/_meta */ { others: 5 },
-  /* 35 ContentBlock/union/0/oneOf/4/properties/_meta */ { others: 5 },
-  /* 36 ToolCallContent/union/0/oneOf/0/properties/_meta */ { others: 5 },
-  /* 37 ToolCallContent/union/0/oneOf/1 */ { keys: [["type", -1], ["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 38]] },
-  /* 38 ToolCallContent/union/0/oneOf/1/properties/_meta */ { others: 5 },
-  /* 39 ToolCallContent/union/0/oneOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 40]] },
-  /* 40 ToolCallContent/union/0/oneOf/2/properties/_meta */ { others: 5 },
-  /* 41 ToolCallUpdate/properties/locations */ { items: 42 },
-  /* 42 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 43]] },
-  /* 43 ToolCallLocation/properties/_meta */ { others: 5 },
-  /* 44 ToolCallUpdate/properties/_meta */ { others: 5 },
-  /* 45 RequestPermissionRequest/properties/options */ { items: 46 },
-  /* 46 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 47]] },
-  /* 47 PermissionOption/properties/_meta */ { others: 5 },
-  /* 48 RequestPermissionRequest/properties/_meta */ { others: 5 },
-  /* 49 CreateTerminalRequest */ { keys: [["sessionId", -1], ["command", -1], ["args", -1], ["env", 50], ["cwd", -1], ["outputByteLimit", -1], ["_meta", 53]] },
-  /* 50 CreateTerminalRequest/properties/env */ { items: 51 },
-  /* 51 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 52]] },
-  /* 52 EnvVariable/properties/_meta */ { others: 5 },
-  /* 53 CreateTerminalRequest/properties/_meta */ { others: 5 },
-  /* 54 TerminalOutputRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 55]] },
-  /* 55 TerminalOutputRequest/properties/_meta */ { others: 5 },
-  /* 56 ReleaseTerminalRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 57]] },
-  /* 57 ReleaseTerminalRequest/properties/_meta */ { others: 5 },
-  /* 58 WaitForTerminalExitRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 59]] },
-  /* 59 WaitForTerminalExitRequest/properties/_meta */ { others: 5 },
-  /* 60 KillTerminalRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 61]] },
-  /* 61 KillTerminalRequest/properties/_meta */ { others: 5 },
-  /* 62 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 63]], unions: [{ variants: [{ tag: "form", node: 64 }, { tag: "url", node: 92 }, { other: true, node: 93 }], tag: "mode" }] },
-  /* 63 CreateElicitationRequest/properties/_meta */ { others: 5 },
-  /* 64 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 65]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 65 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 66], ["required", -1], ["description", -1], ["_meta", 89]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
-  /* 66 ElicitationSchema/properties/properties */ { others: 67 },
-  /* 67 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 68 }, { tag: "number", node: 73 }, { tag: "integer", node: 75 }, { tag: "boolean", node: 77 }, { tag: "array", node: 79 }, { other: true, node: 88 }], tag: "type" }] },
-  /* 68 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 69], ["_meta", 72]] },
-  /* 69 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 70 },
-  /* 70 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 71]] },
-  /* 71 EnumOption/properties/_meta */ { others: 5 },
-  /* 72 ElicitationPropertySchema/union/0/anyOf/0/properties/_meta */ { others: 5 },
-  /* 73 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 74]] },
-  /* 74 ElicitationPropertySchema/union/0/anyOf/1/properties/_meta */ { others: 5 },
-  /* 75 ElicitationPropertySchema/union/0/anyOf/2 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 76]] },
-  /* 76 ElicitationPropertySchema/union/0/anyOf/2/properties/_meta */ { others: 5 },
-  /* 77 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 78]] },
-  /* 78 ElicitationPropertySchema/union/0/anyOf/3/properties/_meta */ { others: 5 },
-  /* 79 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 80], ["default", -1], ["_meta", 87]] },
-  /* 80 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 81, check: 35, repair: 67 }, { other: true, node: 83, check: 36 }, { kinds: "object", node: 84, check: 37, repair: 69 }], tag: "type" }] },
-  /* 81 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 82]] },
-  /* 82 MultiSelectItems/union/0/anyOf/0/properties/_meta */ { others: 5 },
-  /* 83 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 5 },
-  /* 84 TitledMultiSelectItems */ { keys: [["anyOf", 85], ["_meta", 86]] },
-  /* 85 TitledMultiSelectItems/properties/anyOf */ { items: 70 },
-  /* 86 TitledMultiSelectItems/properties/_meta */ { others: 5 },
-  /* 87 ElicitationPropertySchema/union/0/anyOf/4/properties/_meta */ { others: 5 },
-  /* 88 ElicitationPropertySchema/union/0/anyOf/5 */ { keys: [["type", -1]], others: 5 },
-  /* 89 ElicitationSchema/properties/_meta */ { others: 5 },
-  /* 90 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
-  /* 91 ElicitationRequestScope */ { keys: [["requestId", -1]] },
-  /* 92 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 93 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 5, unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 94 ExtRequest */ { free: true },
-  /* 95 TextContent */ { keys: [["annotations", 15], ["text", -1], ["_meta", 18]] },
-  /* 96 ImageContent */ { keys: [["annotations", 20], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 21]] },
-  /* 97 AudioContent */ { keys: [["annotations", 23], ["data", -1], ["mimeType", -1], ["_meta", 24]] },
-  /* 98 ResourceLink */ { keys: [["annotations", 26], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 27]] },
-  /* 99 EmbeddedResource */ { keys: [["annotations", 29], ["resource", 30], ["_meta", 35]] },
-  /* 100 Content */ { keys: [["content", 13], ["_meta", 36]] },
-  /* 101 Diff */ { keys: [["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 38]] },
-  /* 102 Terminal */ { keys: [["terminalId", -1], ["_meta", 40]] },
-  /* 103 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 69], ["_meta", 72]] },
-  /* 104 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 74]] },
-  /* 105 IntegerPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 76]] },
-  /* 106 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 78]] },
-  /* 107 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 82]] },
-  /* 108 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 80], ["default", -1], ["_meta", 87]] },
-  /* 109 ElicitationFormMode */ { keys: [["requestedSchema", 65]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 110 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 111 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 112, check: 119, repair: 77, open: 283 }, { kinds: "object", node: 204, check: 123, repair: 138 }] }] },
-  /* 112 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 113]] },
-  /* 113 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 114, check: 102, repair: 79, open: 251 }, { kinds: "object", node: 154, check: 103, repair: 105 }, { kinds: "object", node: 156, check: 104, repair: 106 }, { kinds: "object", node: 158, check: 105, repair: 107, open: 270 }, { kinds: "object", node: 179, check: 106, repair: 122, open: 274 }, { kinds: "object", node: 183, check: 107, repair: 125 }, { kinds: "object", node: 188, check: 108, repair: 129 }, { kinds: "object", node: 190, check: 109, repair: 130, open: 275 }, { kinds: "object", node: 194, check: 110, repair: 133 }, { kinds: "object", node: 196, check: 111, repair: 134 }, { kinds: "object", node: 198, check: 112, repair: 135, open: 280 }, { kinds: "object", node: 201, check: 113, repair: 137 }, { node: 203, check: 114 }] }] },
-  /* 114 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 115], ["authMethods", 143], ["agentInfo", 150], ["_meta", 153]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
-  /* 115 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 116], ["mcpCapabilities", 118], ["sessionCapabilities", 120], ["auth", 137], ["_meta", 142]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
-  /* 116 PromptCapabilities */ { keys: [["image", -1], ["audio", -1], ["embeddedContext", -1], ["_meta", 117]], fills: [{ name: "image", default: false }, { name: "audio", default: false }, { name: "embeddedContext", default: false }] },
-  /* 117 PromptCapabilities/properties/_meta */ { others: 5 },
-  /* 118 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["_meta", 119]], fills: [{ name: "http", default: false }, { name: "sse", default: false }] },
-  /* 119 McpCapabilities/properties/_meta */ { others: 5 },
-  /* 120 SessionCapabilities */ { keys: [["list", 121], ["delete", 124], ["additionalDirectories", 127], ["resume", 130], ["close", 133], ["_meta", 136]] },
-  /* 121 SessionCapabilities/properties/list */ { unions: [{ variants: [{ kinds: "object", node: 122 }, { kinds: "scalar" }] }] },
-  /* 122 SessionListCapabilities */ { keys: [["_meta", 123]] },
-  /* 123 SessionListCapabilities/properties/_meta */ { others: 5 },
-  /* 124 SessionCapabilities/properties/delete */ { unions: [{ variants: [{ kinds: "object", node: 125 }, { kinds: "scalar" }] }] },
-  /* 125 SessionDeleteCapabilities */ { keys: [["_meta", 126]] },
-  /* 126 SessionDeleteCapabilities/properties/_meta */ { others: 5 },
-  /* 127 SessionCapabilities/properties/additionalDirectories */ { unions: [{ variants: [{ kinds: "object", node: 128 }, { kinds: "scalar" }] }] },
-  /* 128 SessionAdditionalDirectoriesCapabilities */ { keys: [["_meta", 129]] },
-  /* 129 SessionAdditionalDirectoriesCapabilities/properties/_meta */ { others: 5 },
-  /* 130 SessionCapabilities/properties/resume */ { unions: [{ variants: [{ kinds: "object", node: 131 }, { kinds: "scalar" }] }] },
-  /* 131 SessionResumeCapabilities */ { keys: [["_meta", 132]] },
-  /* 132 SessionResumeCapabilities/properties/_meta */ { others: 5 },
-  /* 133 SessionCapabilities/properties/close */ { unions: [{ variants: [{ kinds: "object", node: 134 }, { kinds: "scalar" }] }] },
-  /* 134 SessionCloseCapabilities */ { keys: [["_meta", 135]] },
-  /* 135 SessionCloseCapabilities/properties/_meta */ { others: 5 },
-  /* 136 SessionCapabilities/properties/_meta */ { others: 5 },
-  /* 137 AgentAuthCapabilities */ { keys: [["logout", 138], ["_meta", 141]] },
-  /* 138 AgentAuthCapabilities/properties/logout */ { unions: [{ variants: [{ kinds: "object", node: 139 }, { kinds: "scalar" }] }] },
-  /* 139 LogoutCapabilities */ { keys: [["_meta", 140]] },
-  /* 140 LogoutCapabilities/properties/_meta */ { others: 5 },
-  /* 141 AgentAuthCapabilities/properties/_meta */ { others: 5 },
-  /* 142 AgentCapabilities/properties/_meta */ { others: 5 },
-  /* 143 InitializeResponse/properties/authMethods */ { items: 144 },
-  /* 144 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 145, check: 75, repair: 99 }, { kinds: "object", node: 148, check: 76, repair: 102 }], tag: "type", closed: true }] },
-  /* 145 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 146], ["_meta", 147]] },
-  /* 146 AuthMethod/union/0/anyOf/0/properties/env */ { others: -1 },
-  /* 147 AuthMethod/union/0/anyOf/0/properties/_meta */ { others: 5 },
-  /* 148 AuthMethodAgent */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 149]] },
-  /* 149 AuthMethodAgent/properties/_meta */ { others: 5 },
-  /* 150 InitializeResponse/properties/agentInfo */ { unions: [{ variants: [{ kinds: "object", node: 151 }, { kinds: "scalar" }] }] },
-  /* 151 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 152]] },
-  /* 152 Implementation/properties/_meta */ { others: 5 },
-  /* 153 InitializeResponse/properties/_meta */ { others: 5 },
-  /* 154 AuthenticateResponse */ { keys: [["_meta", 155]] },
-  /* 155 AuthenticateResponse/properties/_meta */ { others: 5 },
-  /* 156 LogoutResponse */ { keys: [["_meta", 157]] },
-  /* 157 LogoutResponse/properties/_meta */ { others: 5 },
-  /* 158 NewSessionResponse */ { keys: [["sessionId", -1], ["modes", 159], ["configOptions", 165], ["_meta", 178]] },
-  /* 159 NewSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
-  /* 160 SessionModeState */ { keys: [["currentModeId", -1], ["availableModes", 161], ["_meta", 164]] },
-  /* 161 SessionModeState/properties/availableModes */ { items: 162 },
-  /* 162 SessionMode */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 163]] },
-  /* 163 SessionMode/properties/_meta */ { others: 5 },
-  /* 164 SessionModeState/properties/_meta */ { others: 5 },
-  /* 165 NewSessionResponse/properties/configOptions */ { items: 166 },
-  /* 166 SessionConfigOption */ { keys: [["id", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 167]], unions: [{ variants: [{ tag: "select", node: 168 }, { tag: "boolean", node: 177 }], tag: "type", closed: true }] },
-  /* 167 SessionConfigOption/properties/_meta */ { others: 5 },
-  /* 168 SessionConfigOption/union/0/oneOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 169]] },
-  /* 169 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 170, check: 91, repair: 117 }, { kinds: "array", node: 173, check: 94, repair: 119 }] }] },
-  /* 170 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 171 },
-  /* 171 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 172]] },
-  /* 172 SessionConfigSelectOption/properties/_meta */ { others: 5 },
-  /* 173 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 174 },
-  /* 174 SessionConfigSelectGroup */ { keys: [["group", -1], ["name", -1], ["options", 175], ["_meta", 176]] },
-  /* 175 SessionConfigSelectGroup/properties/options */ { items: 171 },
-  /* 176 SessionConfigSelectGroup/properties/_meta */ { others: 5 },
-  /* 177 SessionConfigOption/union/0/oneOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
-  /* 178 NewSessionResponse/properties/_meta */ { others: 5 },
-  /* 179 LoadSessionResponse */ { keys: [["modes", 180], ["configOptions", 181], ["_meta", 182]] },
-  /* 180 LoadSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
-  /* 181 LoadSessionResponse/properties/configOptions */ { items: 166 },
-  /* 182 LoadSessionResponse/properties/_meta */ { others: 5 },
-  /* 183 ListSessionsResponse */ { keys: [["sessions", 184], ["nextCursor", -1], ["_meta", 187]] },
-  /* 184 ListSessionsResponse/properties/sessions */ { items: 185 },
-  /* 185 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 186]] },
-  /* 186 SessionInfo/properties/_meta */ { others: 5 },
-  /* 187 ListSessionsResponse/properties/_meta */ { others: 5 },
-  /* 188 DeleteSessionResponse */ { keys: [["_meta", 189]] },
-  /* 189 DeleteSessionResponse/properties/_meta */ { others: 5 },
-  /* 190 ResumeSessionResponse */ { keys: [["modes", 191], ["configOptions", 192], ["_meta", 193]] },
-  /* 191 ResumeSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
-  /* 192 ResumeSessionResponse/properties/configOptions */ { items: 166 },
-  /* 193 ResumeSessionResponse/properties/_meta */ { others: 5 },
-  /* 194 CloseSessionResponse */ { keys: [["_meta", 195]] },
-  /* 195 CloseSessionResponse/properties/_meta */ { others: 5 },
-  /* 196 SetSessionModeResponse */ { keys: [["_meta", 197]] },
-  /* 197 SetSessionModeResponse/properties/_meta */ { others: 5 },
-  /* 198 SetSessionConfigOptionResponse */ { keys: [["configOptions", 199], ["_meta", 200]] },
-  /* 199 SetSessionConfigOptionResponse/properties/configOptions */ { items: 166 },
-  /* 200 SetSessionConfigOptionResponse/properties/_meta */ { others: 5 },
-  /* 201 PromptResponse */ { keys: [["stopReason", -1], ["_meta", 202]] },
-  /* 202 PromptResponse/properties/_meta */ { others: 5 },
-  /* 203 ExtResponse */ { free: true },
-  /* 204 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 205]] },
-  /* 205 Error */ { keys: [["code", -1], ["message", -1], ["data", 5]] },
-  /* 206 AuthMethodTerminal */ { keys: [["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 146], ["_meta", 147]] },
-  /* 207 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 169]] },
-  /* 208 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
-  /* 209 AgentNotification */ { keys: [["method", -1], ["params", 210]] },
-  /* 210 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 211 }, { kinds: "scalar" }] }] },
-  /* 211 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 212, check: 138, repair: 143, open: 327 }, { kinds: "object", node: 250, check: 139, repair: 176 }, { node: 252, check: 140 }] }] },
-  /* 212 SessionNotification */ { keys: [["sessionId", -1], ["update", 213], ["_meta", 249]] },
-  /* 213 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 214 }, { tag: "agent_message_chunk", node: 216 }, { tag: "agent_thought_chunk", node: 217 }, { tag: "tool_call", node: 218 }, { tag: "tool_call_update", node: 222 }, { tag: "plan", node: 223 }, { tag: "available_commands_update", node: 228 }, { tag: "current_mode_update", node: 237 }, { tag: "config_option_update", node: 239 }, { tag: "session_info_update", node: 242 }, { tag: "usage_update", node: 244 }], tag: "sessionUpdate", closed: true }] },
-  /* 214 SessionUpdate/union/0/oneOf/0 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 215]] },
-  /* 215 SessionUpdate/union/0/oneOf/0/properties/_meta */ { others: 5 },
-  /* 216 SessionUpdate/union/0/oneOf/1 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 215]] },
-  /* 217 SessionUpdate/union/0/oneOf/2 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 215]] },
-  /* 218 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 219], ["locations", 220], ["rawInput", 5], ["rawOutput", 5], ["_meta", 221]] },
-  /* 219 SessionUpdate/union/0/oneOf/3/properties/content */ { items: 11 },
-  /* 220 SessionUpdate/union/0/oneOf/3/properties/locations */ { items: 42 },
-  /* 221 SessionUpdate/union/0/oneOf/3/properties/_meta */ { others: 5 },
-  /* 222 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 10], ["locations", 41], ["rawInput", 5], ["rawOutput", 5], ["_meta", 44]] },
-  /* 223 SessionUpdate/union/0/oneOf/5 */ { keys: [["sessionUpdate", -1], ["entries", 224], ["_meta", 227]] },
-  /* 224 SessionUpdate/union/0/oneOf/5/properties/entries */ { items: 225 },
-  /* 225 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 226]] },
-  /* 226 PlanEntry/properties/_meta */ { others: 5 },
-  /* 227 SessionUpdate/union/0/oneOf/5/properties/_meta */ { others: 5 },
-  /* 228 SessionUpdate/union/0/oneOf/6 */ { keys: [["sessionUpdate", -1], ["availableCommands", 229], ["_meta", 236]] },
-  /* 229 SessionUpdate/union/0/oneOf/6/properties/availableCommands */ { items: 230 },
-  /* 230 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 231], ["_meta", 235]] },
-  /* 231 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 232 }, { kinds: "scalar" }] }] },
-  /* 232 AvailableCommandInput */ { unions: [{ variants: [{ kinds: "object", node: 233 }] }] },
-  /* 233 UnstructuredCommandInput */ { keys: [["hint", -1], ["_meta", 234]] },
-  /* 234 UnstructuredCommandInput/properties/_meta */ { others: 5 },
-  /* 235 AvailableCommand/properties/_meta */ { others: 5 },
-  /* 236 SessionUpdate/union/0/oneOf/6/properties/_meta */ { others: 5 },
-  /* 237 SessionUpdate/union/0/oneOf/7 */ { keys: [["sessionUpdate", -1], ["currentModeId", -1], ["_meta", 238]] },
-  /* 238 SessionUpdate/union/0/oneOf/7/properties/_meta */ { others: 5 },
-  /* 239 SessionUpdate/union/0/oneOf/8 */ { keys: [["sessionUpdate", -1], ["configOptions", 240], ["_meta", 241]] },
-  /* 240 SessionUpdate/union/0/oneOf/8/properties/configOptions */ { items: 166 },
-  /* 241 SessionUpdate/union/0/oneOf/8/properties/_meta */ { others: 5 },
-  /* 242 SessionUpdate/union/0/oneOf/9 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 243]] },
-  /* 243 SessionUpdate/union/0/oneOf/9/properties/_meta */ { others: 5 },
-  /* 244 SessionUpdate/union/0/oneOf/10 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 245], ["_meta", 248]] },
-  /* 245 SessionUpdate/union/0/oneOf/10/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 246 }, { kinds: "scalar" }] }] },
-  /* 246 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 247]] },
-  /* 247 Cost/properties/_meta */ { others: 5 },
-  /* 248 SessionUpdate/union/0/oneOf/10/properties/_meta */ { others: 5 },
-  /* 249 SessionNotification/properties/_meta */ { others: 5 },
-  /* 250 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 251]] },
-  /* 251 CompleteElicitationNotification/properties/_meta */ { others: 5 },
-  /* 252 ExtNotification */ { free: true },
-  /* 253 ContentChunk */ { keys: [["content", 13], ["messageId", -1], ["_meta", 215]] },
-  /* 254 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 219], ["locations", 220], ["rawInput", 5], ["rawOutput", 5], ["_meta", 221]] },
-  /* 255 Plan */ { keys: [["entries", 224], ["_meta", 227]] },
-  /* 256 AvailableCommandsUpdate */ { keys: [["availableCommands", 229], ["_meta", 236]] },
-  /* 257 CurrentModeUpdate */ { keys: [["currentModeId", -1], ["_meta", 238]] },
-  /* 258 ConfigOptionUpdate */ { keys: [["configOptions", 240], ["_meta", 241]] },
-  /* 259 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 243]] },
-  /* 260 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 245], ["_meta", 248]] },
-  /* 261 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 262]] },
-  /* 262 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 263 }, { kinds: "scalar" }] }] },
-  /* 263 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 264, check: 167, repair: 180 }, { kinds: "object", node: 291, check: 168, repair: 197 }, { kinds: "object", node: 293, check: 169, repair: 198 }, { kinds: "object", node: 295, check: 170, repair: 199, open: 341 }, { kinds: "object", node: 310, check: 171, repair: 212, open: 345 }, { kinds: "object", node: 313, check: 172, repair: 215 }, { kinds: "object", node: 315, check: 173, repair: 216 }, { kinds: "object", node: 317, check: 174, repair: 217, open: 349 }, { kinds: "object", node: 320, check: 175, repair: 220 }, { kinds: "object", node: 322, check: 176, repair: 221 }, { kinds: "object", node: 324, check: 177, repair: 222, open: 355 }, { kinds: "object", node: 328, check: 178, repair: 223, open: 361 }, { node: 94, check: 52 }] }] },
-  /* 264 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 265], ["clientInfo", 289], ["_meta", 290]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
-  /* 265 ClientCapabilities */ { keys: [["fs", 266], ["terminal", -1], ["session", 268], ["auth", 277], ["elicitation", 279], ["_meta", 288]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
-  /* 266 FileSystemCapabilities */ { keys: [["readTextFile", -1], ["writeTextFile", -1], ["_meta", 267]], fills: [{ name: "readTextFile", default: false }, { name: "writeTextFile", default: false }] },
-  /* 267 FileSystemCapabilities/properties/_meta */ { others: 5 },
-  /* 268 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 269 }, { kinds: "scalar" }] }] },
-  /* 269 ClientSessionCapabilities */ { keys: [["configOptions", 270], ["_meta", 276]] },
-  /* 270 ClientSessionCapabilities/properties/configOptions */ { unions: [{ variants: [{ kinds: "object", node: 271 }, { kinds: "scalar" }] }] },
-  /* 271 SessionConfigOptionsCapabilities */ { keys: [["boolean", 272], ["_meta", 275]] },
-  /* 272 SessionConfigOptionsCapabilities/properties/boolean */ { unions: [{ variants: [{ kinds: "object", node: 273 }, { kinds: "scalar" }] }] },
-  /* 273 BooleanConfigOptionCapabilities */ { keys: [["_meta", 274]] },
-  /* 274 BooleanConfigOptionCapabilities/properties/_meta */ { others: 5 },
-  /* 275 SessionConfigOptionsCapabilities/properties/_meta */ { others: 5 },
-  /* 276 ClientSessionCapabilities/properties/_meta */ { others: 5 },
-  /* 277 AuthCapabilities */ { keys: [["terminal", -1], ["_meta", 278]], fills: [{ name: "terminal", default: false }] },
-  /* 278 AuthCapabilities/properties/_meta */ { others: 5 },
-  /* 279 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 280 }, { kinds: "scalar" }] }] },
-  /* 280 ElicitationCapabilities */ { keys: [["form", 281], ["url", 284], ["_meta", 287]] },
-  /* 281 ElicitationCapabilities/properties/form */ { unions: [{ variants: [{ kinds: "object", node: 282 }, { kinds: "scalar" }] }] },
-  /* 282 ElicitationFormCapabilities */ { keys: [["_meta", 283]] },
-  /* 283 ElicitationFormCapabilities/properties/_meta */ { others: 5 },
-  /* 284 ElicitationCapabilities/properties/url */ { unions: [{ variants: [{ kinds: "object", node: 285 }, { kinds: "scalar" }] }] },
-  /* 285 ElicitationUrlCapabilities */ { keys: [["_meta", 286]] },
-  /* 286 ElicitationUrlCapabilities/properties/_meta */ { others: 5 },
-  /* 287 ElicitationCapabilities/properties/_meta */ { others: 5 },
-  /* 288 ClientCapabilities/properties/_meta */ { others: 5 },
-  /* 289 InitializeRequest/properties/clientInfo */ { unions: [{ variants: [{ kinds: "object", node: 151 }, { kinds: "scalar" }] }] },
-  /* 290 InitializeRequest/properties/_meta */ { others: 5 },
-  /* 291 AuthenticateRequest */ { keys: [["methodId", -1], ["_meta", 292]] },
-  /* 292 AuthenticateRequest/properties/_meta */ { others: 5 },
-  /* 293 LogoutRequest */ { keys: [["_meta", 294]] },
-  /* 294 LogoutRequest/properties/_meta */ { others: 5 },
-  /* 295 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 296], ["_meta", 309]] },
-  /* 296 NewSessionRequest/properties/mcpServers */ { items: 297 },
-  /* 297 McpServer */ { unions: [{ variants: [{ tag: "http", node: 298, check: 159, repair: 203 }, { tag: "sse", node: 303, check: 162, repair: 207 }, { kinds: "object", node: 306, check: 163, repair: 210 }], tag: "type", closed: true }] },
-  /* 298 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 299], ["_meta", 302]] },
-  /* 299 McpServer/union/0/anyOf/0/properties/headers */ { items: 300 },
-  /* 300 HttpHeader */ { keys: [["name", -1], ["value", -1], ["_meta", 301]] },
-  /* 301 HttpHeader/properties/_meta */ { others: 5 },
-  /* 302 McpServer/union/0/anyOf/0/properties/_meta */ { others: 5 },
-  /* 303 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 304], ["_meta", 305]] },
-  /* 304 McpServer/union/0/anyOf/1/properties/headers */ { items: 300 },
-  /* 305 McpServer/union/0/anyOf/1/properties/_meta */ { others: 5 },
-  /* 306 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 307], ["_meta", 308]] },
-  /* 307 McpServerStdio/properties/env */ { items: 51 },
-  /* 308 McpServerStdio/properties/_meta */ { others: 5 },
-  /* 309 NewSessionRequest/properties/_meta */ { others: 5 },
-  /* 310 LoadSessionRequest */ { keys: [["mcpServers", 311], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 312]] },
-  /* 311 LoadSessionRequest/properties/mcpServers */ { items: 297 },
-  /* 312 LoadSessionRequest/properties/_meta */ { others: 5 },
-  /* 313 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 314]] },
-  /* 314 ListSessionsRequest/properties/_meta */ { others: 5 },
-  /* 315 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 316]] },
-  /* 316 DeleteSessionRequest/properties/_meta */ { others: 5 },
-  /* 317 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 318], ["_meta", 319]] },
-  /* 318 ResumeSessionRequest/properties/mcpServers */ { items: 297 },
-  /* 319 ResumeSessionRequest/properties/_meta */ { others: 5 },
-  /* 320 CloseSessionRequest */ { keys: [["sessionId", -1], ["_meta", 321]] },
-  /* 321 CloseSessionRequest/properties/_meta */ { others: 5 },
-  /* 322 SetSessionModeRequest */ { keys: [["sessionId", -1], ["modeId", -1], ["_meta", 323]] },
-  /* 323 SetSessionModeRequest/properties/_meta */ { others: 5 },
-  /* 324 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 325]], unions: [{ variants: [{ tag: "boolean", node: 326, check: 328 }, { kinds: "object", node: 327, check: 332 }], tag: "type", closed: true }] },
-  /* 325 SetSessionConfigOptionRequest/properties/_meta */ { others: 5 },
-  /* 326 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
-  /* 327 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1]] },
-  /* 328 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 329], ["_meta", 330]] },
-  /* 329 PromptRequest/properties/prompt */ { items: 13 },
-  /* 330 PromptRequest/properties/_meta */ { others: 5 },
-  /* 331 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 299], ["_meta", 302]] },
-  /* 332 McpServerSse */ { keys: [["name", -1], ["url", -1], ["headers", 304], ["_meta", 305]] },
-  /* 333 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 334, check: 193, repair: 226, open: 375 }, { kinds: "object", node: 366, check: 123, repair: 242 }] }] },
-  /* 334 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 335]] },
-  /* 335 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 336, check: 182, repair: 228 }, { kinds: "object", node: 338, check: 183, repair: 229 }, { kinds: "object", node: 340, check: 184, repair: 230, open: 372 }, { kinds: "object", node: 346, check: 185, repair: 234 }, { kinds: "object", node: 348, check: 186, repair: 235 }, { kinds: "object", node: 353, check: 187, repair: 238 }, { kinds: "object", node: 355, check: 188, repair: 239 }, { kinds: "object", node: 357, check: 189, repair: 240 }, { kinds: "object", node: 359, check: 190, repair: 241 }, { node: 203, check: 114 }] }] },
-  /* 336 WriteTextFileResponse */ { keys: [["_meta", 337]] },
-  /* 337 WriteTextFileResponse/properties/_meta */ { others: 5 },
-  /* 338 ReadTextFileResponse */ { keys: [["content", -1], ["_meta", 339]] },
-  /* 339 ReadTextFileResponse/properties/_meta */ { others: 5 },
-  /* 340 RequestPermissionResponse */ { keys: [["outcome", 341], ["_meta", 345]] },
-  /* 341 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 342 }, { tag: "selected", node: 343 }], tag: "outcome", closed: true }] },
-  /* 342 RequestPermissionOutcome/union/0/oneOf/0 */ { keys: [["outcome", -1]] },
-  /* 343 RequestPermissionOutcome/union/0/oneOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 344]] },
-  /* 344 RequestPermissionOutcome/union/0/oneOf/1/properties/_meta */ { others: 5 },
-  /* 345 RequestPermissionResponse/properties/_meta */ { others: 5 },
-  /* 346 CreateTerminalResponse */ { keys: [["terminalId", -1], ["_meta", 347]] },
-  /* 347 CreateTerminalResponse/properties/_meta */ { others: 5 },
-  /* 348 TerminalOutputResponse */ { keys: [["output", -1], ["truncated", -1], ["exitStatus", 349], ["_meta", 352]] },
-  /* 349 TerminalOutputResponse/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 350 }, { kinds: "scalar" }] }] },
-  /* 350 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 351]] },
-  /* 351 TerminalExitStatus/properties/_meta */ { others: 5 },
-  /* 352 TerminalOutputResponse/properties/_meta */ { others: 5 },
-  /* 353 ReleaseTerminalResponse */ { keys: [["_meta", 354]] },
-  /* 354 ReleaseTerminalResponse/properties/_meta */ { others: 5 },
-  /* 355 WaitForTerminalExitResponse */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 356]] },
-  /* 356 WaitForTerminalExitResponse/properties/_meta */ { others: 5 },
-  /* 357 KillTerminalResponse */ { keys: [["_meta", 358]] },
-  /* 358 KillTerminalResponse/properties/_meta */ { others: 5 },
-  /* 359 CreateElicitationResponse */ { keys: [["_meta", 360]], unions: [{ variants: [{ tag: "accept", node: 361 }, { tag: "decline", node: 363 }, { tag: "cancel", node: 364 }, { other: true, node: 365 }], tag: "action" }] },
-  /* 360 CreateElicitationResponse/properties/_meta */ { others: 5 },
-  /* 361 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 362]] },
-  /* 362 CreateElicitationResponse/union/0/anyOf/0/properties/content */ { others: -1 },
-  /* 363 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
-  /* 364 CreateElicitationResponse/union/0/anyOf/2 */ { keys: [["action", -1]] },
-  /* 365 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 5 },
-  /* 366 ClientResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 205]] },
-  /* 367 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 344]] },
-  /* 368 ElicitationAcceptAction */ { keys: [["content", 362]] },
-  /* 369 ClientNotification */ { keys: [["method", -1], ["params", 370]] },
-  /* 370 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 371 }, { kinds: "scalar" }] }] },
-  /* 371 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 372, check: 194, repair: 246 }, { node: 252, check: 140 }] }] },
-  /* 372 CancelNotification */ { keys: [["sessionId", -1], ["_meta", 373]] },
-  /* 373 CancelNotification/properties/_meta */ { others: 5 },
-  /* 374 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 375]] },
-  /* 375 CancelRequestNotification/properties/_meta */ { others: 5 },
+  /* 6 ReadTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["line", -1], ["limit", -1], ["_meta", 4]] },
+  /* 7 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 8], ["options", 27], ["_meta", 4]] },
+  /* 8 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
+  /* 9 ToolCallUpdate/properties/content */ { items: 10 },
+  /* 10 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 23 }, { tag: "terminal", node: 24 }], tag: "type", closed: true }] },
+  /* 11 ToolCallContent/union/0/oneOf/0 */ { keys: [["type", -1], ["content", 12], ["_meta", 4]] },
+  /* 12 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 13 }, { tag: "image", node: 16 }, { tag: "audio", node: 17 }, { tag: "resource_link", node: 18 }, { tag: "resource", node: 19 }], tag: "type", closed: true }] },
+  /* 13 ContentBlock/union/0/oneOf/0 */ { keys: [["type", -1], ["annotations", 14], ["text", -1], ["_meta", 4]] },
+  /* 14 ContentBlock/union/0/oneOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 15 }, { kinds: "scalar" }] }] },
+  /* 15 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 4]] },
+  /* 16 ContentBlock/union/0/oneOf/1 */ { keys: [["type", -1], ["annotations", 14], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
+  /* 17 ContentBlock/union/0/oneOf/2 */ { keys: [["type", -1], ["annotations", 14], ["data", -1], ["mimeType", -1], ["_meta", 4]] },
+  /* 18 ContentBlock/union/0/oneOf/3 */ { keys: [["type", -1], ["annotations", 14], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 4]] },
+  /* 19 ContentBlock/union/0/oneOf/4 */ { keys: [["type", -1], ["annotations", 14], ["resource", 20], ["_meta", 4]] },
+  /* 20 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 21, check: 16, repair: 24 }, { kinds: "object", node: 22, check: 17, repair: 24 }] }] },
+  /* 21 TextResourceContents */ { keys: [["mimeType", -1], ["text", -1], ["uri", -1], ["_meta", 4]] },
+  /* 22 BlobResourceContents */ { keys: [["blob", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
+  /* 23 ToolCallContent/union/0/oneOf/1 */ { keys: [["type", -1], ["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 4]] },
+  /* 24 ToolCallContent/union/0/oneOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 4]] },
+  /* 25 ToolCallUpdate/properties/locations */ { items: 26 },
+  /* 26 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 4]] },
+  /* 27 RequestPermissionRequest/properties/options */ { items: 28 },
+  /* 28 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 4]] },
+  /* 29 CreateTerminalRequest */ { keys: [["sessionId", -1], ["command", -1], ["args", -1], ["env", 30], ["cwd", -1], ["outputByteLimit", -1], ["_meta", 4]] },
+  /* 30 CreateTerminalRequest/properties/env */ { items: 31 },
+  /* 31 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 4]] },
+  /* 32 TerminalOutputRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 4]] },
+  /* 33 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "form", node: 34 }, { tag: "url", node: 50 }, { other: true, node: 51 }], tag: "mode" }] },
+  /* 34 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 35]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 35 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 36], ["required", -1], ["description", -1], ["_meta", 4]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
+  /* 36 ElicitationSchema/properties/properties */ { others: 37 },
+  /* 37 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 38 }, { tag: "number", node: 41 }, { tag: "integer", node: 41 }, { tag: "boolean", node: 42 }, { tag: "array", node: 43 }, { other: true, node: 46 }], tag: "type" }] },
+  /* 38 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 39], ["_meta", 4]] },
+  /* 39 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 40 },
+  /* 40 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 4]] },
+  /* 41 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 4]] },
+  /* 42 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 4]] },
+  /* 43 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 44], ["default", -1], ["_meta", 4]] },
+  /* 44 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 45, check: 35, repair: 27 }, { other: true, node: 46, check: 36 }, { kinds: "object", node: 47, check: 37, repair: 53 }], tag: "type" }] },
+  /* 45 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 4]] },
+  /* 46 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 5 },
+  /* 47 TitledMultiSelectItems */ { keys: [["anyOf", 39], ["_meta", 4]] },
+  /* 48 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
+  /* 49 ElicitationRequestScope */ { keys: [["requestId", -1]] },
+  /* 50 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 51 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 5, unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 52 TextContent */ { keys: [["annotations", 14], ["text", -1], ["_meta", 4]] },
+  /* 53 ImageContent */ { keys: [["annotations", 14], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
+  /* 54 AudioContent */ { keys: [["annotations", 14], ["data", -1], ["mimeType", -1], ["_meta", 4]] },
+  /* 55 ResourceLink */ { keys: [["annotations", 14], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 4]] },
+  /* 56 EmbeddedResource */ { keys: [["annotations", 14], ["resource", 20], ["_meta", 4]] },
+  /* 57 Content */ { keys: [["content", 12], ["_meta", 4]] },
+  /* 58 Diff */ { keys: [["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 4]] },
+  /* 59 Terminal */ { keys: [["terminalId", -1], ["_meta", 4]] },
+  /* 60 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 39], ["_meta", 4]] },
+  /* 61 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 4]] },
+  /* 62 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 4]] },
+  /* 63 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 4]] },
+  /* 64 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 44], ["default", -1], ["_meta", 4]] },
+  /* 65 ElicitationFormMode */ { keys: [["requestedSchema", 35]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 66 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 67 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 68, check: 119, repair: 58, open: 283 }, { kinds: "object", node: 104, check: 123, repair: 94 }] }] },
+  /* 68 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 69]] },
+  /* 69 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 70, check: 102, repair: 60, open: 251 }, { kinds: "object", node: 76, check: 103, repair: 3 }, { kinds: "object", node: 76, check: 104, repair: 3 }, { kinds: "object", node: 85, check: 105, repair: 78, open: 270 }, { kinds: "object", node: 98, check: 106, repair: 78, open: 274 }, { kinds: "object", node: 99, check: 107, repair: 90 }, { kinds: "object", node: 76, check: 108, repair: 3 }, { kinds: "object", node: 98, check: 109, repair: 78, open: 275 }, { kinds: "object", node: 76, check: 110, repair: 3 }, { kinds: "object", node: 76, check: 111, repair: 3 }, { kinds: "object", node: 102, check: 112, repair: 93, open: 280 }, { kinds: "object", node: 103, check: 113, repair: 3 }, { node: 5, check: 114 }] }] },
+  /* 70 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 71], ["authMethods", 78], ["agentInfo", 83], ["_meta", 4]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
+  /* 71 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 72], ["mcpCapabilities", 73], ["sessionCapabilities", 74], ["auth", 77], ["_meta", 4]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
+  /* 72 PromptCapabilities */ { keys: [["image", -1], ["audio", -1], ["embeddedContext", -1], ["_meta", 4]], fills: [{ name: "image", default: false }, { name: "audio", default: false }, { name: "embeddedContext", default: false }] },
+  /* 73 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["_meta", 4]], fills: [{ name: "http", default: false }, { name: "sse", default: false }] },
+  /* 74 SessionCapabilities */ { keys: [["list", 75], ["delete", 75], ["additionalDirectories", 75], ["resume", 75], ["close", 75], ["_meta", 4]] },
+  /* 75 SessionCapabilities/properties/list */ { unions: [{ variants: [{ kinds: "object", node: 76 }, { kinds: "scalar" }] }] },
+  /* 76 SessionListCapabilities */ { keys: [["_meta", 4]] },
+  /* 77 AgentAuthCapabilities */ { keys: [["logout", 75], ["_meta", 4]] },
+  /* 78 InitializeResponse/properties/authMethods */ { items: 79 },
+  /* 79 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 80, check: 75, repair: 74 }, { kinds: "object", node: 82, check: 76, repair: 43 }], tag: "type", closed: true }] },
+  /* 80 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 81], ["_meta", 4]] },
+  /* 81 AuthMethod/union/0/anyOf/0/properties/env */ { others: -1 },
+  /* 82 AuthMethodAgent */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 4]] },
+  /* 83 InitializeResponse/properties/agentInfo */ { unions: [{ variants: [{ kinds: "object", node: 84 }, { kinds: "scalar" }] }] },
+  /* 84 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 4]] },
+  /* 85 NewSessionResponse */ { keys: [["sessionId", -1], ["modes", 86], ["configOptions", 89], ["_meta", 4]] },
+  /* 86 NewSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 87 }, { kinds: "scalar" }] }] },
+  /* 87 SessionModeState */ { keys: [["currentModeId", -1], ["availableModes", 88], ["_meta", 4]] },
+  /* 88 SessionModeState/properties/availableModes */ { items: 82 },
+  /* 89 NewSessionResponse/properties/configOptions */ { items: 90 },
+  /* 90 SessionConfigOption */ { keys: [["id", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "select", node: 91 }, { tag: "boolean", node: 97 }], tag: "type", closed: true }] },
+  /* 91 SessionConfigOption/union/0/oneOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 92]] },
+  /* 92 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 93, check: 91, repair: 42 }, { kinds: "array", node: 95, check: 94, repair: 87 }] }] },
+  /* 93 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 94 },
+  /* 94 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 4]] },
+  /* 95 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 96 },
+  /* 96 SessionConfigSelectGroup */ { keys: [["group", -1], ["name", -1], ["options", 93], ["_meta", 4]] },
+  /* 97 SessionConfigOption/union/0/oneOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
+  /* 98 LoadSessionResponse */ { keys: [["modes", 86], ["configOptions", 89], ["_meta", 4]] },
+  /* 99 ListSessionsResponse */ { keys: [["sessions", 100], ["nextCursor", -1], ["_meta", 4]] },
+  /* 100 ListSessionsResponse/properties/sessions */ { items: 101 },
+  /* 101 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 4]] },
+  /* 102 SetSessionConfigOptionResponse */ { keys: [["configOptions", 89], ["_meta", 4]] },
+  /* 103 PromptResponse */ { keys: [["stopReason", -1], ["_meta", 4]] },
+  /* 104 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 105]] },
+  /* 105 Error */ { keys: [["code", -1], ["message", -1], ["data", 5]] },
+  /* 106 AuthMethodTerminal */ { keys: [["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 81], ["_meta", 4]] },
+  /* 107 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 92]] },
+  /* 108 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
+  /* 109 AgentNotification */ { keys: [["method", -1], ["params", 110]] },
+  /* 110 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 111 }, { kinds: "scalar" }] }] },
+  /* 111 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 112, check: 138, repair: 99, open: 327 }, { kinds: "object", node: 132, check: 139, repair: 3 }, { node: 5, check: 140 }] }] },
+  /* 112 SessionNotification */ { keys: [["sessionId", -1], ["update", 113], ["_meta", 4]] },
+  /* 113 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 114 }, { tag: "agent_message_chunk", node: 114 }, { tag: "agent_thought_chunk", node: 114 }, { tag: "tool_call", node: 115 }, { tag: "tool_call_update", node: 116 }, { tag: "plan", node: 117 }, { tag: "available_commands_update", node: 120 }, { tag: "current_mode_update", node: 126 }, { tag: "config_option_update", node: 127 }, { tag: "session_info_update", node: 128 }, { tag: "usage_update", node: 129 }], tag: "sessionUpdate", closed: true }] },
+  /* 114 SessionUpdate/union/0/oneOf/0 */ { keys: [["sessionUpdate", -1], ["content", 12], ["messageId", -1], ["_meta", 4]] },
+  /* 115 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
+  /* 116 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
+  /* 117 SessionUpdate/union/0/oneOf/5 */ { keys: [["sessionUpdate", -1], ["entries", 118], ["_meta", 4]] },
+  /* 118 SessionUpdate/union/0/oneOf/5/properties/entries */ { items: 119 },
+  /* 119 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 4]] },
+  /* 120 SessionUpdate/union/0/oneOf/6 */ { keys: [["sessionUpdate", -1], ["availableCommands", 121], ["_meta", 4]] },
+  /* 121 SessionUpdate/union/0/oneOf/6/properties/availableCommands */ { items: 122 },
+  /* 122 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 123], ["_meta", 4]] },
+  /* 123 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 124 }, { kinds: "scalar" }] }] },
+  /* 124 AvailableCommandInput */ { unions: [{ variants: [{ kinds: "object", node: 125 }] }] },
+  /* 125 UnstructuredCommandInput */ { keys: [["hint", -1], ["_meta", 4]] },
+  /* 126 SessionUpdate/union/0/oneOf/7 */ { keys: [["sessionUpdate", -1], ["currentModeId", -1], ["_meta", 4]] },
+  /* 127 SessionUpdate/union/0/oneOf/8 */ { keys: [["sessionUpdate", -1], ["configOptions", 89], ["_meta", 4]] },
+  /* 128 SessionUpdate/union/0/oneOf/9 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 4]] },
+  /* 129 SessionUpdate/union/0/oneOf/10 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 130], ["_meta", 4]] },
+  /* 130 SessionUpdate/union/0/oneOf/10/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 131 }, { kinds: "scalar" }] }] },
+  /* 131 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 4]] },
+  /* 132 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 4]] },
+  /* 133 ContentChunk */ { keys: [["content", 12], ["messageId", -1], ["_meta", 4]] },
+  /* 134 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
+  /* 135 Plan */ { keys: [["entries", 118], ["_meta", 4]] },
+  /* 136 AvailableCommandsUpdate */ { keys: [["availableCommands", 121], ["_meta", 4]] },
+  /* 137 CurrentModeUpdate */ { keys: [["currentModeId", -1], ["_meta", 4]] },
+  /* 138 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 4]] },
+  /* 139 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 130], ["_meta", 4]] },
+  /* 140 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 141]] },
+  /* 141 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 142 }, { kinds: "scalar" }] }] },
+  /* 142 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 143, check: 167, repair: 124 }, { kinds: "object", node: 153, check: 168, repair: 3 }, { kinds: "object", node: 76, check: 169, repair: 3 }, { kinds: "object", node: 154, check: 170, repair: 137, open: 341 }, { kinds: "object", node: 159, check: 171, repair: 143, open: 345 }, { kinds: "object", node: 160, check: 172, repair: 3 }, { kinds: "object", node: 161, check: 173, repair: 3 }, { kinds: "object", node: 162, check: 174, repair: 137, open: 349 }, { kinds: "object", node: 161, check: 175, repair: 3 }, { kinds: "object", node: 163, check: 176, repair: 3 }, { kinds: "object", node: 164, check: 177, repair: 3, open: 355 }, { kinds: "object", node: 167, check: 178, repair: 144, open: 361 }, { node: 5, check: 52 }] }] },
+  /* 143 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 144], ["clientInfo", 83], ["_meta", 4]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
+  /* 144 ClientCapabilities */ { keys: [["fs", 145], ["terminal", -1], ["session", 146], ["auth", 150], ["elicitation", 151], ["_meta", 4]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
+  /* 145 FileSystemCapabilities */ { keys: [["readTextFile", -1], ["writeTextFile", -1], ["_meta", 4]], fills: [{ name: "readTextFile", default: false }, { name: "writeTextFile", default: false }] },
+  /* 146 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 147 }, { kinds: "scalar" }] }] },
+  /* 147 ClientSessionCapabilities */ { keys: [["configOptions", 148], ["_meta", 4]] },
+  /* 148 ClientSessionCapabilities/properties/configOptions */ { unions: [{ variants: [{ kinds: "object", node: 149 }, { kinds: "scalar" }] }] },
+  /* 149 SessionConfigOptionsCapabilities */ { keys: [["boolean", 75], ["_meta", 4]] },
+  /* 150 AuthCapabilities */ { keys: [["terminal", -1], ["_meta", 4]], fills: [{ name: "terminal", default: false }] },
+  /* 151 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 152 }, { kinds: "scalar" }] }] },
+  /* 152 ElicitationCapabilities */ { keys: [["form", 75], ["url", 75], ["_meta", 4]] },
+  /* 153 AuthenticateRequest */ { keys: [["methodId", -1], ["_meta", 4]] },
+  /* 154 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 155], ["_meta", 4]] },
+  /* 155 NewSessionRequest/properties/mcpServers */ { items: 156 },
+  /* 156 McpServer */ { unions: [{ variants: [{ tag: "http", node: 157, check: 159, repair: 140 }, { tag: "sse", node: 157, check: 162, repair: 140 }, { kinds: "object", node: 158, check: 163, repair: 142 }], tag: "type", closed: true }] },
+  /* 157 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 30], ["_meta", 4]] },
+  /* 158 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 30], ["_meta", 4]] },
+  /* 159 LoadSessionRequest */ { keys: [["mcpServers", 155], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 4]] },
+  /* 160 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 4]] },
+  /* 161 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 4]] },
+  /* 162 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 155], ["_meta", 4]] },
+  /* 163 SetSessionModeRequest */ { keys: [["sessionId", -1], ["modeId", -1], ["_meta", 4]] },
+  /* 164 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "boolean", node: 165, check: 328 }, { kinds: "object", node: 166, check: 332 }], tag: "type", closed: true }] },
+  /* 165 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
+  /* 166 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1]] },
+  /* 167 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 168], ["_meta", 4]] },
+  /* 168 PromptRequest/properties/prompt */ { items: 12 },
+  /* 169 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 30], ["_meta", 4]] },
+  /* 170 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 171, check: 193, repair: 147, open: 375 }, { kinds: "object", node: 104, check: 123, repair: 94 }] }] },
+  /* 171 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 172]] },
+  /* 172 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 76, check: 182, repair: 3 }, { kinds: "object", node: 173, check: 183, repair: 3 }, { kinds: "object", node: 174, check: 184, repair: 149, open: 372 }, { kinds: "object", node: 59, check: 185, repair: 3 }, { kinds: "object", node: 178, check: 186, repair: 151 }, { kinds: "object", node: 76, check: 187, repair: 3 }, { kinds: "object", node: 180, check: 188, repair: 153 }, { kinds: "object", node: 76, check: 189, repair: 3 }, { kinds: "object", node: 181, check: 190, repair: 3 }, { node: 5, check: 114 }] }] },
+  /* 173 ReadTextFileResponse */ { keys: [["content", -1], ["_meta", 4]] },
+  /* 174 RequestPermissionResponse */ { keys: [["outcome", 175], ["_meta", 4]] },
+  /* 175 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 176 }, { tag: "selected", node: 177 }], tag: "outcome", closed: true }] },
+  /* 176 RequestPermissionOutcome/union/0/oneOf/0 */ { keys: [["outcome", -1]] },
+  /* 177 RequestPermissionOutcome/union/0/oneOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 4]] },
+  /* 178 TerminalOutputResponse */ { keys: [["output", -1], ["truncated", -1], ["exitStatus", 179], ["_meta", 4]] },
+  /* 179 TerminalOutputResponse/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 180 }, { kinds: "scalar" }] }] },
+  /* 180 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 4]] },
+  /* 181 CreateElicitationResponse */ { keys: [["_meta", 4]], unions: [{ variants: [{ tag: "accept", node: 182 }, { tag: "decline", node: 183 }, { tag: "cancel", node: 183 }, { other: true, node: 184 }], tag: "action" }] },
+  /* 182 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 81]] },
+  /* 183 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
+  /* 184 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 5 },
+  /* 185 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 4]] },
+  /* 186 ElicitationAcceptAction */ { keys: [["content", 81]] },
+  /* 187 ClientNotification */ { keys: [["method", -1], ["params", 188]] },
+  /* 188 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 189 }, { kinds: "scalar" }] }] },
+  /* 189 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 161, check: 194, repair: 3 }, { node: 5, check: 140 }] }] },
+  /* 190 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 4]] },
 ];
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
@@ -1102,7 +826,7 @@ function s2(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (x) return S(v, 2, x);
   if (Array.isArray(v)) {
-    return s94(v, x);
+    return s5(v, x);
   }
   if (c43(v)) {
     return s3(v, x);
@@ -1113,34 +837,34 @@ function s2(v, x) {
   }
   { const r = Q(v, 4, 44); if (r !== undefined) return s6(r, x); }
   if (c45(v)) {
-    return s8(v, x);
+    return s7(v, x);
   }
-  { const r = Q(v, 5, 45); if (r !== undefined) return s8(r, x); }
+  { const r = Q(v, 5, 45); if (r !== undefined) return s7(r, x); }
   if (c46(v)) {
-    return s49(v, x);
+    return s29(v, x);
   }
-  { const r = Q(v, 40, 46); if (r !== undefined) return s49(r, x); }
+  { const r = Q(v, 31, 46); if (r !== undefined) return s29(r, x); }
   if (c47(v)) {
-    return s54(v, x);
+    return s32(v, x);
   }
-  { const r = Q(v, 44, 47); if (r !== undefined) return s54(r, x); }
+  { const r = Q(v, 3, 47); if (r !== undefined) return s32(r, x); }
   if (c48(v)) {
-    return s56(v, x);
+    return s32(v, x);
   }
-  { const r = Q(v, 45, 48); if (r !== undefined) return s56(r, x); }
+  { const r = Q(v, 3, 48); if (r !== undefined) return s32(r, x); }
   if (c49(v)) {
-    return s58(v, x);
+    return s32(v, x);
   }
-  { const r = Q(v, 46, 49); if (r !== undefined) return s58(r, x); }
+  { const r = Q(v, 3, 49); if (r !== undefined) return s32(r, x); }
   if (c50(v)) {
-    return s60(v, x);
+    return s32(v, x);
   }
-  { const r = Q(v, 47, 50); if (r !== undefined) return s60(r, x); }
+  { const r = Q(v, 3, 50); if (r !== undefined) return s32(r, x); }
   if (c51(v)) {
-    return s62(v, x);
+    return s33(v, x);
   }
-  { const r = Q(v, 48, 51); if (r !== undefined) return s62(r, x); }
-  return s94(v, x);
+  { const r = Q(v, 34, 51); if (r !== undefined) return s33(r, x); }
+  return s5(v, x);
 }
 function s3(v, x) {
   if (typeof v !== "object" || v === null) return v;
@@ -1163,7 +887,7 @@ function s6(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "path": case "line": case "limit": continue;
-    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 6, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 6, x); continue;
     default: return S(v, 6, x);
   }
   return v;
@@ -1171,117 +895,120 @@ function s6(v, x) {
 function s7(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 7, x); continue;
+    case "sessionId": continue;
+    case "toolCall": if (s8(v["toolCall"], x) !== v["toolCall"]) return S(v, 7, x); continue;
+    case "options": if (s27(v["options"], x) !== v["options"]) return S(v, 7, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
+    default: return S(v, 7, x);
   }
   return v;
 }
 function s8(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "toolCall": if (s9(v["toolCall"], x) !== v["toolCall"]) return S(v, 8, x); continue;
-    case "options": if (s45(v["options"], x) !== v["options"]) return S(v, 8, x); continue;
-    case "_meta": if (s48(v["_meta"], x) !== v["_meta"]) return S(v, 8, x); continue;
+    case "toolCallId": case "kind": case "status": case "title": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 8, x); continue;
+    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 8, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 8, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 8, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 8, x); continue;
     default: return S(v, 8, x);
   }
   return v;
 }
 function s9(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "kind": case "status": case "title": continue;
-    case "content": if (s10(v["content"], x) !== v["content"]) return S(v, 9, x); continue;
-    case "locations": if (s41(v["locations"], x) !== v["locations"]) return S(v, 9, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 9, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 9, x); continue;
-    case "_meta": if (s44(v["_meta"], x) !== v["_meta"]) return S(v, 9, x); continue;
-    default: return S(v, 9, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s10(v[i], x) !== v[i]) return S(v, 9, x);
+    return v;
   }
+  return S(v, 9, x);
   return v;
 }
 function s10(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 10, x);
-    return v;
+  if (Array.isArray(v)) return S(v, 10, x);
+  switch (v["type"]) {
+    case "content": {
+      return s11(v, x);
+    }
+    case "diff": {
+      return s23(v, x);
+    }
+    case "terminal": {
+      return s24(v, x);
+    }
+    default: {
+      break;
+    }
   }
   return S(v, 10, x);
-  return v;
 }
 function s11(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 11, x);
-  switch (v["type"]) {
-    case "content": {
-      return s12(v, x);
-    }
-    case "diff": {
-      return s37(v, x);
-    }
-    case "terminal": {
-      return s39(v, x);
-    }
-    default: {
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 11, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 11, x); continue;
+    default: return S(v, 11, x);
   }
-  return S(v, 11, x);
+  return v;
 }
 function s12(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 12, x); continue;
-    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
-    default: return S(v, 12, x);
-  }
-  return v;
-}
-function s13(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 13, x);
+  if (Array.isArray(v)) return S(v, 12, x);
   switch (v["type"]) {
     case "text": {
-      return s14(v, x);
+      return s13(v, x);
     }
     case "image": {
-      return s19(v, x);
+      return s16(v, x);
     }
     case "audio": {
-      return s22(v, x);
+      return s17(v, x);
     }
     case "resource_link": {
-      return s25(v, x);
+      return s18(v, x);
     }
     case "resource": {
-      return s28(v, x);
+      return s19(v, x);
     }
     default: {
       break;
     }
   }
-  return S(v, 13, x);
+  return S(v, 12, x);
 }
-function s14(v, x) {
+function s13(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "type": case "text": continue;
-    case "annotations": if (s15(v["annotations"], x) !== v["annotations"]) return S(v, 14, x); continue;
-    case "_meta": if (s18(v["_meta"], x) !== v["_meta"]) return S(v, 14, x); continue;
-    default: return S(v, 14, x);
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 13, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 13, x); continue;
+    default: return S(v, 13, x);
   }
   return v;
 }
+function s14(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 14, x);
+  return s15(v, x);
+}
 function s15(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 15, x);
-  return s16(v, x);
+  for (const k in v) switch (k) {
+    case "audience": case "lastModified": case "priority": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 15, x); continue;
+    default: return S(v, 15, x);
+  }
+  return v;
 }
 function s16(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "audience": case "lastModified": case "priority": continue;
-    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 16, x); continue;
+    case "type": case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 16, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 16, x); continue;
     default: return S(v, 16, x);
   }
   return v;
@@ -1289,114 +1016,140 @@ function s16(v, x) {
 function s17(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 17, x); continue;
+    case "type": case "data": case "mimeType": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 17, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 17, x); continue;
+    default: return S(v, 17, x);
   }
   return v;
 }
 function s18(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 18, x); continue;
+    case "type": case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
+    default: return S(v, 18, x);
   }
   return v;
 }
 function s19(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s20(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
-    case "_meta": if (s21(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
+    case "type": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
+    case "resource": if (s20(v["resource"], x) !== v["resource"]) return S(v, 19, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
     default: return S(v, 19, x);
   }
   return v;
 }
 function s20(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 20, x);
   if (Array.isArray(v)) return S(v, 20, x);
-  return s16(v, x);
+  if (c16(v)) {
+    return s21(v, x);
+  }
+  { const r = Q(v, 24, 16); if (r !== undefined) return s21(r, x); }
+  return s22(v, x);
 }
 function s21(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 21, x); continue;
+    case "mimeType": case "text": case "uri": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 21, x); continue;
+    default: return S(v, 21, x);
   }
   return v;
 }
 function s22(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": continue;
-    case "annotations": if (s23(v["annotations"], x) !== v["annotations"]) return S(v, 22, x); continue;
-    case "_meta": if (s24(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
+    case "blob": case "mimeType": case "uri": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
     default: return S(v, 22, x);
   }
   return v;
 }
 function s23(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 23, x);
-  return s16(v, x);
+  for (const k in v) switch (k) {
+    case "type": case "path": case "oldText": case "newText": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 23, x); continue;
+    default: return S(v, 23, x);
+  }
+  return v;
 }
 function s24(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 24, x); continue;
+    case "type": case "terminalId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
+    default: return S(v, 24, x);
   }
   return v;
 }
 function s25(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
-    case "annotations": if (s26(v["annotations"], x) !== v["annotations"]) return S(v, 25, x); continue;
-    case "_meta": if (s27(v["_meta"], x) !== v["_meta"]) return S(v, 25, x); continue;
-    default: return S(v, 25, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s26(v[i], x) !== v[i]) return S(v, 25, x);
+    return v;
   }
+  return S(v, 25, x);
   return v;
 }
 function s26(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 26, x);
-  return s16(v, x);
+  for (const k in v) switch (k) {
+    case "path": case "line": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 26, x); continue;
+    default: return S(v, 26, x);
+  }
+  return v;
 }
 function s27(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 27, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s28(v[i], x) !== v[i]) return S(v, 27, x);
+    return v;
   }
+  return S(v, 27, x);
   return v;
 }
 function s28(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    case "annotations": if (s29(v["annotations"], x) !== v["annotations"]) return S(v, 28, x); continue;
-    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 28, x); continue;
-    case "_meta": if (s35(v["_meta"], x) !== v["_meta"]) return S(v, 28, x); continue;
+    case "optionId": case "name": case "kind": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 28, x); continue;
     default: return S(v, 28, x);
   }
   return v;
 }
 function s29(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 29, x);
-  return s16(v, x);
+  for (const k in v) switch (k) {
+    case "sessionId": case "command": case "args": case "cwd": case "outputByteLimit": continue;
+    case "env": if (s30(v["env"], x) !== v["env"]) return S(v, 29, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+    default: return S(v, 29, x);
+  }
+  return v;
 }
 function s30(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 30, x);
-  if (Array.isArray(v)) return S(v, 30, x);
-  if (c16(v)) {
-    return s31(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s31(v[i], x) !== v[i]) return S(v, 30, x);
+    return v;
   }
-  { const r = Q(v, 30, 16); if (r !== undefined) return s31(r, x); }
-  return s33(v, x);
+  return S(v, 30, x);
+  return v;
 }
 function s31(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "mimeType": case "text": case "uri": continue;
-    case "_meta": if (s32(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
+    case "name": case "value": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
     default: return S(v, 31, x);
   }
   return v;
@@ -1404,86 +1157,136 @@ function s31(v, x) {
 function s32(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 32, x); continue;
+    case "sessionId": case "terminalId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 32, x); continue;
+    default: return S(v, 32, x);
   }
   return v;
 }
 function s33(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "blob": case "mimeType": case "uri": continue;
-    case "_meta": if (s34(v["_meta"], x) !== v["_meta"]) return S(v, 33, x); continue;
-    default: return S(v, 33, x);
+  if (Array.isArray(v)) return S(v, 33, x);
+  switch (v["mode"]) {
+    case "form": {
+      return S(v, 33, x);
+    }
+    case "url": {
+      return S(v, 33, x);
+    }
+    default: {
+      if (typeof v["mode"] !== "string") break;
+      return S(v, 33, x);
+    }
   }
-  return v;
+  return S(v, 33, x);
 }
 function s34(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 34, x);
+  if (Array.isArray(v)) return S(v, 34, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 34, x); continue;
+      default: return S(v, 34, x);
+    }
+    return v;
+  }
+  if (Q(v, 54, 41) !== undefined) return S(v, 34, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 34, x); continue;
+    case "mode": case "requestId": continue;
+    case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 34, x); continue;
+    default: return S(v, 34, x);
   }
   return v;
 }
 function s35(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 35, x); continue;
+    case "type": case "title": case "required": case "description": continue;
+    case "properties": if (s36(v["properties"], x) !== v["properties"]) return S(v, 35, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 35, x); continue;
+    default: return S(v, 35, x);
   }
+  if (!H(v, "type")) return S(v, 35, x);
+  if (!H(v, "properties")) return S(v, 35, x);
   return v;
 }
 function s36(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 36, x); continue;
+    default: if (k === "__proto__" || s37(v[k], x) !== v[k]) return S(v, 36, x); continue;
   }
   return v;
 }
 function s37(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "path": case "oldText": case "newText": continue;
-    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 37, x); continue;
-    default: return S(v, 37, x);
+  if (Array.isArray(v)) return S(v, 37, x);
+  switch (v["type"]) {
+    case "string": {
+      return s38(v, x);
+    }
+    case "number": {
+      return s41(v, x);
+    }
+    case "integer": {
+      return s41(v, x);
+    }
+    case "boolean": {
+      return s42(v, x);
+    }
+    case "array": {
+      return s43(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s46(v, x);
+    }
   }
-  return v;
+  return S(v, 37, x);
 }
 function s38(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 38, x); continue;
+    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s39(v["oneOf"], x) !== v["oneOf"]) return S(v, 38, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 38, x); continue;
+    default: return S(v, 38, x);
   }
   return v;
 }
 function s39(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "terminalId": continue;
-    case "_meta": if (s40(v["_meta"], x) !== v["_meta"]) return S(v, 39, x); continue;
-    default: return S(v, 39, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s40(v[i], x) !== v[i]) return S(v, 39, x);
+    return v;
   }
+  return S(v, 39, x);
   return v;
 }
 function s40(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 40, x); continue;
+    case "const": case "title": case "description": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 40, x); continue;
+    default: return S(v, 40, x);
   }
   return v;
 }
 function s41(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s42(v[i], x) !== v[i]) return S(v, 41, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
+    default: return S(v, 41, x);
   }
-  return S(v, 41, x);
   return v;
 }
 function s42(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "path": case "line": continue;
-    case "_meta": if (s43(v["_meta"], x) !== v["_meta"]) return S(v, 42, x); continue;
+    case "type": case "title": case "description": case "default": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 42, x); continue;
     default: return S(v, 42, x);
   }
   return v;
@@ -1491,96 +1294,139 @@ function s42(v, x) {
 function s43(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 43, x); continue;
+    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s44(v["items"], x) !== v["items"]) return S(v, 43, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 43, x); continue;
+    default: return S(v, 43, x);
   }
   return v;
 }
 function s44(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 44, x); continue;
+  if (x) return S(v, 44, x);
+  if (Array.isArray(v)) return S(v, 44, x);
+  switch (v["type"]) {
+    case "string": {
+      if (c35(v)) {
+        return s45(v, x);
+      }
+      { const r = Q(v, 27, 35); if (r !== undefined) return s45(r, x); }
+      break;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      if (c36(v)) {
+        return s46(v, x);
+      }
+      break;
+    }
   }
-  return v;
+  return s47(v, x);
 }
 function s45(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s46(v[i], x) !== v[i]) return S(v, 45, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "type": case "enum": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 45, x); continue;
+    default: return S(v, 45, x);
   }
-  return S(v, 45, x);
   return v;
 }
 function s46(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "optionId": case "name": case "kind": continue;
-    case "_meta": if (s47(v["_meta"], x) !== v["_meta"]) return S(v, 46, x); continue;
-    default: return S(v, 46, x);
+    case "type": continue;
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 46, x); continue;
   }
   return v;
 }
 function s47(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 47, x); continue;
+    case "anyOf": if (s39(v["anyOf"], x) !== v["anyOf"]) return S(v, 47, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 47, x); continue;
+    default: return S(v, 47, x);
   }
   return v;
 }
 function s48(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 48, x); continue;
+    case "sessionId": case "toolCallId": continue;
+    default: return S(v, 48, x);
   }
   return v;
 }
 function s49(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "command": case "args": case "cwd": case "outputByteLimit": continue;
-    case "env": if (s50(v["env"], x) !== v["env"]) return S(v, 49, x); continue;
-    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 49, x); continue;
+    case "requestId": continue;
     default: return S(v, 49, x);
   }
   return v;
 }
 function s50(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s51(v[i], x) !== v[i]) return S(v, 50, x);
+  if (x) return S(v, 50, x);
+  if (Array.isArray(v)) return S(v, 50, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 50, x);
+    }
     return v;
   }
-  return S(v, 50, x);
+  if (Q(v, 54, 41) !== undefined) return S(v, 50, x);
+  for (const k in v) switch (k) {
+    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 50, x);
+  }
   return v;
 }
 function s51(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 51, x);
+  if (Array.isArray(v)) return S(v, 51, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 51, x); continue;
+    }
+    return v;
+  }
+  if (Q(v, 54, 41) !== undefined) return S(v, 51, x);
   for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s52(v["_meta"], x) !== v["_meta"]) return S(v, 51, x); continue;
-    default: return S(v, 51, x);
+    case "mode": case "requestId": continue;
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 51, x); continue;
   }
   return v;
 }
 function s52(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 52, x); continue;
+    case "text": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 52, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 52, x); continue;
+    default: return S(v, 52, x);
   }
   return v;
 }
 function s53(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 53, x); continue;
+    case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 53, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 53, x); continue;
+    default: return S(v, 53, x);
   }
   return v;
 }
 function s54(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s55(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
+    case "data": case "mimeType": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 54, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
     default: return S(v, 54, x);
   }
   return v;
@@ -1588,15 +1434,19 @@ function s54(v, x) {
 function s55(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 55, x); continue;
+    case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 55, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 55, x); continue;
+    default: return S(v, 55, x);
   }
   return v;
 }
 function s56(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s57(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 56, x); continue;
+    case "resource": if (s20(v["resource"], x) !== v["resource"]) return S(v, 56, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
     default: return S(v, 56, x);
   }
   return v;
@@ -1604,15 +1454,17 @@ function s56(v, x) {
 function s57(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 57, x); continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 57, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 57, x); continue;
+    default: return S(v, 57, x);
   }
   return v;
 }
 function s58(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s59(v["_meta"], x) !== v["_meta"]) return S(v, 58, x); continue;
+    case "path": case "oldText": case "newText": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 58, x); continue;
     default: return S(v, 58, x);
   }
   return v;
@@ -1620,15 +1472,18 @@ function s58(v, x) {
 function s59(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 59, x); continue;
+    case "terminalId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
+    default: return S(v, 59, x);
   }
   return v;
 }
 function s60(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s61(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
+    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s39(v["oneOf"], x) !== v["oneOf"]) return S(v, 60, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
     default: return S(v, 60, x);
   }
   return v;
@@ -1636,304 +1491,386 @@ function s60(v, x) {
 function s61(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 61, x); continue;
+    case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 61, x); continue;
+    default: return S(v, 61, x);
   }
   return v;
 }
 function s62(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 62, x);
-  switch (v["mode"]) {
-    case "form": {
-      return S(v, 62, x);
-    }
-    case "url": {
-      return S(v, 62, x);
-    }
-    default: {
-      if (typeof v["mode"] !== "string") break;
-      return S(v, 62, x);
-    }
+  for (const k in v) switch (k) {
+    case "title": case "description": case "default": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 62, x); continue;
+    default: return S(v, 62, x);
   }
-  return S(v, 62, x);
+  return v;
 }
 function s63(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 63, x); continue;
+    case "enum": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
+    default: return S(v, 63, x);
   }
   return v;
 }
 function s64(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 64, x);
-  if (Array.isArray(v)) return S(v, 64, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 64, x); continue;
-      default: return S(v, 64, x);
-    }
-    return v;
-  }
-  if (Q(v, 72, 41) !== undefined) return S(v, 64, x);
   for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 64, x); continue;
+    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s44(v["items"], x) !== v["items"]) return S(v, 64, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 64, x); continue;
     default: return S(v, 64, x);
   }
   return v;
 }
 function s65(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 65, x);
+  if (Array.isArray(v)) return S(v, 65, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 65, x); continue;
+      default: return S(v, 65, x);
+    }
+    return v;
+  }
+  if (Q(v, 54, 41) !== undefined) return S(v, 65, x);
   for (const k in v) switch (k) {
-    case "type": case "title": case "required": case "description": continue;
-    case "properties": if (s66(v["properties"], x) !== v["properties"]) return S(v, 65, x); continue;
-    case "_meta": if (s89(v["_meta"], x) !== v["_meta"]) return S(v, 65, x); continue;
+    case "requestId": continue;
+    case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 65, x); continue;
     default: return S(v, 65, x);
   }
-  if (!H(v, "type")) return S(v, 65, x);
-  if (!H(v, "properties")) return S(v, 65, x);
   return v;
 }
 function s66(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 66, x);
+  if (Array.isArray(v)) return S(v, 66, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 66, x);
+    }
+    return v;
+  }
+  if (Q(v, 54, 41) !== undefined) return S(v, 66, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s67(v[k], x) !== v[k]) return S(v, 66, x); continue;
+    case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 66, x);
   }
   return v;
 }
 function s67(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 67, x);
   if (Array.isArray(v)) return S(v, 67, x);
-  switch (v["type"]) {
-    case "string": {
-      return s68(v, x);
-    }
-    case "number": {
-      return s73(v, x);
-    }
-    case "integer": {
-      return s75(v, x);
-    }
-    case "boolean": {
-      return s77(v, x);
-    }
-    case "array": {
-      return s79(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s88(v, x);
-    }
+  if (c119(v)) {
+    return s68(v, x);
   }
-  return S(v, 67, x);
+  { const r = Q(v, 58, 119); if (r !== undefined) return s68(r, x); }
+  return s104(v, x);
 }
 function s68(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s69(v["oneOf"], x) !== v["oneOf"]) return S(v, 68, x); continue;
-    case "_meta": if (s72(v["_meta"], x) !== v["_meta"]) return S(v, 68, x); continue;
+    case "id": continue;
+    case "result": if (s69(v["result"], x) !== v["result"]) return S(v, 68, x); continue;
     default: return S(v, 68, x);
   }
   return v;
 }
 function s69(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 69, x);
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s70(v[i], x) !== v[i]) return S(v, 69, x);
-    return v;
+    return s5(v, x);
   }
-  return S(v, 69, x);
-  return v;
+  if (c102(v)) {
+    return s70(v, x);
+  }
+  { const r = Q(v, 60, 102); if (r !== undefined) return s70(r, x); }
+  if (c103(v)) {
+    return s76(v, x);
+  }
+  { const r = Q(v, 3, 103); if (r !== undefined) return s76(r, x); }
+  if (c104(v)) {
+    return s76(v, x);
+  }
+  { const r = Q(v, 3, 104); if (r !== undefined) return s76(r, x); }
+  if (c105(v)) {
+    return s85(v, x);
+  }
+  { const r = Q(v, 78, 105); if (r !== undefined) return s85(r, x); }
+  if (c106(v)) {
+    return s98(v, x);
+  }
+  { const r = Q(v, 78, 106); if (r !== undefined) return s98(r, x); }
+  if (c107(v)) {
+    return s99(v, x);
+  }
+  { const r = Q(v, 90, 107); if (r !== undefined) return s99(r, x); }
+  if (c108(v)) {
+    return s76(v, x);
+  }
+  { const r = Q(v, 3, 108); if (r !== undefined) return s76(r, x); }
+  if (c109(v)) {
+    return s98(v, x);
+  }
+  { const r = Q(v, 78, 109); if (r !== undefined) return s98(r, x); }
+  if (c110(v)) {
+    return s76(v, x);
+  }
+  { const r = Q(v, 3, 110); if (r !== undefined) return s76(r, x); }
+  if (c111(v)) {
+    return s76(v, x);
+  }
+  { const r = Q(v, 3, 111); if (r !== undefined) return s76(r, x); }
+  if (c112(v)) {
+    return s102(v, x);
+  }
+  { const r = Q(v, 93, 112); if (r !== undefined) return s102(r, x); }
+  if (c113(v)) {
+    return s103(v, x);
+  }
+  { const r = Q(v, 3, 113); if (r !== undefined) return s103(r, x); }
+  return s5(v, x);
 }
 function s70(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "const": case "title": case "description": continue;
-    case "_meta": if (s71(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
+    case "protocolVersion": continue;
+    case "agentCapabilities": if (s71(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 70, x); continue;
+    case "authMethods": if (s78(v["authMethods"], x) !== v["authMethods"]) return S(v, 70, x); continue;
+    case "agentInfo": if (s83(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 70, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
     default: return S(v, 70, x);
   }
+  if (!H(v, "agentCapabilities")) return S(v, 70, x);
+  if (!H(v, "authMethods")) return S(v, 70, x);
   return v;
 }
 function s71(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 71, x); continue;
+    case "loadSession": continue;
+    case "promptCapabilities": if (s72(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 71, x); continue;
+    case "mcpCapabilities": if (s73(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 71, x); continue;
+    case "sessionCapabilities": if (s74(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 71, x); continue;
+    case "auth": if (s77(v["auth"], x) !== v["auth"]) return S(v, 71, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 71, x); continue;
+    default: return S(v, 71, x);
   }
+  if (!H(v, "loadSession")) return S(v, 71, x);
+  if (!H(v, "promptCapabilities")) return S(v, 71, x);
+  if (!H(v, "mcpCapabilities")) return S(v, 71, x);
+  if (!H(v, "sessionCapabilities")) return S(v, 71, x);
+  if (!H(v, "auth")) return S(v, 71, x);
   return v;
 }
 function s72(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 72, x); continue;
+    case "image": case "audio": case "embeddedContext": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 72, x); continue;
+    default: return S(v, 72, x);
   }
+  if (!H(v, "image")) return S(v, 72, x);
+  if (!H(v, "audio")) return S(v, 72, x);
+  if (!H(v, "embeddedContext")) return S(v, 72, x);
   return v;
 }
 function s73(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s74(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
+    case "http": case "sse": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
     default: return S(v, 73, x);
   }
+  if (!H(v, "http")) return S(v, 73, x);
+  if (!H(v, "sse")) return S(v, 73, x);
   return v;
 }
 function s74(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 74, x); continue;
+    case "list": if (s75(v["list"], x) !== v["list"]) return S(v, 74, x); continue;
+    case "delete": if (s75(v["delete"], x) !== v["delete"]) return S(v, 74, x); continue;
+    case "additionalDirectories": if (s75(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 74, x); continue;
+    case "resume": if (s75(v["resume"], x) !== v["resume"]) return S(v, 74, x); continue;
+    case "close": if (s75(v["close"], x) !== v["close"]) return S(v, 74, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
+    default: return S(v, 74, x);
   }
   return v;
 }
 function s75(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
-    default: return S(v, 75, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 75, x);
+  return s76(v, x);
 }
 function s76(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 76, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 76, x); continue;
+    default: return S(v, 76, x);
   }
   return v;
 }
 function s77(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "default": continue;
-    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
+    case "logout": if (s75(v["logout"], x) !== v["logout"]) return S(v, 77, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
     default: return S(v, 77, x);
   }
   return v;
 }
 function s78(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 78, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s79(v[i], x) !== v[i]) return S(v, 78, x);
+    return v;
   }
+  return S(v, 78, x);
   return v;
 }
 function s79(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s80(v["items"], x) !== v["items"]) return S(v, 79, x); continue;
-    case "_meta": if (s87(v["_meta"], x) !== v["_meta"]) return S(v, 79, x); continue;
-    default: return S(v, 79, x);
-  }
-  return v;
-}
-function s80(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 80, x);
-  if (Array.isArray(v)) return S(v, 80, x);
+  if (x) return S(v, 79, x);
+  if (Array.isArray(v)) return S(v, 79, x);
   switch (v["type"]) {
-    case "string": {
-      if (c35(v)) {
-        return s81(v, x);
+    case "terminal": {
+      if (c75(v)) {
+        return s80(v, x);
       }
-      { const r = Q(v, 67, 35); if (r !== undefined) return s81(r, x); }
+      { const r = Q(v, 74, 75); if (r !== undefined) return s80(r, x); }
       break;
     }
     default: {
-      if (typeof v["type"] !== "string") break;
-      if (c36(v)) {
-        return s83(v, x);
-      }
       break;
     }
   }
-  return s84(v, x);
+  return s82(v, x);
+}
+function s80(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "id": case "name": case "description": case "args": continue;
+    case "env": if (s81(v["env"], x) !== v["env"]) return S(v, 80, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 80, x); continue;
+    default: return S(v, 80, x);
+  }
+  return v;
 }
 function s81(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "enum": continue;
-    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 81, x); continue;
-    default: return S(v, 81, x);
+    default: if (k === "__proto__") return S(v, 81, x); continue;
   }
   return v;
 }
 function s82(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 82, x); continue;
+    case "id": case "name": case "description": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 82, x); continue;
+    default: return S(v, 82, x);
   }
   return v;
 }
 function s83(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 83, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 83, x);
+  return s84(v, x);
 }
 function s84(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "anyOf": if (s85(v["anyOf"], x) !== v["anyOf"]) return S(v, 84, x); continue;
-    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
+    case "name": case "title": case "version": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
     default: return S(v, 84, x);
   }
   return v;
 }
 function s85(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s70(v[i], x) !== v[i]) return S(v, 85, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "modes": if (s86(v["modes"], x) !== v["modes"]) return S(v, 85, x); continue;
+    case "configOptions": if (s89(v["configOptions"], x) !== v["configOptions"]) return S(v, 85, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
+    default: return S(v, 85, x);
   }
-  return S(v, 85, x);
   return v;
 }
 function s86(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 86, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 86, x);
+  return s87(v, x);
 }
 function s87(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 87, x); continue;
+    case "currentModeId": continue;
+    case "availableModes": if (s88(v["availableModes"], x) !== v["availableModes"]) return S(v, 87, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 87, x); continue;
+    default: return S(v, 87, x);
   }
   return v;
 }
 function s88(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 88, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s82(v[i], x) !== v[i]) return S(v, 88, x);
+    return v;
   }
+  return S(v, 88, x);
   return v;
 }
 function s89(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 89, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s90(v[i], x) !== v[i]) return S(v, 89, x);
+    return v;
   }
+  return S(v, 89, x);
   return v;
 }
 function s90(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "toolCallId": continue;
-    default: return S(v, 90, x);
+  if (Array.isArray(v)) return S(v, 90, x);
+  switch (v["type"]) {
+    case "select": {
+      for (const k in v) switch (k) {
+        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 90, x); continue;
+        case "options": if (s92(v["options"], x) !== v["options"]) return S(v, 90, x); continue;
+        default: return S(v, 90, x);
+      }
+      return v;
+    }
+    case "boolean": {
+      for (const k in v) switch (k) {
+        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 90, x); continue;
+        default: return S(v, 90, x);
+      }
+      return v;
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return S(v, 90, x);
 }
 function s91(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "requestId": continue;
+    case "type": case "currentValue": continue;
+    case "options": if (s92(v["options"], x) !== v["options"]) return S(v, 91, x); continue;
     default: return S(v, 91, x);
   }
   return v;
@@ -1941,56 +1878,48 @@ function s91(v, x) {
 function s92(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (x) return S(v, 92, x);
-  if (Array.isArray(v)) return S(v, 92, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 92, x);
+  if (Array.isArray(v)) {
+    if (c91(v)) {
+      return s93(v, x);
     }
-    return v;
+    { const r = Q(v, 42, 91); if (r !== undefined) return s93(r, x); }
+    return s95(v, x);
   }
-  if (Q(v, 72, 41) !== undefined) return S(v, 92, x);
-  for (const k in v) switch (k) {
-    case "mode": case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 92, x);
-  }
-  return v;
+  return S(v, 92, x);
 }
 function s93(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 93, x);
-  if (Array.isArray(v)) return S(v, 93, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 93, x); continue;
-    }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s94(v[i], x) !== v[i]) return S(v, 93, x);
     return v;
   }
-  if (Q(v, 72, 41) !== undefined) return S(v, 93, x);
+  return S(v, 93, x);
+  return v;
+}
+function s94(v, x) {
+  if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 93, x); continue;
+    case "value": case "name": case "description": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 94, x); continue;
+    default: return S(v, 94, x);
   }
   return v;
 }
-function s94(v) { return F(v); }
 function s95(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": continue;
-    case "annotations": if (s15(v["annotations"], x) !== v["annotations"]) return S(v, 95, x); continue;
-    case "_meta": if (s18(v["_meta"], x) !== v["_meta"]) return S(v, 95, x); continue;
-    default: return S(v, 95, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s96(v[i], x) !== v[i]) return S(v, 95, x);
+    return v;
   }
+  return S(v, 95, x);
   return v;
 }
 function s96(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s20(v["annotations"], x) !== v["annotations"]) return S(v, 96, x); continue;
-    case "_meta": if (s21(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
+    case "group": case "name": continue;
+    case "options": if (s93(v["options"], x) !== v["options"]) return S(v, 96, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
     default: return S(v, 96, x);
   }
   return v;
@@ -1998,9 +1927,7 @@ function s96(v, x) {
 function s97(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "data": case "mimeType": continue;
-    case "annotations": if (s23(v["annotations"], x) !== v["annotations"]) return S(v, 97, x); continue;
-    case "_meta": if (s24(v["_meta"], x) !== v["_meta"]) return S(v, 97, x); continue;
+    case "type": case "currentValue": continue;
     default: return S(v, 97, x);
   }
   return v;
@@ -2008,9 +1935,9 @@ function s97(v, x) {
 function s98(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
-    case "annotations": if (s26(v["annotations"], x) !== v["annotations"]) return S(v, 98, x); continue;
-    case "_meta": if (s27(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
+    case "modes": if (s86(v["modes"], x) !== v["modes"]) return S(v, 98, x); continue;
+    case "configOptions": if (s89(v["configOptions"], x) !== v["configOptions"]) return S(v, 98, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
     default: return S(v, 98, x);
   }
   return v;
@@ -2018,27 +1945,27 @@ function s98(v, x) {
 function s99(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "annotations": if (s29(v["annotations"], x) !== v["annotations"]) return S(v, 99, x); continue;
-    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 99, x); continue;
-    case "_meta": if (s35(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
+    case "nextCursor": continue;
+    case "sessions": if (s100(v["sessions"], x) !== v["sessions"]) return S(v, 99, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
     default: return S(v, 99, x);
   }
   return v;
 }
 function s100(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 100, x); continue;
-    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
-    default: return S(v, 100, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s101(v[i], x) !== v[i]) return S(v, 100, x);
+    return v;
   }
+  return S(v, 100, x);
   return v;
 }
 function s101(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "path": case "oldText": case "newText": continue;
-    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
     default: return S(v, 101, x);
   }
   return v;
@@ -2046,8 +1973,8 @@ function s101(v, x) {
 function s102(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s40(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
+    case "configOptions": if (s89(v["configOptions"], x) !== v["configOptions"]) return S(v, 102, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
     default: return S(v, 102, x);
   }
   return v;
@@ -2055,9 +1982,8 @@ function s102(v, x) {
 function s103(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s69(v["oneOf"], x) !== v["oneOf"]) return S(v, 103, x); continue;
-    case "_meta": if (s72(v["_meta"], x) !== v["_meta"]) return S(v, 103, x); continue;
+    case "stopReason": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 103, x); continue;
     default: return S(v, 103, x);
   }
   return v;
@@ -2065,8 +1991,8 @@ function s103(v, x) {
 function s104(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s74(v["_meta"], x) !== v["_meta"]) return S(v, 104, x); continue;
+    case "id": continue;
+    case "error": if (s105(v["error"], x) !== v["error"]) return S(v, 104, x); continue;
     default: return S(v, 104, x);
   }
   return v;
@@ -2074,8 +2000,8 @@ function s104(v, x) {
 function s105(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 105, x); continue;
+    case "code": case "message": continue;
+    case "data": if (s5(v["data"], x) !== v["data"]) return S(v, 105, x); continue;
     default: return S(v, 105, x);
   }
   return v;
@@ -2083,8 +2009,9 @@ function s105(v, x) {
 function s106(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "default": continue;
-    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
+    case "id": case "name": case "description": case "args": continue;
+    case "env": if (s81(v["env"], x) !== v["env"]) return S(v, 106, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
     default: return S(v, 106, x);
   }
   return v;
@@ -2092,8 +2019,8 @@ function s106(v, x) {
 function s107(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "enum": continue;
-    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
+    case "currentValue": continue;
+    case "options": if (s92(v["options"], x) !== v["options"]) return S(v, 107, x); continue;
     default: return S(v, 107, x);
   }
   return v;
@@ -2101,227 +2028,193 @@ function s107(v, x) {
 function s108(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s80(v["items"], x) !== v["items"]) return S(v, 108, x); continue;
-    case "_meta": if (s87(v["_meta"], x) !== v["_meta"]) return S(v, 108, x); continue;
+    case "currentValue": continue;
     default: return S(v, 108, x);
   }
   return v;
 }
 function s109(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 109, x);
-  if (Array.isArray(v)) return S(v, 109, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 109, x); continue;
-      default: return S(v, 109, x);
-    }
-    return v;
-  }
-  if (Q(v, 72, 41) !== undefined) return S(v, 109, x);
   for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 109, x); continue;
+    case "method": continue;
+    case "params": if (s110(v["params"], x) !== v["params"]) return S(v, 109, x); continue;
     default: return S(v, 109, x);
   }
   return v;
 }
 function s110(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 110, x);
-  if (Array.isArray(v)) return S(v, 110, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 110, x);
-    }
-    return v;
+  if (Array.isArray(v)) {
+    return s111(v, x);
   }
-  if (Q(v, 72, 41) !== undefined) return S(v, 110, x);
-  for (const k in v) switch (k) {
-    case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 110, x);
-  }
-  return v;
+  return s111(v, x);
 }
 function s111(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (x) return S(v, 111, x);
-  if (Array.isArray(v)) return S(v, 111, x);
-  if (c119(v)) {
+  if (Array.isArray(v)) {
+    return s5(v, x);
+  }
+  if (c138(v)) {
     return s112(v, x);
   }
-  { const r = Q(v, 77, 119); if (r !== undefined) return s112(r, x); }
-  return s204(v, x);
+  { const r = Q(v, 99, 138); if (r !== undefined) return s112(r, x); }
+  if (c139(v)) {
+    return s132(v, x);
+  }
+  { const r = Q(v, 3, 139); if (r !== undefined) return s132(r, x); }
+  return s5(v, x);
 }
 function s112(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s113(v["result"], x) !== v["result"]) return S(v, 112, x); continue;
+    case "sessionId": continue;
+    case "update": if (s113(v["update"], x) !== v["update"]) return S(v, 112, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 112, x); continue;
     default: return S(v, 112, x);
   }
   return v;
 }
 function s113(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 113, x);
-  if (Array.isArray(v)) {
-    return s203(v, x);
+  if (Array.isArray(v)) return S(v, 113, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s114(v, x);
+    }
+    case "agent_message_chunk": {
+      return s114(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s114(v, x);
+    }
+    case "tool_call": {
+      return s115(v, x);
+    }
+    case "tool_call_update": {
+      return s116(v, x);
+    }
+    case "plan": {
+      return s117(v, x);
+    }
+    case "available_commands_update": {
+      return s120(v, x);
+    }
+    case "current_mode_update": {
+      return s126(v, x);
+    }
+    case "config_option_update": {
+      return s127(v, x);
+    }
+    case "session_info_update": {
+      return s128(v, x);
+    }
+    case "usage_update": {
+      return s129(v, x);
+    }
+    default: {
+      break;
+    }
   }
-  if (c102(v)) {
-    return s114(v, x);
-  }
-  { const r = Q(v, 79, 102); if (r !== undefined) return s114(r, x); }
-  if (c103(v)) {
-    return s154(v, x);
-  }
-  { const r = Q(v, 105, 103); if (r !== undefined) return s154(r, x); }
-  if (c104(v)) {
-    return s156(v, x);
-  }
-  { const r = Q(v, 106, 104); if (r !== undefined) return s156(r, x); }
-  if (c105(v)) {
-    return s158(v, x);
-  }
-  { const r = Q(v, 107, 105); if (r !== undefined) return s158(r, x); }
-  if (c106(v)) {
-    return s179(v, x);
-  }
-  { const r = Q(v, 122, 106); if (r !== undefined) return s179(r, x); }
-  if (c107(v)) {
-    return s183(v, x);
-  }
-  { const r = Q(v, 125, 107); if (r !== undefined) return s183(r, x); }
-  if (c108(v)) {
-    return s188(v, x);
-  }
-  { const r = Q(v, 129, 108); if (r !== undefined) return s188(r, x); }
-  if (c109(v)) {
-    return s190(v, x);
-  }
-  { const r = Q(v, 130, 109); if (r !== undefined) return s190(r, x); }
-  if (c110(v)) {
-    return s194(v, x);
-  }
-  { const r = Q(v, 133, 110); if (r !== undefined) return s194(r, x); }
-  if (c111(v)) {
-    return s196(v, x);
-  }
-  { const r = Q(v, 134, 111); if (r !== undefined) return s196(r, x); }
-  if (c112(v)) {
-    return s198(v, x);
-  }
-  { const r = Q(v, 135, 112); if (r !== undefined) return s198(r, x); }
-  if (c113(v)) {
-    return s201(v, x);
-  }
-  { const r = Q(v, 137, 113); if (r !== undefined) return s201(r, x); }
-  return s203(v, x);
+  return S(v, 113, x);
 }
 function s114(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "agentCapabilities": if (s115(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 114, x); continue;
-    case "authMethods": if (s143(v["authMethods"], x) !== v["authMethods"]) return S(v, 114, x); continue;
-    case "agentInfo": if (s150(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 114, x); continue;
-    case "_meta": if (s153(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 114, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
     default: return S(v, 114, x);
   }
-  if (!H(v, "agentCapabilities")) return S(v, 114, x);
-  if (!H(v, "authMethods")) return S(v, 114, x);
   return v;
 }
 function s115(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "loadSession": continue;
-    case "promptCapabilities": if (s116(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 115, x); continue;
-    case "mcpCapabilities": if (s118(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 115, x); continue;
-    case "sessionCapabilities": if (s120(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 115, x); continue;
-    case "auth": if (s137(v["auth"], x) !== v["auth"]) return S(v, 115, x); continue;
-    case "_meta": if (s142(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
+    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 115, x); continue;
+    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 115, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 115, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 115, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
     default: return S(v, 115, x);
   }
-  if (!H(v, "loadSession")) return S(v, 115, x);
-  if (!H(v, "promptCapabilities")) return S(v, 115, x);
-  if (!H(v, "mcpCapabilities")) return S(v, 115, x);
-  if (!H(v, "sessionCapabilities")) return S(v, 115, x);
-  if (!H(v, "auth")) return S(v, 115, x);
   return v;
 }
 function s116(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "image": case "audio": case "embeddedContext": continue;
-    case "_meta": if (s117(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
+    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 116, x); continue;
+    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 116, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 116, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 116, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
     default: return S(v, 116, x);
   }
-  if (!H(v, "image")) return S(v, 116, x);
-  if (!H(v, "audio")) return S(v, 116, x);
-  if (!H(v, "embeddedContext")) return S(v, 116, x);
   return v;
 }
 function s117(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 117, x); continue;
+    case "sessionUpdate": continue;
+    case "entries": if (s118(v["entries"], x) !== v["entries"]) return S(v, 117, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 117, x); continue;
+    default: return S(v, 117, x);
   }
   return v;
 }
 function s118(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "http": case "sse": continue;
-    case "_meta": if (s119(v["_meta"], x) !== v["_meta"]) return S(v, 118, x); continue;
-    default: return S(v, 118, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s119(v[i], x) !== v[i]) return S(v, 118, x);
+    return v;
   }
-  if (!H(v, "http")) return S(v, 118, x);
-  if (!H(v, "sse")) return S(v, 118, x);
+  return S(v, 118, x);
   return v;
 }
 function s119(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 119, x); continue;
+    case "content": case "priority": case "status": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 119, x); continue;
+    default: return S(v, 119, x);
   }
   return v;
 }
 function s120(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "list": if (s121(v["list"], x) !== v["list"]) return S(v, 120, x); continue;
-    case "delete": if (s124(v["delete"], x) !== v["delete"]) return S(v, 120, x); continue;
-    case "additionalDirectories": if (s127(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 120, x); continue;
-    case "resume": if (s130(v["resume"], x) !== v["resume"]) return S(v, 120, x); continue;
-    case "close": if (s133(v["close"], x) !== v["close"]) return S(v, 120, x); continue;
-    case "_meta": if (s136(v["_meta"], x) !== v["_meta"]) return S(v, 120, x); continue;
+    case "sessionUpdate": continue;
+    case "availableCommands": if (s121(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 120, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 120, x); continue;
     default: return S(v, 120, x);
   }
   return v;
 }
 function s121(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 121, x);
-  return s122(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s122(v[i], x) !== v[i]) return S(v, 121, x);
+    return v;
+  }
+  return S(v, 121, x);
+  return v;
 }
 function s122(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s123(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
+    case "name": case "description": continue;
+    case "input": if (s123(v["input"], x) !== v["input"]) return S(v, 122, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
     default: return S(v, 122, x);
   }
   return v;
 }
 function s123(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 123, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 123, x);
+  return s124(v, x);
 }
 function s124(v, x) {
   if (typeof v !== "object" || v === null) return v;
@@ -2331,7 +2224,8 @@ function s124(v, x) {
 function s125(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s126(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
+    case "hint": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
     default: return S(v, 125, x);
   }
   return v;
@@ -2339,19 +2233,27 @@ function s125(v, x) {
 function s126(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 126, x); continue;
+    case "sessionUpdate": case "currentModeId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 126, x); continue;
+    default: return S(v, 126, x);
   }
   return v;
 }
 function s127(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 127, x);
-  return s128(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "configOptions": if (s89(v["configOptions"], x) !== v["configOptions"]) return S(v, 127, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
+    default: return S(v, 127, x);
+  }
+  return v;
 }
 function s128(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s129(v["_meta"], x) !== v["_meta"]) return S(v, 128, x); continue;
+    case "sessionUpdate": case "title": case "updatedAt": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 128, x); continue;
     default: return S(v, 128, x);
   }
   return v;
@@ -2359,7 +2261,10 @@ function s128(v, x) {
 function s129(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 129, x); continue;
+    case "sessionUpdate": case "used": case "size": continue;
+    case "cost": if (s130(v["cost"], x) !== v["cost"]) return S(v, 129, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
+    default: return S(v, 129, x);
   }
   return v;
 }
@@ -2371,7 +2276,8 @@ function s130(v, x) {
 function s131(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s132(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
+    case "amount": case "currency": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
     default: return S(v, 131, x);
   }
   return v;
@@ -2379,19 +2285,31 @@ function s131(v, x) {
 function s132(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 132, x); continue;
+    case "elicitationId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
+    default: return S(v, 132, x);
   }
   return v;
 }
 function s133(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 133, x);
-  return s134(v, x);
+  for (const k in v) switch (k) {
+    case "messageId": continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 133, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 133, x); continue;
+    default: return S(v, 133, x);
+  }
+  return v;
 }
 function s134(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s135(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
+    case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 134, x); continue;
+    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 134, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 134, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 134, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
     default: return S(v, 134, x);
   }
   return v;
@@ -2399,35 +2317,45 @@ function s134(v, x) {
 function s135(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 135, x); continue;
+    case "entries": if (s118(v["entries"], x) !== v["entries"]) return S(v, 135, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 135, x); continue;
+    default: return S(v, 135, x);
   }
   return v;
 }
 function s136(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 136, x); continue;
+    case "availableCommands": if (s121(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 136, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 136, x); continue;
+    default: return S(v, 136, x);
   }
   return v;
 }
 function s137(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "logout": if (s138(v["logout"], x) !== v["logout"]) return S(v, 137, x); continue;
-    case "_meta": if (s141(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
+    case "currentModeId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
     default: return S(v, 137, x);
   }
   return v;
 }
 function s138(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 138, x);
-  return s139(v, x);
+  for (const k in v) switch (k) {
+    case "title": case "updatedAt": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
+    default: return S(v, 138, x);
+  }
+  return v;
 }
 function s139(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s140(v["_meta"], x) !== v["_meta"]) return S(v, 139, x); continue;
+    case "used": case "size": continue;
+    case "cost": if (s130(v["cost"], x) !== v["cost"]) return S(v, 139, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 139, x); continue;
     default: return S(v, 139, x);
   }
   return v;
@@ -2435,189 +2363,274 @@ function s139(v, x) {
 function s140(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 140, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s141(v["params"], x) !== v["params"]) return S(v, 140, x); continue;
+    default: return S(v, 140, x);
   }
   return v;
 }
 function s141(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 141, x); continue;
+  if (Array.isArray(v)) {
+    return s142(v, x);
   }
-  return v;
+  return s142(v, x);
 }
 function s142(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 142, x); continue;
+  if (x) return S(v, 142, x);
+  if (Array.isArray(v)) {
+    return s5(v, x);
   }
-  return v;
+  if (c167(v)) {
+    return s143(v, x);
+  }
+  { const r = Q(v, 124, 167); if (r !== undefined) return s143(r, x); }
+  if (c168(v)) {
+    return s153(v, x);
+  }
+  { const r = Q(v, 3, 168); if (r !== undefined) return s153(r, x); }
+  if (c169(v)) {
+    return s76(v, x);
+  }
+  { const r = Q(v, 3, 169); if (r !== undefined) return s76(r, x); }
+  if (c170(v)) {
+    return s154(v, x);
+  }
+  { const r = Q(v, 137, 170); if (r !== undefined) return s154(r, x); }
+  if (c171(v)) {
+    return s159(v, x);
+  }
+  { const r = Q(v, 143, 171); if (r !== undefined) return s159(r, x); }
+  if (c172(v)) {
+    return s160(v, x);
+  }
+  { const r = Q(v, 3, 172); if (r !== undefined) return s160(r, x); }
+  if (c173(v)) {
+    return s161(v, x);
+  }
+  { const r = Q(v, 3, 173); if (r !== undefined) return s161(r, x); }
+  if (c174(v)) {
+    return s162(v, x);
+  }
+  { const r = Q(v, 137, 174); if (r !== undefined) return s162(r, x); }
+  if (c175(v)) {
+    return s161(v, x);
+  }
+  { const r = Q(v, 3, 175); if (r !== undefined) return s161(r, x); }
+  if (c176(v)) {
+    return s163(v, x);
+  }
+  { const r = Q(v, 3, 176); if (r !== undefined) return s163(r, x); }
+  if (c177(v)) {
+    return s164(v, x);
+  }
+  { const r = Q(v, 3, 177); if (r !== undefined) return s164(r, x); }
+  if (c178(v)) {
+    return s167(v, x);
+  }
+  { const r = Q(v, 144, 178); if (r !== undefined) return s167(r, x); }
+  return s5(v, x);
 }
 function s143(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s144(v[i], x) !== v[i]) return S(v, 143, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "protocolVersion": continue;
+    case "clientCapabilities": if (s144(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 143, x); continue;
+    case "clientInfo": if (s83(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 143, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 143, x); continue;
+    default: return S(v, 143, x);
   }
-  return S(v, 143, x);
+  if (!H(v, "clientCapabilities")) return S(v, 143, x);
   return v;
 }
 function s144(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 144, x);
-  if (Array.isArray(v)) return S(v, 144, x);
-  switch (v["type"]) {
-    case "terminal": {
-      if (c75(v)) {
-        return s145(v, x);
-      }
-      { const r = Q(v, 99, 75); if (r !== undefined) return s145(r, x); }
-      break;
-    }
-    default: {
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "terminal": continue;
+    case "fs": if (s145(v["fs"], x) !== v["fs"]) return S(v, 144, x); continue;
+    case "session": if (s146(v["session"], x) !== v["session"]) return S(v, 144, x); continue;
+    case "auth": if (s150(v["auth"], x) !== v["auth"]) return S(v, 144, x); continue;
+    case "elicitation": if (s151(v["elicitation"], x) !== v["elicitation"]) return S(v, 144, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
+    default: return S(v, 144, x);
   }
-  return s148(v, x);
+  if (!H(v, "fs")) return S(v, 144, x);
+  if (!H(v, "terminal")) return S(v, 144, x);
+  if (!H(v, "auth")) return S(v, 144, x);
+  return v;
 }
 function s145(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "id": case "name": case "description": case "args": continue;
-    case "env": if (s146(v["env"], x) !== v["env"]) return S(v, 145, x); continue;
-    case "_meta": if (s147(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
+    case "readTextFile": case "writeTextFile": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
     default: return S(v, 145, x);
   }
+  if (!H(v, "readTextFile")) return S(v, 145, x);
+  if (!H(v, "writeTextFile")) return S(v, 145, x);
   return v;
 }
 function s146(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 146, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 146, x);
+  return s147(v, x);
 }
 function s147(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 147, x); continue;
+    case "configOptions": if (s148(v["configOptions"], x) !== v["configOptions"]) return S(v, 147, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 147, x); continue;
+    default: return S(v, 147, x);
   }
   return v;
 }
 function s148(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "name": case "description": continue;
-    case "_meta": if (s149(v["_meta"], x) !== v["_meta"]) return S(v, 148, x); continue;
-    default: return S(v, 148, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 148, x);
+  return s149(v, x);
 }
 function s149(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 149, x); continue;
+    case "boolean": if (s75(v["boolean"], x) !== v["boolean"]) return S(v, 149, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 149, x); continue;
+    default: return S(v, 149, x);
   }
   return v;
 }
 function s150(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 150, x);
-  return s151(v, x);
+  for (const k in v) switch (k) {
+    case "terminal": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
+    default: return S(v, 150, x);
+  }
+  if (!H(v, "terminal")) return S(v, 150, x);
+  return v;
 }
 function s151(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "title": case "version": continue;
-    case "_meta": if (s152(v["_meta"], x) !== v["_meta"]) return S(v, 151, x); continue;
-    default: return S(v, 151, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 151, x);
+  return s152(v, x);
 }
 function s152(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 152, x); continue;
+    case "form": if (s75(v["form"], x) !== v["form"]) return S(v, 152, x); continue;
+    case "url": if (s75(v["url"], x) !== v["url"]) return S(v, 152, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 152, x); continue;
+    default: return S(v, 152, x);
   }
   return v;
 }
 function s153(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 153, x); continue;
+    case "methodId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
+    default: return S(v, 153, x);
   }
   return v;
 }
 function s154(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s155(v["_meta"], x) !== v["_meta"]) return S(v, 154, x); continue;
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s155(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 154, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 154, x); continue;
     default: return S(v, 154, x);
   }
   return v;
 }
 function s155(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 155, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s156(v[i], x) !== v[i]) return S(v, 155, x);
+    return v;
   }
+  return S(v, 155, x);
   return v;
 }
 function s156(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s157(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
-    default: return S(v, 156, x);
+  if (x) return S(v, 156, x);
+  if (Array.isArray(v)) return S(v, 156, x);
+  switch (v["type"]) {
+    case "http": {
+      if (c159(v)) {
+        return s157(v, x);
+      }
+      { const r = Q(v, 140, 159); if (r !== undefined) return s157(r, x); }
+      break;
+    }
+    case "sse": {
+      if (c162(v)) {
+        return s157(v, x);
+      }
+      { const r = Q(v, 140, 162); if (r !== undefined) return s157(r, x); }
+      break;
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return s158(v, x);
 }
 function s157(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 157, x); continue;
+    case "type": case "name": case "url": continue;
+    case "headers": if (s30(v["headers"], x) !== v["headers"]) return S(v, 157, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 157, x); continue;
+    default: return S(v, 157, x);
   }
   return v;
 }
 function s158(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "modes": if (s159(v["modes"], x) !== v["modes"]) return S(v, 158, x); continue;
-    case "configOptions": if (s165(v["configOptions"], x) !== v["configOptions"]) return S(v, 158, x); continue;
-    case "_meta": if (s178(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
+    case "name": case "command": case "args": continue;
+    case "env": if (s30(v["env"], x) !== v["env"]) return S(v, 158, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
     default: return S(v, 158, x);
   }
   return v;
 }
 function s159(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 159, x);
-  return s160(v, x);
+  for (const k in v) switch (k) {
+    case "cwd": case "additionalDirectories": case "sessionId": continue;
+    case "mcpServers": if (s155(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 159, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 159, x); continue;
+    default: return S(v, 159, x);
+  }
+  return v;
 }
 function s160(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "currentModeId": continue;
-    case "availableModes": if (s161(v["availableModes"], x) !== v["availableModes"]) return S(v, 160, x); continue;
-    case "_meta": if (s164(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
+    case "cwd": case "cursor": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
     default: return S(v, 160, x);
   }
   return v;
 }
 function s161(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s162(v[i], x) !== v[i]) return S(v, 161, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 161, x); continue;
+    default: return S(v, 161, x);
   }
-  return S(v, 161, x);
   return v;
 }
 function s162(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": case "name": case "description": continue;
-    case "_meta": if (s163(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s155(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 162, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
     default: return S(v, 162, x);
   }
   return v;
@@ -2625,1455 +2638,23 @@ function s162(v, x) {
 function s163(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 163, x); continue;
+    case "sessionId": case "modeId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
+    default: return S(v, 163, x);
   }
   return v;
 }
 function s164(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 164, x); continue;
-  }
-  return v;
-}
-function s165(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 165, x);
-    return v;
-  }
-  return S(v, 165, x);
-  return v;
-}
-function s166(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 166, x);
-  switch (v["type"]) {
-    case "select": {
-      for (const k in v) switch (k) {
-        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s167(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
-        case "options": if (s169(v["options"], x) !== v["options"]) return S(v, 166, x); continue;
-        default: return S(v, 166, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s167(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
-        default: return S(v, 166, x);
-      }
-      return v;
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 166, x);
-}
-function s167(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 167, x); continue;
-  }
-  return v;
-}
-function s168(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    case "options": if (s169(v["options"], x) !== v["options"]) return S(v, 168, x); continue;
-    default: return S(v, 168, x);
-  }
-  return v;
-}
-function s169(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 169, x);
-  if (Array.isArray(v)) {
-    if (c91(v)) {
-      return s170(v, x);
-    }
-    { const r = Q(v, 117, 91); if (r !== undefined) return s170(r, x); }
-    return s173(v, x);
-  }
-  return S(v, 169, x);
-}
-function s170(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s171(v[i], x) !== v[i]) return S(v, 170, x);
-    return v;
-  }
-  return S(v, 170, x);
-  return v;
-}
-function s171(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "name": case "description": continue;
-    case "_meta": if (s172(v["_meta"], x) !== v["_meta"]) return S(v, 171, x); continue;
-    default: return S(v, 171, x);
-  }
-  return v;
-}
-function s172(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 172, x); continue;
-  }
-  return v;
-}
-function s173(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s174(v[i], x) !== v[i]) return S(v, 173, x);
-    return v;
-  }
-  return S(v, 173, x);
-  return v;
-}
-function s174(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "group": case "name": continue;
-    case "options": if (s175(v["options"], x) !== v["options"]) return S(v, 174, x); continue;
-    case "_meta": if (s176(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
-    default: return S(v, 174, x);
-  }
-  return v;
-}
-function s175(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s171(v[i], x) !== v[i]) return S(v, 175, x);
-    return v;
-  }
-  return S(v, 175, x);
-  return v;
-}
-function s176(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 176, x); continue;
-  }
-  return v;
-}
-function s177(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    default: return S(v, 177, x);
-  }
-  return v;
-}
-function s178(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 178, x); continue;
-  }
-  return v;
-}
-function s179(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "modes": if (s180(v["modes"], x) !== v["modes"]) return S(v, 179, x); continue;
-    case "configOptions": if (s181(v["configOptions"], x) !== v["configOptions"]) return S(v, 179, x); continue;
-    case "_meta": if (s182(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
-    default: return S(v, 179, x);
-  }
-  return v;
-}
-function s180(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 180, x);
-  return s160(v, x);
-}
-function s181(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 181, x);
-    return v;
-  }
-  return S(v, 181, x);
-  return v;
-}
-function s182(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 182, x); continue;
-  }
-  return v;
-}
-function s183(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "nextCursor": continue;
-    case "sessions": if (s184(v["sessions"], x) !== v["sessions"]) return S(v, 183, x); continue;
-    case "_meta": if (s187(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
-    default: return S(v, 183, x);
-  }
-  return v;
-}
-function s184(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s185(v[i], x) !== v[i]) return S(v, 184, x);
-    return v;
-  }
-  return S(v, 184, x);
-  return v;
-}
-function s185(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
-    case "_meta": if (s186(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
-    default: return S(v, 185, x);
-  }
-  return v;
-}
-function s186(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 186, x); continue;
-  }
-  return v;
-}
-function s187(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 187, x); continue;
-  }
-  return v;
-}
-function s188(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s189(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
-    default: return S(v, 188, x);
-  }
-  return v;
-}
-function s189(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 189, x); continue;
-  }
-  return v;
-}
-function s190(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "modes": if (s191(v["modes"], x) !== v["modes"]) return S(v, 190, x); continue;
-    case "configOptions": if (s192(v["configOptions"], x) !== v["configOptions"]) return S(v, 190, x); continue;
-    case "_meta": if (s193(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
-    default: return S(v, 190, x);
-  }
-  return v;
-}
-function s191(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 191, x);
-  return s160(v, x);
-}
-function s192(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 192, x);
-    return v;
-  }
-  return S(v, 192, x);
-  return v;
-}
-function s193(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 193, x); continue;
-  }
-  return v;
-}
-function s194(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s195(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
-    default: return S(v, 194, x);
-  }
-  return v;
-}
-function s195(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 195, x); continue;
-  }
-  return v;
-}
-function s196(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s197(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
-    default: return S(v, 196, x);
-  }
-  return v;
-}
-function s197(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 197, x); continue;
-  }
-  return v;
-}
-function s198(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s199(v["configOptions"], x) !== v["configOptions"]) return S(v, 198, x); continue;
-    case "_meta": if (s200(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
-    default: return S(v, 198, x);
-  }
-  return v;
-}
-function s199(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 199, x);
-    return v;
-  }
-  return S(v, 199, x);
-  return v;
-}
-function s200(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 200, x); continue;
-  }
-  return v;
-}
-function s201(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stopReason": continue;
-    case "_meta": if (s202(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
-    default: return S(v, 201, x);
-  }
-  return v;
-}
-function s202(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 202, x); continue;
-  }
-  return v;
-}
-function s203(v) { return F(v); }
-function s204(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s205(v["error"], x) !== v["error"]) return S(v, 204, x); continue;
-    default: return S(v, 204, x);
-  }
-  return v;
-}
-function s205(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "code": case "message": continue;
-    case "data": if (s5(v["data"], x) !== v["data"]) return S(v, 205, x); continue;
-    default: return S(v, 205, x);
-  }
-  return v;
-}
-function s206(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "name": case "description": case "args": continue;
-    case "env": if (s146(v["env"], x) !== v["env"]) return S(v, 206, x); continue;
-    case "_meta": if (s147(v["_meta"], x) !== v["_meta"]) return S(v, 206, x); continue;
-    default: return S(v, 206, x);
-  }
-  return v;
-}
-function s207(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    case "options": if (s169(v["options"], x) !== v["options"]) return S(v, 207, x); continue;
-    default: return S(v, 207, x);
-  }
-  return v;
-}
-function s208(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    default: return S(v, 208, x);
-  }
-  return v;
-}
-function s209(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s210(v["params"], x) !== v["params"]) return S(v, 209, x); continue;
-    default: return S(v, 209, x);
-  }
-  return v;
-}
-function s210(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s211(v, x);
-  }
-  return s211(v, x);
-}
-function s211(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 211, x);
-  if (Array.isArray(v)) {
-    return s252(v, x);
-  }
-  if (c138(v)) {
-    return s212(v, x);
-  }
-  { const r = Q(v, 143, 138); if (r !== undefined) return s212(r, x); }
-  if (c139(v)) {
-    return s250(v, x);
-  }
-  { const r = Q(v, 176, 139); if (r !== undefined) return s250(r, x); }
-  return s252(v, x);
-}
-function s212(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "update": if (s213(v["update"], x) !== v["update"]) return S(v, 212, x); continue;
-    case "_meta": if (s249(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
-    default: return S(v, 212, x);
-  }
-  return v;
-}
-function s213(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 213, x);
-  switch (v["sessionUpdate"]) {
-    case "user_message_chunk": {
-      return s214(v, x);
-    }
-    case "agent_message_chunk": {
-      return s216(v, x);
-    }
-    case "agent_thought_chunk": {
-      return s217(v, x);
-    }
-    case "tool_call": {
-      return s218(v, x);
-    }
-    case "tool_call_update": {
-      return s222(v, x);
-    }
-    case "plan": {
-      return s223(v, x);
-    }
-    case "available_commands_update": {
-      return s228(v, x);
-    }
-    case "current_mode_update": {
-      return s237(v, x);
-    }
-    case "config_option_update": {
-      return s239(v, x);
-    }
-    case "session_info_update": {
-      return s242(v, x);
-    }
-    case "usage_update": {
-      return s244(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 213, x);
-}
-function s214(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 214, x); continue;
-    case "_meta": if (s215(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
-    default: return S(v, 214, x);
-  }
-  return v;
-}
-function s215(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 215, x); continue;
-  }
-  return v;
-}
-function s216(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 216, x); continue;
-    case "_meta": if (s215(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
-    default: return S(v, 216, x);
-  }
-  return v;
-}
-function s217(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 217, x); continue;
-    case "_meta": if (s215(v["_meta"], x) !== v["_meta"]) return S(v, 217, x); continue;
-    default: return S(v, 217, x);
-  }
-  return v;
-}
-function s218(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
-    case "content": if (s219(v["content"], x) !== v["content"]) return S(v, 218, x); continue;
-    case "locations": if (s220(v["locations"], x) !== v["locations"]) return S(v, 218, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 218, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 218, x); continue;
-    case "_meta": if (s221(v["_meta"], x) !== v["_meta"]) return S(v, 218, x); continue;
-    default: return S(v, 218, x);
-  }
-  return v;
-}
-function s219(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 219, x);
-    return v;
-  }
-  return S(v, 219, x);
-  return v;
-}
-function s220(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s42(v[i], x) !== v[i]) return S(v, 220, x);
-    return v;
-  }
-  return S(v, 220, x);
-  return v;
-}
-function s221(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 221, x); continue;
-  }
-  return v;
-}
-function s222(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": continue;
-    case "content": if (s10(v["content"], x) !== v["content"]) return S(v, 222, x); continue;
-    case "locations": if (s41(v["locations"], x) !== v["locations"]) return S(v, 222, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 222, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 222, x); continue;
-    case "_meta": if (s44(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
-    default: return S(v, 222, x);
-  }
-  return v;
-}
-function s223(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "entries": if (s224(v["entries"], x) !== v["entries"]) return S(v, 223, x); continue;
-    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
-    default: return S(v, 223, x);
-  }
-  return v;
-}
-function s224(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s225(v[i], x) !== v[i]) return S(v, 224, x);
-    return v;
-  }
-  return S(v, 224, x);
-  return v;
-}
-function s225(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": case "priority": case "status": continue;
-    case "_meta": if (s226(v["_meta"], x) !== v["_meta"]) return S(v, 225, x); continue;
-    default: return S(v, 225, x);
-  }
-  return v;
-}
-function s226(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 226, x); continue;
-  }
-  return v;
-}
-function s227(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 227, x); continue;
-  }
-  return v;
-}
-function s228(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "availableCommands": if (s229(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 228, x); continue;
-    case "_meta": if (s236(v["_meta"], x) !== v["_meta"]) return S(v, 228, x); continue;
-    default: return S(v, 228, x);
-  }
-  return v;
-}
-function s229(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s230(v[i], x) !== v[i]) return S(v, 229, x);
-    return v;
-  }
-  return S(v, 229, x);
-  return v;
-}
-function s230(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "description": continue;
-    case "input": if (s231(v["input"], x) !== v["input"]) return S(v, 230, x); continue;
-    case "_meta": if (s235(v["_meta"], x) !== v["_meta"]) return S(v, 230, x); continue;
-    default: return S(v, 230, x);
-  }
-  return v;
-}
-function s231(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 231, x);
-  return s232(v, x);
-}
-function s232(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 232, x);
-  return s233(v, x);
-}
-function s233(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "hint": continue;
-    case "_meta": if (s234(v["_meta"], x) !== v["_meta"]) return S(v, 233, x); continue;
-    default: return S(v, 233, x);
-  }
-  return v;
-}
-function s234(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 234, x); continue;
-  }
-  return v;
-}
-function s235(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 235, x); continue;
-  }
-  return v;
-}
-function s236(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 236, x); continue;
-  }
-  return v;
-}
-function s237(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "currentModeId": continue;
-    case "_meta": if (s238(v["_meta"], x) !== v["_meta"]) return S(v, 237, x); continue;
-    default: return S(v, 237, x);
-  }
-  return v;
-}
-function s238(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 238, x); continue;
-  }
-  return v;
-}
-function s239(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "configOptions": if (s240(v["configOptions"], x) !== v["configOptions"]) return S(v, 239, x); continue;
-    case "_meta": if (s241(v["_meta"], x) !== v["_meta"]) return S(v, 239, x); continue;
-    default: return S(v, 239, x);
-  }
-  return v;
-}
-function s240(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s166(v[i], x) !== v[i]) return S(v, 240, x);
-    return v;
-  }
-  return S(v, 240, x);
-  return v;
-}
-function s241(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 241, x); continue;
-  }
-  return v;
-}
-function s242(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "title": case "updatedAt": continue;
-    case "_meta": if (s243(v["_meta"], x) !== v["_meta"]) return S(v, 242, x); continue;
-    default: return S(v, 242, x);
-  }
-  return v;
-}
-function s243(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 243, x); continue;
-  }
-  return v;
-}
-function s244(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "used": case "size": continue;
-    case "cost": if (s245(v["cost"], x) !== v["cost"]) return S(v, 244, x); continue;
-    case "_meta": if (s248(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
-    default: return S(v, 244, x);
-  }
-  return v;
-}
-function s245(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 245, x);
-  return s246(v, x);
-}
-function s246(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "amount": case "currency": continue;
-    case "_meta": if (s247(v["_meta"], x) !== v["_meta"]) return S(v, 246, x); continue;
-    default: return S(v, 246, x);
-  }
-  return v;
-}
-function s247(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 247, x); continue;
-  }
-  return v;
-}
-function s248(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 248, x); continue;
-  }
-  return v;
-}
-function s249(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 249, x); continue;
-  }
-  return v;
-}
-function s250(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "elicitationId": continue;
-    case "_meta": if (s251(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
-    default: return S(v, 250, x);
-  }
-  return v;
-}
-function s251(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 251, x); continue;
-  }
-  return v;
-}
-function s252(v) { return F(v); }
-function s253(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 253, x); continue;
-    case "_meta": if (s215(v["_meta"], x) !== v["_meta"]) return S(v, 253, x); continue;
-    default: return S(v, 253, x);
-  }
-  return v;
-}
-function s254(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "title": case "kind": case "status": continue;
-    case "content": if (s219(v["content"], x) !== v["content"]) return S(v, 254, x); continue;
-    case "locations": if (s220(v["locations"], x) !== v["locations"]) return S(v, 254, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 254, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 254, x); continue;
-    case "_meta": if (s221(v["_meta"], x) !== v["_meta"]) return S(v, 254, x); continue;
-    default: return S(v, 254, x);
-  }
-  return v;
-}
-function s255(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "entries": if (s224(v["entries"], x) !== v["entries"]) return S(v, 255, x); continue;
-    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 255, x); continue;
-    default: return S(v, 255, x);
-  }
-  return v;
-}
-function s256(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "availableCommands": if (s229(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 256, x); continue;
-    case "_meta": if (s236(v["_meta"], x) !== v["_meta"]) return S(v, 256, x); continue;
-    default: return S(v, 256, x);
-  }
-  return v;
-}
-function s257(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentModeId": continue;
-    case "_meta": if (s238(v["_meta"], x) !== v["_meta"]) return S(v, 257, x); continue;
-    default: return S(v, 257, x);
-  }
-  return v;
-}
-function s258(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s240(v["configOptions"], x) !== v["configOptions"]) return S(v, 258, x); continue;
-    case "_meta": if (s241(v["_meta"], x) !== v["_meta"]) return S(v, 258, x); continue;
-    default: return S(v, 258, x);
-  }
-  return v;
-}
-function s259(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "updatedAt": continue;
-    case "_meta": if (s243(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
-    default: return S(v, 259, x);
-  }
-  return v;
-}
-function s260(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "used": case "size": continue;
-    case "cost": if (s245(v["cost"], x) !== v["cost"]) return S(v, 260, x); continue;
-    case "_meta": if (s248(v["_meta"], x) !== v["_meta"]) return S(v, 260, x); continue;
-    default: return S(v, 260, x);
-  }
-  return v;
-}
-function s261(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s262(v["params"], x) !== v["params"]) return S(v, 261, x); continue;
-    default: return S(v, 261, x);
-  }
-  return v;
-}
-function s262(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s263(v, x);
-  }
-  return s263(v, x);
-}
-function s263(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 263, x);
-  if (Array.isArray(v)) {
-    return s94(v, x);
-  }
-  if (c167(v)) {
-    return s264(v, x);
-  }
-  { const r = Q(v, 180, 167); if (r !== undefined) return s264(r, x); }
-  if (c168(v)) {
-    return s291(v, x);
-  }
-  { const r = Q(v, 197, 168); if (r !== undefined) return s291(r, x); }
-  if (c169(v)) {
-    return s293(v, x);
-  }
-  { const r = Q(v, 198, 169); if (r !== undefined) return s293(r, x); }
-  if (c170(v)) {
-    return s295(v, x);
-  }
-  { const r = Q(v, 199, 170); if (r !== undefined) return s295(r, x); }
-  if (c171(v)) {
-    return s310(v, x);
-  }
-  { const r = Q(v, 212, 171); if (r !== undefined) return s310(r, x); }
-  if (c172(v)) {
-    return s313(v, x);
-  }
-  { const r = Q(v, 215, 172); if (r !== undefined) return s313(r, x); }
-  if (c173(v)) {
-    return s315(v, x);
-  }
-  { const r = Q(v, 216, 173); if (r !== undefined) return s315(r, x); }
-  if (c174(v)) {
-    return s317(v, x);
-  }
-  { const r = Q(v, 217, 174); if (r !== undefined) return s317(r, x); }
-  if (c175(v)) {
-    return s320(v, x);
-  }
-  { const r = Q(v, 220, 175); if (r !== undefined) return s320(r, x); }
-  if (c176(v)) {
-    return s322(v, x);
-  }
-  { const r = Q(v, 221, 176); if (r !== undefined) return s322(r, x); }
-  if (c177(v)) {
-    return s324(v, x);
-  }
-  { const r = Q(v, 222, 177); if (r !== undefined) return s324(r, x); }
-  if (c178(v)) {
-    return s328(v, x);
-  }
-  { const r = Q(v, 223, 178); if (r !== undefined) return s328(r, x); }
-  return s94(v, x);
-}
-function s264(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "clientCapabilities": if (s265(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 264, x); continue;
-    case "clientInfo": if (s289(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 264, x); continue;
-    case "_meta": if (s290(v["_meta"], x) !== v["_meta"]) return S(v, 264, x); continue;
-    default: return S(v, 264, x);
-  }
-  if (!H(v, "clientCapabilities")) return S(v, 264, x);
-  return v;
-}
-function s265(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": continue;
-    case "fs": if (s266(v["fs"], x) !== v["fs"]) return S(v, 265, x); continue;
-    case "session": if (s268(v["session"], x) !== v["session"]) return S(v, 265, x); continue;
-    case "auth": if (s277(v["auth"], x) !== v["auth"]) return S(v, 265, x); continue;
-    case "elicitation": if (s279(v["elicitation"], x) !== v["elicitation"]) return S(v, 265, x); continue;
-    case "_meta": if (s288(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
-    default: return S(v, 265, x);
-  }
-  if (!H(v, "fs")) return S(v, 265, x);
-  if (!H(v, "terminal")) return S(v, 265, x);
-  if (!H(v, "auth")) return S(v, 265, x);
-  return v;
-}
-function s266(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "readTextFile": case "writeTextFile": continue;
-    case "_meta": if (s267(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
-    default: return S(v, 266, x);
-  }
-  if (!H(v, "readTextFile")) return S(v, 266, x);
-  if (!H(v, "writeTextFile")) return S(v, 266, x);
-  return v;
-}
-function s267(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 267, x); continue;
-  }
-  return v;
-}
-function s268(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 268, x);
-  return s269(v, x);
-}
-function s269(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s270(v["configOptions"], x) !== v["configOptions"]) return S(v, 269, x); continue;
-    case "_meta": if (s276(v["_meta"], x) !== v["_meta"]) return S(v, 269, x); continue;
-    default: return S(v, 269, x);
-  }
-  return v;
-}
-function s270(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 270, x);
-  return s271(v, x);
-}
-function s271(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "boolean": if (s272(v["boolean"], x) !== v["boolean"]) return S(v, 271, x); continue;
-    case "_meta": if (s275(v["_meta"], x) !== v["_meta"]) return S(v, 271, x); continue;
-    default: return S(v, 271, x);
-  }
-  return v;
-}
-function s272(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 272, x);
-  return s273(v, x);
-}
-function s273(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s274(v["_meta"], x) !== v["_meta"]) return S(v, 273, x); continue;
-    default: return S(v, 273, x);
-  }
-  return v;
-}
-function s274(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 274, x); continue;
-  }
-  return v;
-}
-function s275(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 275, x); continue;
-  }
-  return v;
-}
-function s276(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 276, x); continue;
-  }
-  return v;
-}
-function s277(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": continue;
-    case "_meta": if (s278(v["_meta"], x) !== v["_meta"]) return S(v, 277, x); continue;
-    default: return S(v, 277, x);
-  }
-  if (!H(v, "terminal")) return S(v, 277, x);
-  return v;
-}
-function s278(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 278, x); continue;
-  }
-  return v;
-}
-function s279(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 279, x);
-  return s280(v, x);
-}
-function s280(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "form": if (s281(v["form"], x) !== v["form"]) return S(v, 280, x); continue;
-    case "url": if (s284(v["url"], x) !== v["url"]) return S(v, 280, x); continue;
-    case "_meta": if (s287(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
-    default: return S(v, 280, x);
-  }
-  return v;
-}
-function s281(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 281, x);
-  return s282(v, x);
-}
-function s282(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s283(v["_meta"], x) !== v["_meta"]) return S(v, 282, x); continue;
-    default: return S(v, 282, x);
-  }
-  return v;
-}
-function s283(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 283, x); continue;
-  }
-  return v;
-}
-function s284(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 284, x);
-  return s285(v, x);
-}
-function s285(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s286(v["_meta"], x) !== v["_meta"]) return S(v, 285, x); continue;
-    default: return S(v, 285, x);
-  }
-  return v;
-}
-function s286(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 286, x); continue;
-  }
-  return v;
-}
-function s287(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 287, x); continue;
-  }
-  return v;
-}
-function s288(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 288, x); continue;
-  }
-  return v;
-}
-function s289(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 289, x);
-  return s151(v, x);
-}
-function s290(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 290, x); continue;
-  }
-  return v;
-}
-function s291(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": continue;
-    case "_meta": if (s292(v["_meta"], x) !== v["_meta"]) return S(v, 291, x); continue;
-    default: return S(v, 291, x);
-  }
-  return v;
-}
-function s292(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 292, x); continue;
-  }
-  return v;
-}
-function s293(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s294(v["_meta"], x) !== v["_meta"]) return S(v, 293, x); continue;
-    default: return S(v, 293, x);
-  }
-  return v;
-}
-function s294(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 294, x); continue;
-  }
-  return v;
-}
-function s295(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s296(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 295, x); continue;
-    case "_meta": if (s309(v["_meta"], x) !== v["_meta"]) return S(v, 295, x); continue;
-    default: return S(v, 295, x);
-  }
-  return v;
-}
-function s296(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s297(v[i], x) !== v[i]) return S(v, 296, x);
-    return v;
-  }
-  return S(v, 296, x);
-  return v;
-}
-function s297(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 297, x);
-  if (Array.isArray(v)) return S(v, 297, x);
-  switch (v["type"]) {
-    case "http": {
-      if (c159(v)) {
-        return s298(v, x);
-      }
-      { const r = Q(v, 203, 159); if (r !== undefined) return s298(r, x); }
-      break;
-    }
-    case "sse": {
-      if (c162(v)) {
-        return s303(v, x);
-      }
-      { const r = Q(v, 207, 162); if (r !== undefined) return s303(r, x); }
-      break;
-    }
-    default: {
-      break;
-    }
-  }
-  return s306(v, x);
-}
-function s298(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s299(v["headers"], x) !== v["headers"]) return S(v, 298, x); continue;
-    case "_meta": if (s302(v["_meta"], x) !== v["_meta"]) return S(v, 298, x); continue;
-    default: return S(v, 298, x);
-  }
-  return v;
-}
-function s299(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s300(v[i], x) !== v[i]) return S(v, 299, x);
-    return v;
-  }
-  return S(v, 299, x);
-  return v;
-}
-function s300(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s301(v["_meta"], x) !== v["_meta"]) return S(v, 300, x); continue;
-    default: return S(v, 300, x);
-  }
-  return v;
-}
-function s301(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 301, x); continue;
-  }
-  return v;
-}
-function s302(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 302, x); continue;
-  }
-  return v;
-}
-function s303(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s304(v["headers"], x) !== v["headers"]) return S(v, 303, x); continue;
-    case "_meta": if (s305(v["_meta"], x) !== v["_meta"]) return S(v, 303, x); continue;
-    default: return S(v, 303, x);
-  }
-  return v;
-}
-function s304(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s300(v[i], x) !== v[i]) return S(v, 304, x);
-    return v;
-  }
-  return S(v, 304, x);
-  return v;
-}
-function s305(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 305, x); continue;
-  }
-  return v;
-}
-function s306(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "command": case "args": continue;
-    case "env": if (s307(v["env"], x) !== v["env"]) return S(v, 306, x); continue;
-    case "_meta": if (s308(v["_meta"], x) !== v["_meta"]) return S(v, 306, x); continue;
-    default: return S(v, 306, x);
-  }
-  return v;
-}
-function s307(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s51(v[i], x) !== v[i]) return S(v, 307, x);
-    return v;
-  }
-  return S(v, 307, x);
-  return v;
-}
-function s308(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 308, x); continue;
-  }
-  return v;
-}
-function s309(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 309, x); continue;
-  }
-  return v;
-}
-function s310(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": case "sessionId": continue;
-    case "mcpServers": if (s311(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 310, x); continue;
-    case "_meta": if (s312(v["_meta"], x) !== v["_meta"]) return S(v, 310, x); continue;
-    default: return S(v, 310, x);
-  }
-  return v;
-}
-function s311(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s297(v[i], x) !== v[i]) return S(v, 311, x);
-    return v;
-  }
-  return S(v, 311, x);
-  return v;
-}
-function s312(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 312, x); continue;
-  }
-  return v;
-}
-function s313(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "cursor": continue;
-    case "_meta": if (s314(v["_meta"], x) !== v["_meta"]) return S(v, 313, x); continue;
-    default: return S(v, 313, x);
-  }
-  return v;
-}
-function s314(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 314, x); continue;
-  }
-  return v;
-}
-function s315(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s316(v["_meta"], x) !== v["_meta"]) return S(v, 315, x); continue;
-    default: return S(v, 315, x);
-  }
-  return v;
-}
-function s316(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 316, x); continue;
-  }
-  return v;
-}
-function s317(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s318(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 317, x); continue;
-    case "_meta": if (s319(v["_meta"], x) !== v["_meta"]) return S(v, 317, x); continue;
-    default: return S(v, 317, x);
-  }
-  return v;
-}
-function s318(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s297(v[i], x) !== v[i]) return S(v, 318, x);
-    return v;
-  }
-  return S(v, 318, x);
-  return v;
-}
-function s319(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 319, x); continue;
-  }
-  return v;
-}
-function s320(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s321(v["_meta"], x) !== v["_meta"]) return S(v, 320, x); continue;
-    default: return S(v, 320, x);
-  }
-  return v;
-}
-function s321(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 321, x); continue;
-  }
-  return v;
-}
-function s322(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "modeId": continue;
-    case "_meta": if (s323(v["_meta"], x) !== v["_meta"]) return S(v, 322, x); continue;
-    default: return S(v, 322, x);
-  }
-  return v;
-}
-function s323(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 323, x); continue;
-  }
-  return v;
-}
-function s324(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 324, x);
-  if (Array.isArray(v)) return S(v, 324, x);
+  if (x) return S(v, 164, x);
+  if (Array.isArray(v)) return S(v, 164, x);
   switch (v["type"]) {
     case "boolean": {
       if (c328(v)) {
         for (const k in v) switch (k) {
           case "sessionId": case "configId": case "value": case "type": continue;
-          case "_meta": if (s325(v["_meta"], x) !== v["_meta"]) return S(v, 324, x); continue;
-          default: return S(v, 324, x);
+          case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
+          default: return S(v, 164, x);
         }
         return v;
       }
@@ -4085,356 +2666,220 @@ function s324(v, x) {
   }
   for (const k in v) switch (k) {
     case "sessionId": case "configId": case "value": continue;
-    case "_meta": if (s325(v["_meta"], x) !== v["_meta"]) return S(v, 324, x); continue;
-    default: return S(v, 324, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
+    default: return S(v, 164, x);
   }
   return v;
 }
-function s325(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 325, x); continue;
-  }
-  return v;
-}
-function s326(v, x) {
+function s165(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "value": case "type": continue;
-    default: return S(v, 326, x);
+    default: return S(v, 165, x);
   }
   return v;
 }
-function s327(v, x) {
+function s166(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "value": continue;
-    default: return S(v, 327, x);
+    default: return S(v, 166, x);
   }
   return v;
 }
-function s328(v, x) {
+function s167(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": continue;
-    case "prompt": if (s329(v["prompt"], x) !== v["prompt"]) return S(v, 328, x); continue;
-    case "_meta": if (s330(v["_meta"], x) !== v["_meta"]) return S(v, 328, x); continue;
-    default: return S(v, 328, x);
+    case "prompt": if (s168(v["prompt"], x) !== v["prompt"]) return S(v, 167, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
+    default: return S(v, 167, x);
   }
   return v;
 }
-function s329(v, x) {
+function s168(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s13(v[i], x) !== v[i]) return S(v, 329, x);
+    for (let i = 0; i < v.length; i++) if (s12(v[i], x) !== v[i]) return S(v, 168, x);
     return v;
   }
-  return S(v, 329, x);
+  return S(v, 168, x);
   return v;
 }
-function s330(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 330, x); continue;
-  }
-  return v;
-}
-function s331(v, x) {
+function s169(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "name": case "url": continue;
-    case "headers": if (s299(v["headers"], x) !== v["headers"]) return S(v, 331, x); continue;
-    case "_meta": if (s302(v["_meta"], x) !== v["_meta"]) return S(v, 331, x); continue;
-    default: return S(v, 331, x);
+    case "headers": if (s30(v["headers"], x) !== v["headers"]) return S(v, 169, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 169, x); continue;
+    default: return S(v, 169, x);
   }
   return v;
 }
-function s332(v, x) {
+function s170(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "url": continue;
-    case "headers": if (s304(v["headers"], x) !== v["headers"]) return S(v, 332, x); continue;
-    case "_meta": if (s305(v["_meta"], x) !== v["_meta"]) return S(v, 332, x); continue;
-    default: return S(v, 332, x);
-  }
-  return v;
-}
-function s333(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 333, x);
-  if (Array.isArray(v)) return S(v, 333, x);
+  if (x) return S(v, 170, x);
+  if (Array.isArray(v)) return S(v, 170, x);
   if (c193(v)) {
-    return s334(v, x);
+    return s171(v, x);
   }
-  { const r = Q(v, 226, 193); if (r !== undefined) return s334(r, x); }
-  return s366(v, x);
+  { const r = Q(v, 147, 193); if (r !== undefined) return s171(r, x); }
+  return s104(v, x);
 }
-function s334(v, x) {
+function s171(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "id": continue;
-    case "result": if (s335(v["result"], x) !== v["result"]) return S(v, 334, x); continue;
-    default: return S(v, 334, x);
+    case "result": if (s172(v["result"], x) !== v["result"]) return S(v, 171, x); continue;
+    default: return S(v, 171, x);
   }
   return v;
 }
-function s335(v, x) {
+function s172(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 335, x);
+  if (x) return S(v, 172, x);
   if (Array.isArray(v)) {
-    return s203(v, x);
+    return s5(v, x);
   }
   if (c182(v)) {
-    return s336(v, x);
+    return s76(v, x);
   }
-  { const r = Q(v, 228, 182); if (r !== undefined) return s336(r, x); }
+  { const r = Q(v, 3, 182); if (r !== undefined) return s76(r, x); }
   if (c183(v)) {
-    return s338(v, x);
+    return s173(v, x);
   }
-  { const r = Q(v, 229, 183); if (r !== undefined) return s338(r, x); }
+  { const r = Q(v, 3, 183); if (r !== undefined) return s173(r, x); }
   if (c184(v)) {
-    return s340(v, x);
+    return s174(v, x);
   }
-  { const r = Q(v, 230, 184); if (r !== undefined) return s340(r, x); }
+  { const r = Q(v, 149, 184); if (r !== undefined) return s174(r, x); }
   if (c185(v)) {
-    return s346(v, x);
+    return s59(v, x);
   }
-  { const r = Q(v, 234, 185); if (r !== undefined) return s346(r, x); }
+  { const r = Q(v, 3, 185); if (r !== undefined) return s59(r, x); }
   if (c186(v)) {
-    return s348(v, x);
+    return s178(v, x);
   }
-  { const r = Q(v, 235, 186); if (r !== undefined) return s348(r, x); }
+  { const r = Q(v, 151, 186); if (r !== undefined) return s178(r, x); }
   if (c187(v)) {
-    return s353(v, x);
+    return s76(v, x);
   }
-  { const r = Q(v, 238, 187); if (r !== undefined) return s353(r, x); }
+  { const r = Q(v, 3, 187); if (r !== undefined) return s76(r, x); }
   if (c188(v)) {
-    return s355(v, x);
+    return s180(v, x);
   }
-  { const r = Q(v, 239, 188); if (r !== undefined) return s355(r, x); }
+  { const r = Q(v, 153, 188); if (r !== undefined) return s180(r, x); }
   if (c189(v)) {
-    return s357(v, x);
+    return s76(v, x);
   }
-  { const r = Q(v, 240, 189); if (r !== undefined) return s357(r, x); }
+  { const r = Q(v, 3, 189); if (r !== undefined) return s76(r, x); }
   if (c190(v)) {
-    return s359(v, x);
+    return s181(v, x);
   }
-  { const r = Q(v, 241, 190); if (r !== undefined) return s359(r, x); }
-  return s203(v, x);
+  { const r = Q(v, 3, 190); if (r !== undefined) return s181(r, x); }
+  return s5(v, x);
 }
-function s336(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s337(v["_meta"], x) !== v["_meta"]) return S(v, 336, x); continue;
-    default: return S(v, 336, x);
-  }
-  return v;
-}
-function s337(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 337, x); continue;
-  }
-  return v;
-}
-function s338(v, x) {
+function s173(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "content": continue;
-    case "_meta": if (s339(v["_meta"], x) !== v["_meta"]) return S(v, 338, x); continue;
-    default: return S(v, 338, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 173, x); continue;
+    default: return S(v, 173, x);
   }
   return v;
 }
-function s339(v, x) {
+function s174(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 339, x); continue;
+    case "outcome": if (s175(v["outcome"], x) !== v["outcome"]) return S(v, 174, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
+    default: return S(v, 174, x);
   }
   return v;
 }
-function s340(v, x) {
+function s175(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": if (s341(v["outcome"], x) !== v["outcome"]) return S(v, 340, x); continue;
-    case "_meta": if (s345(v["_meta"], x) !== v["_meta"]) return S(v, 340, x); continue;
-    default: return S(v, 340, x);
-  }
-  return v;
-}
-function s341(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 341, x);
+  if (Array.isArray(v)) return S(v, 175, x);
   switch (v["outcome"]) {
     case "cancelled": {
-      return s342(v, x);
+      return s176(v, x);
     }
     case "selected": {
-      return s343(v, x);
+      return s177(v, x);
     }
     default: {
       break;
     }
   }
-  return S(v, 341, x);
+  return S(v, 175, x);
 }
-function s342(v, x) {
+function s176(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "outcome": continue;
-    default: return S(v, 342, x);
+    default: return S(v, 176, x);
   }
   return v;
 }
-function s343(v, x) {
+function s177(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "outcome": case "optionId": continue;
-    case "_meta": if (s344(v["_meta"], x) !== v["_meta"]) return S(v, 343, x); continue;
-    default: return S(v, 343, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
+    default: return S(v, 177, x);
   }
   return v;
 }
-function s344(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 344, x); continue;
-  }
-  return v;
-}
-function s345(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 345, x); continue;
-  }
-  return v;
-}
-function s346(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 346, x); continue;
-    default: return S(v, 346, x);
-  }
-  return v;
-}
-function s347(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 347, x); continue;
-  }
-  return v;
-}
-function s348(v, x) {
+function s178(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "output": case "truncated": continue;
-    case "exitStatus": if (s349(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 348, x); continue;
-    case "_meta": if (s352(v["_meta"], x) !== v["_meta"]) return S(v, 348, x); continue;
-    default: return S(v, 348, x);
+    case "exitStatus": if (s179(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 178, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
+    default: return S(v, 178, x);
   }
   return v;
 }
-function s349(v, x) {
+function s179(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 349, x);
-  return s350(v, x);
+  if (Array.isArray(v)) return S(v, 179, x);
+  return s180(v, x);
 }
-function s350(v, x) {
+function s180(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "exitCode": case "signal": continue;
-    case "_meta": if (s351(v["_meta"], x) !== v["_meta"]) return S(v, 350, x); continue;
-    default: return S(v, 350, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
+    default: return S(v, 180, x);
   }
   return v;
 }
-function s351(v, x) {
+function s181(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 351, x); continue;
-  }
-  return v;
-}
-function s352(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 352, x); continue;
-  }
-  return v;
-}
-function s353(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s354(v["_meta"], x) !== v["_meta"]) return S(v, 353, x); continue;
-    default: return S(v, 353, x);
-  }
-  return v;
-}
-function s354(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 354, x); continue;
-  }
-  return v;
-}
-function s355(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s356(v["_meta"], x) !== v["_meta"]) return S(v, 355, x); continue;
-    default: return S(v, 355, x);
-  }
-  return v;
-}
-function s356(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 356, x); continue;
-  }
-  return v;
-}
-function s357(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s358(v["_meta"], x) !== v["_meta"]) return S(v, 357, x); continue;
-    default: return S(v, 357, x);
-  }
-  return v;
-}
-function s358(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 358, x); continue;
-  }
-  return v;
-}
-function s359(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 359, x);
+  if (Array.isArray(v)) return S(v, 181, x);
   switch (v["action"]) {
     case "accept": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
-        case "content": if (s362(v["content"], x) !== v["content"]) return S(v, 359, x); continue;
-        default: return S(v, 359, x);
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+        case "content": if (s81(v["content"], x) !== v["content"]) return S(v, 181, x); continue;
+        default: return S(v, 181, x);
       }
       return v;
     }
     case "decline": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
-        default: return S(v, 359, x);
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+        default: return S(v, 181, x);
       }
       return v;
     }
     case "cancel": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
-        default: return S(v, 359, x);
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+        default: return S(v, 181, x);
       }
       return v;
     }
@@ -4442,148 +2887,94 @@ function s359(v, x) {
       if (typeof v["action"] !== "string") break;
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
-        default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 359, x); continue;
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+        default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 181, x); continue;
       }
       return v;
     }
   }
-  return S(v, 359, x);
+  return S(v, 181, x);
 }
-function s360(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 360, x); continue;
-  }
-  return v;
-}
-function s361(v, x) {
+function s182(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    case "content": if (s362(v["content"], x) !== v["content"]) return S(v, 361, x); continue;
-    default: return S(v, 361, x);
+    case "content": if (s81(v["content"], x) !== v["content"]) return S(v, 182, x); continue;
+    default: return S(v, 182, x);
   }
   return v;
 }
-function s362(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 362, x); continue;
-  }
-  return v;
-}
-function s363(v, x) {
+function s183(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    default: return S(v, 363, x);
+    default: return S(v, 183, x);
   }
   return v;
 }
-function s364(v, x) {
+function s184(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    default: return S(v, 364, x);
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 184, x); continue;
   }
   return v;
 }
-function s365(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 365, x); continue;
-  }
-  return v;
-}
-function s366(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s205(v["error"], x) !== v["error"]) return S(v, 366, x); continue;
-    default: return S(v, 366, x);
-  }
-  return v;
-}
-function s367(v, x) {
+function s185(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "optionId": continue;
-    case "_meta": if (s344(v["_meta"], x) !== v["_meta"]) return S(v, 367, x); continue;
-    default: return S(v, 367, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
+    default: return S(v, 185, x);
   }
   return v;
 }
-function s368(v, x) {
+function s186(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s362(v["content"], x) !== v["content"]) return S(v, 368, x); continue;
-    default: return S(v, 368, x);
+    case "content": if (s81(v["content"], x) !== v["content"]) return S(v, 186, x); continue;
+    default: return S(v, 186, x);
   }
   return v;
 }
-function s369(v, x) {
+function s187(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "method": continue;
-    case "params": if (s370(v["params"], x) !== v["params"]) return S(v, 369, x); continue;
-    default: return S(v, 369, x);
+    case "params": if (s188(v["params"], x) !== v["params"]) return S(v, 187, x); continue;
+    default: return S(v, 187, x);
   }
   return v;
 }
-function s370(v, x) {
+function s188(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    return s371(v, x);
+    return s189(v, x);
   }
-  return s371(v, x);
+  return s189(v, x);
 }
-function s371(v, x) {
+function s189(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 371, x);
+  if (x) return S(v, 189, x);
   if (Array.isArray(v)) {
-    return s252(v, x);
+    return s5(v, x);
   }
   if (c194(v)) {
-    return s372(v, x);
+    return s161(v, x);
   }
-  { const r = Q(v, 246, 194); if (r !== undefined) return s372(r, x); }
-  return s252(v, x);
+  { const r = Q(v, 3, 194); if (r !== undefined) return s161(r, x); }
+  return s5(v, x);
 }
-function s372(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s373(v["_meta"], x) !== v["_meta"]) return S(v, 372, x); continue;
-    default: return S(v, 372, x);
-  }
-  return v;
-}
-function s373(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 373, x); continue;
-  }
-  return v;
-}
-function s374(v, x) {
+function s190(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "requestId": continue;
-    case "_meta": if (s375(v["_meta"], x) !== v["_meta"]) return S(v, 374, x); continue;
-    default: return S(v, 374, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
+    default: return S(v, 190, x);
   }
   return v;
 }
-function s375(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 375, x); continue;
-  }
-  return v;
-}
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309, s310, s311, s312, s313, s314, s315, s316, s317, s318, s319, s320, s321, s322, s323, s324, s325, s326, s327, s328, s329, s330, s331, s332, s333, s334, s335, s336, s337, s338, s339, s340, s341, s342, s343, s344, s345, s346, s347, s348, s349, s350, s351, s352, s353, s354, s355, s356, s357, s358, s359, s360, s361, s362, s363, s364, s365, s366, s367, s368, s369, s370, s371, s372, s373, s374, s375]);
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190]);
 const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
 const H = Object.hasOwn;
 
@@ -4593,171 +2984,171 @@ export function parseRequestId(v, o) { return vRequestId(v) ? v : R(v, o, vReque
 export function parseWriteTextFileRequest(v, o) { return vWriteTextFileRequest(v) ? s3(v, false) : R(v, o, vWriteTextFileRequest, "WriteTextFileRequest", 3, 3); }
 export function parseSessionId(v, o) { return vSessionId(v) ? v : R(v, o, vSessionId, "SessionId"); }
 export function parseReadTextFileRequest(v, o) { return vReadTextFileRequest(v) ? s6(v, false) : R(v, o, vReadTextFileRequest, "ReadTextFileRequest", 6, 4); }
-export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s8(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 8, 5, 240); }
-export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s9(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 9, 6, 233); }
+export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s7(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 7, 5, 240); }
+export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s8(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 8, 6, 233); }
 export function parseToolCallId(v, o) { return vToolCallId(v) ? v : R(v, o, vToolCallId, "ToolCallId"); }
 export function parseToolKind(v, o) { return vToolKind(v) ? v : R(v, o, vToolKind, "ToolKind"); }
 export function parseToolCallStatus(v, o) { return vToolCallStatus(v) ? v : R(v, o, vToolCallStatus, "ToolCallStatus"); }
-export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s11(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 11, 8, 227); }
-export function parseContentBlock(v, o) { return vContentBlock(v) ? s13(v, false) : R(v, o, vContentBlock, "ContentBlock", 13, 11, 213); }
-export function parseAnnotations(v, o) { return vAnnotations(v) ? s16(v, false) : R(v, o, vAnnotations, "Annotations", 16, 15); }
+export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s10(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 10, 8, 227); }
+export function parseContentBlock(v, o) { return vContentBlock(v) ? s12(v, false) : R(v, o, vContentBlock, "ContentBlock", 12, 11, 213); }
+export function parseAnnotations(v, o) { return vAnnotations(v) ? s15(v, false) : R(v, o, vAnnotations, "Annotations", 15, 15); }
 export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
-export function parseTextContent(v, o) { return vTextContent(v) ? s95(v, false) : R(v, o, vTextContent, "TextContent", 95, 13); }
-export function parseImageContent(v, o) { return vImageContent(v) ? s96(v, false) : R(v, o, vImageContent, "ImageContent", 96, 18); }
-export function parseAudioContent(v, o) { return vAudioContent(v) ? s97(v, false) : R(v, o, vAudioContent, "AudioContent", 97, 21); }
-export function parseResourceLink(v, o) { return vResourceLink(v) ? s98(v, false) : R(v, o, vResourceLink, "ResourceLink", 98, 24); }
-export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s30(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 30, 29); }
-export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s31(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 31, 30); }
-export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s33(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 33, 31); }
-export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s99(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 99, 27); }
-export function parseContent(v, o) { return vContent(v) ? s100(v, false) : R(v, o, vContent, "Content", 100, 10, 217); }
-export function parseDiff(v, o) { return vDiff(v) ? s101(v, false) : R(v, o, vDiff, "Diff", 101, 33); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s52(v, false) : R(v, o, vTextContent, "TextContent", 52, 13); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s53(v, false) : R(v, o, vImageContent, "ImageContent", 53, 18); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s54(v, false) : R(v, o, vAudioContent, "AudioContent", 54, 13); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s55(v, false) : R(v, o, vResourceLink, "ResourceLink", 55, 20); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s20(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 20, 23); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s21(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 21, 24); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s22(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 22, 24); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s56(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 56, 22); }
+export function parseContent(v, o) { return vContent(v) ? s57(v, false) : R(v, o, vContent, "Content", 57, 10, 217); }
+export function parseDiff(v, o) { return vDiff(v) ? s58(v, false) : R(v, o, vDiff, "Diff", 58, 26); }
 export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
-export function parseTerminal(v, o) { return vTerminal(v) ? s102(v, false) : R(v, o, vTerminal, "Terminal", 102, 35); }
-export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s42(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 42, 37); }
-export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s46(v, false) : R(v, o, vPermissionOption, "PermissionOption", 46, 39); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s59(v, false) : R(v, o, vTerminal, "Terminal", 59, 3); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s26(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 26, 29); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s28(v, false) : R(v, o, vPermissionOption, "PermissionOption", 28, 3); }
 export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
 export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
-export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s49(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 49, 40); }
-export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s51(v, false) : R(v, o, vEnvVariable, "EnvVariable", 51, 43); }
-export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s54(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 54, 44); }
-export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s56(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 56, 45); }
-export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s58(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 58, 46); }
-export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s60(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 60, 47); }
-export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s62(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 62, 48); }
-export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s90(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 90, 72); }
-export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s91(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 91); }
-export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s65(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 65, 51); }
+export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s29(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 29, 31); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s31(v, false) : R(v, o, vEnvVariable, "EnvVariable", 31, 3); }
+export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s32(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 32, 3); }
+export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s32(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 32, 3); }
+export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s32(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 32, 3); }
+export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s32(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 32, 3); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s33(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 33, 34); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s48(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 48, 54); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s49(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 49); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s35(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 35, 37); }
 export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
-export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s67(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 67, 53); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s37(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 37, 39); }
 export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
-export function parseEnumOption(v, o) { return vEnumOption(v) ? s70(v, false) : R(v, o, vEnumOption, "EnumOption", 70, 57); }
-export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s103(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 103, 55); }
-export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s104(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 104, 59); }
-export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s105(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 105, 61); }
-export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s106(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 106, 63); }
-export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s80(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 80, 66); }
-export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s107(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 107, 68); }
-export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s84(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 84, 69); }
-export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s108(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 108, 65); }
-export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s109(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 109, 50); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s40(v, false) : R(v, o, vEnumOption, "EnumOption", 40, 43); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s60(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 60, 41); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s61(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 61, 45); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s61(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 61, 47); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s62(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 62, 49); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s44(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 44, 52); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s63(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 63, 3); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s47(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 47, 53); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s64(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 64, 51); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s65(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 65, 36); }
 export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
-export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s110(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 110, 74); }
-export function parseExtRequest(v, o) { return vExtRequest(v) ? s94(v, false) : R(v, o, vExtRequest, "ExtRequest", 94); }
-export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s111(v, false) : R(v, o, vAgentResponse, "AgentResponse", 111, 76, 381); }
-export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s114(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 114, 79, 250); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s66(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 66, 56); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s5(v, false) : R(v, o, vExtRequest, "ExtRequest", 5); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s67(v, false) : R(v, o, vAgentResponse, "AgentResponse", 67, 57, 381); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s70(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 70, 60, 250); }
 export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
-export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s115(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 115, 80); }
-export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s116(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 116, 81); }
-export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s118(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 118, 82); }
-export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s120(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 120, 83); }
-export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s122(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 122, 85); }
-export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s125(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 125, 87); }
-export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s128(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 128, 89); }
-export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s131(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 131, 91); }
-export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s134(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 134, 93); }
-export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s137(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 137, 94); }
-export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s139(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 139, 96); }
-export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s144(v, false) : R(v, o, vAuthMethod, "AuthMethod", 144, 98, 244); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s71(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 71, 61); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s72(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 72, 62); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s73(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 73, 63); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s74(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 74, 64); }
+export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s76(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 76, 3); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s76(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 76, 3); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s76(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 76, 3); }
+export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s76(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 76, 3); }
+export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s76(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 76, 3); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s77(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 77, 70); }
+export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s76(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 76, 3); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s79(v, false) : R(v, o, vAuthMethod, "AuthMethod", 79, 73, 244); }
 export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
-export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s206(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 206, 100); }
-export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s148(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 148, 102); }
-export function parseImplementation(v, o) { return vImplementation(v) ? s151(v, false) : R(v, o, vImplementation, "Implementation", 151, 104); }
-export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s154(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 154, 105); }
-export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s156(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 156, 106); }
-export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s158(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 158, 107, 269); }
-export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s160(v, false) : R(v, o, vSessionModeState, "SessionModeState", 160, 109); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s106(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 106, 75); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s82(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 82, 43); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s84(v, false) : R(v, o, vImplementation, "Implementation", 84, 77); }
+export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s76(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 76, 3); }
+export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s76(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 76, 3); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s85(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 85, 78, 269); }
+export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s87(v, false) : R(v, o, vSessionModeState, "SessionModeState", 87, 80); }
 export function parseSessionModeId(v, o) { return vSessionModeId(v) ? v : R(v, o, vSessionModeId, "SessionModeId"); }
-export function parseSessionMode(v, o) { return vSessionMode(v) ? s162(v, false) : R(v, o, vSessionMode, "SessionMode", 162, 111); }
-export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s166(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 166, 113, 263); }
+export function parseSessionMode(v, o) { return vSessionMode(v) ? s82(v, false) : R(v, o, vSessionMode, "SessionMode", 82, 43); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s90(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 90, 83, 263); }
 export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
 export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
 export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
-export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s169(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 169, 116); }
-export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s171(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 171, 118); }
-export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s174(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 174, 120); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s92(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 92, 86); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s94(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 94, 43); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s96(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 96, 88); }
 export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
-export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s207(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 207, 115); }
-export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s208(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 208); }
-export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s179(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 179, 122, 273); }
-export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s183(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 183, 125); }
-export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s185(v, false) : R(v, o, vSessionInfo, "SessionInfo", 185, 127); }
-export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s188(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 188, 129); }
-export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s190(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 190, 130, 273); }
-export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s194(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 194, 133); }
-export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s196(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 196, 134); }
-export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s198(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 198, 135, 279); }
-export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s201(v, false) : R(v, o, vPromptResponse, "PromptResponse", 201, 137); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s107(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 107, 85); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s108(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 108); }
+export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s98(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 98, 78, 273); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s99(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 99, 90); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s101(v, false) : R(v, o, vSessionInfo, "SessionInfo", 101, 92); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s76(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 76, 3); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s98(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 98, 78, 273); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s76(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 76, 3); }
+export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s76(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 76, 3); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s102(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 102, 93, 279); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s103(v, false) : R(v, o, vPromptResponse, "PromptResponse", 103, 3); }
 export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
-export function parseExtResponse(v, o) { return vExtResponse(v) ? s203(v, false) : R(v, o, vExtResponse, "ExtResponse", 203); }
-export function parseError(v, o) { return vError(v) ? s205(v, false) : R(v, o, vError, "Error", 205, 139); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s5(v, false) : R(v, o, vExtResponse, "ExtResponse", 5); }
+export function parseError(v, o) { return vError(v) ? s105(v, false) : R(v, o, vError, "Error", 105, 95); }
 export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
-export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s209(v, false) : R(v, o, vAgentNotification, "AgentNotification", 209, 140, 386); }
-export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s212(v, false) : R(v, o, vSessionNotification, "SessionNotification", 212, 143, 326); }
-export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s213(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 213, 144, 322); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s109(v, false) : R(v, o, vAgentNotification, "AgentNotification", 109, 96, 386); }
+export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s112(v, false) : R(v, o, vSessionNotification, "SessionNotification", 112, 99, 326); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s113(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 113, 100, 322); }
 export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
-export function parseContentChunk(v, o) { return vContentChunk(v) ? s253(v, false) : R(v, o, vContentChunk, "ContentChunk", 253, 146, 286); }
-export function parseToolCall(v, o) { return vToolCall(v) ? s254(v, false) : R(v, o, vToolCall, "ToolCall", 254, 150, 297); }
-export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s225(v, false) : R(v, o, vPlanEntry, "PlanEntry", 225, 157); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s133(v, false) : R(v, o, vContentChunk, "ContentChunk", 133, 102, 286); }
+export function parseToolCall(v, o) { return vToolCall(v) ? s134(v, false) : R(v, o, vToolCall, "ToolCall", 134, 104, 297); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s119(v, false) : R(v, o, vPlanEntry, "PlanEntry", 119, 3); }
 export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
 export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
-export function parsePlan(v, o) { return vPlan(v) ? s255(v, false) : R(v, o, vPlan, "Plan", 255, 155); }
-export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s230(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 230, 161); }
-export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s232(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 232, 163); }
-export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s233(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 233, 164); }
-export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s256(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 256, 159); }
-export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s257(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 257, 166); }
-export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s258(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 258, 168, 279); }
-export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s259(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 259, 171); }
-export function parseCost(v, o) { return vCost(v) ? s246(v, false) : R(v, o, vCost, "Cost", 246, 175); }
-export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s260(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 260, 173); }
-export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s250(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 250, 176); }
-export function parseExtNotification(v, o) { return vExtNotification(v) ? s252(v, false) : R(v, o, vExtNotification, "ExtNotification", 252); }
-export function parseClientRequest(v, o) { return vClientRequest(v) ? s261(v, false) : R(v, o, vClientRequest, "ClientRequest", 261, 177, 390); }
-export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s264(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 264, 180); }
-export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s265(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 265, 181); }
-export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s266(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 266, 182); }
-export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s269(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 269, 184); }
-export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s271(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 271, 186); }
-export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s273(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 273, 188); }
-export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s277(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 277, 189); }
-export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s280(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 280, 191); }
-export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s282(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 282, 193); }
-export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s285(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 285, 195); }
-export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s291(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 291, 197); }
-export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s293(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 293, 198); }
-export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s295(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 295, 199, 340); }
-export function parseMcpServer(v, o) { return vMcpServer(v) ? s297(v, false) : R(v, o, vMcpServer, "McpServer", 297, 202, 334); }
-export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s300(v, false) : R(v, o, vHttpHeader, "HttpHeader", 300, 206); }
-export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s331(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 331, 204); }
-export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s332(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 332, 208); }
-export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s306(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 306, 210); }
-export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s310(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 310, 212, 344); }
-export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s313(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 313, 215); }
-export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s315(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 315, 216); }
-export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s317(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 317, 217, 348); }
-export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s320(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 320, 220); }
-export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s322(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 322, 221); }
-export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s324(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 324, 222, 354); }
-export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s328(v, false) : R(v, o, vPromptRequest, "PromptRequest", 328, 223, 360); }
-export function parseClientResponse(v, o) { return vClientResponse(v) ? s333(v, false) : R(v, o, vClientResponse, "ClientResponse", 333, 225, 391); }
-export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s336(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 336, 228); }
-export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s338(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 338, 229); }
-export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s340(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 340, 230, 371); }
-export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s341(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 341, 231, 367); }
-export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s367(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 367, 233); }
-export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s346(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 346, 234); }
-export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s348(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 348, 235); }
-export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s350(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 350, 237); }
-export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s353(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 353, 238); }
-export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s355(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 355, 239); }
-export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s357(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 357, 240); }
-export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s359(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 359, 241); }
+export function parsePlan(v, o) { return vPlan(v) ? s135(v, false) : R(v, o, vPlan, "Plan", 135, 107); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s122(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 122, 112); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s124(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 124, 114); }
+export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s125(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 125, 3); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s136(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 136, 110); }
+export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s137(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 137, 3); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s102(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 102, 93, 279); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s138(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 138, 117); }
+export function parseCost(v, o) { return vCost(v) ? s131(v, false) : R(v, o, vCost, "Cost", 131, 3); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s139(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 139, 119); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s132(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 132, 3); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s5(v, false) : R(v, o, vExtNotification, "ExtNotification", 5); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s140(v, false) : R(v, o, vClientRequest, "ClientRequest", 140, 121, 390); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s143(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 143, 124); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s144(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 144, 125); }
+export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s145(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 145, 126); }
+export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s147(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 147, 128); }
+export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s149(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 149, 130); }
+export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s76(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 76, 3); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s150(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 150, 132); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s152(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 152, 134); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s76(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 76, 3); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s76(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 76, 3); }
+export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s153(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 153, 3); }
+export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s76(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 76, 3); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s154(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 154, 137, 340); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s156(v, false) : R(v, o, vMcpServer, "McpServer", 156, 139, 334); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s31(v, false) : R(v, o, vHttpHeader, "HttpHeader", 31, 3); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s169(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 169, 141); }
+export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s169(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 169, 141); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s158(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 158, 142); }
+export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s159(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 159, 143, 344); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s160(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 160, 3); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s161(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 161, 3); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s162(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 162, 137, 348); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s161(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 161, 3); }
+export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s163(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 163, 3); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s164(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 164, 3, 354); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s167(v, false) : R(v, o, vPromptRequest, "PromptRequest", 167, 144, 360); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s170(v, false) : R(v, o, vClientResponse, "ClientResponse", 170, 146, 391); }
+export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s76(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 76, 3); }
+export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s173(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 173, 3); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s174(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 174, 149, 371); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s175(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 175, 150, 367); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s185(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 185, 3); }
+export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s59(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 59, 3); }
+export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s178(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 178, 151); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s180(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 180, 153); }
+export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s76(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 76, 3); }
+export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s180(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 180, 153); }
+export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s76(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 76, 3); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s181(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 181, 3); }
 export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
-export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s368(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 368); }
-export function parseClientNotification(v, o) { return vClientNotification(v) ? s369(v, false) : R(v, o, vClientNotification, "ClientNotification", 369, 243); }
-export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s372(v, false) : R(v, o, vCancelNotification, "CancelNotification", 372, 246); }
-export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s374(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 374, 247); }
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s186(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 186); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s187(v, false) : R(v, o, vClientNotification, "ClientNotification", 187, 154); }
+export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s161(v, false) : R(v, o, vCancelNotification, "CancelNotification", 161, 3); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s190(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 190, 3); }
 export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 393], ["diff", 223], ["terminal", 225]]);
 export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 199], ["image", 202], ["audio", 205], ["resource_link", 208], ["resource", 211]]);
 export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 397], ["url", 401]], 405);

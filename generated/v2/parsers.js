@@ -399,671 +399,406 @@ const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14,
 const nodes = [
   /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
   /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 58 }, { check: 2 }] } },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 55 }, { node: 49, check: 56 }, { check: 57 }] } },
-  /* 3 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 4 }, { name: "options", node: 47 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 55 }, { node: 41, check: 56 }, { check: 57 }] } },
+  /* 3 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 4 }, { name: "options", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
   /* 4 RequestPermissionRequest/properties/subject */ { union: { variants: [{ node: 5, check: 44 }, { check: 2 }] } },
-  /* 5 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 45 }, { other: true }] } },
+  /* 5 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 38 }, { other: true }] } },
   /* 6 RequestPermissionSubject/anyOf/0 */ { allOf: [7] },
   /* 7 ToolCallPermissionSubject */ { properties: [{ name: "toolCall", node: 8 }] },
-  /* 8 ToolCallUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "kind", onError: 3, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 9, onError: 35, omit: true }, { name: "locations", node: 43, onError: 39, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 8 ToolCallUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "kind", onError: 3, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 9, onError: 35, omit: true }, { name: "locations", node: 36, onError: 39, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 9 ToolCallUpdate/properties/content */ { items: 10, skipInvalid: 33 },
-  /* 10 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 37 }, { tag: "terminal", node: 41 }, { other: true }] } },
+  /* 10 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 30 }, { tag: "terminal", node: 34 }, { other: true }] } },
   /* 11 ToolCallContent/anyOf/0 */ { allOf: [12] },
   /* 12 Content */ { properties: [{ name: "content", node: 13 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 13 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 22 }, { tag: "resource_link", node: 25 }, { tag: "resource", node: 31 }, { other: true }] } },
+  /* 13 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 14 }, { tag: "resource_link", node: 21 }, { tag: "resource", node: 26 }, { other: true }] } },
   /* 14 ContentBlock/anyOf/0 */ { allOf: [15] },
   /* 15 TextContent */ { properties: [{ name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 16 TextContent/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
   /* 17 Annotations */ { properties: [{ name: "audience", node: 18, onError: 9, omit: true }, { name: "lastModified", onError: 10, omit: true }, { name: "priority", onError: 11, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 18 Annotations/properties/audience */ { skipInvalid: 6 },
   /* 19 ContentBlock/anyOf/1 */ { allOf: [20] },
-  /* 20 ImageContent */ { properties: [{ name: "uri", onError: 15, omit: true }, { name: "annotations", node: 21, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 21 ImageContent/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 22 ContentBlock/anyOf/2 */ { allOf: [23] },
-  /* 23 AudioContent */ { properties: [{ name: "annotations", node: 24, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 24 AudioContent/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 25 ContentBlock/anyOf/3 */ { allOf: [26] },
-  /* 26 ResourceLink */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "icons", node: 27, onError: 24, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "size", onError: 25, omit: true }, { name: "annotations", node: 30, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 27 ResourceLink/properties/icons */ { items: 28, skipInvalid: 22 },
-  /* 28 Icon */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "sizes", node: 29, onError: 19, omit: true }, { name: "theme", onError: 21, omit: true }] },
-  /* 29 Icon/properties/sizes */ { skipInvalid: 18 },
-  /* 30 ResourceLink/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 31 ContentBlock/anyOf/4 */ { allOf: [32] },
-  /* 32 EmbeddedResource */ { properties: [{ name: "resource", node: 33 }, { name: "annotations", node: 36, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 33 EmbeddedResourceResource */ { union: { variants: [{ node: 34, check: 26 }, { node: 35, check: 27 }] } },
-  /* 34 TextResourceContents */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 35 BlobResourceContents */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 36 EmbeddedResource/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 37 ToolCallContent/anyOf/1 */ { allOf: [38] },
-  /* 38 Diff */ { properties: [{ name: "changes", node: 39 }, { name: "patch", onError: 32, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 39 Diff/properties/changes */ { items: 40, skipInvalid: 30 },
-  /* 40 DiffChange */ { properties: [{ name: "fileType", onError: 29, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 41 ToolCallContent/anyOf/2 */ { allOf: [42] },
-  /* 42 Terminal */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 43 ToolCallUpdate/properties/locations */ { items: 44, skipInvalid: 37 },
-  /* 44 ToolCallLocation */ { properties: [{ name: "line", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 45 RequestPermissionSubject/anyOf/1 */ { allOf: [46] },
-  /* 46 CommandPermissionSubject */ { properties: [{ name: "toolCallId", onError: 41, omit: true }, { name: "terminalId", onError: 43, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 47 RequestPermissionRequest/properties/options */ { items: 48 },
-  /* 48 PermissionOption */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 49 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 50 }, { tag: "url", node: 74 }, { other: true, node: 76 }] } },
-  /* 50 CreateElicitationRequest/anyOf/0 */ { allOf: [51] },
-  /* 51 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 52 }], union: { variants: [{ node: 73, check: 53 }, { check: 54 }] } },
-  /* 52 ElicitationSchema */ { properties: [{ name: "type", onError: 45, fallback: "object", default: "object" }, { name: "title", onError: 0, omit: true }, { name: "properties", node: 53, default: {} }, { name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 53 ElicitationSchema/properties/properties */ { values: 54, declared: [] },
-  /* 54 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 55 }, { tag: "number", node: 59 }, { tag: "integer", node: 61 }, { tag: "boolean", node: 63 }, { tag: "array", node: 65 }, { other: true }] } },
-  /* 55 ElicitationPropertySchema/anyOf/0 */ { allOf: [56] },
-  /* 56 StringPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 0, omit: true }, { name: "oneOf", node: 57 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 57 StringPropertySchema/properties/oneOf */ { items: 58 },
-  /* 58 EnumOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 59 ElicitationPropertySchema/anyOf/1 */ { allOf: [60] },
-  /* 60 NumberPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 46, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 61 ElicitationPropertySchema/anyOf/2 */ { allOf: [62] },
-  /* 62 IntegerPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 25, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 63 ElicitationPropertySchema/anyOf/3 */ { allOf: [64] },
-  /* 64 BooleanPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 47, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 65 ElicitationPropertySchema/anyOf/4 */ { allOf: [66] },
-  /* 66 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "items", node: 67 }, { name: "default", node: 72, onError: 19, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 67 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 68, check: 50 }, { other: true, check: 51 }, { node: 70, check: 52 }] } },
-  /* 68 MultiSelectItems/anyOf/0 */ { allOf: [69] },
-  /* 69 StringMultiSelectItems */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 70 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 71 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 71 TitledMultiSelectItems/properties/anyOf */ { items: 58 },
-  /* 72 MultiSelectPropertySchema/properties/default */ { skipInvalid: 18 },
-  /* 73 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 41, omit: true }] },
-  /* 74 CreateElicitationRequest/anyOf/1 */ { allOf: [75] },
-  /* 75 ElicitationUrlMode */ { union: { variants: [{ node: 73, check: 53 }, { check: 54 }] } },
-  /* 76 CreateElicitationRequest/anyOf/2 */ { union: { variants: [{ node: 73, check: 53 }, { check: 54 }] } },
-  /* 77 AgentResponse */ { union: { variants: [{ node: 78, check: 124 }, { node: 139, check: 128 }] } },
-  /* 78 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 79 }] },
-  /* 79 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 80, check: 109 }, { node: 115, check: 110 }, { node: 116, check: 111 }, { node: 117, check: 112 }, { node: 128, check: 113 }, { node: 132, check: 114 }, { node: 133, check: 115 }, { node: 135, check: 116 }, { node: 136, check: 117 }, { node: 138, check: 118 }, { check: 119 }] } },
-  /* 80 InitializeResponse */ { properties: [{ name: "info", node: 81 }, { name: "capabilities", node: 82, onError: 81, fallback: {}, default: {} }, { name: "authMethods", node: 105, onError: 89, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 81 Implementation */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 82 AgentCapabilities */ { properties: [{ name: "session", node: 83, onError: 78, omit: true }, { name: "auth", node: 103, onError: 80, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 83 AgentCapabilities/properties/session */ { union: { variants: [{ node: 84, check: 77 }, { check: 2 }] } },
-  /* 84 SessionCapabilities */ { properties: [{ name: "prompt", node: 85, onError: 66, omit: true }, { name: "mcp", node: 93, onError: 72, omit: true }, { name: "delete", node: 99, onError: 74, omit: true }, { name: "additionalDirectories", node: 101, onError: 76, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 85 SessionCapabilities/properties/prompt */ { union: { variants: [{ node: 86, check: 65 }, { check: 2 }] } },
-  /* 86 PromptCapabilities */ { properties: [{ name: "image", node: 87, onError: 60, omit: true }, { name: "audio", node: 89, onError: 62, omit: true }, { name: "embeddedContext", node: 91, onError: 64, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 87 PromptCapabilities/properties/image */ { union: { variants: [{ node: 88, check: 59 }, { check: 2 }] } },
-  /* 88 PromptImageCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 89 PromptCapabilities/properties/audio */ { union: { variants: [{ node: 90, check: 61 }, { check: 2 }] } },
-  /* 90 PromptAudioCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 91 PromptCapabilities/properties/embeddedContext */ { union: { variants: [{ node: 92, check: 63 }, { check: 2 }] } },
-  /* 92 PromptEmbeddedContextCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 93 SessionCapabilities/properties/mcp */ { union: { variants: [{ node: 94, check: 71 }, { check: 2 }] } },
-  /* 94 McpCapabilities */ { properties: [{ name: "stdio", node: 95, onError: 68, omit: true }, { name: "http", node: 97, onError: 70, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 95 McpCapabilities/properties/stdio */ { union: { variants: [{ node: 96, check: 67 }, { check: 2 }] } },
-  /* 96 McpStdioCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 97 McpCapabilities/properties/http */ { union: { variants: [{ node: 98, check: 69 }, { check: 2 }] } },
-  /* 98 McpHttpCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 99 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 100, check: 73 }, { check: 2 }] } },
-  /* 100 SessionDeleteCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 101 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 102, check: 75 }, { check: 2 }] } },
-  /* 102 SessionAdditionalDirectoriesCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 103 AgentCapabilities/properties/auth */ { union: { variants: [{ node: 104, check: 79 }, { check: 2 }] } },
-  /* 104 AgentAuthCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 105 InitializeResponse/properties/authMethods */ { items: 106, skipInvalid: 87 },
-  /* 106 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 107 }, { tag: "agent", node: 112 }, { other: true, node: 114 }] } },
-  /* 107 AuthMethod/anyOf/0 */ { allOf: [108] },
-  /* 108 AuthMethodTerminal */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "args", node: 109, onError: 82, fallback: [] }, { name: "env", node: 110, onError: 86, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 109 AuthMethodTerminal/properties/args */ { skipInvalid: 18 },
-  /* 110 AuthMethodTerminal/properties/env */ { items: 111, skipInvalid: 83 },
-  /* 111 EnvVariable */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 112 AuthMethod/anyOf/1 */ { allOf: [113] },
-  /* 113 AuthMethodAgent */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 114 AuthMethod/anyOf/2 */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 115 LoginAuthResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 116 LogoutAuthResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 117 NewSessionResponse */ { properties: [{ name: "configOptions", node: 118, onError: 100, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 118 NewSessionResponse/properties/configOptions */ { items: 119, skipInvalid: 98 },
-  /* 119 SessionConfigOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "category", onError: 91, omit: true }, { name: "_meta", onError: 12, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 120 }, { tag: "boolean" }, { other: true }] } },
-  /* 120 SessionConfigOption/anyOf/0 */ { allOf: [121] },
-  /* 121 SessionConfigSelect */ { properties: [{ name: "options", node: 122 }] },
-  /* 122 SessionConfigSelectOptions */ { union: { variants: [{ node: 123, check: 94 }, { node: 125, check: 97 }] } },
-  /* 123 SessionConfigSelectOptions/anyOf/0 */ { items: 124 },
-  /* 124 SessionConfigSelectOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 125 SessionConfigSelectOptions/anyOf/1 */ { items: 126 },
-  /* 126 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 127, onError: 94, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 127 SessionConfigSelectGroup/properties/options */ { items: 124, skipInvalid: 92 },
-  /* 128 ListSessionsResponse */ { properties: [{ name: "sessions", node: 129, onError: 106, fallback: [] }, { name: "nextCursor", onError: 108, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 129 ListSessionsResponse/properties/sessions */ { items: 130, skipInvalid: 104 },
-  /* 130 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 131, onError: 103, fallback: [] }, { name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 131 SessionInfo/properties/additionalDirectories */ { skipInvalid: 101 },
-  /* 132 DeleteSessionResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 133 ResumeSessionResponse */ { properties: [{ name: "configOptions", node: 134, onError: 100, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 134 ResumeSessionResponse/properties/configOptions */ { items: 119, skipInvalid: 98 },
-  /* 135 CloseSessionResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 136 SetSessionConfigOptionResponse */ { properties: [{ name: "configOptions", node: 137, onError: 100, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 137 SetSessionConfigOptionResponse/properties/configOptions */ { items: 119, skipInvalid: 98 },
-  /* 138 PromptResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 139 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 140 }] },
-  /* 140 Error */ {  },
-  /* 141 AgentNotification */ { properties: [{ name: "params", node: 142 }] },
-  /* 142 AgentNotification/properties/params */ { union: { variants: [{ node: 143, check: 152 }, { check: 2 }] } },
-  /* 143 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 144, check: 149 }, { node: 202, check: 150 }, { check: 151 }] } },
-  /* 144 UpdateSessionNotification */ { properties: [{ name: "update", node: 145 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 145 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 146 }, { tag: "user_message", node: 148 }, { tag: "agent_message_chunk", node: 151 }, { tag: "agent_message", node: 152 }, { tag: "agent_thought_chunk", node: 155 }, { tag: "agent_thought", node: 156 }, { tag: "state_update", node: 159 }, { tag: "tool_call_content_chunk", node: 167 }, { tag: "tool_call_update", node: 169 }, { tag: "terminal_update", node: 170 }, { tag: "terminal_output_chunk", node: 176 }, { tag: "plan_update", node: 178 }, { tag: "available_commands_update", node: 185 }, { tag: "config_option_update", node: 193 }, { tag: "session_info_update", node: 196 }, { tag: "usage_update", node: 198 }, { other: true }] } },
-  /* 146 SessionUpdate/anyOf/0 */ { allOf: [147] },
-  /* 147 ContentChunk */ { properties: [{ name: "content", node: 13 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 148 SessionUpdate/anyOf/1 */ { allOf: [149] },
-  /* 149 UserMessage */ { properties: [{ name: "content", node: 150, onError: 131, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 150 UserMessage/properties/content */ { items: 13, skipInvalid: 129 },
-  /* 151 SessionUpdate/anyOf/2 */ { allOf: [147] },
-  /* 152 SessionUpdate/anyOf/3 */ { allOf: [153] },
-  /* 153 AgentMessage */ { properties: [{ name: "content", node: 154, onError: 131, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 154 AgentMessage/properties/content */ { items: 13, skipInvalid: 129 },
-  /* 155 SessionUpdate/anyOf/4 */ { allOf: [147] },
-  /* 156 SessionUpdate/anyOf/5 */ { allOf: [157] },
-  /* 157 AgentThought */ { properties: [{ name: "content", node: 158, onError: 131, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 158 AgentThought/properties/content */ { items: 13, skipInvalid: 129 },
-  /* 159 SessionUpdate/anyOf/6 */ { allOf: [160] },
-  /* 160 StateUpdate */ { union: { tag: "state", variants: [{ tag: "running", node: 161 }, { tag: "idle", node: 163 }, { tag: "requires_action", node: 165 }, { other: true }] } },
-  /* 161 StateUpdate/anyOf/0 */ { allOf: [162] },
-  /* 162 RunningStateUpdate */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 163 StateUpdate/anyOf/1 */ { allOf: [164] },
-  /* 164 IdleStateUpdate */ { properties: [{ name: "stopReason", onError: 133, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 165 StateUpdate/anyOf/2 */ { allOf: [166] },
-  /* 166 RequiresActionStateUpdate */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 167 SessionUpdate/anyOf/7 */ { allOf: [168] },
-  /* 168 ToolCallContentChunk */ { properties: [{ name: "content", node: 10 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 169 SessionUpdate/anyOf/8 */ { allOf: [8] },
-  /* 170 SessionUpdate/anyOf/9 */ { allOf: [171] },
-  /* 171 TerminalUpdate */ { properties: [{ name: "command", onError: 0, omit: true }, { name: "cwd", onError: 134, omit: true }, { name: "output", node: 172, onError: 136, omit: true }, { name: "exitStatus", node: 174, onError: 138, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 172 TerminalUpdate/properties/output */ { union: { variants: [{ node: 173, check: 135 }, { check: 2 }] } },
-  /* 173 TerminalOutput */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 174 TerminalUpdate/properties/exitStatus */ { union: { variants: [{ node: 175, check: 137 }, { check: 2 }] } },
-  /* 175 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 36, omit: true }, { name: "signal", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 176 SessionUpdate/anyOf/10 */ { allOf: [177] },
-  /* 177 TerminalOutputChunk */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 178 SessionUpdate/anyOf/11 */ { allOf: [179] },
-  /* 179 PlanUpdate */ { properties: [{ name: "plan", node: 180 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 180 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 181 }, { other: true }] } },
-  /* 181 PlanUpdateContent/anyOf/0 */ { allOf: [182] },
-  /* 182 PlanItems */ { properties: [{ name: "entries", node: 183, onError: 141, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 183 PlanItems/properties/entries */ { items: 184, skipInvalid: 139 },
-  /* 184 PlanEntry */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 185 SessionUpdate/anyOf/12 */ { allOf: [186] },
-  /* 186 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 187, onError: 146, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 187 AvailableCommandsUpdate/properties/availableCommands */ { items: 188, skipInvalid: 144 },
-  /* 188 AvailableCommand */ { properties: [{ name: "input", node: 189, onError: 143, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 189 AvailableCommand/properties/input */ { union: { variants: [{ node: 190, check: 142 }, { check: 2 }] } },
-  /* 190 AvailableCommandInput */ { union: { tag: "type", variants: [{ tag: "text", node: 191 }, { other: true }] } },
-  /* 191 AvailableCommandInput/anyOf/0 */ { allOf: [192] },
-  /* 192 TextCommandInput */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 193 SessionUpdate/anyOf/13 */ { allOf: [194] },
-  /* 194 ConfigOptionUpdate */ { properties: [{ name: "configOptions", node: 195, onError: 100, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 195 ConfigOptionUpdate/properties/configOptions */ { items: 119, skipInvalid: 98 },
-  /* 196 SessionUpdate/anyOf/14 */ { allOf: [197] },
-  /* 197 SessionInfoUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 198 SessionUpdate/anyOf/15 */ { allOf: [199] },
-  /* 199 UsageUpdate */ { properties: [{ name: "cost", node: 200, onError: 148, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 200 UsageUpdate/properties/cost */ { union: { variants: [{ node: 201, check: 147 }, { check: 2 }] } },
-  /* 201 Cost */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 202 CompleteElicitationNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 203 ClientRequest */ { properties: [{ name: "params", node: 204 }] },
-  /* 204 ClientRequest/properties/params */ { union: { variants: [{ node: 205, check: 179 }, { check: 2 }] } },
-  /* 205 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 206, check: 169 }, { node: 218, check: 170 }, { node: 219, check: 171 }, { node: 220, check: 172 }, { node: 231, check: 173 }, { node: 232, check: 174 }, { node: 233, check: 175 }, { node: 241, check: 176 }, { node: 242, check: 177 }, { node: 243, check: 178 }, { check: 57 }] } },
-  /* 206 InitializeRequest */ { properties: [{ name: "info", node: 81 }, { name: "capabilities", node: 207, onError: 163, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
-  /* 207 ClientCapabilities */ { properties: [{ name: "auth", node: 208, onError: 156, omit: true }, { name: "elicitation", node: 212, onError: 162, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 208 ClientCapabilities/properties/auth */ { union: { variants: [{ node: 209, check: 155 }, { check: 2 }] } },
-  /* 209 AuthCapabilities */ { properties: [{ name: "terminal", node: 210, onError: 154, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 210 AuthCapabilities/properties/terminal */ { union: { variants: [{ node: 211, check: 153 }, { check: 2 }] } },
-  /* 211 TerminalAuthCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 212 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 213, check: 161 }, { check: 2 }] } },
-  /* 213 ElicitationCapabilities */ { properties: [{ name: "form", node: 214, onError: 158, omit: true }, { name: "url", node: 216, onError: 160, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 214 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 215, check: 157 }, { check: 2 }] } },
-  /* 215 ElicitationFormCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 216 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 217, check: 159 }, { check: 2 }] } },
-  /* 217 ElicitationUrlCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 218 LoginAuthRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 219 LogoutAuthRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 220 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 221, onError: 103, fallback: [] }, { name: "mcpServers", node: 222, onError: 166, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 221 NewSessionRequest/properties/additionalDirectories */ { skipInvalid: 101 },
-  /* 222 NewSessionRequest/properties/mcpServers */ { items: 223, skipInvalid: 164 },
-  /* 223 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 224 }, { tag: "stdio", node: 228 }, { other: true }] } },
-  /* 224 McpServer/anyOf/0 */ { allOf: [225] },
-  /* 225 McpServerHttp */ { properties: [{ name: "headers", node: 226 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 226 McpServerHttp/properties/headers */ { items: 227 },
-  /* 227 HttpHeader */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 228 McpServer/anyOf/1 */ { allOf: [229] },
-  /* 229 McpServerStdio */ { properties: [{ name: "env", node: 230 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 230 McpServerStdio/properties/env */ { items: 111 },
-  /* 231 ListSessionsRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 232 DeleteSessionRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 233 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 234, onError: 103, fallback: [] }, { name: "mcpServers", node: 235, onError: 166, fallback: [] }, { name: "replayFrom", node: 236, onError: 168, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 234 ResumeSessionRequest/properties/additionalDirectories */ { skipInvalid: 101 },
-  /* 235 ResumeSessionRequest/properties/mcpServers */ { items: 223, skipInvalid: 164 },
-  /* 236 ResumeSessionRequest/properties/replayFrom */ { union: { variants: [{ node: 237, check: 167 }, { check: 2 }] } },
-  /* 237 ReplayFrom */ { union: { tag: "type", variants: [{ tag: "start", node: 238 }, { other: true, node: 240 }] } },
-  /* 238 ReplayFrom/anyOf/0 */ { allOf: [239] },
-  /* 239 ReplayFromStart */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 240 ReplayFrom/anyOf/1 */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 241 CloseSessionRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 242 SetSessionConfigOptionRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 243 PromptRequest */ { properties: [{ name: "prompt", node: 244 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 244 PromptRequest/properties/prompt */ { items: 13 },
-  /* 245 ClientResponse */ { union: { variants: [{ node: 246, check: 184 }, { node: 253, check: 128 }] } },
-  /* 246 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 247 }] },
-  /* 247 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 248, check: 180 }, { node: 252, check: 181 }, { check: 119 }] } },
-  /* 248 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 249 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 249 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 250 }, { other: true }] } },
-  /* 250 RequestPermissionOutcome/anyOf/1 */ { allOf: [251] },
-  /* 251 SelectedPermissionOutcome */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 252 CreateElicitationResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 253 ClientResponse/anyOf/1 */ { properties: [{ name: "error", node: 140 }] },
-  /* 254 ClientNotification */ { properties: [{ name: "params", node: 255 }] },
-  /* 255 ClientNotification/properties/params */ { union: { variants: [{ node: 256, check: 186 }, { check: 2 }] } },
-  /* 256 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 257, check: 185 }, { check: 151 }] } },
-  /* 257 CancelSessionNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 258 ProtocolLevelNotification */ { properties: [{ name: "params", node: 259 }] },
-  /* 259 ProtocolLevelNotification/properties/params */ { union: { variants: [{ node: 260, check: 188 }, { check: 2 }] } },
-  /* 260 ProtocolLevelNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 261 }] } },
-  /* 261 CancelRequestNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
+  /* 20 ImageContent */ { properties: [{ name: "uri", onError: 15, omit: true }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 21 ContentBlock/anyOf/3 */ { allOf: [22] },
+  /* 22 ResourceLink */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "icons", node: 23, onError: 24, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "size", onError: 25, omit: true }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 23 ResourceLink/properties/icons */ { items: 24, skipInvalid: 22 },
+  /* 24 Icon */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "sizes", node: 25, onError: 19, omit: true }, { name: "theme", onError: 21, omit: true }] },
+  /* 25 Icon/properties/sizes */ { skipInvalid: 18 },
+  /* 26 ContentBlock/anyOf/4 */ { allOf: [27] },
+  /* 27 EmbeddedResource */ { properties: [{ name: "resource", node: 28 }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 28 EmbeddedResourceResource */ { union: { variants: [{ node: 29, check: 26 }, { node: 29, check: 27 }] } },
+  /* 29 TextResourceContents */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 30 ToolCallContent/anyOf/1 */ { allOf: [31] },
+  /* 31 Diff */ { properties: [{ name: "changes", node: 32 }, { name: "patch", onError: 32, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 32 Diff/properties/changes */ { items: 33, skipInvalid: 30 },
+  /* 33 DiffChange */ { properties: [{ name: "fileType", onError: 29, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 34 ToolCallContent/anyOf/2 */ { allOf: [35] },
+  /* 35 Terminal */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
+  /* 36 ToolCallUpdate/properties/locations */ { items: 37, skipInvalid: 37 },
+  /* 37 ToolCallLocation */ { properties: [{ name: "line", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 38 RequestPermissionSubject/anyOf/1 */ { allOf: [39] },
+  /* 39 CommandPermissionSubject */ { properties: [{ name: "toolCallId", onError: 41, omit: true }, { name: "terminalId", onError: 43, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 40 RequestPermissionRequest/properties/options */ { items: 35 },
+  /* 41 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 42 }, { tag: "url", node: 62 }, { other: true, node: 63 }] } },
+  /* 42 CreateElicitationRequest/anyOf/0 */ { allOf: [43] },
+  /* 43 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 44 }], union: { variants: [{ node: 61, check: 53 }, { check: 54 }] } },
+  /* 44 ElicitationSchema */ { properties: [{ name: "type", onError: 45, fallback: "object", default: "object" }, { name: "title", onError: 0, omit: true }, { name: "properties", node: 45, default: {} }, { name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 45 ElicitationSchema/properties/properties */ { values: 46, declared: [] },
+  /* 46 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 47 }, { tag: "number", node: 51 }, { tag: "integer", node: 53 }, { tag: "boolean", node: 55 }, { tag: "array", node: 57 }, { other: true }] } },
+  /* 47 ElicitationPropertySchema/anyOf/0 */ { allOf: [48] },
+  /* 48 StringPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 0, omit: true }, { name: "oneOf", node: 49 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 49 StringPropertySchema/properties/oneOf */ { items: 50 },
+  /* 50 EnumOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 51 ElicitationPropertySchema/anyOf/1 */ { allOf: [52] },
+  /* 52 NumberPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 46, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 53 ElicitationPropertySchema/anyOf/2 */ { allOf: [54] },
+  /* 54 IntegerPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 25, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 55 ElicitationPropertySchema/anyOf/3 */ { allOf: [56] },
+  /* 56 BooleanPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 47, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 57 ElicitationPropertySchema/anyOf/4 */ { allOf: [58] },
+  /* 58 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "items", node: 59 }, { name: "default", node: 25, onError: 19, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 59 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 34, check: 50 }, { other: true, check: 51 }, { node: 60, check: 52 }] } },
+  /* 60 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 49 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 61 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 41, omit: true }] },
+  /* 62 CreateElicitationRequest/anyOf/1 */ { allOf: [63] },
+  /* 63 ElicitationUrlMode */ { union: { variants: [{ node: 61, check: 53 }, { check: 54 }] } },
+  /* 64 AgentResponse */ { union: { variants: [{ node: 65, check: 124 }, { node: 103, check: 128 }] } },
+  /* 65 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 66 }] },
+  /* 66 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 67, check: 109 }, { node: 35, check: 110 }, { node: 35, check: 111 }, { node: 90, check: 112 }, { node: 99, check: 113 }, { node: 35, check: 114 }, { node: 90, check: 115 }, { node: 35, check: 116 }, { node: 90, check: 117 }, { node: 35, check: 118 }, { check: 119 }] } },
+  /* 67 InitializeResponse */ { properties: [{ name: "info", node: 68 }, { name: "capabilities", node: 69, onError: 81, fallback: {}, default: {} }, { name: "authMethods", node: 84, onError: 89, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 68 Implementation */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 69 AgentCapabilities */ { properties: [{ name: "session", node: 70, onError: 78, omit: true }, { name: "auth", node: 83, onError: 80, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 70 AgentCapabilities/properties/session */ { union: { variants: [{ node: 71, check: 77 }, { check: 2 }] } },
+  /* 71 SessionCapabilities */ { properties: [{ name: "prompt", node: 72, onError: 66, omit: true }, { name: "mcp", node: 77, onError: 72, omit: true }, { name: "delete", node: 81, onError: 74, omit: true }, { name: "additionalDirectories", node: 82, onError: 76, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 72 SessionCapabilities/properties/prompt */ { union: { variants: [{ node: 73, check: 65 }, { check: 2 }] } },
+  /* 73 PromptCapabilities */ { properties: [{ name: "image", node: 74, onError: 60, omit: true }, { name: "audio", node: 75, onError: 62, omit: true }, { name: "embeddedContext", node: 76, onError: 64, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 74 PromptCapabilities/properties/image */ { union: { variants: [{ node: 35, check: 59 }, { check: 2 }] } },
+  /* 75 PromptCapabilities/properties/audio */ { union: { variants: [{ node: 35, check: 61 }, { check: 2 }] } },
+  /* 76 PromptCapabilities/properties/embeddedContext */ { union: { variants: [{ node: 35, check: 63 }, { check: 2 }] } },
+  /* 77 SessionCapabilities/properties/mcp */ { union: { variants: [{ node: 78, check: 71 }, { check: 2 }] } },
+  /* 78 McpCapabilities */ { properties: [{ name: "stdio", node: 79, onError: 68, omit: true }, { name: "http", node: 80, onError: 70, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 79 McpCapabilities/properties/stdio */ { union: { variants: [{ node: 35, check: 67 }, { check: 2 }] } },
+  /* 80 McpCapabilities/properties/http */ { union: { variants: [{ node: 35, check: 69 }, { check: 2 }] } },
+  /* 81 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 35, check: 73 }, { check: 2 }] } },
+  /* 82 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 35, check: 75 }, { check: 2 }] } },
+  /* 83 AgentCapabilities/properties/auth */ { union: { variants: [{ node: 35, check: 79 }, { check: 2 }] } },
+  /* 84 InitializeResponse/properties/authMethods */ { items: 85, skipInvalid: 87 },
+  /* 85 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 86 }, { tag: "agent", node: 89 }, { other: true, node: 50 }] } },
+  /* 86 AuthMethod/anyOf/0 */ { allOf: [87] },
+  /* 87 AuthMethodTerminal */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "args", node: 25, onError: 82, fallback: [] }, { name: "env", node: 88, onError: 86, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 88 AuthMethodTerminal/properties/env */ { items: 35, skipInvalid: 83 },
+  /* 89 AuthMethod/anyOf/1 */ { allOf: [50] },
+  /* 90 NewSessionResponse */ { properties: [{ name: "configOptions", node: 91, onError: 100, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 91 NewSessionResponse/properties/configOptions */ { items: 92, skipInvalid: 98 },
+  /* 92 SessionConfigOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "category", onError: 91, omit: true }, { name: "_meta", onError: 12, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 93 }, { tag: "boolean" }, { other: true }] } },
+  /* 93 SessionConfigOption/anyOf/0 */ { allOf: [94] },
+  /* 94 SessionConfigSelect */ { properties: [{ name: "options", node: 95 }] },
+  /* 95 SessionConfigSelectOptions */ { union: { variants: [{ node: 49, check: 94 }, { node: 96, check: 97 }] } },
+  /* 96 SessionConfigSelectOptions/anyOf/1 */ { items: 97 },
+  /* 97 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 98, onError: 94, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 98 SessionConfigSelectGroup/properties/options */ { items: 50, skipInvalid: 92 },
+  /* 99 ListSessionsResponse */ { properties: [{ name: "sessions", node: 100, onError: 106, fallback: [] }, { name: "nextCursor", onError: 108, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 100 ListSessionsResponse/properties/sessions */ { items: 101, skipInvalid: 104 },
+  /* 101 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 102, onError: 103, fallback: [] }, { name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 102 SessionInfo/properties/additionalDirectories */ { skipInvalid: 101 },
+  /* 103 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 104 }] },
+  /* 104 Error */ {  },
+  /* 105 AgentNotification */ { properties: [{ name: "params", node: 106 }] },
+  /* 106 AgentNotification/properties/params */ { union: { variants: [{ node: 107, check: 152 }, { check: 2 }] } },
+  /* 107 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 108, check: 149 }, { node: 35, check: 150 }, { check: 151 }] } },
+  /* 108 UpdateSessionNotification */ { properties: [{ name: "update", node: 109 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 109 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 11 }, { tag: "user_message", node: 110 }, { tag: "agent_message_chunk", node: 11 }, { tag: "agent_message", node: 110 }, { tag: "agent_thought_chunk", node: 11 }, { tag: "agent_thought", node: 110 }, { tag: "state_update", node: 113 }, { tag: "tool_call_content_chunk", node: 117 }, { tag: "tool_call_update", node: 119 }, { tag: "terminal_update", node: 120 }, { tag: "terminal_output_chunk", node: 34 }, { tag: "plan_update", node: 125 }, { tag: "available_commands_update", node: 131 }, { tag: "config_option_update", node: 137 }, { tag: "session_info_update", node: 138 }, { tag: "usage_update", node: 140 }, { other: true }] } },
+  /* 110 SessionUpdate/anyOf/1 */ { allOf: [111] },
+  /* 111 UserMessage */ { properties: [{ name: "content", node: 112, onError: 131, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 112 UserMessage/properties/content */ { items: 13, skipInvalid: 129 },
+  /* 113 SessionUpdate/anyOf/6 */ { allOf: [114] },
+  /* 114 StateUpdate */ { union: { tag: "state", variants: [{ tag: "running", node: 34 }, { tag: "idle", node: 115 }, { tag: "requires_action", node: 34 }, { other: true }] } },
+  /* 115 StateUpdate/anyOf/1 */ { allOf: [116] },
+  /* 116 IdleStateUpdate */ { properties: [{ name: "stopReason", onError: 133, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 117 SessionUpdate/anyOf/7 */ { allOf: [118] },
+  /* 118 ToolCallContentChunk */ { properties: [{ name: "content", node: 10 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 119 SessionUpdate/anyOf/8 */ { allOf: [8] },
+  /* 120 SessionUpdate/anyOf/9 */ { allOf: [121] },
+  /* 121 TerminalUpdate */ { properties: [{ name: "command", onError: 0, omit: true }, { name: "cwd", onError: 134, omit: true }, { name: "output", node: 122, onError: 136, omit: true }, { name: "exitStatus", node: 123, onError: 138, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 122 TerminalUpdate/properties/output */ { union: { variants: [{ node: 35, check: 135 }, { check: 2 }] } },
+  /* 123 TerminalUpdate/properties/exitStatus */ { union: { variants: [{ node: 124, check: 137 }, { check: 2 }] } },
+  /* 124 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 36, omit: true }, { name: "signal", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 125 SessionUpdate/anyOf/11 */ { allOf: [126] },
+  /* 126 PlanUpdate */ { properties: [{ name: "plan", node: 127 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 127 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 128 }, { other: true }] } },
+  /* 128 PlanUpdateContent/anyOf/0 */ { allOf: [129] },
+  /* 129 PlanItems */ { properties: [{ name: "entries", node: 130, onError: 141, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 130 PlanItems/properties/entries */ { items: 35, skipInvalid: 139 },
+  /* 131 SessionUpdate/anyOf/12 */ { allOf: [132] },
+  /* 132 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 133, onError: 146, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 133 AvailableCommandsUpdate/properties/availableCommands */ { items: 134, skipInvalid: 144 },
+  /* 134 AvailableCommand */ { properties: [{ name: "input", node: 135, onError: 143, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 135 AvailableCommand/properties/input */ { union: { variants: [{ node: 136, check: 142 }, { check: 2 }] } },
+  /* 136 AvailableCommandInput */ { union: { tag: "type", variants: [{ tag: "text", node: 34 }, { other: true }] } },
+  /* 137 SessionUpdate/anyOf/13 */ { allOf: [90] },
+  /* 138 SessionUpdate/anyOf/14 */ { allOf: [139] },
+  /* 139 SessionInfoUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 140 SessionUpdate/anyOf/15 */ { allOf: [141] },
+  /* 141 UsageUpdate */ { properties: [{ name: "cost", node: 142, onError: 148, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 142 UsageUpdate/properties/cost */ { union: { variants: [{ node: 35, check: 147 }, { check: 2 }] } },
+  /* 143 ClientRequest */ { properties: [{ name: "params", node: 144 }] },
+  /* 144 ClientRequest/properties/params */ { union: { variants: [{ node: 145, check: 179 }, { check: 2 }] } },
+  /* 145 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 146, check: 169 }, { node: 35, check: 170 }, { node: 35, check: 171 }, { node: 155, check: 172 }, { node: 35, check: 173 }, { node: 35, check: 174 }, { node: 162, check: 175 }, { node: 35, check: 176 }, { node: 35, check: 177 }, { node: 165, check: 178 }, { check: 57 }] } },
+  /* 146 InitializeRequest */ { properties: [{ name: "info", node: 68 }, { name: "capabilities", node: 147, onError: 163, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
+  /* 147 ClientCapabilities */ { properties: [{ name: "auth", node: 148, onError: 156, omit: true }, { name: "elicitation", node: 151, onError: 162, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 148 ClientCapabilities/properties/auth */ { union: { variants: [{ node: 149, check: 155 }, { check: 2 }] } },
+  /* 149 AuthCapabilities */ { properties: [{ name: "terminal", node: 150, onError: 154, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 150 AuthCapabilities/properties/terminal */ { union: { variants: [{ node: 35, check: 153 }, { check: 2 }] } },
+  /* 151 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 152, check: 161 }, { check: 2 }] } },
+  /* 152 ElicitationCapabilities */ { properties: [{ name: "form", node: 153, onError: 158, omit: true }, { name: "url", node: 154, onError: 160, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 153 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 35, check: 157 }, { check: 2 }] } },
+  /* 154 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 35, check: 159 }, { check: 2 }] } },
+  /* 155 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 102, onError: 103, fallback: [] }, { name: "mcpServers", node: 156, onError: 166, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 156 NewSessionRequest/properties/mcpServers */ { items: 157, skipInvalid: 164 },
+  /* 157 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 158 }, { tag: "stdio", node: 160 }, { other: true }] } },
+  /* 158 McpServer/anyOf/0 */ { allOf: [159] },
+  /* 159 McpServerHttp */ { properties: [{ name: "headers", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 160 McpServer/anyOf/1 */ { allOf: [161] },
+  /* 161 McpServerStdio */ { properties: [{ name: "env", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 162 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 102, onError: 103, fallback: [] }, { name: "mcpServers", node: 156, onError: 166, fallback: [] }, { name: "replayFrom", node: 163, onError: 168, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 163 ResumeSessionRequest/properties/replayFrom */ { union: { variants: [{ node: 164, check: 167 }, { check: 2 }] } },
+  /* 164 ReplayFrom */ { union: { tag: "type", variants: [{ tag: "start", node: 34 }, { other: true, node: 35 }] } },
+  /* 165 PromptRequest */ { properties: [{ name: "prompt", node: 166 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 166 PromptRequest/properties/prompt */ { items: 13 },
+  /* 167 ClientResponse */ { union: { variants: [{ node: 168, check: 184 }, { node: 103, check: 128 }] } },
+  /* 168 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 169 }] },
+  /* 169 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 170, check: 180 }, { node: 35, check: 181 }, { check: 119 }] } },
+  /* 170 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 171 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 171 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 34 }, { other: true }] } },
+  /* 172 ClientNotification */ { properties: [{ name: "params", node: 173 }] },
+  /* 173 ClientNotification/properties/params */ { union: { variants: [{ node: 174, check: 186 }, { check: 2 }] } },
+  /* 174 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 35, check: 185 }, { check: 151 }] } },
+  /* 175 ProtocolLevelNotification */ { properties: [{ name: "params", node: 176 }] },
+  /* 176 ProtocolLevelNotification/properties/params */ { union: { variants: [{ node: 177, check: 188 }, { check: 2 }] } },
+  /* 177 ProtocolLevelNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 35 }] } },
 ];
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
 const shapes = [
   /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
   /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
-  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 55, repair: 3 }, { kinds: "object", node: 66, check: 56, repair: 49 }, { node: 98, check: 57 }] }] },
-  /* 3 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 4], ["options", 62], ["_meta", 65]] },
+  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 55, repair: 3 }, { kinds: "object", node: 41, check: 56, repair: 41 }, { node: 16, check: 57 }] }] },
+  /* 3 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 4], ["options", 39], ["_meta", 15]] },
   /* 4 RequestPermissionRequest/properties/subject */ { unions: [{ variants: [{ kinds: "object", node: 5 }, { kinds: "scalar" }] }] },
-  /* 5 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 59 }, { other: true, node: 61 }], tag: "type" }] },
+  /* 5 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 38 }, { other: true, node: 26 }], tag: "type" }] },
   /* 6 RequestPermissionSubject/union/0/anyOf/0 */ { keys: [["type", -1], ["toolCall", 7]] },
-  /* 7 ToolCallUpdate */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 55], ["rawInput", 16], ["rawOutput", 16], ["_meta", 58]] },
+  /* 7 ToolCallUpdate */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 36], ["rawInput", 16], ["rawOutput", 16], ["_meta", 15]] },
   /* 8 ToolCallUpdate/properties/content */ { items: 9 },
-  /* 9 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 10 }, { tag: "diff", node: 39 }, { tag: "terminal", node: 52 }, { other: true, node: 54 }], tag: "type" }] },
-  /* 10 ToolCallContent/union/0/anyOf/0 */ { keys: [["type", -1], ["content", 11], ["_meta", 38]] },
-  /* 11 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 12 }, { tag: "image", node: 18 }, { tag: "audio", node: 21 }, { tag: "resource_link", node: 24 }, { tag: "resource", node: 29 }, { other: true, node: 37 }], tag: "type" }] },
-  /* 12 ContentBlock/union/0/anyOf/0 */ { keys: [["type", -1], ["text", -1], ["annotations", 13], ["_meta", 17]] },
+  /* 9 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 10 }, { tag: "diff", node: 27 }, { tag: "terminal", node: 35 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 10 ToolCallContent/union/0/anyOf/0 */ { keys: [["type", -1], ["content", 11], ["_meta", 15]] },
+  /* 11 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 18 }, { tag: "resource_link", node: 19 }, { tag: "resource", node: 22 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 12 ContentBlock/union/0/anyOf/0 */ { keys: [["type", -1], ["text", -1], ["annotations", 13], ["_meta", 15]] },
   /* 13 ContentBlock/union/0/anyOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
   /* 14 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 15]] },
   /* 15 Annotations/properties/_meta */ { others: 16 },
   /* 16 (free-form) */ { free: true },
-  /* 17 ContentBlock/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 18 ContentBlock/union/0/anyOf/1 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 19], ["_meta", 20]] },
-  /* 19 ContentBlock/union/0/anyOf/1/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 20 ContentBlock/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 21 ContentBlock/union/0/anyOf/2 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["annotations", 22], ["_meta", 23]] },
-  /* 22 ContentBlock/union/0/anyOf/2/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 23 ContentBlock/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 24 ContentBlock/union/0/anyOf/3 */ { keys: [["type", -1], ["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 25], ["mimeType", -1], ["size", -1], ["annotations", 27], ["_meta", 28]] },
-  /* 25 ContentBlock/union/0/anyOf/3/properties/icons */ { items: 26 },
-  /* 26 Icon */ { keys: [["src", -1], ["mimeType", -1], ["sizes", -1], ["theme", -1]] },
-  /* 27 ContentBlock/union/0/anyOf/3/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 28 ContentBlock/union/0/anyOf/3/properties/_meta */ { others: 16 },
-  /* 29 ContentBlock/union/0/anyOf/4 */ { keys: [["type", -1], ["resource", 30], ["annotations", 35], ["_meta", 36]] },
-  /* 30 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 31, check: 26, repair: 34 }, { kinds: "object", node: 33, check: 27, repair: 35 }] }] },
-  /* 31 TextResourceContents */ { keys: [["text", -1], ["uri", -1], ["mimeType", -1], ["_meta", 32]] },
-  /* 32 TextResourceContents/properties/_meta */ { others: 16 },
-  /* 33 BlobResourceContents */ { keys: [["blob", -1], ["uri", -1], ["mimeType", -1], ["_meta", 34]] },
-  /* 34 BlobResourceContents/properties/_meta */ { others: 16 },
-  /* 35 ContentBlock/union/0/anyOf/4/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 36 ContentBlock/union/0/anyOf/4/properties/_meta */ { others: 16 },
-  /* 37 ContentBlock/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
-  /* 38 ToolCallContent/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 39 ToolCallContent/union/0/anyOf/1 */ { keys: [["type", -1], ["changes", 40], ["patch", 49], ["_meta", 51]] },
-  /* 40 ToolCallContent/union/0/anyOf/1/properties/changes */ { items: 41 },
-  /* 41 DiffChange */ { keys: [["fileType", -1], ["mimeType", -1], ["_meta", 42]], unions: [{ variants: [{ tag: "add", node: 43 }, { tag: "delete", node: 44 }, { tag: "modify", node: 45 }, { tag: "move", node: 46 }, { tag: "copy", node: 47 }, { other: true, node: 48 }], tag: "operation" }] },
-  /* 42 DiffChange/properties/_meta */ { others: 16 },
-  /* 43 DiffChange/union/0/anyOf/0 */ { keys: [["operation", -1], ["path", -1]] },
-  /* 44 DiffChange/union/0/anyOf/1 */ { keys: [["operation", -1], ["path", -1]] },
-  /* 45 DiffChange/union/0/anyOf/2 */ { keys: [["operation", -1], ["path", -1]] },
-  /* 46 DiffChange/union/0/anyOf/3 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
-  /* 47 DiffChange/union/0/anyOf/4 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
-  /* 48 DiffChange/union/0/anyOf/5 */ { keys: [["operation", -1]], others: 16 },
-  /* 49 ToolCallContent/union/0/anyOf/1/properties/patch */ { unions: [{ variants: [{ kinds: "object", node: 50 }, { kinds: "scalar" }] }] },
-  /* 50 DiffPatch */ { keys: [["format", -1], ["text", -1]] },
-  /* 51 ToolCallContent/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 52 ToolCallContent/union/0/anyOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 53]] },
-  /* 53 ToolCallContent/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 54 ToolCallContent/union/0/anyOf/3 */ { keys: [["type", -1]], others: 16 },
-  /* 55 ToolCallUpdate/properties/locations */ { items: 56 },
-  /* 56 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 57]] },
-  /* 57 ToolCallLocation/properties/_meta */ { others: 16 },
-  /* 58 ToolCallUpdate/properties/_meta */ { others: 16 },
-  /* 59 RequestPermissionSubject/union/0/anyOf/1 */ { keys: [["type", -1], ["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 60]] },
-  /* 60 RequestPermissionSubject/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 61 RequestPermissionSubject/union/0/anyOf/2 */ { keys: [["type", -1]], others: 16 },
-  /* 62 RequestPermissionRequest/properties/options */ { items: 63 },
-  /* 63 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 64]] },
-  /* 64 PermissionOption/properties/_meta */ { others: 16 },
-  /* 65 RequestPermissionRequest/properties/_meta */ { others: 16 },
-  /* 66 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 67]], unions: [{ variants: [{ tag: "form", node: 68 }, { tag: "url", node: 96 }, { other: true, node: 97 }], tag: "mode" }] },
-  /* 67 CreateElicitationRequest/properties/_meta */ { others: 16 },
-  /* 68 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 69]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 69 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 70], ["required", -1], ["description", -1], ["_meta", 93]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
-  /* 70 ElicitationSchema/properties/properties */ { others: 71 },
-  /* 71 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 72 }, { tag: "number", node: 77 }, { tag: "integer", node: 79 }, { tag: "boolean", node: 81 }, { tag: "array", node: 83 }, { other: true, node: 92 }], tag: "type" }] },
-  /* 72 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 73], ["_meta", 76]] },
-  /* 73 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 74 },
-  /* 74 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 75]] },
-  /* 75 EnumOption/properties/_meta */ { others: 16 },
-  /* 76 ElicitationPropertySchema/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 77 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 78]] },
-  /* 78 ElicitationPropertySchema/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 79 ElicitationPropertySchema/union/0/anyOf/2 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 80]] },
-  /* 80 ElicitationPropertySchema/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 81 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 82]] },
-  /* 82 ElicitationPropertySchema/union/0/anyOf/3/properties/_meta */ { others: 16 },
-  /* 83 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 84], ["default", -1], ["_meta", 91]] },
-  /* 84 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 85, check: 50, repair: 68 }, { other: true, node: 87, check: 51 }, { kinds: "object", node: 88, check: 52, repair: 70 }], tag: "type" }] },
-  /* 85 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 86]] },
-  /* 86 MultiSelectItems/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 87 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 16 },
-  /* 88 TitledMultiSelectItems */ { keys: [["anyOf", 89], ["_meta", 90]] },
-  /* 89 TitledMultiSelectItems/properties/anyOf */ { items: 74 },
-  /* 90 TitledMultiSelectItems/properties/_meta */ { others: 16 },
-  /* 91 ElicitationPropertySchema/union/0/anyOf/4/properties/_meta */ { others: 16 },
-  /* 92 ElicitationPropertySchema/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
-  /* 93 ElicitationSchema/properties/_meta */ { others: 16 },
-  /* 94 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
-  /* 95 ElicitationRequestScope */ { keys: [["requestId", -1]] },
-  /* 96 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 97 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 16, unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 98 ExtRequest */ { free: true },
-  /* 99 TextContent */ { keys: [["text", -1], ["annotations", 13], ["_meta", 17]] },
-  /* 100 ImageContent */ { keys: [["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 19], ["_meta", 20]] },
-  /* 101 AudioContent */ { keys: [["data", -1], ["mimeType", -1], ["annotations", 22], ["_meta", 23]] },
-  /* 102 ResourceLink */ { keys: [["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 25], ["mimeType", -1], ["size", -1], ["annotations", 27], ["_meta", 28]] },
-  /* 103 EmbeddedResource */ { keys: [["resource", 30], ["annotations", 35], ["_meta", 36]] },
-  /* 104 Content */ { keys: [["content", 11], ["_meta", 38]] },
-  /* 105 DiffPathChange */ { keys: [["path", -1]] },
-  /* 106 DiffPathPairChange */ { keys: [["oldPath", -1], ["path", -1]] },
-  /* 107 Diff */ { keys: [["changes", 40], ["patch", 49], ["_meta", 51]] },
-  /* 108 Terminal */ { keys: [["terminalId", -1], ["_meta", 53]] },
-  /* 109 ToolCallPermissionSubject */ { keys: [["toolCall", 7]] },
-  /* 110 CommandPermissionSubject */ { keys: [["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 60]] },
-  /* 111 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 73], ["_meta", 76]] },
-  /* 112 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 78]] },
-  /* 113 IntegerPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 80]] },
-  /* 114 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 82]] },
-  /* 115 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 86]] },
-  /* 116 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 84], ["default", -1], ["_meta", 91]] },
-  /* 117 ElicitationFormMode */ { keys: [["requestedSchema", 69]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 118 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 119 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 120, check: 124, repair: 78 }, { kinds: "object", node: 210, check: 128, repair: 139 }] }] },
-  /* 120 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 121]] },
-  /* 121 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 122, check: 109, repair: 80 }, { kinds: "object", node: 172, check: 110, repair: 115 }, { kinds: "object", node: 174, check: 111, repair: 116 }, { kinds: "object", node: 176, check: 112, repair: 117 }, { kinds: "object", node: 192, check: 113, repair: 128 }, { kinds: "object", node: 197, check: 114, repair: 132 }, { kinds: "object", node: 199, check: 115, repair: 133 }, { kinds: "object", node: 202, check: 116, repair: 135 }, { kinds: "object", node: 204, check: 117, repair: 136 }, { kinds: "object", node: 207, check: 118, repair: 138 }, { node: 209, check: 119 }] }] },
-  /* 122 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 123], ["capabilities", 125], ["authMethods", 160], ["_meta", 171]], fills: [{ name: "capabilities", default: {} }] },
-  /* 123 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 124]] },
-  /* 124 Implementation/properties/_meta */ { others: 16 },
-  /* 125 AgentCapabilities */ { keys: [["session", 126], ["auth", 156], ["_meta", 159]] },
-  /* 126 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 127 }, { kinds: "scalar" }] }] },
-  /* 127 SessionCapabilities */ { keys: [["prompt", 128], ["mcp", 140], ["delete", 149], ["additionalDirectories", 152], ["_meta", 155]] },
-  /* 128 SessionCapabilities/properties/prompt */ { unions: [{ variants: [{ kinds: "object", node: 129 }, { kinds: "scalar" }] }] },
-  /* 129 PromptCapabilities */ { keys: [["image", 130], ["audio", 133], ["embeddedContext", 136], ["_meta", 139]] },
-  /* 130 PromptCapabilities/properties/image */ { unions: [{ variants: [{ kinds: "object", node: 131 }, { kinds: "scalar" }] }] },
-  /* 131 PromptImageCapabilities */ { keys: [["_meta", 132]] },
-  /* 132 PromptImageCapabilities/properties/_meta */ { others: 16 },
-  /* 133 PromptCapabilities/properties/audio */ { unions: [{ variants: [{ kinds: "object", node: 134 }, { kinds: "scalar" }] }] },
-  /* 134 PromptAudioCapabilities */ { keys: [["_meta", 135]] },
-  /* 135 PromptAudioCapabilities/properties/_meta */ { others: 16 },
-  /* 136 PromptCapabilities/properties/embeddedContext */ { unions: [{ variants: [{ kinds: "object", node: 137 }, { kinds: "scalar" }] }] },
-  /* 137 PromptEmbeddedContextCapabilities */ { keys: [["_meta", 138]] },
-  /* 138 PromptEmbeddedContextCapabilities/properties/_meta */ { others: 16 },
-  /* 139 PromptCapabilities/properties/_meta */ { others: 16 },
-  /* 140 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 141 }, { kinds: "scalar" }] }] },
-  /* 141 McpCapabilities */ { keys: [["stdio", 142], ["http", 145], ["_meta", 148]] },
-  /* 142 McpCapabilities/properties/stdio */ { unions: [{ variants: [{ kinds: "object", node: 143 }, { kinds: "scalar" }] }] },
-  /* 143 McpStdioCapabilities */ { keys: [["_meta", 144]] },
-  /* 144 McpStdioCapabilities/properties/_meta */ { others: 16 },
-  /* 145 McpCapabilities/properties/http */ { unions: [{ variants: [{ kinds: "object", node: 146 }, { kinds: "scalar" }] }] },
-  /* 146 McpHttpCapabilities */ { keys: [["_meta", 147]] },
-  /* 147 McpHttpCapabilities/properties/_meta */ { others: 16 },
-  /* 148 McpCapabilities/properties/_meta */ { others: 16 },
-  /* 149 SessionCapabilities/properties/delete */ { unions: [{ variants: [{ kinds: "object", node: 150 }, { kinds: "scalar" }] }] },
-  /* 150 SessionDeleteCapabilities */ { keys: [["_meta", 151]] },
-  /* 151 SessionDeleteCapabilities/properties/_meta */ { others: 16 },
-  /* 152 SessionCapabilities/properties/additionalDirectories */ { unions: [{ variants: [{ kinds: "object", node: 153 }, { kinds: "scalar" }] }] },
-  /* 153 SessionAdditionalDirectoriesCapabilities */ { keys: [["_meta", 154]] },
-  /* 154 SessionAdditionalDirectoriesCapabilities/properties/_meta */ { others: 16 },
-  /* 155 SessionCapabilities/properties/_meta */ { others: 16 },
-  /* 156 AgentCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 157 }, { kinds: "scalar" }] }] },
-  /* 157 AgentAuthCapabilities */ { keys: [["_meta", 158]] },
-  /* 158 AgentAuthCapabilities/properties/_meta */ { others: 16 },
-  /* 159 AgentCapabilities/properties/_meta */ { others: 16 },
-  /* 160 InitializeResponse/properties/authMethods */ { items: 161 },
-  /* 161 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 162 }, { tag: "agent", node: 167 }, { other: true, node: 169 }], tag: "type" }] },
-  /* 162 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 163], ["_meta", 166]] },
-  /* 163 AuthMethod/union/0/anyOf/0/properties/env */ { items: 164 },
-  /* 164 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 165]] },
-  /* 165 EnvVariable/properties/_meta */ { others: 16 },
-  /* 166 AuthMethod/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 167 AuthMethod/union/0/anyOf/1 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 168]] },
-  /* 168 AuthMethod/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 169 AuthMethod/union/0/anyOf/2 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 170]], others: 16 },
-  /* 170 AuthMethod/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 171 InitializeResponse/properties/_meta */ { others: 16 },
-  /* 172 LoginAuthResponse */ { keys: [["_meta", 173]] },
-  /* 173 LoginAuthResponse/properties/_meta */ { others: 16 },
-  /* 174 LogoutAuthResponse */ { keys: [["_meta", 175]] },
-  /* 175 LogoutAuthResponse/properties/_meta */ { others: 16 },
-  /* 176 NewSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 177], ["_meta", 191]] },
-  /* 177 NewSessionResponse/properties/configOptions */ { items: 178 },
-  /* 178 SessionConfigOption */ { keys: [["configId", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 179]], unions: [{ variants: [{ tag: "select", node: 180 }, { tag: "boolean", node: 189 }, { other: true, node: 190 }], tag: "type" }] },
-  /* 179 SessionConfigOption/properties/_meta */ { others: 16 },
-  /* 180 SessionConfigOption/union/0/anyOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 181]] },
-  /* 181 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 182, check: 94, repair: 123 }, { kinds: "array", node: 185, check: 97, repair: 125 }] }] },
-  /* 182 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 183 },
-  /* 183 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 184]] },
-  /* 184 SessionConfigSelectOption/properties/_meta */ { others: 16 },
-  /* 185 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 186 },
-  /* 186 SessionConfigSelectGroup */ { keys: [["groupId", -1], ["name", -1], ["options", 187], ["_meta", 188]] },
-  /* 187 SessionConfigSelectGroup/properties/options */ { items: 183 },
-  /* 188 SessionConfigSelectGroup/properties/_meta */ { others: 16 },
-  /* 189 SessionConfigOption/union/0/anyOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
-  /* 190 SessionConfigOption/union/0/anyOf/2 */ { keys: [["type", -1]], others: 16 },
-  /* 191 NewSessionResponse/properties/_meta */ { others: 16 },
-  /* 192 ListSessionsResponse */ { keys: [["sessions", 193], ["nextCursor", -1], ["_meta", 196]] },
-  /* 193 ListSessionsResponse/properties/sessions */ { items: 194 },
-  /* 194 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 195]] },
-  /* 195 SessionInfo/properties/_meta */ { others: 16 },
-  /* 196 ListSessionsResponse/properties/_meta */ { others: 16 },
-  /* 197 DeleteSessionResponse */ { keys: [["_meta", 198]] },
-  /* 198 DeleteSessionResponse/properties/_meta */ { others: 16 },
-  /* 199 ResumeSessionResponse */ { keys: [["configOptions", 200], ["_meta", 201]] },
-  /* 200 ResumeSessionResponse/properties/configOptions */ { items: 178 },
-  /* 201 ResumeSessionResponse/properties/_meta */ { others: 16 },
-  /* 202 CloseSessionResponse */ { keys: [["_meta", 203]] },
-  /* 203 CloseSessionResponse/properties/_meta */ { others: 16 },
-  /* 204 SetSessionConfigOptionResponse */ { keys: [["configOptions", 205], ["_meta", 206]] },
-  /* 205 SetSessionConfigOptionResponse/properties/configOptions */ { items: 178 },
-  /* 206 SetSessionConfigOptionResponse/properties/_meta */ { others: 16 },
-  /* 207 PromptResponse */ { keys: [["_meta", 208]] },
-  /* 208 PromptResponse/properties/_meta */ { others: 16 },
-  /* 209 ExtResponse */ { free: true },
-  /* 210 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 211]] },
-  /* 211 Error */ { keys: [["code", -1], ["message", -1], ["data", 16]] },
-  /* 212 AuthMethodTerminal */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 163], ["_meta", 166]] },
-  /* 213 AuthMethodAgent */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["_meta", 168]] },
-  /* 214 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 181]] },
-  /* 215 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
-  /* 216 AgentNotification */ { keys: [["method", -1], ["params", 217]] },
-  /* 217 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 218 }, { kinds: "scalar" }] }] },
-  /* 218 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 219, check: 149, repair: 144 }, { kinds: "object", node: 286, check: 150, repair: 202 }, { node: 288, check: 151 }] }] },
-  /* 219 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 220], ["_meta", 285]] },
-  /* 220 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 221 }, { tag: "user_message", node: 223 }, { tag: "agent_message_chunk", node: 226 }, { tag: "agent_message", node: 227 }, { tag: "agent_thought_chunk", node: 230 }, { tag: "agent_thought", node: 231 }, { tag: "state_update", node: 234 }, { tag: "tool_call_content_chunk", node: 242 }, { tag: "tool_call_update", node: 244 }, { tag: "terminal_update", node: 245 }, { tag: "terminal_output_chunk", node: 253 }, { tag: "plan_update", node: 255 }, { tag: "available_commands_update", node: 264 }, { tag: "config_option_update", node: 274 }, { tag: "session_info_update", node: 277 }, { tag: "usage_update", node: 279 }, { other: true, node: 284 }], tag: "sessionUpdate" }] },
-  /* 221 SessionUpdate/union/0/anyOf/0 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 222]] },
-  /* 222 SessionUpdate/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 223 SessionUpdate/union/0/anyOf/1 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 224], ["_meta", 225]] },
-  /* 224 SessionUpdate/union/0/anyOf/1/properties/content */ { items: 11 },
-  /* 225 SessionUpdate/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 226 SessionUpdate/union/0/anyOf/2 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 222]] },
-  /* 227 SessionUpdate/union/0/anyOf/3 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 228], ["_meta", 229]] },
-  /* 228 SessionUpdate/union/0/anyOf/3/properties/content */ { items: 11 },
-  /* 229 SessionUpdate/union/0/anyOf/3/properties/_meta */ { others: 16 },
-  /* 230 SessionUpdate/union/0/anyOf/4 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 222]] },
-  /* 231 SessionUpdate/union/0/anyOf/5 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 232], ["_meta", 233]] },
-  /* 232 SessionUpdate/union/0/anyOf/5/properties/content */ { items: 11 },
-  /* 233 SessionUpdate/union/0/anyOf/5/properties/_meta */ { others: 16 },
-  /* 234 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 235 }, { tag: "idle", node: 237 }, { tag: "requires_action", node: 239 }, { other: true, node: 241 }], tag: "state" }] },
-  /* 235 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0 */ { keys: [["state", -1], ["_meta", 236]] },
-  /* 236 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 237 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["_meta", 238]] },
-  /* 238 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 239 SessionUpdate/union/0/anyOf/6/union/0/anyOf/2 */ { keys: [["state", -1], ["_meta", 240]] },
-  /* 240 SessionUpdate/union/0/anyOf/6/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 241 SessionUpdate/union/0/anyOf/6/union/0/anyOf/3 */ { keys: [["state", -1]], others: 16 },
-  /* 242 SessionUpdate/union/0/anyOf/7 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["content", 9], ["_meta", 243]] },
-  /* 243 SessionUpdate/union/0/anyOf/7/properties/_meta */ { others: 16 },
-  /* 244 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 55], ["rawInput", 16], ["rawOutput", 16], ["_meta", 58]] },
-  /* 245 SessionUpdate/union/0/anyOf/9 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 246], ["exitStatus", 249], ["_meta", 252]] },
-  /* 246 SessionUpdate/union/0/anyOf/9/properties/output */ { unions: [{ variants: [{ kinds: "object", node: 247 }, { kinds: "scalar" }] }] },
-  /* 247 TerminalOutput */ { keys: [["data", -1], ["_meta", 248]] },
-  /* 248 TerminalOutput/properties/_meta */ { others: 16 },
-  /* 249 SessionUpdate/union/0/anyOf/9/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 250 }, { kinds: "scalar" }] }] },
-  /* 250 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 251]] },
-  /* 251 TerminalExitStatus/properties/_meta */ { others: 16 },
-  /* 252 SessionUpdate/union/0/anyOf/9/properties/_meta */ { others: 16 },
-  /* 253 SessionUpdate/union/0/anyOf/10 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["data", -1], ["_meta", 254]] },
-  /* 254 SessionUpdate/union/0/anyOf/10/properties/_meta */ { others: 16 },
-  /* 255 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 256], ["_meta", 263]] },
-  /* 256 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 257 }, { other: true, node: 262 }], tag: "type" }] },
-  /* 257 PlanUpdateContent/union/0/anyOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 258], ["_meta", 261]] },
-  /* 258 PlanUpdateContent/union/0/anyOf/0/properties/entries */ { items: 259 },
-  /* 259 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 260]] },
-  /* 260 PlanEntry/properties/_meta */ { others: 16 },
-  /* 261 PlanUpdateContent/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 262 PlanUpdateContent/union/0/anyOf/1 */ { keys: [["type", -1], ["planId", -1]], others: 16 },
-  /* 263 SessionUpdate/union/0/anyOf/11/properties/_meta */ { others: 16 },
-  /* 264 SessionUpdate/union/0/anyOf/12 */ { keys: [["sessionUpdate", -1], ["availableCommands", 265], ["_meta", 273]] },
-  /* 265 SessionUpdate/union/0/anyOf/12/properties/availableCommands */ { items: 266 },
-  /* 266 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 267], ["_meta", 272]] },
-  /* 267 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 268 }, { kinds: "scalar" }] }] },
-  /* 268 AvailableCommandInput */ { unions: [{ variants: [{ tag: "text", node: 269 }, { other: true, node: 271 }], tag: "type" }] },
-  /* 269 AvailableCommandInput/union/0/anyOf/0 */ { keys: [["type", -1], ["hint", -1], ["_meta", 270]] },
-  /* 270 AvailableCommandInput/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 271 AvailableCommandInput/union/0/anyOf/1 */ { keys: [["type", -1]], others: 16 },
-  /* 272 AvailableCommand/properties/_meta */ { others: 16 },
-  /* 273 SessionUpdate/union/0/anyOf/12/properties/_meta */ { others: 16 },
-  /* 274 SessionUpdate/union/0/anyOf/13 */ { keys: [["sessionUpdate", -1], ["configOptions", 275], ["_meta", 276]] },
-  /* 275 SessionUpdate/union/0/anyOf/13/properties/configOptions */ { items: 178 },
-  /* 276 SessionUpdate/union/0/anyOf/13/properties/_meta */ { others: 16 },
-  /* 277 SessionUpdate/union/0/anyOf/14 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 278]] },
-  /* 278 SessionUpdate/union/0/anyOf/14/properties/_meta */ { others: 16 },
-  /* 279 SessionUpdate/union/0/anyOf/15 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 280], ["_meta", 283]] },
-  /* 280 SessionUpdate/union/0/anyOf/15/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 281 }, { kinds: "scalar" }] }] },
-  /* 281 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 282]] },
-  /* 282 Cost/properties/_meta */ { others: 16 },
-  /* 283 SessionUpdate/union/0/anyOf/15/properties/_meta */ { others: 16 },
-  /* 284 SessionUpdate/union/0/anyOf/16 */ { keys: [["sessionUpdate", -1]], others: 16 },
-  /* 285 UpdateSessionNotification/properties/_meta */ { others: 16 },
-  /* 286 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 287]] },
-  /* 287 CompleteElicitationNotification/properties/_meta */ { others: 16 },
-  /* 288 ExtNotification */ { free: true },
-  /* 289 ContentChunk */ { keys: [["messageId", -1], ["content", 11], ["_meta", 222]] },
-  /* 290 UserMessage */ { keys: [["messageId", -1], ["content", 224], ["_meta", 225]] },
-  /* 291 AgentMessage */ { keys: [["messageId", -1], ["content", 228], ["_meta", 229]] },
-  /* 292 AgentThought */ { keys: [["messageId", -1], ["content", 232], ["_meta", 233]] },
-  /* 293 RunningStateUpdate */ { keys: [["_meta", 236]] },
-  /* 294 IdleStateUpdate */ { keys: [["stopReason", -1], ["_meta", 238]] },
-  /* 295 RequiresActionStateUpdate */ { keys: [["_meta", 240]] },
-  /* 296 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 235 }, { tag: "idle", node: 237 }, { tag: "requires_action", node: 239 }, { other: true, node: 241 }], tag: "state" }] },
-  /* 297 ToolCallContentChunk */ { keys: [["toolCallId", -1], ["content", 9], ["_meta", 243]] },
-  /* 298 TerminalUpdate */ { keys: [["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 246], ["exitStatus", 249], ["_meta", 252]] },
-  /* 299 TerminalOutputChunk */ { keys: [["terminalId", -1], ["data", -1], ["_meta", 254]] },
-  /* 300 PlanItems */ { keys: [["planId", -1], ["entries", 258], ["_meta", 261]] },
-  /* 301 PlanUpdate */ { keys: [["plan", 256], ["_meta", 263]] },
-  /* 302 TextCommandInput */ { keys: [["hint", -1], ["_meta", 270]] },
-  /* 303 AvailableCommandsUpdate */ { keys: [["availableCommands", 265], ["_meta", 273]] },
-  /* 304 ConfigOptionUpdate */ { keys: [["configOptions", 275], ["_meta", 276]] },
-  /* 305 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 278]] },
-  /* 306 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 280], ["_meta", 283]] },
-  /* 307 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 308]] },
-  /* 308 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 309 }, { kinds: "scalar" }] }] },
-  /* 309 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 310, check: 169, repair: 206 }, { kinds: "object", node: 329, check: 170, repair: 218 }, { kinds: "object", node: 331, check: 171, repair: 219 }, { kinds: "object", node: 333, check: 172, repair: 220 }, { kinds: "object", node: 346, check: 173, repair: 231 }, { kinds: "object", node: 348, check: 174, repair: 232 }, { kinds: "object", node: 350, check: 175, repair: 233 }, { kinds: "object", node: 359, check: 176, repair: 241 }, { kinds: "object", node: 361, check: 177, repair: 242 }, { kinds: "object", node: 366, check: 178, repair: 243 }, { node: 98, check: 57 }] }] },
-  /* 310 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 123], ["capabilities", 311], ["_meta", 328]], fills: [{ name: "capabilities", default: {} }] },
-  /* 311 ClientCapabilities */ { keys: [["auth", 312], ["elicitation", 318], ["_meta", 327]] },
-  /* 312 ClientCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 313 }, { kinds: "scalar" }] }] },
-  /* 313 AuthCapabilities */ { keys: [["terminal", 314], ["_meta", 317]] },
-  /* 314 AuthCapabilities/properties/terminal */ { unions: [{ variants: [{ kinds: "object", node: 315 }, { kinds: "scalar" }] }] },
-  /* 315 TerminalAuthCapabilities */ { keys: [["_meta", 316]] },
-  /* 316 TerminalAuthCapabilities/properties/_meta */ { others: 16 },
-  /* 317 AuthCapabilities/properties/_meta */ { others: 16 },
-  /* 318 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 319 }, { kinds: "scalar" }] }] },
-  /* 319 ElicitationCapabilities */ { keys: [["form", 320], ["url", 323], ["_meta", 326]] },
-  /* 320 ElicitationCapabilities/properties/form */ { unions: [{ variants: [{ kinds: "object", node: 321 }, { kinds: "scalar" }] }] },
-  /* 321 ElicitationFormCapabilities */ { keys: [["_meta", 322]] },
-  /* 322 ElicitationFormCapabilities/properties/_meta */ { others: 16 },
-  /* 323 ElicitationCapabilities/properties/url */ { unions: [{ variants: [{ kinds: "object", node: 324 }, { kinds: "scalar" }] }] },
-  /* 324 ElicitationUrlCapabilities */ { keys: [["_meta", 325]] },
-  /* 325 ElicitationUrlCapabilities/properties/_meta */ { others: 16 },
-  /* 326 ElicitationCapabilities/properties/_meta */ { others: 16 },
-  /* 327 ClientCapabilities/properties/_meta */ { others: 16 },
-  /* 328 InitializeRequest/properties/_meta */ { others: 16 },
-  /* 329 LoginAuthRequest */ { keys: [["methodId", -1], ["_meta", 330]] },
-  /* 330 LoginAuthRequest/properties/_meta */ { others: 16 },
-  /* 331 LogoutAuthRequest */ { keys: [["_meta", 332]] },
-  /* 332 LogoutAuthRequest/properties/_meta */ { others: 16 },
-  /* 333 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 334], ["_meta", 345]] },
-  /* 334 NewSessionRequest/properties/mcpServers */ { items: 335 },
-  /* 335 McpServer */ { unions: [{ variants: [{ tag: "http", node: 336 }, { tag: "stdio", node: 341 }, { other: true, node: 344 }], tag: "type" }] },
-  /* 336 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 337], ["_meta", 340]] },
-  /* 337 McpServer/union/0/anyOf/0/properties/headers */ { items: 338 },
-  /* 338 HttpHeader */ { keys: [["name", -1], ["value", -1], ["_meta", 339]] },
-  /* 339 HttpHeader/properties/_meta */ { others: 16 },
-  /* 340 McpServer/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 341 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["command", -1], ["args", -1], ["env", 342], ["_meta", 343]] },
-  /* 342 McpServer/union/0/anyOf/1/properties/env */ { items: 164 },
-  /* 343 McpServer/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 344 McpServer/union/0/anyOf/2 */ { keys: [["type", -1]], others: 16 },
-  /* 345 NewSessionRequest/properties/_meta */ { others: 16 },
-  /* 346 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 347]] },
-  /* 347 ListSessionsRequest/properties/_meta */ { others: 16 },
-  /* 348 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 349]] },
-  /* 349 DeleteSessionRequest/properties/_meta */ { others: 16 },
-  /* 350 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 351], ["replayFrom", 352], ["_meta", 358]] },
-  /* 351 ResumeSessionRequest/properties/mcpServers */ { items: 335 },
-  /* 352 ResumeSessionRequest/properties/replayFrom */ { unions: [{ variants: [{ kinds: "object", node: 353 }, { kinds: "scalar" }] }] },
-  /* 353 ReplayFrom */ { unions: [{ variants: [{ tag: "start", node: 354 }, { other: true, node: 356 }], tag: "type" }] },
-  /* 354 ReplayFrom/union/0/anyOf/0 */ { keys: [["type", -1], ["_meta", 355]] },
-  /* 355 ReplayFrom/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 356 ReplayFrom/union/0/anyOf/1 */ { keys: [["type", -1], ["_meta", 357]], others: 16 },
-  /* 357 ReplayFrom/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 358 ResumeSessionRequest/properties/_meta */ { others: 16 },
-  /* 359 CloseSessionRequest */ { keys: [["sessionId", -1], ["_meta", 360]] },
-  /* 360 CloseSessionRequest/properties/_meta */ { others: 16 },
-  /* 361 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 362]], unions: [{ variants: [{ tag: "id", node: 363 }, { tag: "boolean", node: 364 }, { other: true, node: 365 }], tag: "type" }] },
-  /* 362 SetSessionConfigOptionRequest/properties/_meta */ { others: 16 },
-  /* 363 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
-  /* 364 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1], ["type", -1]] },
-  /* 365 SetSessionConfigOptionRequest/union/0/anyOf/2 */ { keys: [["type", -1], ["value", 16]], others: 16 },
-  /* 366 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 367], ["_meta", 368]] },
-  /* 367 PromptRequest/properties/prompt */ { items: 11 },
-  /* 368 PromptRequest/properties/_meta */ { others: 16 },
-  /* 369 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 337], ["_meta", 340]] },
-  /* 370 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 342], ["_meta", 343]] },
-  /* 371 ReplayFromStart */ { keys: [["_meta", 355]] },
-  /* 372 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 373, check: 184, repair: 246 }, { kinds: "object", node: 389, check: 128, repair: 253 }] }] },
-  /* 373 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 374]] },
-  /* 374 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 375, check: 180, repair: 248 }, { kinds: "object", node: 382, check: 181, repair: 252 }, { node: 209, check: 119 }] }] },
-  /* 375 RequestPermissionResponse */ { keys: [["outcome", 376], ["_meta", 381]] },
-  /* 376 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 377 }, { tag: "selected", node: 378 }, { other: true, node: 380 }], tag: "outcome" }] },
-  /* 377 RequestPermissionOutcome/union/0/anyOf/0 */ { keys: [["outcome", -1]] },
-  /* 378 RequestPermissionOutcome/union/0/anyOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 379]] },
-  /* 379 RequestPermissionOutcome/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 380 RequestPermissionOutcome/union/0/anyOf/2 */ { keys: [["outcome", -1]], others: 16 },
-  /* 381 RequestPermissionResponse/properties/_meta */ { others: 16 },
-  /* 382 CreateElicitationResponse */ { keys: [["_meta", 383]], unions: [{ variants: [{ tag: "accept", node: 384 }, { tag: "decline", node: 386 }, { tag: "cancel", node: 387 }, { other: true, node: 388 }], tag: "action" }] },
-  /* 383 CreateElicitationResponse/properties/_meta */ { others: 16 },
-  /* 384 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 385]] },
-  /* 385 CreateElicitationResponse/union/0/anyOf/0/properties/content */ { others: -1 },
-  /* 386 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
-  /* 387 CreateElicitationResponse/union/0/anyOf/2 */ { keys: [["action", -1]] },
-  /* 388 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 16 },
-  /* 389 ClientResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 211]] },
-  /* 390 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 379]] },
-  /* 391 ElicitationAcceptAction */ { keys: [["content", 385]] },
-  /* 392 ClientNotification */ { keys: [["method", -1], ["params", 393]] },
-  /* 393 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 394 }, { kinds: "scalar" }] }] },
-  /* 394 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 395, check: 185, repair: 257 }, { node: 288, check: 151 }] }] },
-  /* 395 CancelSessionNotification */ { keys: [["sessionId", -1], ["_meta", 396]] },
-  /* 396 CancelSessionNotification/properties/_meta */ { others: 16 },
-  /* 397 ProtocolLevelNotification */ { keys: [["method", -1], ["params", 398]] },
-  /* 398 ProtocolLevelNotification/properties/params */ { unions: [{ variants: [{ kinds: "object", node: 399 }, { kinds: "scalar" }] }] },
-  /* 399 ProtocolLevelNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 400 }] }] },
-  /* 400 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 401]] },
-  /* 401 CancelRequestNotification/properties/_meta */ { others: 16 },
+  /* 17 ContentBlock/union/0/anyOf/1 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 18 ContentBlock/union/0/anyOf/2 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 19 ContentBlock/union/0/anyOf/3 */ { keys: [["type", -1], ["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 20], ["mimeType", -1], ["size", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 20 ContentBlock/union/0/anyOf/3/properties/icons */ { items: 21 },
+  /* 21 Icon */ { keys: [["src", -1], ["mimeType", -1], ["sizes", -1], ["theme", -1]] },
+  /* 22 ContentBlock/union/0/anyOf/4 */ { keys: [["type", -1], ["resource", 23], ["annotations", 13], ["_meta", 15]] },
+  /* 23 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 24, check: 26, repair: 29 }, { kinds: "object", node: 25, check: 27, repair: 29 }] }] },
+  /* 24 TextResourceContents */ { keys: [["text", -1], ["uri", -1], ["mimeType", -1], ["_meta", 15]] },
+  /* 25 BlobResourceContents */ { keys: [["blob", -1], ["uri", -1], ["mimeType", -1], ["_meta", 15]] },
+  /* 26 ContentBlock/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
+  /* 27 ToolCallContent/union/0/anyOf/1 */ { keys: [["type", -1], ["changes", 28], ["patch", 33], ["_meta", 15]] },
+  /* 28 ToolCallContent/union/0/anyOf/1/properties/changes */ { items: 29 },
+  /* 29 DiffChange */ { keys: [["fileType", -1], ["mimeType", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "add", node: 30 }, { tag: "delete", node: 30 }, { tag: "modify", node: 30 }, { tag: "move", node: 31 }, { tag: "copy", node: 31 }, { other: true, node: 32 }], tag: "operation" }] },
+  /* 30 DiffChange/union/0/anyOf/0 */ { keys: [["operation", -1], ["path", -1]] },
+  /* 31 DiffChange/union/0/anyOf/3 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
+  /* 32 DiffChange/union/0/anyOf/5 */ { keys: [["operation", -1]], others: 16 },
+  /* 33 ToolCallContent/union/0/anyOf/1/properties/patch */ { unions: [{ variants: [{ kinds: "object", node: 34 }, { kinds: "scalar" }] }] },
+  /* 34 DiffPatch */ { keys: [["format", -1], ["text", -1]] },
+  /* 35 ToolCallContent/union/0/anyOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 15]] },
+  /* 36 ToolCallUpdate/properties/locations */ { items: 37 },
+  /* 37 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 15]] },
+  /* 38 RequestPermissionSubject/union/0/anyOf/1 */ { keys: [["type", -1], ["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 15]] },
+  /* 39 RequestPermissionRequest/properties/options */ { items: 40 },
+  /* 40 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 15]] },
+  /* 41 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "form", node: 42 }, { tag: "url", node: 57 }, { other: true, node: 58 }], tag: "mode" }] },
+  /* 42 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 43]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 43 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 44], ["required", -1], ["description", -1], ["_meta", 15]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
+  /* 44 ElicitationSchema/properties/properties */ { others: 45 },
+  /* 45 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 46 }, { tag: "number", node: 49 }, { tag: "integer", node: 49 }, { tag: "boolean", node: 50 }, { tag: "array", node: 51 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 46 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 47], ["_meta", 15]] },
+  /* 47 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 48 },
+  /* 48 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 15]] },
+  /* 49 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 15]] },
+  /* 50 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 15]] },
+  /* 51 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 52], ["default", -1], ["_meta", 15]] },
+  /* 52 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 53, check: 50, repair: 34 }, { other: true, node: 26, check: 51 }, { kinds: "object", node: 54, check: 52, repair: 60 }], tag: "type" }] },
+  /* 53 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 15]] },
+  /* 54 TitledMultiSelectItems */ { keys: [["anyOf", 47], ["_meta", 15]] },
+  /* 55 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
+  /* 56 ElicitationRequestScope */ { keys: [["requestId", -1]] },
+  /* 57 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 58 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 16, unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 59 TextContent */ { keys: [["text", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 60 ImageContent */ { keys: [["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 61 AudioContent */ { keys: [["data", -1], ["mimeType", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 62 ResourceLink */ { keys: [["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 20], ["mimeType", -1], ["size", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 63 EmbeddedResource */ { keys: [["resource", 23], ["annotations", 13], ["_meta", 15]] },
+  /* 64 Content */ { keys: [["content", 11], ["_meta", 15]] },
+  /* 65 DiffPathChange */ { keys: [["path", -1]] },
+  /* 66 DiffPathPairChange */ { keys: [["oldPath", -1], ["path", -1]] },
+  /* 67 Diff */ { keys: [["changes", 28], ["patch", 33], ["_meta", 15]] },
+  /* 68 Terminal */ { keys: [["terminalId", -1], ["_meta", 15]] },
+  /* 69 ToolCallPermissionSubject */ { keys: [["toolCall", 7]] },
+  /* 70 CommandPermissionSubject */ { keys: [["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 15]] },
+  /* 71 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 47], ["_meta", 15]] },
+  /* 72 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 15]] },
+  /* 73 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 15]] },
+  /* 74 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 15]] },
+  /* 75 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 52], ["default", -1], ["_meta", 15]] },
+  /* 76 ElicitationFormMode */ { keys: [["requestedSchema", 43]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 77 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 78 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 79, check: 124, repair: 65 }, { kinds: "object", node: 113, check: 128, repair: 103 }] }] },
+  /* 79 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 80]] },
+  /* 80 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 81, check: 109, repair: 67 }, { kinds: "object", node: 89, check: 110, repair: 35 }, { kinds: "object", node: 89, check: 111, repair: 35 }, { kinds: "object", node: 99, check: 112, repair: 90 }, { kinds: "object", node: 109, check: 113, repair: 99 }, { kinds: "object", node: 89, check: 114, repair: 35 }, { kinds: "object", node: 112, check: 115, repair: 90 }, { kinds: "object", node: 89, check: 116, repair: 35 }, { kinds: "object", node: 112, check: 117, repair: 90 }, { kinds: "object", node: 89, check: 118, repair: 35 }, { node: 16, check: 119 }] }] },
+  /* 81 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 82], ["capabilities", 83], ["authMethods", 92], ["_meta", 15]], fills: [{ name: "capabilities", default: {} }] },
+  /* 82 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 15]] },
+  /* 83 AgentCapabilities */ { keys: [["session", 84], ["auth", 88], ["_meta", 15]] },
+  /* 84 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 85 }, { kinds: "scalar" }] }] },
+  /* 85 SessionCapabilities */ { keys: [["prompt", 86], ["mcp", 90], ["delete", 88], ["additionalDirectories", 88], ["_meta", 15]] },
+  /* 86 SessionCapabilities/properties/prompt */ { unions: [{ variants: [{ kinds: "object", node: 87 }, { kinds: "scalar" }] }] },
+  /* 87 PromptCapabilities */ { keys: [["image", 88], ["audio", 88], ["embeddedContext", 88], ["_meta", 15]] },
+  /* 88 PromptCapabilities/properties/image */ { unions: [{ variants: [{ kinds: "object", node: 89 }, { kinds: "scalar" }] }] },
+  /* 89 PromptImageCapabilities */ { keys: [["_meta", 15]] },
+  /* 90 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 91 }, { kinds: "scalar" }] }] },
+  /* 91 McpCapabilities */ { keys: [["stdio", 88], ["http", 88], ["_meta", 15]] },
+  /* 92 InitializeResponse/properties/authMethods */ { items: 93 },
+  /* 93 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 94 }, { tag: "agent", node: 97 }, { other: true, node: 98 }], tag: "type" }] },
+  /* 94 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 95], ["_meta", 15]] },
+  /* 95 AuthMethod/union/0/anyOf/0/properties/env */ { items: 96 },
+  /* 96 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 15]] },
+  /* 97 AuthMethod/union/0/anyOf/1 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
+  /* 98 AuthMethod/union/0/anyOf/2 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]], others: 16 },
+  /* 99 NewSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 100], ["_meta", 15]] },
+  /* 100 NewSessionResponse/properties/configOptions */ { items: 101 },
+  /* 101 SessionConfigOption */ { keys: [["configId", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "select", node: 102 }, { tag: "boolean", node: 108 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 102 SessionConfigOption/union/0/anyOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 103]] },
+  /* 103 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 104, check: 94, repair: 49 }, { kinds: "array", node: 106, check: 97, repair: 96 }] }] },
+  /* 104 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 105 },
+  /* 105 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
+  /* 106 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 107 },
+  /* 107 SessionConfigSelectGroup */ { keys: [["groupId", -1], ["name", -1], ["options", 104], ["_meta", 15]] },
+  /* 108 SessionConfigOption/union/0/anyOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
+  /* 109 ListSessionsResponse */ { keys: [["sessions", 110], ["nextCursor", -1], ["_meta", 15]] },
+  /* 110 ListSessionsResponse/properties/sessions */ { items: 111 },
+  /* 111 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 15]] },
+  /* 112 ResumeSessionResponse */ { keys: [["configOptions", 100], ["_meta", 15]] },
+  /* 113 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 114]] },
+  /* 114 Error */ { keys: [["code", -1], ["message", -1], ["data", 16]] },
+  /* 115 AuthMethodTerminal */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 95], ["_meta", 15]] },
+  /* 116 AuthMethodAgent */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
+  /* 117 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 103]] },
+  /* 118 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
+  /* 119 AgentNotification */ { keys: [["method", -1], ["params", 120]] },
+  /* 120 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 121 }, { kinds: "scalar" }] }] },
+  /* 121 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 122, check: 149, repair: 108 }, { kinds: "object", node: 157, check: 150, repair: 35 }, { node: 16, check: 151 }] }] },
+  /* 122 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 123], ["_meta", 15]] },
+  /* 123 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 124 }, { tag: "user_message", node: 125 }, { tag: "agent_message_chunk", node: 124 }, { tag: "agent_message", node: 125 }, { tag: "agent_thought_chunk", node: 124 }, { tag: "agent_thought", node: 125 }, { tag: "state_update", node: 127 }, { tag: "tool_call_content_chunk", node: 131 }, { tag: "tool_call_update", node: 132 }, { tag: "terminal_update", node: 133 }, { tag: "terminal_output_chunk", node: 138 }, { tag: "plan_update", node: 139 }, { tag: "available_commands_update", node: 145 }, { tag: "config_option_update", node: 151 }, { tag: "session_info_update", node: 152 }, { tag: "usage_update", node: 153 }, { other: true, node: 156 }], tag: "sessionUpdate" }] },
+  /* 124 SessionUpdate/union/0/anyOf/0 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 15]] },
+  /* 125 SessionUpdate/union/0/anyOf/1 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 126], ["_meta", 15]] },
+  /* 126 SessionUpdate/union/0/anyOf/1/properties/content */ { items: 11 },
+  /* 127 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 128 }, { tag: "idle", node: 129 }, { tag: "requires_action", node: 128 }, { other: true, node: 130 }], tag: "state" }] },
+  /* 128 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0 */ { keys: [["state", -1], ["_meta", 15]] },
+  /* 129 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["_meta", 15]] },
+  /* 130 SessionUpdate/union/0/anyOf/6/union/0/anyOf/3 */ { keys: [["state", -1]], others: 16 },
+  /* 131 SessionUpdate/union/0/anyOf/7 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["content", 9], ["_meta", 15]] },
+  /* 132 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 36], ["rawInput", 16], ["rawOutput", 16], ["_meta", 15]] },
+  /* 133 SessionUpdate/union/0/anyOf/9 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 134], ["exitStatus", 136], ["_meta", 15]] },
+  /* 134 SessionUpdate/union/0/anyOf/9/properties/output */ { unions: [{ variants: [{ kinds: "object", node: 135 }, { kinds: "scalar" }] }] },
+  /* 135 TerminalOutput */ { keys: [["data", -1], ["_meta", 15]] },
+  /* 136 SessionUpdate/union/0/anyOf/9/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 137 }, { kinds: "scalar" }] }] },
+  /* 137 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 15]] },
+  /* 138 SessionUpdate/union/0/anyOf/10 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["data", -1], ["_meta", 15]] },
+  /* 139 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 140], ["_meta", 15]] },
+  /* 140 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 141 }, { other: true, node: 144 }], tag: "type" }] },
+  /* 141 PlanUpdateContent/union/0/anyOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 142], ["_meta", 15]] },
+  /* 142 PlanUpdateContent/union/0/anyOf/0/properties/entries */ { items: 143 },
+  /* 143 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 15]] },
+  /* 144 PlanUpdateContent/union/0/anyOf/1 */ { keys: [["type", -1], ["planId", -1]], others: 16 },
+  /* 145 SessionUpdate/union/0/anyOf/12 */ { keys: [["sessionUpdate", -1], ["availableCommands", 146], ["_meta", 15]] },
+  /* 146 SessionUpdate/union/0/anyOf/12/properties/availableCommands */ { items: 147 },
+  /* 147 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 148], ["_meta", 15]] },
+  /* 148 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 149 }, { kinds: "scalar" }] }] },
+  /* 149 AvailableCommandInput */ { unions: [{ variants: [{ tag: "text", node: 150 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 150 AvailableCommandInput/union/0/anyOf/0 */ { keys: [["type", -1], ["hint", -1], ["_meta", 15]] },
+  /* 151 SessionUpdate/union/0/anyOf/13 */ { keys: [["sessionUpdate", -1], ["configOptions", 100], ["_meta", 15]] },
+  /* 152 SessionUpdate/union/0/anyOf/14 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 15]] },
+  /* 153 SessionUpdate/union/0/anyOf/15 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 154], ["_meta", 15]] },
+  /* 154 SessionUpdate/union/0/anyOf/15/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 155 }, { kinds: "scalar" }] }] },
+  /* 155 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 15]] },
+  /* 156 SessionUpdate/union/0/anyOf/16 */ { keys: [["sessionUpdate", -1]], others: 16 },
+  /* 157 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 15]] },
+  /* 158 ContentChunk */ { keys: [["messageId", -1], ["content", 11], ["_meta", 15]] },
+  /* 159 UserMessage */ { keys: [["messageId", -1], ["content", 126], ["_meta", 15]] },
+  /* 160 IdleStateUpdate */ { keys: [["stopReason", -1], ["_meta", 15]] },
+  /* 161 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 128 }, { tag: "idle", node: 129 }, { tag: "requires_action", node: 128 }, { other: true, node: 130 }], tag: "state" }] },
+  /* 162 ToolCallContentChunk */ { keys: [["toolCallId", -1], ["content", 9], ["_meta", 15]] },
+  /* 163 TerminalUpdate */ { keys: [["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 134], ["exitStatus", 136], ["_meta", 15]] },
+  /* 164 TerminalOutputChunk */ { keys: [["terminalId", -1], ["data", -1], ["_meta", 15]] },
+  /* 165 PlanItems */ { keys: [["planId", -1], ["entries", 142], ["_meta", 15]] },
+  /* 166 PlanUpdate */ { keys: [["plan", 140], ["_meta", 15]] },
+  /* 167 TextCommandInput */ { keys: [["hint", -1], ["_meta", 15]] },
+  /* 168 AvailableCommandsUpdate */ { keys: [["availableCommands", 146], ["_meta", 15]] },
+  /* 169 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 15]] },
+  /* 170 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 154], ["_meta", 15]] },
+  /* 171 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 172]] },
+  /* 172 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 173 }, { kinds: "scalar" }] }] },
+  /* 173 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 174, check: 169, repair: 146 }, { kinds: "object", node: 180, check: 170, repair: 35 }, { kinds: "object", node: 89, check: 171, repair: 35 }, { kinds: "object", node: 181, check: 172, repair: 155 }, { kinds: "object", node: 186, check: 173, repair: 35 }, { kinds: "object", node: 187, check: 174, repair: 35 }, { kinds: "object", node: 188, check: 175, repair: 162 }, { kinds: "object", node: 187, check: 176, repair: 35 }, { kinds: "object", node: 193, check: 177, repair: 35 }, { kinds: "object", node: 196, check: 178, repair: 165 }, { node: 16, check: 57 }] }] },
+  /* 174 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 82], ["capabilities", 175], ["_meta", 15]], fills: [{ name: "capabilities", default: {} }] },
+  /* 175 ClientCapabilities */ { keys: [["auth", 176], ["elicitation", 178], ["_meta", 15]] },
+  /* 176 ClientCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 177 }, { kinds: "scalar" }] }] },
+  /* 177 AuthCapabilities */ { keys: [["terminal", 88], ["_meta", 15]] },
+  /* 178 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 179 }, { kinds: "scalar" }] }] },
+  /* 179 ElicitationCapabilities */ { keys: [["form", 88], ["url", 88], ["_meta", 15]] },
+  /* 180 LoginAuthRequest */ { keys: [["methodId", -1], ["_meta", 15]] },
+  /* 181 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 182], ["_meta", 15]] },
+  /* 182 NewSessionRequest/properties/mcpServers */ { items: 183 },
+  /* 183 McpServer */ { unions: [{ variants: [{ tag: "http", node: 184 }, { tag: "stdio", node: 185 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 184 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 95], ["_meta", 15]] },
+  /* 185 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["command", -1], ["args", -1], ["env", 95], ["_meta", 15]] },
+  /* 186 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 15]] },
+  /* 187 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 15]] },
+  /* 188 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 182], ["replayFrom", 189], ["_meta", 15]] },
+  /* 189 ResumeSessionRequest/properties/replayFrom */ { unions: [{ variants: [{ kinds: "object", node: 190 }, { kinds: "scalar" }] }] },
+  /* 190 ReplayFrom */ { unions: [{ variants: [{ tag: "start", node: 191 }, { other: true, node: 192 }], tag: "type" }] },
+  /* 191 ReplayFrom/union/0/anyOf/0 */ { keys: [["type", -1], ["_meta", 15]] },
+  /* 192 ReplayFrom/union/0/anyOf/1 */ { keys: [["type", -1], ["_meta", 15]], others: 16 },
+  /* 193 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "id", node: 194 }, { tag: "boolean", node: 194 }, { other: true, node: 195 }], tag: "type" }] },
+  /* 194 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
+  /* 195 SetSessionConfigOptionRequest/union/0/anyOf/2 */ { keys: [["type", -1], ["value", 16]], others: 16 },
+  /* 196 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 126], ["_meta", 15]] },
+  /* 197 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 95], ["_meta", 15]] },
+  /* 198 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 95], ["_meta", 15]] },
+  /* 199 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 200, check: 184, repair: 168 }, { kinds: "object", node: 113, check: 128, repair: 103 }] }] },
+  /* 200 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 201]] },
+  /* 201 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 202, check: 180, repair: 170 }, { kinds: "object", node: 207, check: 181, repair: 35 }, { node: 16, check: 119 }] }] },
+  /* 202 RequestPermissionResponse */ { keys: [["outcome", 203], ["_meta", 15]] },
+  /* 203 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 204 }, { tag: "selected", node: 205 }, { other: true, node: 206 }], tag: "outcome" }] },
+  /* 204 RequestPermissionOutcome/union/0/anyOf/0 */ { keys: [["outcome", -1]] },
+  /* 205 RequestPermissionOutcome/union/0/anyOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 15]] },
+  /* 206 RequestPermissionOutcome/union/0/anyOf/2 */ { keys: [["outcome", -1]], others: 16 },
+  /* 207 CreateElicitationResponse */ { keys: [["_meta", 15]], unions: [{ variants: [{ tag: "accept", node: 208 }, { tag: "decline", node: 210 }, { tag: "cancel", node: 210 }, { other: true, node: 211 }], tag: "action" }] },
+  /* 208 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 209]] },
+  /* 209 CreateElicitationResponse/union/0/anyOf/0/properties/content */ { others: -1 },
+  /* 210 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
+  /* 211 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 16 },
+  /* 212 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 15]] },
+  /* 213 ElicitationAcceptAction */ { keys: [["content", 209]] },
+  /* 214 ClientNotification */ { keys: [["method", -1], ["params", 215]] },
+  /* 215 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 216 }, { kinds: "scalar" }] }] },
+  /* 216 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 187, check: 185, repair: 35 }, { node: 16, check: 151 }] }] },
+  /* 217 ProtocolLevelNotification */ { keys: [["method", -1], ["params", 218]] },
+  /* 218 ProtocolLevelNotification/properties/params */ { unions: [{ variants: [{ kinds: "object", node: 219 }, { kinds: "scalar" }] }] },
+  /* 219 ProtocolLevelNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 220 }] }] },
+  /* 220 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 15]] },
 ];
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
@@ -1087,25 +822,25 @@ function s2(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (x) return S(v, 2, x);
   if (Array.isArray(v)) {
-    return s98(v, x);
+    return s16(v, x);
   }
   if (c55(v)) {
     return s3(v, x);
   }
   { const r = Q(v, 3, 55); if (r !== undefined) return s3(r, x); }
   if (c56(v)) {
-    return s66(v, x);
+    return s41(v, x);
   }
-  { const r = Q(v, 49, 56); if (r !== undefined) return s66(r, x); }
-  return s98(v, x);
+  { const r = Q(v, 41, 56); if (r !== undefined) return s41(r, x); }
+  return s16(v, x);
 }
 function s3(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "title": case "description": continue;
     case "subject": if (s4(v["subject"], x) !== v["subject"]) return S(v, 3, x); continue;
-    case "options": if (s62(v["options"], x) !== v["options"]) return S(v, 3, x); continue;
-    case "_meta": if (s65(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
+    case "options": if (s39(v["options"], x) !== v["options"]) return S(v, 3, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
     default: return S(v, 3, x);
   }
   return v;
@@ -1123,11 +858,11 @@ function s5(v, x) {
       return s6(v, x);
     }
     case "command": {
-      return s59(v, x);
+      return s38(v, x);
     }
     default: {
       if (typeof v["type"] !== "string") break;
-      return s61(v, x);
+      return s26(v, x);
     }
   }
   return S(v, 5, x);
@@ -1146,10 +881,10 @@ function s7(v, x) {
   for (const k in v) switch (k) {
     case "toolCallId": case "title": case "kind": case "status": continue;
     case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 7, x); continue;
-    case "locations": if (s55(v["locations"], x) !== v["locations"]) return S(v, 7, x); continue;
+    case "locations": if (s36(v["locations"], x) !== v["locations"]) return S(v, 7, x); continue;
     case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 7, x); continue;
     case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 7, x); continue;
-    case "_meta": if (s58(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
     default: return S(v, 7, x);
   }
   return v;
@@ -1171,14 +906,14 @@ function s9(v, x) {
       return s10(v, x);
     }
     case "diff": {
-      return s39(v, x);
+      return s27(v, x);
     }
     case "terminal": {
-      return s52(v, x);
+      return s35(v, x);
     }
     default: {
       if (typeof v["type"] !== "string") break;
-      return s54(v, x);
+      return s26(v, x);
     }
   }
   return S(v, 9, x);
@@ -1188,7 +923,7 @@ function s10(v, x) {
   for (const k in v) switch (k) {
     case "type": continue;
     case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 10, x); continue;
-    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 10, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 10, x); continue;
     default: return S(v, 10, x);
   }
   return v;
@@ -1201,20 +936,20 @@ function s11(v, x) {
       return s12(v, x);
     }
     case "image": {
-      return s18(v, x);
+      return s17(v, x);
     }
     case "audio": {
-      return s21(v, x);
+      return s18(v, x);
     }
     case "resource_link": {
-      return s24(v, x);
+      return s19(v, x);
     }
     case "resource": {
-      return s29(v, x);
+      return s22(v, x);
     }
     default: {
       if (typeof v["type"] !== "string") break;
-      return s37(v, x);
+      return s26(v, x);
     }
   }
   return S(v, 11, x);
@@ -1224,7 +959,7 @@ function s12(v, x) {
   for (const k in v) switch (k) {
     case "type": case "text": continue;
     case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 12, x); continue;
-    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
     default: return S(v, 12, x);
   }
   return v;
@@ -1254,235 +989,159 @@ function s16(v) { return F(v); }
 function s17(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 17, x); continue;
+    case "type": case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 17, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 17, x); continue;
+    default: return S(v, 17, x);
   }
   return v;
 }
 function s18(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s19(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
-    case "_meta": if (s20(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
+    case "type": case "data": case "mimeType": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
     default: return S(v, 18, x);
   }
   return v;
 }
 function s19(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 19, x);
-  return s14(v, x);
+  for (const k in v) switch (k) {
+    case "type": case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
+    case "icons": if (s20(v["icons"], x) !== v["icons"]) return S(v, 19, x); continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
+    default: return S(v, 19, x);
+  }
+  return v;
 }
 function s20(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 20, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s21(v[i], x) !== v[i]) return S(v, 20, x);
+    return v;
   }
+  return S(v, 20, x);
   return v;
 }
 function s21(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": continue;
-    case "annotations": if (s22(v["annotations"], x) !== v["annotations"]) return S(v, 21, x); continue;
-    case "_meta": if (s23(v["_meta"], x) !== v["_meta"]) return S(v, 21, x); continue;
+    case "src": case "mimeType": case "sizes": case "theme": continue;
     default: return S(v, 21, x);
   }
   return v;
 }
 function s22(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 22, x);
-  return s14(v, x);
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "resource": if (s23(v["resource"], x) !== v["resource"]) return S(v, 22, x); continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 22, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
+    default: return S(v, 22, x);
+  }
+  return v;
 }
 function s23(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 23, x); continue;
+  if (x) return S(v, 23, x);
+  if (Array.isArray(v)) return S(v, 23, x);
+  if (c26(v)) {
+    return s24(v, x);
   }
-  return v;
+  { const r = Q(v, 29, 26); if (r !== undefined) return s24(r, x); }
+  return s25(v, x);
 }
 function s24(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
-    case "icons": if (s25(v["icons"], x) !== v["icons"]) return S(v, 24, x); continue;
-    case "annotations": if (s27(v["annotations"], x) !== v["annotations"]) return S(v, 24, x); continue;
-    case "_meta": if (s28(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
+    case "text": case "uri": case "mimeType": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
     default: return S(v, 24, x);
   }
   return v;
 }
 function s25(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s26(v[i], x) !== v[i]) return S(v, 25, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "blob": case "uri": case "mimeType": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 25, x); continue;
+    default: return S(v, 25, x);
   }
-  return S(v, 25, x);
   return v;
 }
 function s26(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "src": case "mimeType": case "sizes": case "theme": continue;
-    default: return S(v, 26, x);
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 26, x); continue;
   }
   return v;
 }
 function s27(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 27, x);
-  return s14(v, x);
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "changes": if (s28(v["changes"], x) !== v["changes"]) return S(v, 27, x); continue;
+    case "patch": if (s33(v["patch"], x) !== v["patch"]) return S(v, 27, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 27, x); continue;
+    default: return S(v, 27, x);
+  }
+  return v;
 }
 function s28(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 28, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s29(v[i], x) !== v[i]) return S(v, 28, x);
+    return v;
   }
+  return S(v, 28, x);
   return v;
 }
 function s29(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 29, x); continue;
-    case "annotations": if (s35(v["annotations"], x) !== v["annotations"]) return S(v, 29, x); continue;
-    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-    default: return S(v, 29, x);
-  }
-  return v;
-}
-function s30(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 30, x);
-  if (Array.isArray(v)) return S(v, 30, x);
-  if (c26(v)) {
-    return s31(v, x);
-  }
-  { const r = Q(v, 34, 26); if (r !== undefined) return s31(r, x); }
-  return s33(v, x);
-}
-function s31(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": case "uri": case "mimeType": continue;
-    case "_meta": if (s32(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
-    default: return S(v, 31, x);
-  }
-  return v;
-}
-function s32(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 32, x); continue;
-  }
-  return v;
-}
-function s33(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "blob": case "uri": case "mimeType": continue;
-    case "_meta": if (s34(v["_meta"], x) !== v["_meta"]) return S(v, 33, x); continue;
-    default: return S(v, 33, x);
-  }
-  return v;
-}
-function s34(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 34, x); continue;
-  }
-  return v;
-}
-function s35(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 35, x);
-  return s14(v, x);
-}
-function s36(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 36, x); continue;
-  }
-  return v;
-}
-function s37(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 37, x); continue;
-  }
-  return v;
-}
-function s38(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 38, x); continue;
-  }
-  return v;
-}
-function s39(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "changes": if (s40(v["changes"], x) !== v["changes"]) return S(v, 39, x); continue;
-    case "patch": if (s49(v["patch"], x) !== v["patch"]) return S(v, 39, x); continue;
-    case "_meta": if (s51(v["_meta"], x) !== v["_meta"]) return S(v, 39, x); continue;
-    default: return S(v, 39, x);
-  }
-  return v;
-}
-function s40(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s41(v[i], x) !== v[i]) return S(v, 40, x);
-    return v;
-  }
-  return S(v, 40, x);
-  return v;
-}
-function s41(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 41, x);
+  if (Array.isArray(v)) return S(v, 29, x);
   switch (v["operation"]) {
     case "add": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
     case "delete": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
     case "modify": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
     case "move": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
     case "copy": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
@@ -1490,78 +1149,229 @@ function s41(v, x) {
       if (typeof v["operation"] !== "string") break;
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 41, x); continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 29, x); continue;
       }
       return v;
+    }
+  }
+  return S(v, 29, x);
+}
+function s30(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "path": continue;
+    default: return S(v, 30, x);
+  }
+  return v;
+}
+function s31(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "oldPath": case "path": continue;
+    default: return S(v, 31, x);
+  }
+  return v;
+}
+function s32(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 32, x); continue;
+  }
+  return v;
+}
+function s33(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 33, x);
+  return s34(v, x);
+}
+function s34(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "format": case "text": continue;
+    default: return S(v, 34, x);
+  }
+  return v;
+}
+function s35(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "terminalId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 35, x); continue;
+    default: return S(v, 35, x);
+  }
+  return v;
+}
+function s36(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s37(v[i], x) !== v[i]) return S(v, 36, x);
+    return v;
+  }
+  return S(v, 36, x);
+  return v;
+}
+function s37(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "path": case "line": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 37, x); continue;
+    default: return S(v, 37, x);
+  }
+  return v;
+}
+function s38(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "command": case "cwd": case "toolCallId": case "terminalId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 38, x); continue;
+    default: return S(v, 38, x);
+  }
+  return v;
+}
+function s39(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s40(v[i], x) !== v[i]) return S(v, 39, x);
+    return v;
+  }
+  return S(v, 39, x);
+  return v;
+}
+function s40(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "optionId": case "name": case "kind": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 40, x); continue;
+    default: return S(v, 40, x);
+  }
+  return v;
+}
+function s41(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 41, x);
+  switch (v["mode"]) {
+    case "form": {
+      return S(v, 41, x);
+    }
+    case "url": {
+      return S(v, 41, x);
+    }
+    default: {
+      if (typeof v["mode"] !== "string") break;
+      return S(v, 41, x);
     }
   }
   return S(v, 41, x);
 }
 function s42(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 42, x);
+  if (Array.isArray(v)) return S(v, 42, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 42, x); continue;
+      default: return S(v, 42, x);
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 42, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 42, x); continue;
+    case "mode": case "requestId": continue;
+    case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 42, x); continue;
+    default: return S(v, 42, x);
   }
   return v;
 }
 function s43(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "operation": case "path": continue;
+    case "type": case "title": case "required": case "description": continue;
+    case "properties": if (s44(v["properties"], x) !== v["properties"]) return S(v, 43, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 43, x); continue;
     default: return S(v, 43, x);
   }
+  if (!H(v, "type")) return S(v, 43, x);
+  if (!H(v, "properties")) return S(v, 43, x);
   return v;
 }
 function s44(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "operation": case "path": continue;
-    default: return S(v, 44, x);
+    default: if (k === "__proto__" || s45(v[k], x) !== v[k]) return S(v, 44, x); continue;
   }
   return v;
 }
 function s45(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": case "path": continue;
-    default: return S(v, 45, x);
+  if (Array.isArray(v)) return S(v, 45, x);
+  switch (v["type"]) {
+    case "string": {
+      return s46(v, x);
+    }
+    case "number": {
+      return s49(v, x);
+    }
+    case "integer": {
+      return s49(v, x);
+    }
+    case "boolean": {
+      return s50(v, x);
+    }
+    case "array": {
+      return s51(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s26(v, x);
+    }
   }
-  return v;
+  return S(v, 45, x);
 }
 function s46(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "operation": case "oldPath": case "path": continue;
+    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s47(v["oneOf"], x) !== v["oneOf"]) return S(v, 46, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 46, x); continue;
     default: return S(v, 46, x);
   }
   return v;
 }
 function s47(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": case "oldPath": case "path": continue;
-    default: return S(v, 47, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s48(v[i], x) !== v[i]) return S(v, 47, x);
+    return v;
   }
+  return S(v, 47, x);
   return v;
 }
 function s48(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "operation": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 48, x); continue;
+    case "const": case "title": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 48, x); continue;
+    default: return S(v, 48, x);
   }
   return v;
 }
 function s49(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 49, x);
-  return s50(v, x);
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 49, x); continue;
+    default: return S(v, 49, x);
+  }
+  return v;
 }
 function s50(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "format": case "text": continue;
+    case "type": case "title": case "description": case "default": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 50, x); continue;
     default: return S(v, 50, x);
   }
   return v;
@@ -1569,62 +1379,101 @@ function s50(v, x) {
 function s51(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 51, x); continue;
+    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s52(v["items"], x) !== v["items"]) return S(v, 51, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 51, x); continue;
+    default: return S(v, 51, x);
   }
   return v;
 }
 function s52(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "terminalId": continue;
-    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 52, x); continue;
-    default: return S(v, 52, x);
+  if (x) return S(v, 52, x);
+  if (Array.isArray(v)) return S(v, 52, x);
+  switch (v["type"]) {
+    case "string": {
+      if (c50(v)) {
+        return s53(v, x);
+      }
+      { const r = Q(v, 34, 50); if (r !== undefined) return s53(r, x); }
+      break;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      if (c51(v)) {
+        return s26(v, x);
+      }
+      break;
+    }
   }
-  return v;
+  return s54(v, x);
 }
 function s53(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 53, x); continue;
+    case "type": case "enum": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 53, x); continue;
+    default: return S(v, 53, x);
   }
   return v;
 }
 function s54(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 54, x); continue;
+    case "anyOf": if (s47(v["anyOf"], x) !== v["anyOf"]) return S(v, 54, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
+    default: return S(v, 54, x);
   }
   return v;
 }
 function s55(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s56(v[i], x) !== v[i]) return S(v, 55, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "toolCallId": continue;
+    default: return S(v, 55, x);
   }
-  return S(v, 55, x);
   return v;
 }
 function s56(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "path": case "line": continue;
-    case "_meta": if (s57(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
+    case "requestId": continue;
     default: return S(v, 56, x);
   }
   return v;
 }
 function s57(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 57, x);
+  if (Array.isArray(v)) return S(v, 57, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 57, x);
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 57, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 57, x); continue;
+    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 57, x);
   }
   return v;
 }
 function s58(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 58, x);
+  if (Array.isArray(v)) return S(v, 58, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 58, x);
   for (const k in v) switch (k) {
+    case "mode": case "requestId": continue;
     default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
   }
   return v;
@@ -1632,8 +1481,9 @@ function s58(v, x) {
 function s59(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "command": case "cwd": case "toolCallId": case "terminalId": continue;
-    case "_meta": if (s60(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
+    case "text": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 59, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
     default: return S(v, 59, x);
   }
   return v;
@@ -1641,32 +1491,40 @@ function s59(v, x) {
 function s60(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 60, x); continue;
+    case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 60, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
+    default: return S(v, 60, x);
   }
   return v;
 }
 function s61(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 61, x); continue;
+    case "data": case "mimeType": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 61, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 61, x); continue;
+    default: return S(v, 61, x);
   }
   return v;
 }
 function s62(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s63(v[i], x) !== v[i]) return S(v, 62, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
+    case "icons": if (s20(v["icons"], x) !== v["icons"]) return S(v, 62, x); continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 62, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 62, x); continue;
+    default: return S(v, 62, x);
   }
-  return S(v, 62, x);
   return v;
 }
 function s63(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "optionId": case "name": case "kind": continue;
-    case "_meta": if (s64(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
+    case "resource": if (s23(v["resource"], x) !== v["resource"]) return S(v, 63, x); continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 63, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
     default: return S(v, 63, x);
   }
   return v;
@@ -1674,57 +1532,43 @@ function s63(v, x) {
 function s64(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 64, x); continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 64, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 64, x); continue;
+    default: return S(v, 64, x);
   }
   return v;
 }
 function s65(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 65, x); continue;
+    case "path": continue;
+    default: return S(v, 65, x);
   }
   return v;
 }
 function s66(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 66, x);
-  switch (v["mode"]) {
-    case "form": {
-      return S(v, 66, x);
-    }
-    case "url": {
-      return S(v, 66, x);
-    }
-    default: {
-      if (typeof v["mode"] !== "string") break;
-      return S(v, 66, x);
-    }
+  for (const k in v) switch (k) {
+    case "oldPath": case "path": continue;
+    default: return S(v, 66, x);
   }
-  return S(v, 66, x);
+  return v;
 }
 function s67(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 67, x); continue;
+    case "changes": if (s28(v["changes"], x) !== v["changes"]) return S(v, 67, x); continue;
+    case "patch": if (s33(v["patch"], x) !== v["patch"]) return S(v, 67, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 67, x); continue;
+    default: return S(v, 67, x);
   }
   return v;
 }
 function s68(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 68, x);
-  if (Array.isArray(v)) return S(v, 68, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
-      default: return S(v, 68, x);
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 68, x);
   for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
+    case "terminalId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 68, x); continue;
     default: return S(v, 68, x);
   }
   return v;
@@ -1732,72 +1576,53 @@ function s68(v, x) {
 function s69(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "required": case "description": continue;
-    case "properties": if (s70(v["properties"], x) !== v["properties"]) return S(v, 69, x); continue;
-    case "_meta": if (s93(v["_meta"], x) !== v["_meta"]) return S(v, 69, x); continue;
+    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 69, x); continue;
     default: return S(v, 69, x);
   }
-  if (!H(v, "type")) return S(v, 69, x);
-  if (!H(v, "properties")) return S(v, 69, x);
   return v;
 }
 function s70(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s71(v[k], x) !== v[k]) return S(v, 70, x); continue;
+    case "command": case "cwd": case "toolCallId": case "terminalId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
+    default: return S(v, 70, x);
   }
   return v;
 }
 function s71(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 71, x);
-  switch (v["type"]) {
-    case "string": {
-      return s72(v, x);
-    }
-    case "number": {
-      return s77(v, x);
-    }
-    case "integer": {
-      return s79(v, x);
-    }
-    case "boolean": {
-      return s81(v, x);
-    }
-    case "array": {
-      return s83(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s92(v, x);
-    }
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s47(v["oneOf"], x) !== v["oneOf"]) return S(v, 71, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 71, x); continue;
+    default: return S(v, 71, x);
   }
-  return S(v, 71, x);
+  return v;
 }
 function s72(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s73(v["oneOf"], x) !== v["oneOf"]) return S(v, 72, x); continue;
-    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 72, x); continue;
+    case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 72, x); continue;
     default: return S(v, 72, x);
   }
   return v;
 }
 function s73(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s74(v[i], x) !== v[i]) return S(v, 73, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "title": case "description": case "default": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
+    default: return S(v, 73, x);
   }
-  return S(v, 73, x);
   return v;
 }
 function s74(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "const": case "title": case "description": continue;
-    case "_meta": if (s75(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
+    case "enum": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
     default: return S(v, 74, x);
   }
   return v;
@@ -1805,303 +1630,389 @@ function s74(v, x) {
 function s75(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 75, x); continue;
+    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s52(v["items"], x) !== v["items"]) return S(v, 75, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
+    default: return S(v, 75, x);
   }
   return v;
 }
 function s76(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 76, x);
+  if (Array.isArray(v)) return S(v, 76, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 76, x); continue;
+      default: return S(v, 76, x);
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 76, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 76, x); continue;
+    case "requestId": continue;
+    case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 76, x); continue;
+    default: return S(v, 76, x);
   }
   return v;
 }
 function s77(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 77, x);
+  if (Array.isArray(v)) return S(v, 77, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 77, x);
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 77, x);
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
+    case "elicitationId": case "url": case "requestId": continue;
     default: return S(v, 77, x);
   }
   return v;
 }
 function s78(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 78, x); continue;
+  if (x) return S(v, 78, x);
+  if (Array.isArray(v)) return S(v, 78, x);
+  if (c124(v)) {
+    return s79(v, x);
   }
-  return v;
+  { const r = Q(v, 65, 124); if (r !== undefined) return s79(r, x); }
+  return s113(v, x);
 }
 function s79(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s80(v["_meta"], x) !== v["_meta"]) return S(v, 79, x); continue;
+    case "id": continue;
+    case "result": if (s80(v["result"], x) !== v["result"]) return S(v, 79, x); continue;
     default: return S(v, 79, x);
   }
   return v;
 }
 function s80(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 80, x); continue;
+  if (x) return S(v, 80, x);
+  if (Array.isArray(v)) {
+    return s16(v, x);
   }
-  return v;
+  if (c109(v)) {
+    return s81(v, x);
+  }
+  { const r = Q(v, 67, 109); if (r !== undefined) return s81(r, x); }
+  if (c110(v)) {
+    return s89(v, x);
+  }
+  { const r = Q(v, 35, 110); if (r !== undefined) return s89(r, x); }
+  if (c111(v)) {
+    return s89(v, x);
+  }
+  { const r = Q(v, 35, 111); if (r !== undefined) return s89(r, x); }
+  if (c112(v)) {
+    return s99(v, x);
+  }
+  { const r = Q(v, 90, 112); if (r !== undefined) return s99(r, x); }
+  if (c113(v)) {
+    return s109(v, x);
+  }
+  { const r = Q(v, 99, 113); if (r !== undefined) return s109(r, x); }
+  if (c114(v)) {
+    return s89(v, x);
+  }
+  { const r = Q(v, 35, 114); if (r !== undefined) return s89(r, x); }
+  if (c115(v)) {
+    return s112(v, x);
+  }
+  { const r = Q(v, 90, 115); if (r !== undefined) return s112(r, x); }
+  if (c116(v)) {
+    return s89(v, x);
+  }
+  { const r = Q(v, 35, 116); if (r !== undefined) return s89(r, x); }
+  if (c117(v)) {
+    return s112(v, x);
+  }
+  { const r = Q(v, 90, 117); if (r !== undefined) return s112(r, x); }
+  if (c118(v)) {
+    return s89(v, x);
+  }
+  { const r = Q(v, 35, 118); if (r !== undefined) return s89(r, x); }
+  return s16(v, x);
 }
 function s81(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "default": continue;
-    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 81, x); continue;
+    case "protocolVersion": continue;
+    case "info": if (s82(v["info"], x) !== v["info"]) return S(v, 81, x); continue;
+    case "capabilities": if (s83(v["capabilities"], x) !== v["capabilities"]) return S(v, 81, x); continue;
+    case "authMethods": if (s92(v["authMethods"], x) !== v["authMethods"]) return S(v, 81, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 81, x); continue;
     default: return S(v, 81, x);
   }
+  if (!H(v, "capabilities")) return S(v, 81, x);
   return v;
 }
 function s82(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 82, x); continue;
+    case "name": case "title": case "version": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 82, x); continue;
+    default: return S(v, 82, x);
   }
   return v;
 }
 function s83(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s84(v["items"], x) !== v["items"]) return S(v, 83, x); continue;
-    case "_meta": if (s91(v["_meta"], x) !== v["_meta"]) return S(v, 83, x); continue;
+    case "session": if (s84(v["session"], x) !== v["session"]) return S(v, 83, x); continue;
+    case "auth": if (s88(v["auth"], x) !== v["auth"]) return S(v, 83, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 83, x); continue;
     default: return S(v, 83, x);
   }
   return v;
 }
 function s84(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 84, x);
   if (Array.isArray(v)) return S(v, 84, x);
-  switch (v["type"]) {
-    case "string": {
-      if (c50(v)) {
-        return s85(v, x);
-      }
-      { const r = Q(v, 68, 50); if (r !== undefined) return s85(r, x); }
-      break;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      if (c51(v)) {
-        return s87(v, x);
-      }
-      break;
-    }
-  }
-  return s88(v, x);
+  return s85(v, x);
 }
 function s85(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "enum": continue;
-    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
+    case "prompt": if (s86(v["prompt"], x) !== v["prompt"]) return S(v, 85, x); continue;
+    case "mcp": if (s90(v["mcp"], x) !== v["mcp"]) return S(v, 85, x); continue;
+    case "delete": if (s88(v["delete"], x) !== v["delete"]) return S(v, 85, x); continue;
+    case "additionalDirectories": if (s88(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 85, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
     default: return S(v, 85, x);
   }
   return v;
 }
 function s86(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 86, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 86, x);
+  return s87(v, x);
 }
 function s87(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 87, x); continue;
+    case "image": if (s88(v["image"], x) !== v["image"]) return S(v, 87, x); continue;
+    case "audio": if (s88(v["audio"], x) !== v["audio"]) return S(v, 87, x); continue;
+    case "embeddedContext": if (s88(v["embeddedContext"], x) !== v["embeddedContext"]) return S(v, 87, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 87, x); continue;
+    default: return S(v, 87, x);
   }
   return v;
 }
 function s88(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "anyOf": if (s89(v["anyOf"], x) !== v["anyOf"]) return S(v, 88, x); continue;
-    case "_meta": if (s90(v["_meta"], x) !== v["_meta"]) return S(v, 88, x); continue;
-    default: return S(v, 88, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 88, x);
+  return s89(v, x);
 }
 function s89(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s74(v[i], x) !== v[i]) return S(v, 89, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 89, x); continue;
+    default: return S(v, 89, x);
   }
-  return S(v, 89, x);
   return v;
 }
 function s90(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 90, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 90, x);
+  return s91(v, x);
 }
 function s91(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 91, x); continue;
+    case "stdio": if (s88(v["stdio"], x) !== v["stdio"]) return S(v, 91, x); continue;
+    case "http": if (s88(v["http"], x) !== v["http"]) return S(v, 91, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 91, x); continue;
+    default: return S(v, 91, x);
   }
   return v;
 }
 function s92(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 92, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s93(v[i], x) !== v[i]) return S(v, 92, x);
+    return v;
   }
+  return S(v, 92, x);
   return v;
 }
 function s93(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 93, x); continue;
+  if (Array.isArray(v)) return S(v, 93, x);
+  switch (v["type"]) {
+    case "terminal": {
+      return s94(v, x);
+    }
+    case "agent": {
+      return s97(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s98(v, x);
+    }
   }
-  return v;
+  return S(v, 93, x);
 }
 function s94(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "toolCallId": continue;
+    case "type": case "methodId": case "name": case "description": case "args": continue;
+    case "env": if (s95(v["env"], x) !== v["env"]) return S(v, 94, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 94, x); continue;
     default: return S(v, 94, x);
   }
   return v;
 }
 function s95(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    default: return S(v, 95, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s96(v[i], x) !== v[i]) return S(v, 95, x);
+    return v;
   }
+  return S(v, 95, x);
   return v;
 }
 function s96(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 96, x);
-  if (Array.isArray(v)) return S(v, 96, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 96, x);
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 96, x);
   for (const k in v) switch (k) {
-    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    case "name": case "value": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
     default: return S(v, 96, x);
   }
   return v;
 }
 function s97(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 97, x);
-  if (Array.isArray(v)) return S(v, 97, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 97, x); continue;
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 97, x);
   for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 97, x); continue;
+    case "type": case "methodId": case "name": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 97, x); continue;
+    default: return S(v, 97, x);
   }
   return v;
 }
-function s98(v) { return F(v); }
+function s98(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "methodId": case "name": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 98, x); continue;
+  }
+  return v;
+}
 function s99(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "text": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 99, x); continue;
-    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
+    case "sessionId": continue;
+    case "configOptions": if (s100(v["configOptions"], x) !== v["configOptions"]) return S(v, 99, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
     default: return S(v, 99, x);
   }
   return v;
 }
 function s100(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s19(v["annotations"], x) !== v["annotations"]) return S(v, 100, x); continue;
-    case "_meta": if (s20(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
-    default: return S(v, 100, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s101(v[i], x) !== v[i]) return S(v, 100, x);
+    return v;
   }
+  return S(v, 100, x);
   return v;
 }
 function s101(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": continue;
-    case "annotations": if (s22(v["annotations"], x) !== v["annotations"]) return S(v, 101, x); continue;
-    case "_meta": if (s23(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
-    default: return S(v, 101, x);
+  if (Array.isArray(v)) return S(v, 101, x);
+  switch (v["type"]) {
+    case "select": {
+      for (const k in v) switch (k) {
+        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
+        case "options": if (s103(v["options"], x) !== v["options"]) return S(v, 101, x); continue;
+        default: return S(v, 101, x);
+      }
+      return v;
+    }
+    case "boolean": {
+      for (const k in v) switch (k) {
+        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
+        default: return S(v, 101, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "configId": case "name": case "description": case "category": case "type": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 101, x); continue;
+      }
+      return v;
+    }
   }
-  return v;
+  return S(v, 101, x);
 }
 function s102(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
-    case "icons": if (s25(v["icons"], x) !== v["icons"]) return S(v, 102, x); continue;
-    case "annotations": if (s27(v["annotations"], x) !== v["annotations"]) return S(v, 102, x); continue;
-    case "_meta": if (s28(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
+    case "type": case "currentValue": continue;
+    case "options": if (s103(v["options"], x) !== v["options"]) return S(v, 102, x); continue;
     default: return S(v, 102, x);
   }
   return v;
 }
 function s103(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 103, x); continue;
-    case "annotations": if (s35(v["annotations"], x) !== v["annotations"]) return S(v, 103, x); continue;
-    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 103, x); continue;
-    default: return S(v, 103, x);
+  if (x) return S(v, 103, x);
+  if (Array.isArray(v)) {
+    if (c94(v)) {
+      return s104(v, x);
+    }
+    { const r = Q(v, 49, 94); if (r !== undefined) return s104(r, x); }
+    return s106(v, x);
   }
-  return v;
+  return S(v, 103, x);
 }
 function s104(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 104, x); continue;
-    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 104, x); continue;
-    default: return S(v, 104, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s105(v[i], x) !== v[i]) return S(v, 104, x);
+    return v;
   }
+  return S(v, 104, x);
   return v;
 }
 function s105(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "path": continue;
+    case "value": case "name": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 105, x); continue;
     default: return S(v, 105, x);
   }
   return v;
 }
 function s106(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "oldPath": case "path": continue;
-    default: return S(v, 106, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s107(v[i], x) !== v[i]) return S(v, 106, x);
+    return v;
   }
+  return S(v, 106, x);
   return v;
 }
 function s107(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "changes": if (s40(v["changes"], x) !== v["changes"]) return S(v, 107, x); continue;
-    case "patch": if (s49(v["patch"], x) !== v["patch"]) return S(v, 107, x); continue;
-    case "_meta": if (s51(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
+    case "groupId": case "name": continue;
+    case "options": if (s104(v["options"], x) !== v["options"]) return S(v, 107, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
     default: return S(v, 107, x);
   }
   return v;
@@ -2109,8 +2020,7 @@ function s107(v, x) {
 function s108(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 108, x); continue;
+    case "type": case "currentValue": continue;
     default: return S(v, 108, x);
   }
   return v;
@@ -2118,26 +2028,27 @@ function s108(v, x) {
 function s109(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 109, x); continue;
+    case "nextCursor": continue;
+    case "sessions": if (s110(v["sessions"], x) !== v["sessions"]) return S(v, 109, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 109, x); continue;
     default: return S(v, 109, x);
   }
   return v;
 }
 function s110(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "command": case "cwd": case "toolCallId": case "terminalId": continue;
-    case "_meta": if (s60(v["_meta"], x) !== v["_meta"]) return S(v, 110, x); continue;
-    default: return S(v, 110, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s111(v[i], x) !== v[i]) return S(v, 110, x);
+    return v;
   }
+  return S(v, 110, x);
   return v;
 }
 function s111(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s73(v["oneOf"], x) !== v["oneOf"]) return S(v, 111, x); continue;
-    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 111, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 111, x); continue;
     default: return S(v, 111, x);
   }
   return v;
@@ -2145,8 +2056,8 @@ function s111(v, x) {
 function s112(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 112, x); continue;
+    case "configOptions": if (s100(v["configOptions"], x) !== v["configOptions"]) return S(v, 112, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 112, x); continue;
     default: return S(v, 112, x);
   }
   return v;
@@ -2154,8 +2065,8 @@ function s112(v, x) {
 function s113(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s80(v["_meta"], x) !== v["_meta"]) return S(v, 113, x); continue;
+    case "id": continue;
+    case "error": if (s114(v["error"], x) !== v["error"]) return S(v, 113, x); continue;
     default: return S(v, 113, x);
   }
   return v;
@@ -2163,8 +2074,8 @@ function s113(v, x) {
 function s114(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "default": continue;
-    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
+    case "code": case "message": continue;
+    case "data": if (s16(v["data"], x) !== v["data"]) return S(v, 114, x); continue;
     default: return S(v, 114, x);
   }
   return v;
@@ -2172,8 +2083,9 @@ function s114(v, x) {
 function s115(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "enum": continue;
-    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
+    case "methodId": case "name": case "description": case "args": continue;
+    case "env": if (s95(v["env"], x) !== v["env"]) return S(v, 115, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
     default: return S(v, 115, x);
   }
   return v;
@@ -2181,199 +2093,230 @@ function s115(v, x) {
 function s116(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s84(v["items"], x) !== v["items"]) return S(v, 116, x); continue;
-    case "_meta": if (s91(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
+    case "methodId": case "name": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
     default: return S(v, 116, x);
   }
   return v;
 }
 function s117(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 117, x);
-  if (Array.isArray(v)) return S(v, 117, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 117, x); continue;
-      default: return S(v, 117, x);
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 117, x);
   for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 117, x); continue;
+    case "currentValue": continue;
+    case "options": if (s103(v["options"], x) !== v["options"]) return S(v, 117, x); continue;
     default: return S(v, 117, x);
   }
   return v;
 }
 function s118(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 118, x);
-  if (Array.isArray(v)) return S(v, 118, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 118, x);
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 118, x);
   for (const k in v) switch (k) {
-    case "elicitationId": case "url": case "requestId": continue;
+    case "currentValue": continue;
     default: return S(v, 118, x);
   }
   return v;
 }
 function s119(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 119, x);
-  if (Array.isArray(v)) return S(v, 119, x);
-  if (c124(v)) {
-    return s120(v, x);
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s120(v["params"], x) !== v["params"]) return S(v, 119, x); continue;
+    default: return S(v, 119, x);
   }
-  { const r = Q(v, 78, 124); if (r !== undefined) return s120(r, x); }
-  return s210(v, x);
+  return v;
 }
 function s120(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s121(v["result"], x) !== v["result"]) return S(v, 120, x); continue;
-    default: return S(v, 120, x);
+  if (Array.isArray(v)) {
+    return s121(v, x);
   }
-  return v;
+  return s121(v, x);
 }
 function s121(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (x) return S(v, 121, x);
   if (Array.isArray(v)) {
-    return s209(v, x);
+    return s16(v, x);
   }
-  if (c109(v)) {
+  if (c149(v)) {
     return s122(v, x);
   }
-  { const r = Q(v, 80, 109); if (r !== undefined) return s122(r, x); }
-  if (c110(v)) {
-    return s172(v, x);
+  { const r = Q(v, 108, 149); if (r !== undefined) return s122(r, x); }
+  if (c150(v)) {
+    return s157(v, x);
   }
-  { const r = Q(v, 115, 110); if (r !== undefined) return s172(r, x); }
-  if (c111(v)) {
-    return s174(v, x);
-  }
-  { const r = Q(v, 116, 111); if (r !== undefined) return s174(r, x); }
-  if (c112(v)) {
-    return s176(v, x);
-  }
-  { const r = Q(v, 117, 112); if (r !== undefined) return s176(r, x); }
-  if (c113(v)) {
-    return s192(v, x);
-  }
-  { const r = Q(v, 128, 113); if (r !== undefined) return s192(r, x); }
-  if (c114(v)) {
-    return s197(v, x);
-  }
-  { const r = Q(v, 132, 114); if (r !== undefined) return s197(r, x); }
-  if (c115(v)) {
-    return s199(v, x);
-  }
-  { const r = Q(v, 133, 115); if (r !== undefined) return s199(r, x); }
-  if (c116(v)) {
-    return s202(v, x);
-  }
-  { const r = Q(v, 135, 116); if (r !== undefined) return s202(r, x); }
-  if (c117(v)) {
-    return s204(v, x);
-  }
-  { const r = Q(v, 136, 117); if (r !== undefined) return s204(r, x); }
-  if (c118(v)) {
-    return s207(v, x);
-  }
-  { const r = Q(v, 138, 118); if (r !== undefined) return s207(r, x); }
-  return s209(v, x);
+  { const r = Q(v, 35, 150); if (r !== undefined) return s157(r, x); }
+  return s16(v, x);
 }
 function s122(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "info": if (s123(v["info"], x) !== v["info"]) return S(v, 122, x); continue;
-    case "capabilities": if (s125(v["capabilities"], x) !== v["capabilities"]) return S(v, 122, x); continue;
-    case "authMethods": if (s160(v["authMethods"], x) !== v["authMethods"]) return S(v, 122, x); continue;
-    case "_meta": if (s171(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
+    case "sessionId": continue;
+    case "update": if (s123(v["update"], x) !== v["update"]) return S(v, 122, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
     default: return S(v, 122, x);
   }
-  if (!H(v, "capabilities")) return S(v, 122, x);
   return v;
 }
 function s123(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "title": case "version": continue;
-    case "_meta": if (s124(v["_meta"], x) !== v["_meta"]) return S(v, 123, x); continue;
-    default: return S(v, 123, x);
+  if (Array.isArray(v)) return S(v, 123, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s124(v, x);
+    }
+    case "user_message": {
+      return s125(v, x);
+    }
+    case "agent_message_chunk": {
+      return s124(v, x);
+    }
+    case "agent_message": {
+      return s125(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s124(v, x);
+    }
+    case "agent_thought": {
+      return s125(v, x);
+    }
+    case "state_update": {
+      return s127(v, x);
+    }
+    case "tool_call_content_chunk": {
+      return s131(v, x);
+    }
+    case "tool_call_update": {
+      return s132(v, x);
+    }
+    case "terminal_update": {
+      return s133(v, x);
+    }
+    case "terminal_output_chunk": {
+      return s138(v, x);
+    }
+    case "plan_update": {
+      return s139(v, x);
+    }
+    case "available_commands_update": {
+      return s145(v, x);
+    }
+    case "config_option_update": {
+      return s151(v, x);
+    }
+    case "session_info_update": {
+      return s152(v, x);
+    }
+    case "usage_update": {
+      return s153(v, x);
+    }
+    default: {
+      if (typeof v["sessionUpdate"] !== "string") break;
+      return s156(v, x);
+    }
   }
-  return v;
+  return S(v, 123, x);
 }
 function s124(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 124, x); continue;
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 124, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 124, x); continue;
+    default: return S(v, 124, x);
   }
   return v;
 }
 function s125(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "session": if (s126(v["session"], x) !== v["session"]) return S(v, 125, x); continue;
-    case "auth": if (s156(v["auth"], x) !== v["auth"]) return S(v, 125, x); continue;
-    case "_meta": if (s159(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s126(v["content"], x) !== v["content"]) return S(v, 125, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
     default: return S(v, 125, x);
   }
   return v;
 }
 function s126(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 126, x);
-  return s127(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 126, x);
+    return v;
+  }
+  return S(v, 126, x);
+  return v;
 }
 function s127(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "prompt": if (s128(v["prompt"], x) !== v["prompt"]) return S(v, 127, x); continue;
-    case "mcp": if (s140(v["mcp"], x) !== v["mcp"]) return S(v, 127, x); continue;
-    case "delete": if (s149(v["delete"], x) !== v["delete"]) return S(v, 127, x); continue;
-    case "additionalDirectories": if (s152(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 127, x); continue;
-    case "_meta": if (s155(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
-    default: return S(v, 127, x);
+  if (Array.isArray(v)) return S(v, 127, x);
+  switch (v["state"]) {
+    case "running": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
+        default: return S(v, 127, x);
+      }
+      return v;
+    }
+    case "idle": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": case "stopReason": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
+        default: return S(v, 127, x);
+      }
+      return v;
+    }
+    case "requires_action": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
+        default: return S(v, 127, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 127, x); continue;
+      }
+      return v;
+    }
   }
-  return v;
+  return S(v, 127, x);
 }
 function s128(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 128, x);
-  return s129(v, x);
+  for (const k in v) switch (k) {
+    case "state": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 128, x); continue;
+    default: return S(v, 128, x);
+  }
+  return v;
 }
 function s129(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "image": if (s130(v["image"], x) !== v["image"]) return S(v, 129, x); continue;
-    case "audio": if (s133(v["audio"], x) !== v["audio"]) return S(v, 129, x); continue;
-    case "embeddedContext": if (s136(v["embeddedContext"], x) !== v["embeddedContext"]) return S(v, 129, x); continue;
-    case "_meta": if (s139(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
+    case "state": case "stopReason": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
     default: return S(v, 129, x);
   }
   return v;
 }
 function s130(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 130, x);
-  return s131(v, x);
+  for (const k in v) switch (k) {
+    case "state": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 130, x); continue;
+  }
+  return v;
 }
 function s131(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s132(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
+    case "sessionUpdate": case "toolCallId": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 131, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
     default: return S(v, 131, x);
   }
   return v;
@@ -2381,27 +2324,38 @@ function s131(v, x) {
 function s132(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 132, x); continue;
+    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 132, x); continue;
+    case "locations": if (s36(v["locations"], x) !== v["locations"]) return S(v, 132, x); continue;
+    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 132, x); continue;
+    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 132, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
+    default: return S(v, 132, x);
   }
   return v;
 }
 function s133(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 133, x);
-  return s134(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "terminalId": case "command": case "cwd": continue;
+    case "output": if (s134(v["output"], x) !== v["output"]) return S(v, 133, x); continue;
+    case "exitStatus": if (s136(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 133, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 133, x); continue;
+    default: return S(v, 133, x);
+  }
+  return v;
 }
 function s134(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s135(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
-    default: return S(v, 134, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 134, x);
+  return s135(v, x);
 }
 function s135(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 135, x); continue;
+    case "data": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 135, x); continue;
+    default: return S(v, 135, x);
   }
   return v;
 }
@@ -2413,7 +2367,8 @@ function s136(v, x) {
 function s137(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s138(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
+    case "exitCode": case "signal": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
     default: return S(v, 137, x);
   }
   return v;
@@ -2421,41 +2376,60 @@ function s137(v, x) {
 function s138(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 138, x); continue;
+    case "sessionUpdate": case "terminalId": case "data": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
+    default: return S(v, 138, x);
   }
   return v;
 }
 function s139(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 139, x); continue;
+    case "sessionUpdate": continue;
+    case "plan": if (s140(v["plan"], x) !== v["plan"]) return S(v, 139, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 139, x); continue;
+    default: return S(v, 139, x);
   }
   return v;
 }
 function s140(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 140, x);
-  return s141(v, x);
+  switch (v["type"]) {
+    case "items": {
+      return s141(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s144(v, x);
+    }
+  }
+  return S(v, 140, x);
 }
 function s141(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "stdio": if (s142(v["stdio"], x) !== v["stdio"]) return S(v, 141, x); continue;
-    case "http": if (s145(v["http"], x) !== v["http"]) return S(v, 141, x); continue;
-    case "_meta": if (s148(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
+    case "type": case "planId": continue;
+    case "entries": if (s142(v["entries"], x) !== v["entries"]) return S(v, 141, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
     default: return S(v, 141, x);
   }
   return v;
 }
 function s142(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 142, x);
-  return s143(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s143(v[i], x) !== v[i]) return S(v, 142, x);
+    return v;
+  }
+  return S(v, 142, x);
+  return v;
 }
 function s143(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s144(v["_meta"], x) !== v["_meta"]) return S(v, 143, x); continue;
+    case "content": case "priority": case "status": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 143, x); continue;
     default: return S(v, 143, x);
   }
   return v;
@@ -2463,46 +2437,64 @@ function s143(v, x) {
 function s144(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
+    case "type": case "planId": continue;
     default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 144, x); continue;
   }
   return v;
 }
 function s145(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 145, x);
-  return s146(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "availableCommands": if (s146(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 145, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
+    default: return S(v, 145, x);
+  }
+  return v;
 }
 function s146(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s147(v["_meta"], x) !== v["_meta"]) return S(v, 146, x); continue;
-    default: return S(v, 146, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s147(v[i], x) !== v[i]) return S(v, 146, x);
+    return v;
   }
+  return S(v, 146, x);
   return v;
 }
 function s147(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 147, x); continue;
+    case "name": case "description": continue;
+    case "input": if (s148(v["input"], x) !== v["input"]) return S(v, 147, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 147, x); continue;
+    default: return S(v, 147, x);
   }
   return v;
 }
 function s148(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 148, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 148, x);
+  return s149(v, x);
 }
 function s149(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 149, x);
-  return s150(v, x);
+  switch (v["type"]) {
+    case "text": {
+      return s150(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s26(v, x);
+    }
+  }
+  return S(v, 149, x);
 }
 function s150(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s151(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
+    case "type": case "hint": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
     default: return S(v, 150, x);
   }
   return v;
@@ -2510,46 +2502,59 @@ function s150(v, x) {
 function s151(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 151, x); continue;
+    case "sessionUpdate": continue;
+    case "configOptions": if (s100(v["configOptions"], x) !== v["configOptions"]) return S(v, 151, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 151, x); continue;
+    default: return S(v, 151, x);
   }
   return v;
 }
 function s152(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 152, x);
-  return s153(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "title": case "updatedAt": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 152, x); continue;
+    default: return S(v, 152, x);
+  }
+  return v;
 }
 function s153(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s154(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
+    case "sessionUpdate": case "used": case "size": continue;
+    case "cost": if (s154(v["cost"], x) !== v["cost"]) return S(v, 153, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
     default: return S(v, 153, x);
   }
   return v;
 }
 function s154(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 154, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 154, x);
+  return s155(v, x);
 }
 function s155(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 155, x); continue;
+    case "amount": case "currency": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 155, x); continue;
+    default: return S(v, 155, x);
   }
   return v;
 }
 function s156(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 156, x);
-  return s157(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 156, x); continue;
+  }
+  return v;
 }
 function s157(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s158(v["_meta"], x) !== v["_meta"]) return S(v, 157, x); continue;
+    case "elicitationId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 157, x); continue;
     default: return S(v, 157, x);
   }
   return v;
@@ -2557,39 +2562,48 @@ function s157(v, x) {
 function s158(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 158, x); continue;
+    case "messageId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 158, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
+    default: return S(v, 158, x);
   }
   return v;
 }
 function s159(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 159, x); continue;
+    case "messageId": continue;
+    case "content": if (s126(v["content"], x) !== v["content"]) return S(v, 159, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 159, x); continue;
+    default: return S(v, 159, x);
   }
   return v;
 }
 function s160(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s161(v[i], x) !== v[i]) return S(v, 160, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "stopReason": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
+    default: return S(v, 160, x);
   }
-  return S(v, 160, x);
   return v;
 }
 function s161(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 161, x);
-  switch (v["type"]) {
-    case "terminal": {
-      return s162(v, x);
+  switch (v["state"]) {
+    case "running": {
+      return s128(v, x);
     }
-    case "agent": {
-      return s167(v, x);
+    case "idle": {
+      return s129(v, x);
+    }
+    case "requires_action": {
+      return s128(v, x);
     }
     default: {
-      if (typeof v["type"] !== "string") break;
-      return s169(v, x);
+      if (typeof v["state"] !== "string") break;
+      return s130(v, x);
     }
   }
   return S(v, 161, x);
@@ -2597,27 +2611,29 @@ function s161(v, x) {
 function s162(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": case "args": continue;
-    case "env": if (s163(v["env"], x) !== v["env"]) return S(v, 162, x); continue;
-    case "_meta": if (s166(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
+    case "toolCallId": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 162, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
     default: return S(v, 162, x);
   }
   return v;
 }
 function s163(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s164(v[i], x) !== v[i]) return S(v, 163, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "terminalId": case "command": case "cwd": continue;
+    case "output": if (s134(v["output"], x) !== v["output"]) return S(v, 163, x); continue;
+    case "exitStatus": if (s136(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 163, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
+    default: return S(v, 163, x);
   }
-  return S(v, 163, x);
   return v;
 }
 function s164(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s165(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
+    case "terminalId": case "data": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
     default: return S(v, 164, x);
   }
   return v;
@@ -2625,22 +2641,27 @@ function s164(v, x) {
 function s165(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 165, x); continue;
+    case "planId": continue;
+    case "entries": if (s142(v["entries"], x) !== v["entries"]) return S(v, 165, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
+    default: return S(v, 165, x);
   }
   return v;
 }
 function s166(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 166, x); continue;
+    case "plan": if (s140(v["plan"], x) !== v["plan"]) return S(v, 166, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
+    default: return S(v, 166, x);
   }
   return v;
 }
 function s167(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": continue;
-    case "_meta": if (s168(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
+    case "hint": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
     default: return S(v, 167, x);
   }
   return v;
@@ -2648,142 +2669,164 @@ function s167(v, x) {
 function s168(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 168, x); continue;
+    case "availableCommands": if (s146(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 168, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 168, x); continue;
+    default: return S(v, 168, x);
   }
   return v;
 }
 function s169(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": continue;
-    case "_meta": if (s170(v["_meta"], x) !== v["_meta"]) return S(v, 169, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 169, x); continue;
+    case "title": case "updatedAt": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 169, x); continue;
+    default: return S(v, 169, x);
   }
   return v;
 }
 function s170(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 170, x); continue;
+    case "used": case "size": continue;
+    case "cost": if (s154(v["cost"], x) !== v["cost"]) return S(v, 170, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 170, x); continue;
+    default: return S(v, 170, x);
   }
   return v;
 }
 function s171(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 171, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s172(v["params"], x) !== v["params"]) return S(v, 171, x); continue;
+    default: return S(v, 171, x);
   }
   return v;
 }
 function s172(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s173(v["_meta"], x) !== v["_meta"]) return S(v, 172, x); continue;
-    default: return S(v, 172, x);
+  if (Array.isArray(v)) {
+    return s173(v, x);
   }
-  return v;
+  return s173(v, x);
 }
 function s173(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 173, x); continue;
+  if (x) return S(v, 173, x);
+  if (Array.isArray(v)) {
+    return s16(v, x);
   }
-  return v;
+  if (c169(v)) {
+    return s174(v, x);
+  }
+  { const r = Q(v, 146, 169); if (r !== undefined) return s174(r, x); }
+  if (c170(v)) {
+    return s180(v, x);
+  }
+  { const r = Q(v, 35, 170); if (r !== undefined) return s180(r, x); }
+  if (c171(v)) {
+    return s89(v, x);
+  }
+  { const r = Q(v, 35, 171); if (r !== undefined) return s89(r, x); }
+  if (c172(v)) {
+    return s181(v, x);
+  }
+  { const r = Q(v, 155, 172); if (r !== undefined) return s181(r, x); }
+  if (c173(v)) {
+    return s186(v, x);
+  }
+  { const r = Q(v, 35, 173); if (r !== undefined) return s186(r, x); }
+  if (c174(v)) {
+    return s187(v, x);
+  }
+  { const r = Q(v, 35, 174); if (r !== undefined) return s187(r, x); }
+  if (c175(v)) {
+    return s188(v, x);
+  }
+  { const r = Q(v, 162, 175); if (r !== undefined) return s188(r, x); }
+  if (c176(v)) {
+    return s187(v, x);
+  }
+  { const r = Q(v, 35, 176); if (r !== undefined) return s187(r, x); }
+  if (c177(v)) {
+    return s193(v, x);
+  }
+  { const r = Q(v, 35, 177); if (r !== undefined) return s193(r, x); }
+  if (c178(v)) {
+    return s196(v, x);
+  }
+  { const r = Q(v, 165, 178); if (r !== undefined) return s196(r, x); }
+  return s16(v, x);
 }
 function s174(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s175(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
+    case "protocolVersion": continue;
+    case "info": if (s82(v["info"], x) !== v["info"]) return S(v, 174, x); continue;
+    case "capabilities": if (s175(v["capabilities"], x) !== v["capabilities"]) return S(v, 174, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
     default: return S(v, 174, x);
   }
+  if (!H(v, "capabilities")) return S(v, 174, x);
   return v;
 }
 function s175(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 175, x); continue;
+    case "auth": if (s176(v["auth"], x) !== v["auth"]) return S(v, 175, x); continue;
+    case "elicitation": if (s178(v["elicitation"], x) !== v["elicitation"]) return S(v, 175, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 175, x); continue;
+    default: return S(v, 175, x);
   }
   return v;
 }
 function s176(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "configOptions": if (s177(v["configOptions"], x) !== v["configOptions"]) return S(v, 176, x); continue;
-    case "_meta": if (s191(v["_meta"], x) !== v["_meta"]) return S(v, 176, x); continue;
-    default: return S(v, 176, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 176, x);
+  return s177(v, x);
 }
 function s177(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s178(v[i], x) !== v[i]) return S(v, 177, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "terminal": if (s88(v["terminal"], x) !== v["terminal"]) return S(v, 177, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
+    default: return S(v, 177, x);
   }
-  return S(v, 177, x);
   return v;
 }
 function s178(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 178, x);
-  switch (v["type"]) {
-    case "select": {
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s179(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
-        case "options": if (s181(v["options"], x) !== v["options"]) return S(v, 178, x); continue;
-        default: return S(v, 178, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s179(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
-        default: return S(v, 178, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": continue;
-        case "_meta": if (s179(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 178, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 178, x);
+  return s179(v, x);
 }
 function s179(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 179, x); continue;
+    case "form": if (s88(v["form"], x) !== v["form"]) return S(v, 179, x); continue;
+    case "url": if (s88(v["url"], x) !== v["url"]) return S(v, 179, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
+    default: return S(v, 179, x);
   }
   return v;
 }
 function s180(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    case "options": if (s181(v["options"], x) !== v["options"]) return S(v, 180, x); continue;
+    case "methodId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
     default: return S(v, 180, x);
   }
   return v;
 }
 function s181(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 181, x);
-  if (Array.isArray(v)) {
-    if (c94(v)) {
-      return s182(v, x);
-    }
-    { const r = Q(v, 123, 94); if (r !== undefined) return s182(r, x); }
-    return s185(v, x);
+  for (const k in v) switch (k) {
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s182(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 181, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+    default: return S(v, 181, x);
   }
-  return S(v, 181, x);
+  return v;
 }
 function s182(v, x) {
   if (typeof v !== "object" || v === null) return v;
@@ -2796,1642 +2839,124 @@ function s182(v, x) {
 }
 function s183(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "name": case "description": continue;
-    case "_meta": if (s184(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
-    default: return S(v, 183, x);
+  if (Array.isArray(v)) return S(v, 183, x);
+  switch (v["type"]) {
+    case "http": {
+      return s184(v, x);
+    }
+    case "stdio": {
+      return s185(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s26(v, x);
+    }
   }
-  return v;
+  return S(v, 183, x);
 }
 function s184(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 184, x); continue;
+    case "type": case "name": case "url": continue;
+    case "headers": if (s95(v["headers"], x) !== v["headers"]) return S(v, 184, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
+    default: return S(v, 184, x);
   }
   return v;
 }
 function s185(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s186(v[i], x) !== v[i]) return S(v, 185, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "command": case "args": continue;
+    case "env": if (s95(v["env"], x) !== v["env"]) return S(v, 185, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
+    default: return S(v, 185, x);
   }
-  return S(v, 185, x);
   return v;
 }
 function s186(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "groupId": case "name": continue;
-    case "options": if (s187(v["options"], x) !== v["options"]) return S(v, 186, x); continue;
-    case "_meta": if (s188(v["_meta"], x) !== v["_meta"]) return S(v, 186, x); continue;
+    case "cwd": case "cursor": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 186, x); continue;
     default: return S(v, 186, x);
   }
   return v;
 }
 function s187(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s183(v[i], x) !== v[i]) return S(v, 187, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
+    default: return S(v, 187, x);
   }
-  return S(v, 187, x);
   return v;
 }
 function s188(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 188, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s182(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 188, x); continue;
+    case "replayFrom": if (s189(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 188, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
+    default: return S(v, 188, x);
   }
   return v;
 }
 function s189(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    default: return S(v, 189, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 189, x);
+  return s190(v, x);
 }
 function s190(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 190, x); continue;
+  if (Array.isArray(v)) return S(v, 190, x);
+  switch (v["type"]) {
+    case "start": {
+      return s191(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s192(v, x);
+    }
   }
-  return v;
+  return S(v, 190, x);
 }
 function s191(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 191, x); continue;
+    case "type": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 191, x); continue;
+    default: return S(v, 191, x);
   }
   return v;
 }
 function s192(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "nextCursor": continue;
-    case "sessions": if (s193(v["sessions"], x) !== v["sessions"]) return S(v, 192, x); continue;
-    case "_meta": if (s196(v["_meta"], x) !== v["_meta"]) return S(v, 192, x); continue;
-    default: return S(v, 192, x);
+    case "type": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 192, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 192, x); continue;
   }
   return v;
 }
 function s193(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s194(v[i], x) !== v[i]) return S(v, 193, x);
-    return v;
-  }
-  return S(v, 193, x);
-  return v;
-}
-function s194(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
-    case "_meta": if (s195(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
-    default: return S(v, 194, x);
-  }
-  return v;
-}
-function s195(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 195, x); continue;
-  }
-  return v;
-}
-function s196(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 196, x); continue;
-  }
-  return v;
-}
-function s197(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s198(v["_meta"], x) !== v["_meta"]) return S(v, 197, x); continue;
-    default: return S(v, 197, x);
-  }
-  return v;
-}
-function s198(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 198, x); continue;
-  }
-  return v;
-}
-function s199(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s200(v["configOptions"], x) !== v["configOptions"]) return S(v, 199, x); continue;
-    case "_meta": if (s201(v["_meta"], x) !== v["_meta"]) return S(v, 199, x); continue;
-    default: return S(v, 199, x);
-  }
-  return v;
-}
-function s200(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s178(v[i], x) !== v[i]) return S(v, 200, x);
-    return v;
-  }
-  return S(v, 200, x);
-  return v;
-}
-function s201(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 201, x); continue;
-  }
-  return v;
-}
-function s202(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s203(v["_meta"], x) !== v["_meta"]) return S(v, 202, x); continue;
-    default: return S(v, 202, x);
-  }
-  return v;
-}
-function s203(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 203, x); continue;
-  }
-  return v;
-}
-function s204(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s205(v["configOptions"], x) !== v["configOptions"]) return S(v, 204, x); continue;
-    case "_meta": if (s206(v["_meta"], x) !== v["_meta"]) return S(v, 204, x); continue;
-    default: return S(v, 204, x);
-  }
-  return v;
-}
-function s205(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s178(v[i], x) !== v[i]) return S(v, 205, x);
-    return v;
-  }
-  return S(v, 205, x);
-  return v;
-}
-function s206(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 206, x); continue;
-  }
-  return v;
-}
-function s207(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s208(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
-    default: return S(v, 207, x);
-  }
-  return v;
-}
-function s208(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 208, x); continue;
-  }
-  return v;
-}
-function s209(v) { return F(v); }
-function s210(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s211(v["error"], x) !== v["error"]) return S(v, 210, x); continue;
-    default: return S(v, 210, x);
-  }
-  return v;
-}
-function s211(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "code": case "message": continue;
-    case "data": if (s16(v["data"], x) !== v["data"]) return S(v, 211, x); continue;
-    default: return S(v, 211, x);
-  }
-  return v;
-}
-function s212(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": case "name": case "description": case "args": continue;
-    case "env": if (s163(v["env"], x) !== v["env"]) return S(v, 212, x); continue;
-    case "_meta": if (s166(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
-    default: return S(v, 212, x);
-  }
-  return v;
-}
-function s213(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": case "name": case "description": continue;
-    case "_meta": if (s168(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
-    default: return S(v, 213, x);
-  }
-  return v;
-}
-function s214(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    case "options": if (s181(v["options"], x) !== v["options"]) return S(v, 214, x); continue;
-    default: return S(v, 214, x);
-  }
-  return v;
-}
-function s215(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    default: return S(v, 215, x);
-  }
-  return v;
-}
-function s216(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s217(v["params"], x) !== v["params"]) return S(v, 216, x); continue;
-    default: return S(v, 216, x);
-  }
-  return v;
-}
-function s217(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s218(v, x);
-  }
-  return s218(v, x);
-}
-function s218(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 218, x);
-  if (Array.isArray(v)) {
-    return s288(v, x);
-  }
-  if (c149(v)) {
-    return s219(v, x);
-  }
-  { const r = Q(v, 144, 149); if (r !== undefined) return s219(r, x); }
-  if (c150(v)) {
-    return s286(v, x);
-  }
-  { const r = Q(v, 202, 150); if (r !== undefined) return s286(r, x); }
-  return s288(v, x);
-}
-function s219(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "update": if (s220(v["update"], x) !== v["update"]) return S(v, 219, x); continue;
-    case "_meta": if (s285(v["_meta"], x) !== v["_meta"]) return S(v, 219, x); continue;
-    default: return S(v, 219, x);
-  }
-  return v;
-}
-function s220(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 220, x);
-  switch (v["sessionUpdate"]) {
-    case "user_message_chunk": {
-      return s221(v, x);
-    }
-    case "user_message": {
-      return s223(v, x);
-    }
-    case "agent_message_chunk": {
-      return s226(v, x);
-    }
-    case "agent_message": {
-      return s227(v, x);
-    }
-    case "agent_thought_chunk": {
-      return s230(v, x);
-    }
-    case "agent_thought": {
-      return s231(v, x);
-    }
-    case "state_update": {
-      return s234(v, x);
-    }
-    case "tool_call_content_chunk": {
-      return s242(v, x);
-    }
-    case "tool_call_update": {
-      return s244(v, x);
-    }
-    case "terminal_update": {
-      return s245(v, x);
-    }
-    case "terminal_output_chunk": {
-      return s253(v, x);
-    }
-    case "plan_update": {
-      return s255(v, x);
-    }
-    case "available_commands_update": {
-      return s264(v, x);
-    }
-    case "config_option_update": {
-      return s274(v, x);
-    }
-    case "session_info_update": {
-      return s277(v, x);
-    }
-    case "usage_update": {
-      return s279(v, x);
-    }
-    default: {
-      if (typeof v["sessionUpdate"] !== "string") break;
-      return s284(v, x);
-    }
-  }
-  return S(v, 220, x);
-}
-function s221(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 221, x); continue;
-    case "_meta": if (s222(v["_meta"], x) !== v["_meta"]) return S(v, 221, x); continue;
-    default: return S(v, 221, x);
-  }
-  return v;
-}
-function s222(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 222, x); continue;
-  }
-  return v;
-}
-function s223(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s224(v["content"], x) !== v["content"]) return S(v, 223, x); continue;
-    case "_meta": if (s225(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
-    default: return S(v, 223, x);
-  }
-  return v;
-}
-function s224(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 224, x);
-    return v;
-  }
-  return S(v, 224, x);
-  return v;
-}
-function s225(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 225, x); continue;
-  }
-  return v;
-}
-function s226(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 226, x); continue;
-    case "_meta": if (s222(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
-    default: return S(v, 226, x);
-  }
-  return v;
-}
-function s227(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s228(v["content"], x) !== v["content"]) return S(v, 227, x); continue;
-    case "_meta": if (s229(v["_meta"], x) !== v["_meta"]) return S(v, 227, x); continue;
-    default: return S(v, 227, x);
-  }
-  return v;
-}
-function s228(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 228, x);
-    return v;
-  }
-  return S(v, 228, x);
-  return v;
-}
-function s229(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 229, x); continue;
-  }
-  return v;
-}
-function s230(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 230, x); continue;
-    case "_meta": if (s222(v["_meta"], x) !== v["_meta"]) return S(v, 230, x); continue;
-    default: return S(v, 230, x);
-  }
-  return v;
-}
-function s231(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s232(v["content"], x) !== v["content"]) return S(v, 231, x); continue;
-    case "_meta": if (s233(v["_meta"], x) !== v["_meta"]) return S(v, 231, x); continue;
-    default: return S(v, 231, x);
-  }
-  return v;
-}
-function s232(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 232, x);
-    return v;
-  }
-  return S(v, 232, x);
-  return v;
-}
-function s233(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 233, x); continue;
-  }
-  return v;
-}
-function s234(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 234, x);
-  switch (v["state"]) {
-    case "running": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        case "_meta": if (s236(v["_meta"], x) !== v["_meta"]) return S(v, 234, x); continue;
-        default: return S(v, 234, x);
-      }
-      return v;
-    }
-    case "idle": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": case "stopReason": continue;
-        case "_meta": if (s238(v["_meta"], x) !== v["_meta"]) return S(v, 234, x); continue;
-        default: return S(v, 234, x);
-      }
-      return v;
-    }
-    case "requires_action": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        case "_meta": if (s240(v["_meta"], x) !== v["_meta"]) return S(v, 234, x); continue;
-        default: return S(v, 234, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["state"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 234, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 234, x);
-}
-function s235(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    case "_meta": if (s236(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
-    default: return S(v, 235, x);
-  }
-  return v;
-}
-function s236(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 236, x); continue;
-  }
-  return v;
-}
-function s237(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": case "stopReason": continue;
-    case "_meta": if (s238(v["_meta"], x) !== v["_meta"]) return S(v, 237, x); continue;
-    default: return S(v, 237, x);
-  }
-  return v;
-}
-function s238(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 238, x); continue;
-  }
-  return v;
-}
-function s239(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    case "_meta": if (s240(v["_meta"], x) !== v["_meta"]) return S(v, 239, x); continue;
-    default: return S(v, 239, x);
-  }
-  return v;
-}
-function s240(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 240, x); continue;
-  }
-  return v;
-}
-function s241(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 241, x); continue;
-  }
-  return v;
-}
-function s242(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 242, x); continue;
-    case "_meta": if (s243(v["_meta"], x) !== v["_meta"]) return S(v, 242, x); continue;
-    default: return S(v, 242, x);
-  }
-  return v;
-}
-function s243(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 243, x); continue;
-  }
-  return v;
-}
-function s244(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
-    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 244, x); continue;
-    case "locations": if (s55(v["locations"], x) !== v["locations"]) return S(v, 244, x); continue;
-    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 244, x); continue;
-    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 244, x); continue;
-    case "_meta": if (s58(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
-    default: return S(v, 244, x);
-  }
-  return v;
-}
-function s245(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "terminalId": case "command": case "cwd": continue;
-    case "output": if (s246(v["output"], x) !== v["output"]) return S(v, 245, x); continue;
-    case "exitStatus": if (s249(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 245, x); continue;
-    case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 245, x); continue;
-    default: return S(v, 245, x);
-  }
-  return v;
-}
-function s246(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 246, x);
-  return s247(v, x);
-}
-function s247(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": continue;
-    case "_meta": if (s248(v["_meta"], x) !== v["_meta"]) return S(v, 247, x); continue;
-    default: return S(v, 247, x);
-  }
-  return v;
-}
-function s248(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 248, x); continue;
-  }
-  return v;
-}
-function s249(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 249, x);
-  return s250(v, x);
-}
-function s250(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s251(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
-    default: return S(v, 250, x);
-  }
-  return v;
-}
-function s251(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 251, x); continue;
-  }
-  return v;
-}
-function s252(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 252, x); continue;
-  }
-  return v;
-}
-function s253(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "terminalId": case "data": continue;
-    case "_meta": if (s254(v["_meta"], x) !== v["_meta"]) return S(v, 253, x); continue;
-    default: return S(v, 253, x);
-  }
-  return v;
-}
-function s254(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 254, x); continue;
-  }
-  return v;
-}
-function s255(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "plan": if (s256(v["plan"], x) !== v["plan"]) return S(v, 255, x); continue;
-    case "_meta": if (s263(v["_meta"], x) !== v["_meta"]) return S(v, 255, x); continue;
-    default: return S(v, 255, x);
-  }
-  return v;
-}
-function s256(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 256, x);
-  switch (v["type"]) {
-    case "items": {
-      return s257(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s262(v, x);
-    }
-  }
-  return S(v, 256, x);
-}
-function s257(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    case "entries": if (s258(v["entries"], x) !== v["entries"]) return S(v, 257, x); continue;
-    case "_meta": if (s261(v["_meta"], x) !== v["_meta"]) return S(v, 257, x); continue;
-    default: return S(v, 257, x);
-  }
-  return v;
-}
-function s258(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s259(v[i], x) !== v[i]) return S(v, 258, x);
-    return v;
-  }
-  return S(v, 258, x);
-  return v;
-}
-function s259(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": case "priority": case "status": continue;
-    case "_meta": if (s260(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
-    default: return S(v, 259, x);
-  }
-  return v;
-}
-function s260(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 260, x); continue;
-  }
-  return v;
-}
-function s261(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 261, x); continue;
-  }
-  return v;
-}
-function s262(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 262, x); continue;
-  }
-  return v;
-}
-function s263(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 263, x); continue;
-  }
-  return v;
-}
-function s264(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "availableCommands": if (s265(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 264, x); continue;
-    case "_meta": if (s273(v["_meta"], x) !== v["_meta"]) return S(v, 264, x); continue;
-    default: return S(v, 264, x);
-  }
-  return v;
-}
-function s265(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s266(v[i], x) !== v[i]) return S(v, 265, x);
-    return v;
-  }
-  return S(v, 265, x);
-  return v;
-}
-function s266(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "description": continue;
-    case "input": if (s267(v["input"], x) !== v["input"]) return S(v, 266, x); continue;
-    case "_meta": if (s272(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
-    default: return S(v, 266, x);
-  }
-  return v;
-}
-function s267(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 267, x);
-  return s268(v, x);
-}
-function s268(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 268, x);
-  switch (v["type"]) {
-    case "text": {
-      return s269(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s271(v, x);
-    }
-  }
-  return S(v, 268, x);
-}
-function s269(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "hint": continue;
-    case "_meta": if (s270(v["_meta"], x) !== v["_meta"]) return S(v, 269, x); continue;
-    default: return S(v, 269, x);
-  }
-  return v;
-}
-function s270(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 270, x); continue;
-  }
-  return v;
-}
-function s271(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 271, x); continue;
-  }
-  return v;
-}
-function s272(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 272, x); continue;
-  }
-  return v;
-}
-function s273(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 273, x); continue;
-  }
-  return v;
-}
-function s274(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "configOptions": if (s275(v["configOptions"], x) !== v["configOptions"]) return S(v, 274, x); continue;
-    case "_meta": if (s276(v["_meta"], x) !== v["_meta"]) return S(v, 274, x); continue;
-    default: return S(v, 274, x);
-  }
-  return v;
-}
-function s275(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s178(v[i], x) !== v[i]) return S(v, 275, x);
-    return v;
-  }
-  return S(v, 275, x);
-  return v;
-}
-function s276(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 276, x); continue;
-  }
-  return v;
-}
-function s277(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "title": case "updatedAt": continue;
-    case "_meta": if (s278(v["_meta"], x) !== v["_meta"]) return S(v, 277, x); continue;
-    default: return S(v, 277, x);
-  }
-  return v;
-}
-function s278(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 278, x); continue;
-  }
-  return v;
-}
-function s279(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "used": case "size": continue;
-    case "cost": if (s280(v["cost"], x) !== v["cost"]) return S(v, 279, x); continue;
-    case "_meta": if (s283(v["_meta"], x) !== v["_meta"]) return S(v, 279, x); continue;
-    default: return S(v, 279, x);
-  }
-  return v;
-}
-function s280(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 280, x);
-  return s281(v, x);
-}
-function s281(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "amount": case "currency": continue;
-    case "_meta": if (s282(v["_meta"], x) !== v["_meta"]) return S(v, 281, x); continue;
-    default: return S(v, 281, x);
-  }
-  return v;
-}
-function s282(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 282, x); continue;
-  }
-  return v;
-}
-function s283(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 283, x); continue;
-  }
-  return v;
-}
-function s284(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 284, x); continue;
-  }
-  return v;
-}
-function s285(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 285, x); continue;
-  }
-  return v;
-}
-function s286(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "elicitationId": continue;
-    case "_meta": if (s287(v["_meta"], x) !== v["_meta"]) return S(v, 286, x); continue;
-    default: return S(v, 286, x);
-  }
-  return v;
-}
-function s287(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 287, x); continue;
-  }
-  return v;
-}
-function s288(v) { return F(v); }
-function s289(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 289, x); continue;
-    case "_meta": if (s222(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
-    default: return S(v, 289, x);
-  }
-  return v;
-}
-function s290(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s224(v["content"], x) !== v["content"]) return S(v, 290, x); continue;
-    case "_meta": if (s225(v["_meta"], x) !== v["_meta"]) return S(v, 290, x); continue;
-    default: return S(v, 290, x);
-  }
-  return v;
-}
-function s291(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s228(v["content"], x) !== v["content"]) return S(v, 291, x); continue;
-    case "_meta": if (s229(v["_meta"], x) !== v["_meta"]) return S(v, 291, x); continue;
-    default: return S(v, 291, x);
-  }
-  return v;
-}
-function s292(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s232(v["content"], x) !== v["content"]) return S(v, 292, x); continue;
-    case "_meta": if (s233(v["_meta"], x) !== v["_meta"]) return S(v, 292, x); continue;
-    default: return S(v, 292, x);
-  }
-  return v;
-}
-function s293(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s236(v["_meta"], x) !== v["_meta"]) return S(v, 293, x); continue;
-    default: return S(v, 293, x);
-  }
-  return v;
-}
-function s294(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stopReason": continue;
-    case "_meta": if (s238(v["_meta"], x) !== v["_meta"]) return S(v, 294, x); continue;
-    default: return S(v, 294, x);
-  }
-  return v;
-}
-function s295(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s240(v["_meta"], x) !== v["_meta"]) return S(v, 295, x); continue;
-    default: return S(v, 295, x);
-  }
-  return v;
-}
-function s296(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 296, x);
-  switch (v["state"]) {
-    case "running": {
-      return s235(v, x);
-    }
-    case "idle": {
-      return s237(v, x);
-    }
-    case "requires_action": {
-      return s239(v, x);
-    }
-    default: {
-      if (typeof v["state"] !== "string") break;
-      return s241(v, x);
-    }
-  }
-  return S(v, 296, x);
-}
-function s297(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 297, x); continue;
-    case "_meta": if (s243(v["_meta"], x) !== v["_meta"]) return S(v, 297, x); continue;
-    default: return S(v, 297, x);
-  }
-  return v;
-}
-function s298(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": case "command": case "cwd": continue;
-    case "output": if (s246(v["output"], x) !== v["output"]) return S(v, 298, x); continue;
-    case "exitStatus": if (s249(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 298, x); continue;
-    case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 298, x); continue;
-    default: return S(v, 298, x);
-  }
-  return v;
-}
-function s299(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": case "data": continue;
-    case "_meta": if (s254(v["_meta"], x) !== v["_meta"]) return S(v, 299, x); continue;
-    default: return S(v, 299, x);
-  }
-  return v;
-}
-function s300(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "entries": if (s258(v["entries"], x) !== v["entries"]) return S(v, 300, x); continue;
-    case "_meta": if (s261(v["_meta"], x) !== v["_meta"]) return S(v, 300, x); continue;
-    default: return S(v, 300, x);
-  }
-  return v;
-}
-function s301(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "plan": if (s256(v["plan"], x) !== v["plan"]) return S(v, 301, x); continue;
-    case "_meta": if (s263(v["_meta"], x) !== v["_meta"]) return S(v, 301, x); continue;
-    default: return S(v, 301, x);
-  }
-  return v;
-}
-function s302(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "hint": continue;
-    case "_meta": if (s270(v["_meta"], x) !== v["_meta"]) return S(v, 302, x); continue;
-    default: return S(v, 302, x);
-  }
-  return v;
-}
-function s303(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "availableCommands": if (s265(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 303, x); continue;
-    case "_meta": if (s273(v["_meta"], x) !== v["_meta"]) return S(v, 303, x); continue;
-    default: return S(v, 303, x);
-  }
-  return v;
-}
-function s304(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s275(v["configOptions"], x) !== v["configOptions"]) return S(v, 304, x); continue;
-    case "_meta": if (s276(v["_meta"], x) !== v["_meta"]) return S(v, 304, x); continue;
-    default: return S(v, 304, x);
-  }
-  return v;
-}
-function s305(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "updatedAt": continue;
-    case "_meta": if (s278(v["_meta"], x) !== v["_meta"]) return S(v, 305, x); continue;
-    default: return S(v, 305, x);
-  }
-  return v;
-}
-function s306(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "used": case "size": continue;
-    case "cost": if (s280(v["cost"], x) !== v["cost"]) return S(v, 306, x); continue;
-    case "_meta": if (s283(v["_meta"], x) !== v["_meta"]) return S(v, 306, x); continue;
-    default: return S(v, 306, x);
-  }
-  return v;
-}
-function s307(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s308(v["params"], x) !== v["params"]) return S(v, 307, x); continue;
-    default: return S(v, 307, x);
-  }
-  return v;
-}
-function s308(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s309(v, x);
-  }
-  return s309(v, x);
-}
-function s309(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 309, x);
-  if (Array.isArray(v)) {
-    return s98(v, x);
-  }
-  if (c169(v)) {
-    return s310(v, x);
-  }
-  { const r = Q(v, 206, 169); if (r !== undefined) return s310(r, x); }
-  if (c170(v)) {
-    return s329(v, x);
-  }
-  { const r = Q(v, 218, 170); if (r !== undefined) return s329(r, x); }
-  if (c171(v)) {
-    return s331(v, x);
-  }
-  { const r = Q(v, 219, 171); if (r !== undefined) return s331(r, x); }
-  if (c172(v)) {
-    return s333(v, x);
-  }
-  { const r = Q(v, 220, 172); if (r !== undefined) return s333(r, x); }
-  if (c173(v)) {
-    return s346(v, x);
-  }
-  { const r = Q(v, 231, 173); if (r !== undefined) return s346(r, x); }
-  if (c174(v)) {
-    return s348(v, x);
-  }
-  { const r = Q(v, 232, 174); if (r !== undefined) return s348(r, x); }
-  if (c175(v)) {
-    return s350(v, x);
-  }
-  { const r = Q(v, 233, 175); if (r !== undefined) return s350(r, x); }
-  if (c176(v)) {
-    return s359(v, x);
-  }
-  { const r = Q(v, 241, 176); if (r !== undefined) return s359(r, x); }
-  if (c177(v)) {
-    return s361(v, x);
-  }
-  { const r = Q(v, 242, 177); if (r !== undefined) return s361(r, x); }
-  if (c178(v)) {
-    return s366(v, x);
-  }
-  { const r = Q(v, 243, 178); if (r !== undefined) return s366(r, x); }
-  return s98(v, x);
-}
-function s310(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "info": if (s123(v["info"], x) !== v["info"]) return S(v, 310, x); continue;
-    case "capabilities": if (s311(v["capabilities"], x) !== v["capabilities"]) return S(v, 310, x); continue;
-    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 310, x); continue;
-    default: return S(v, 310, x);
-  }
-  if (!H(v, "capabilities")) return S(v, 310, x);
-  return v;
-}
-function s311(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "auth": if (s312(v["auth"], x) !== v["auth"]) return S(v, 311, x); continue;
-    case "elicitation": if (s318(v["elicitation"], x) !== v["elicitation"]) return S(v, 311, x); continue;
-    case "_meta": if (s327(v["_meta"], x) !== v["_meta"]) return S(v, 311, x); continue;
-    default: return S(v, 311, x);
-  }
-  return v;
-}
-function s312(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 312, x);
-  return s313(v, x);
-}
-function s313(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": if (s314(v["terminal"], x) !== v["terminal"]) return S(v, 313, x); continue;
-    case "_meta": if (s317(v["_meta"], x) !== v["_meta"]) return S(v, 313, x); continue;
-    default: return S(v, 313, x);
-  }
-  return v;
-}
-function s314(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 314, x);
-  return s315(v, x);
-}
-function s315(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s316(v["_meta"], x) !== v["_meta"]) return S(v, 315, x); continue;
-    default: return S(v, 315, x);
-  }
-  return v;
-}
-function s316(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 316, x); continue;
-  }
-  return v;
-}
-function s317(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 317, x); continue;
-  }
-  return v;
-}
-function s318(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 318, x);
-  return s319(v, x);
-}
-function s319(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "form": if (s320(v["form"], x) !== v["form"]) return S(v, 319, x); continue;
-    case "url": if (s323(v["url"], x) !== v["url"]) return S(v, 319, x); continue;
-    case "_meta": if (s326(v["_meta"], x) !== v["_meta"]) return S(v, 319, x); continue;
-    default: return S(v, 319, x);
-  }
-  return v;
-}
-function s320(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 320, x);
-  return s321(v, x);
-}
-function s321(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s322(v["_meta"], x) !== v["_meta"]) return S(v, 321, x); continue;
-    default: return S(v, 321, x);
-  }
-  return v;
-}
-function s322(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 322, x); continue;
-  }
-  return v;
-}
-function s323(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 323, x);
-  return s324(v, x);
-}
-function s324(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s325(v["_meta"], x) !== v["_meta"]) return S(v, 324, x); continue;
-    default: return S(v, 324, x);
-  }
-  return v;
-}
-function s325(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 325, x); continue;
-  }
-  return v;
-}
-function s326(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 326, x); continue;
-  }
-  return v;
-}
-function s327(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 327, x); continue;
-  }
-  return v;
-}
-function s328(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 328, x); continue;
-  }
-  return v;
-}
-function s329(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": continue;
-    case "_meta": if (s330(v["_meta"], x) !== v["_meta"]) return S(v, 329, x); continue;
-    default: return S(v, 329, x);
-  }
-  return v;
-}
-function s330(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 330, x); continue;
-  }
-  return v;
-}
-function s331(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s332(v["_meta"], x) !== v["_meta"]) return S(v, 331, x); continue;
-    default: return S(v, 331, x);
-  }
-  return v;
-}
-function s332(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 332, x); continue;
-  }
-  return v;
-}
-function s333(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s334(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 333, x); continue;
-    case "_meta": if (s345(v["_meta"], x) !== v["_meta"]) return S(v, 333, x); continue;
-    default: return S(v, 333, x);
-  }
-  return v;
-}
-function s334(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s335(v[i], x) !== v[i]) return S(v, 334, x);
-    return v;
-  }
-  return S(v, 334, x);
-  return v;
-}
-function s335(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 335, x);
-  switch (v["type"]) {
-    case "http": {
-      return s336(v, x);
-    }
-    case "stdio": {
-      return s341(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s344(v, x);
-    }
-  }
-  return S(v, 335, x);
-}
-function s336(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s337(v["headers"], x) !== v["headers"]) return S(v, 336, x); continue;
-    case "_meta": if (s340(v["_meta"], x) !== v["_meta"]) return S(v, 336, x); continue;
-    default: return S(v, 336, x);
-  }
-  return v;
-}
-function s337(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s338(v[i], x) !== v[i]) return S(v, 337, x);
-    return v;
-  }
-  return S(v, 337, x);
-  return v;
-}
-function s338(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s339(v["_meta"], x) !== v["_meta"]) return S(v, 338, x); continue;
-    default: return S(v, 338, x);
-  }
-  return v;
-}
-function s339(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 339, x); continue;
-  }
-  return v;
-}
-function s340(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 340, x); continue;
-  }
-  return v;
-}
-function s341(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "command": case "args": continue;
-    case "env": if (s342(v["env"], x) !== v["env"]) return S(v, 341, x); continue;
-    case "_meta": if (s343(v["_meta"], x) !== v["_meta"]) return S(v, 341, x); continue;
-    default: return S(v, 341, x);
-  }
-  return v;
-}
-function s342(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s164(v[i], x) !== v[i]) return S(v, 342, x);
-    return v;
-  }
-  return S(v, 342, x);
-  return v;
-}
-function s343(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 343, x); continue;
-  }
-  return v;
-}
-function s344(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 344, x); continue;
-  }
-  return v;
-}
-function s345(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 345, x); continue;
-  }
-  return v;
-}
-function s346(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "cursor": continue;
-    case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 346, x); continue;
-    default: return S(v, 346, x);
-  }
-  return v;
-}
-function s347(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 347, x); continue;
-  }
-  return v;
-}
-function s348(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s349(v["_meta"], x) !== v["_meta"]) return S(v, 348, x); continue;
-    default: return S(v, 348, x);
-  }
-  return v;
-}
-function s349(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 349, x); continue;
-  }
-  return v;
-}
-function s350(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s351(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 350, x); continue;
-    case "replayFrom": if (s352(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 350, x); continue;
-    case "_meta": if (s358(v["_meta"], x) !== v["_meta"]) return S(v, 350, x); continue;
-    default: return S(v, 350, x);
-  }
-  return v;
-}
-function s351(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s335(v[i], x) !== v[i]) return S(v, 351, x);
-    return v;
-  }
-  return S(v, 351, x);
-  return v;
-}
-function s352(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 352, x);
-  return s353(v, x);
-}
-function s353(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 353, x);
-  switch (v["type"]) {
-    case "start": {
-      return s354(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s356(v, x);
-    }
-  }
-  return S(v, 353, x);
-}
-function s354(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "_meta": if (s355(v["_meta"], x) !== v["_meta"]) return S(v, 354, x); continue;
-    default: return S(v, 354, x);
-  }
-  return v;
-}
-function s355(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 355, x); continue;
-  }
-  return v;
-}
-function s356(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "_meta": if (s357(v["_meta"], x) !== v["_meta"]) return S(v, 356, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 356, x); continue;
-  }
-  return v;
-}
-function s357(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 357, x); continue;
-  }
-  return v;
-}
-function s358(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 358, x); continue;
-  }
-  return v;
-}
-function s359(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
-    default: return S(v, 359, x);
-  }
-  return v;
-}
-function s360(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 360, x); continue;
-  }
-  return v;
-}
-function s361(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 361, x);
+  if (Array.isArray(v)) return S(v, 193, x);
   switch (v["type"]) {
     case "id": {
       for (const k in v) switch (k) {
         case "sessionId": case "configId": case "value": case "type": continue;
-        case "_meta": if (s362(v["_meta"], x) !== v["_meta"]) return S(v, 361, x); continue;
-        default: return S(v, 361, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
+        default: return S(v, 193, x);
       }
       return v;
     }
     case "boolean": {
       for (const k in v) switch (k) {
         case "sessionId": case "configId": case "value": case "type": continue;
-        case "_meta": if (s362(v["_meta"], x) !== v["_meta"]) return S(v, 361, x); continue;
-        default: return S(v, 361, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
+        default: return S(v, 193, x);
       }
       return v;
     }
@@ -4439,227 +2964,174 @@ function s361(v, x) {
       if (typeof v["type"] !== "string") break;
       for (const k in v) switch (k) {
         case "sessionId": case "configId": case "type": continue;
-        case "_meta": if (s362(v["_meta"], x) !== v["_meta"]) return S(v, 361, x); continue;
-        case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 361, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 361, x); continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
+        case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 193, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 193, x); continue;
       }
       return v;
     }
   }
-  return S(v, 361, x);
+  return S(v, 193, x);
 }
-function s362(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 362, x); continue;
-  }
-  return v;
-}
-function s363(v, x) {
+function s194(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "value": case "type": continue;
-    default: return S(v, 363, x);
+    default: return S(v, 194, x);
   }
   return v;
 }
-function s364(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "type": continue;
-    default: return S(v, 364, x);
-  }
-  return v;
-}
-function s365(v, x) {
+function s195(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "type": continue;
-    case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 365, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 365, x); continue;
+    case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 195, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 195, x); continue;
   }
   return v;
 }
-function s366(v, x) {
+function s196(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": continue;
-    case "prompt": if (s367(v["prompt"], x) !== v["prompt"]) return S(v, 366, x); continue;
-    case "_meta": if (s368(v["_meta"], x) !== v["_meta"]) return S(v, 366, x); continue;
-    default: return S(v, 366, x);
+    case "prompt": if (s126(v["prompt"], x) !== v["prompt"]) return S(v, 196, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
+    default: return S(v, 196, x);
   }
   return v;
 }
-function s367(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 367, x);
-    return v;
-  }
-  return S(v, 367, x);
-  return v;
-}
-function s368(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 368, x); continue;
-  }
-  return v;
-}
-function s369(v, x) {
+function s197(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "name": case "url": continue;
-    case "headers": if (s337(v["headers"], x) !== v["headers"]) return S(v, 369, x); continue;
-    case "_meta": if (s340(v["_meta"], x) !== v["_meta"]) return S(v, 369, x); continue;
-    default: return S(v, 369, x);
+    case "headers": if (s95(v["headers"], x) !== v["headers"]) return S(v, 197, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 197, x); continue;
+    default: return S(v, 197, x);
   }
   return v;
 }
-function s370(v, x) {
+function s198(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "name": case "command": case "args": continue;
-    case "env": if (s342(v["env"], x) !== v["env"]) return S(v, 370, x); continue;
-    case "_meta": if (s343(v["_meta"], x) !== v["_meta"]) return S(v, 370, x); continue;
-    default: return S(v, 370, x);
+    case "env": if (s95(v["env"], x) !== v["env"]) return S(v, 198, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
+    default: return S(v, 198, x);
   }
   return v;
 }
-function s371(v, x) {
+function s199(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s355(v["_meta"], x) !== v["_meta"]) return S(v, 371, x); continue;
-    default: return S(v, 371, x);
-  }
-  return v;
-}
-function s372(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 372, x);
-  if (Array.isArray(v)) return S(v, 372, x);
+  if (x) return S(v, 199, x);
+  if (Array.isArray(v)) return S(v, 199, x);
   if (c184(v)) {
-    return s373(v, x);
+    return s200(v, x);
   }
-  { const r = Q(v, 246, 184); if (r !== undefined) return s373(r, x); }
-  return s389(v, x);
+  { const r = Q(v, 168, 184); if (r !== undefined) return s200(r, x); }
+  return s113(v, x);
 }
-function s373(v, x) {
+function s200(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "id": continue;
-    case "result": if (s374(v["result"], x) !== v["result"]) return S(v, 373, x); continue;
-    default: return S(v, 373, x);
+    case "result": if (s201(v["result"], x) !== v["result"]) return S(v, 200, x); continue;
+    default: return S(v, 200, x);
   }
   return v;
 }
-function s374(v, x) {
+function s201(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 374, x);
+  if (x) return S(v, 201, x);
   if (Array.isArray(v)) {
-    return s209(v, x);
+    return s16(v, x);
   }
   if (c180(v)) {
-    return s375(v, x);
+    return s202(v, x);
   }
-  { const r = Q(v, 248, 180); if (r !== undefined) return s375(r, x); }
+  { const r = Q(v, 170, 180); if (r !== undefined) return s202(r, x); }
   if (c181(v)) {
-    return s382(v, x);
+    return s207(v, x);
   }
-  { const r = Q(v, 252, 181); if (r !== undefined) return s382(r, x); }
-  return s209(v, x);
+  { const r = Q(v, 35, 181); if (r !== undefined) return s207(r, x); }
+  return s16(v, x);
 }
-function s375(v, x) {
+function s202(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": if (s376(v["outcome"], x) !== v["outcome"]) return S(v, 375, x); continue;
-    case "_meta": if (s381(v["_meta"], x) !== v["_meta"]) return S(v, 375, x); continue;
-    default: return S(v, 375, x);
+    case "outcome": if (s203(v["outcome"], x) !== v["outcome"]) return S(v, 202, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 202, x); continue;
+    default: return S(v, 202, x);
   }
   return v;
 }
-function s376(v, x) {
+function s203(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 376, x);
+  if (Array.isArray(v)) return S(v, 203, x);
   switch (v["outcome"]) {
     case "cancelled": {
-      return s377(v, x);
+      return s204(v, x);
     }
     case "selected": {
-      return s378(v, x);
+      return s205(v, x);
     }
     default: {
       if (typeof v["outcome"] !== "string") break;
-      return s380(v, x);
+      return s206(v, x);
     }
   }
-  return S(v, 376, x);
+  return S(v, 203, x);
 }
-function s377(v, x) {
+function s204(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "outcome": continue;
-    default: return S(v, 377, x);
+    default: return S(v, 204, x);
   }
   return v;
 }
-function s378(v, x) {
+function s205(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "outcome": case "optionId": continue;
-    case "_meta": if (s379(v["_meta"], x) !== v["_meta"]) return S(v, 378, x); continue;
-    default: return S(v, 378, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 205, x); continue;
+    default: return S(v, 205, x);
   }
   return v;
 }
-function s379(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 379, x); continue;
-  }
-  return v;
-}
-function s380(v, x) {
+function s206(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "outcome": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 380, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 206, x); continue;
   }
   return v;
 }
-function s381(v, x) {
+function s207(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 381, x); continue;
-  }
-  return v;
-}
-function s382(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 382, x);
+  if (Array.isArray(v)) return S(v, 207, x);
   switch (v["action"]) {
     case "accept": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s383(v["_meta"], x) !== v["_meta"]) return S(v, 382, x); continue;
-        case "content": if (s385(v["content"], x) !== v["content"]) return S(v, 382, x); continue;
-        default: return S(v, 382, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
+        case "content": if (s209(v["content"], x) !== v["content"]) return S(v, 207, x); continue;
+        default: return S(v, 207, x);
       }
       return v;
     }
     case "decline": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s383(v["_meta"], x) !== v["_meta"]) return S(v, 382, x); continue;
-        default: return S(v, 382, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
+        default: return S(v, 207, x);
       }
       return v;
     }
     case "cancel": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s383(v["_meta"], x) !== v["_meta"]) return S(v, 382, x); continue;
-        default: return S(v, 382, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
+        default: return S(v, 207, x);
       }
       return v;
     }
@@ -4667,167 +3139,120 @@ function s382(v, x) {
       if (typeof v["action"] !== "string") break;
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s383(v["_meta"], x) !== v["_meta"]) return S(v, 382, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 382, x); continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 207, x); continue;
       }
       return v;
     }
   }
-  return S(v, 382, x);
+  return S(v, 207, x);
 }
-function s383(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 383, x); continue;
-  }
-  return v;
-}
-function s384(v, x) {
+function s208(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    case "content": if (s385(v["content"], x) !== v["content"]) return S(v, 384, x); continue;
-    default: return S(v, 384, x);
+    case "content": if (s209(v["content"], x) !== v["content"]) return S(v, 208, x); continue;
+    default: return S(v, 208, x);
   }
   return v;
 }
-function s385(v, x) {
+function s209(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 385, x); continue;
+    default: if (k === "__proto__") return S(v, 209, x); continue;
   }
   return v;
 }
-function s386(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": continue;
-    default: return S(v, 386, x);
-  }
-  return v;
-}
-function s387(v, x) {
+function s210(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    default: return S(v, 387, x);
+    default: return S(v, 210, x);
   }
   return v;
 }
-function s388(v, x) {
+function s211(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 388, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 211, x); continue;
   }
   return v;
 }
-function s389(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s211(v["error"], x) !== v["error"]) return S(v, 389, x); continue;
-    default: return S(v, 389, x);
-  }
-  return v;
-}
-function s390(v, x) {
+function s212(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "optionId": continue;
-    case "_meta": if (s379(v["_meta"], x) !== v["_meta"]) return S(v, 390, x); continue;
-    default: return S(v, 390, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
+    default: return S(v, 212, x);
   }
   return v;
 }
-function s391(v, x) {
+function s213(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s385(v["content"], x) !== v["content"]) return S(v, 391, x); continue;
-    default: return S(v, 391, x);
+    case "content": if (s209(v["content"], x) !== v["content"]) return S(v, 213, x); continue;
+    default: return S(v, 213, x);
   }
   return v;
 }
-function s392(v, x) {
+function s214(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "method": continue;
-    case "params": if (s393(v["params"], x) !== v["params"]) return S(v, 392, x); continue;
-    default: return S(v, 392, x);
+    case "params": if (s215(v["params"], x) !== v["params"]) return S(v, 214, x); continue;
+    default: return S(v, 214, x);
   }
   return v;
 }
-function s393(v, x) {
+function s215(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    return s394(v, x);
+    return s216(v, x);
   }
-  return s394(v, x);
+  return s216(v, x);
 }
-function s394(v, x) {
+function s216(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 394, x);
+  if (x) return S(v, 216, x);
   if (Array.isArray(v)) {
-    return s288(v, x);
+    return s16(v, x);
   }
   if (c185(v)) {
-    return s395(v, x);
+    return s187(v, x);
   }
-  { const r = Q(v, 257, 185); if (r !== undefined) return s395(r, x); }
-  return s288(v, x);
+  { const r = Q(v, 35, 185); if (r !== undefined) return s187(r, x); }
+  return s16(v, x);
 }
-function s395(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s396(v["_meta"], x) !== v["_meta"]) return S(v, 395, x); continue;
-    default: return S(v, 395, x);
-  }
-  return v;
-}
-function s396(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 396, x); continue;
-  }
-  return v;
-}
-function s397(v, x) {
+function s217(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "method": continue;
-    case "params": if (s398(v["params"], x) !== v["params"]) return S(v, 397, x); continue;
-    default: return S(v, 397, x);
+    case "params": if (s218(v["params"], x) !== v["params"]) return S(v, 217, x); continue;
+    default: return S(v, 217, x);
   }
   return v;
 }
-function s398(v, x) {
+function s218(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 398, x);
-  return s399(v, x);
+  if (Array.isArray(v)) return S(v, 218, x);
+  return s219(v, x);
 }
-function s399(v, x) {
+function s219(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 399, x);
-  return s400(v, x);
+  if (Array.isArray(v)) return S(v, 219, x);
+  return s220(v, x);
 }
-function s400(v, x) {
+function s220(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "requestId": continue;
-    case "_meta": if (s401(v["_meta"], x) !== v["_meta"]) return S(v, 400, x); continue;
-    default: return S(v, 400, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 220, x); continue;
+    default: return S(v, 220, x);
   }
   return v;
 }
-function s401(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 401, x); continue;
-  }
-  return v;
-}
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309, s310, s311, s312, s313, s314, s315, s316, s317, s318, s319, s320, s321, s322, s323, s324, s325, s326, s327, s328, s329, s330, s331, s332, s333, s334, s335, s336, s337, s338, s339, s340, s341, s342, s343, s344, s345, s346, s347, s348, s349, s350, s351, s352, s353, s354, s355, s356, s357, s358, s359, s360, s361, s362, s363, s364, s365, s366, s367, s368, s369, s370, s371, s372, s373, s374, s375, s376, s377, s378, s379, s380, s381, s382, s383, s384, s385, s386, s387, s388, s389, s390, s391, s392, s393, s394, s395, s396, s397, s398, s399, s400, s401]);
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220]);
 const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
 const H = Object.hasOwn;
 
@@ -4845,168 +3270,168 @@ export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s9(v, 
 export function parseContentBlock(v, o) { return vContentBlock(v) ? s11(v, false) : R(v, o, vContentBlock, "ContentBlock", 11, 13); }
 export function parseAnnotations(v, o) { return vAnnotations(v) ? s14(v, false) : R(v, o, vAnnotations, "Annotations", 14, 17); }
 export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
-export function parseTextContent(v, o) { return vTextContent(v) ? s99(v, false) : R(v, o, vTextContent, "TextContent", 99, 15); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s59(v, false) : R(v, o, vTextContent, "TextContent", 59, 15); }
 export function parseMediaType(v, o) { return vMediaType(v) ? v : R(v, o, vMediaType, "MediaType"); }
-export function parseImageContent(v, o) { return vImageContent(v) ? s100(v, false) : R(v, o, vImageContent, "ImageContent", 100, 20); }
-export function parseAudioContent(v, o) { return vAudioContent(v) ? s101(v, false) : R(v, o, vAudioContent, "AudioContent", 101, 23); }
-export function parseIcon(v, o) { return vIcon(v) ? s26(v, false) : R(v, o, vIcon, "Icon", 26, 28); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s60(v, false) : R(v, o, vImageContent, "ImageContent", 60, 20); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s61(v, false) : R(v, o, vAudioContent, "AudioContent", 61, 15); }
+export function parseIcon(v, o) { return vIcon(v) ? s21(v, false) : R(v, o, vIcon, "Icon", 21, 24); }
 export function parseIconTheme(v, o) { return vIconTheme(v) ? v : R(v, o, vIconTheme, "IconTheme"); }
-export function parseResourceLink(v, o) { return vResourceLink(v) ? s102(v, false) : R(v, o, vResourceLink, "ResourceLink", 102, 26); }
-export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s30(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 30, 33); }
-export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s31(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 31, 34); }
-export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s33(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 33, 35); }
-export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s103(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 103, 32); }
-export function parseContent(v, o) { return vContent(v) ? s104(v, false) : R(v, o, vContent, "Content", 104, 12); }
-export function parseDiffChange(v, o) { return vDiffChange(v) ? s41(v, false) : R(v, o, vDiffChange, "DiffChange", 41, 40); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s62(v, false) : R(v, o, vResourceLink, "ResourceLink", 62, 22); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s23(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 23, 28); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s24(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 24, 29); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s25(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 25, 29); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s63(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 63, 27); }
+export function parseContent(v, o) { return vContent(v) ? s64(v, false) : R(v, o, vContent, "Content", 64, 12); }
+export function parseDiffChange(v, o) { return vDiffChange(v) ? s29(v, false) : R(v, o, vDiffChange, "DiffChange", 29, 33); }
 export function parseDiffFileType(v, o) { return vDiffFileType(v) ? v : R(v, o, vDiffFileType, "DiffFileType"); }
 export function parseAbsolutePath(v, o) { return vAbsolutePath(v) ? v : R(v, o, vAbsolutePath, "AbsolutePath"); }
-export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s105(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 105); }
-export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s106(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 106); }
-export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s50(v, false) : R(v, o, vDiffPatch, "DiffPatch", 50); }
+export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s65(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 65); }
+export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s66(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 66); }
+export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s34(v, false) : R(v, o, vDiffPatch, "DiffPatch", 34); }
 export function parseDiffPatchFormat(v, o) { return vDiffPatchFormat(v) ? v : R(v, o, vDiffPatchFormat, "DiffPatchFormat"); }
-export function parseDiff(v, o) { return vDiff(v) ? s107(v, false) : R(v, o, vDiff, "Diff", 107, 38); }
+export function parseDiff(v, o) { return vDiff(v) ? s67(v, false) : R(v, o, vDiff, "Diff", 67, 31); }
 export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
-export function parseTerminal(v, o) { return vTerminal(v) ? s108(v, false) : R(v, o, vTerminal, "Terminal", 108, 42); }
-export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s56(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 56, 44); }
-export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s109(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 109, 7); }
-export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s110(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 110, 46); }
-export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s63(v, false) : R(v, o, vPermissionOption, "PermissionOption", 63, 48); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s68(v, false) : R(v, o, vTerminal, "Terminal", 68, 35); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s37(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 37, 37); }
+export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s69(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 69, 7); }
+export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s70(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 70, 39); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s40(v, false) : R(v, o, vPermissionOption, "PermissionOption", 40, 35); }
 export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
 export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
-export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s66(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 66, 49); }
-export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s94(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 94, 73); }
-export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s95(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 95); }
-export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s69(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 69, 52); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s41(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 41, 41); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s55(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 55, 61); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s56(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 56); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s43(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 43, 44); }
 export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
-export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s71(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 71, 54); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s45(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 45, 46); }
 export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
-export function parseEnumOption(v, o) { return vEnumOption(v) ? s74(v, false) : R(v, o, vEnumOption, "EnumOption", 74, 58); }
-export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s111(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 111, 56); }
-export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s112(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 112, 60); }
-export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s113(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 113, 62); }
-export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s114(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 114, 64); }
-export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s84(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 84, 67); }
-export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s115(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 115, 69); }
-export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s88(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 88, 70); }
-export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s116(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 116, 66); }
-export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s117(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 117, 51); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s48(v, false) : R(v, o, vEnumOption, "EnumOption", 48, 50); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s71(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 71, 48); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s72(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 72, 52); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s72(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 72, 54); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s73(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 73, 56); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s52(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 52, 59); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s74(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 74, 35); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s54(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 54, 60); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s75(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 75, 58); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s76(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 76, 43); }
 export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
-export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s118(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 118, 75); }
-export function parseExtRequest(v, o) { return vExtRequest(v) ? s98(v, false) : R(v, o, vExtRequest, "ExtRequest", 98); }
-export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s119(v, false) : R(v, o, vAgentResponse, "AgentResponse", 119, 77); }
-export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s122(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 122, 80); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s77(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 77, 63); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s16(v, false) : R(v, o, vExtRequest, "ExtRequest", 16); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s78(v, false) : R(v, o, vAgentResponse, "AgentResponse", 78, 64); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s81(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 81, 67); }
 export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
-export function parseImplementation(v, o) { return vImplementation(v) ? s123(v, false) : R(v, o, vImplementation, "Implementation", 123, 81); }
-export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s125(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 125, 82); }
-export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s127(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 127, 84); }
-export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s129(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 129, 86); }
-export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s131(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 131, 88); }
-export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s134(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 134, 90); }
-export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s137(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 137, 92); }
-export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s141(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 141, 94); }
-export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s143(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 143, 96); }
-export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s146(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 146, 98); }
-export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s150(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 150, 100); }
-export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s153(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 153, 102); }
-export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s157(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 157, 104); }
-export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s161(v, false) : R(v, o, vAuthMethod, "AuthMethod", 161, 106); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s82(v, false) : R(v, o, vImplementation, "Implementation", 82, 68); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s83(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 83, 69); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s85(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 85, 71); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s87(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 87, 73); }
+export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s89(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 89, 35); }
+export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s89(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 89, 35); }
+export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s89(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 89, 35); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s91(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 91, 78); }
+export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s89(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 89, 35); }
+export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s89(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 89, 35); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s89(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 89, 35); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s89(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 89, 35); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s89(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 89, 35); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s93(v, false) : R(v, o, vAuthMethod, "AuthMethod", 93, 85); }
 export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
-export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s164(v, false) : R(v, o, vEnvVariable, "EnvVariable", 164, 111); }
-export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s212(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 212, 108); }
-export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s213(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 213, 113); }
-export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s172(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 172, 115); }
-export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s174(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 174, 116); }
-export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s176(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 176, 117); }
-export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s178(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 178, 119); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s96(v, false) : R(v, o, vEnvVariable, "EnvVariable", 96, 35); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s115(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 115, 87); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s116(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 116, 50); }
+export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s89(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 89, 35); }
+export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s89(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 89, 35); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s99(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 99, 90); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s101(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 101, 92); }
 export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
 export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
 export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
-export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s181(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 181, 122); }
-export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s183(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 183, 124); }
-export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s186(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 186, 126); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s103(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 103, 95); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s105(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 105, 50); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s107(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 107, 97); }
 export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
-export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s214(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 214, 121); }
-export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s215(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 215); }
-export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s192(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 192, 128); }
-export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s194(v, false) : R(v, o, vSessionInfo, "SessionInfo", 194, 130); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s117(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 117, 94); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s118(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 118); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s109(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 109, 99); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s111(v, false) : R(v, o, vSessionInfo, "SessionInfo", 111, 101); }
 export function parseSessionListCursor(v, o) { return vSessionListCursor(v) ? v : R(v, o, vSessionListCursor, "SessionListCursor"); }
-export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s197(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 197, 132); }
-export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s199(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 199, 133); }
-export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s202(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 202, 135); }
-export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s204(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 204, 136); }
-export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s207(v, false) : R(v, o, vPromptResponse, "PromptResponse", 207, 138); }
-export function parseExtResponse(v, o) { return vExtResponse(v) ? s209(v, false) : R(v, o, vExtResponse, "ExtResponse", 209); }
-export function parseError(v, o) { return vError(v) ? s211(v, false) : R(v, o, vError, "Error", 211, 140); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s89(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 89, 35); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s112(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 112, 90); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s89(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 89, 35); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s112(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 112, 90); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s89(v, false) : R(v, o, vPromptResponse, "PromptResponse", 89, 35); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s16(v, false) : R(v, o, vExtResponse, "ExtResponse", 16); }
+export function parseError(v, o) { return vError(v) ? s114(v, false) : R(v, o, vError, "Error", 114, 104); }
 export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
-export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s216(v, false) : R(v, o, vAgentNotification, "AgentNotification", 216, 141); }
-export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s219(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 219, 144); }
-export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s220(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 220, 145); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s119(v, false) : R(v, o, vAgentNotification, "AgentNotification", 119, 105); }
+export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s122(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 122, 108); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s123(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 123, 109); }
 export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
-export function parseContentChunk(v, o) { return vContentChunk(v) ? s289(v, false) : R(v, o, vContentChunk, "ContentChunk", 289, 147); }
-export function parseUserMessage(v, o) { return vUserMessage(v) ? s290(v, false) : R(v, o, vUserMessage, "UserMessage", 290, 149); }
-export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s291(v, false) : R(v, o, vAgentMessage, "AgentMessage", 291, 153); }
-export function parseAgentThought(v, o) { return vAgentThought(v) ? s292(v, false) : R(v, o, vAgentThought, "AgentThought", 292, 157); }
-export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s293(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 293, 162); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s158(v, false) : R(v, o, vContentChunk, "ContentChunk", 158, 12); }
+export function parseUserMessage(v, o) { return vUserMessage(v) ? s159(v, false) : R(v, o, vUserMessage, "UserMessage", 159, 111); }
+export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s159(v, false) : R(v, o, vAgentMessage, "AgentMessage", 159, 111); }
+export function parseAgentThought(v, o) { return vAgentThought(v) ? s159(v, false) : R(v, o, vAgentThought, "AgentThought", 159, 111); }
+export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s89(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 89, 35); }
 export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
-export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s294(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 294, 164); }
-export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s295(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 295, 166); }
-export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s296(v, false) : R(v, o, vStateUpdate, "StateUpdate", 296, 160); }
-export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s297(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 297, 168); }
-export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s247(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 247, 173); }
-export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s250(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 250, 175); }
-export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s298(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 298, 171); }
-export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s299(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 299, 177); }
-export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s256(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 256, 180); }
+export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s160(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 160, 116); }
+export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s89(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 89, 35); }
+export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s161(v, false) : R(v, o, vStateUpdate, "StateUpdate", 161, 114); }
+export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s162(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 162, 118); }
+export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s135(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 135, 35); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s137(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 137, 124); }
+export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s163(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 163, 121); }
+export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s164(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 164, 35); }
+export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s140(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 140, 127); }
 export function parsePlanId(v, o) { return vPlanId(v) ? v : R(v, o, vPlanId, "PlanId"); }
-export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s259(v, false) : R(v, o, vPlanEntry, "PlanEntry", 259, 184); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s143(v, false) : R(v, o, vPlanEntry, "PlanEntry", 143, 35); }
 export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
 export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
-export function parsePlanItems(v, o) { return vPlanItems(v) ? s300(v, false) : R(v, o, vPlanItems, "PlanItems", 300, 182); }
-export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s301(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 301, 179); }
-export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s266(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 266, 188); }
-export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s268(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 268, 190); }
-export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s302(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 302, 192); }
-export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s303(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 303, 186); }
-export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s304(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 304, 194); }
-export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s305(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 305, 197); }
-export function parseCost(v, o) { return vCost(v) ? s281(v, false) : R(v, o, vCost, "Cost", 281, 201); }
-export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s306(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 306, 199); }
-export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s286(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 286, 202); }
-export function parseExtNotification(v, o) { return vExtNotification(v) ? s288(v, false) : R(v, o, vExtNotification, "ExtNotification", 288); }
-export function parseClientRequest(v, o) { return vClientRequest(v) ? s307(v, false) : R(v, o, vClientRequest, "ClientRequest", 307, 203); }
-export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s310(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 310, 206); }
-export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s311(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 311, 207); }
-export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s313(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 313, 209); }
-export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s315(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 315, 211); }
-export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s319(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 319, 213); }
-export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s321(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 321, 215); }
-export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s324(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 324, 217); }
-export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s329(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 329, 218); }
-export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s331(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 331, 219); }
-export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s333(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 333, 220); }
-export function parseMcpServer(v, o) { return vMcpServer(v) ? s335(v, false) : R(v, o, vMcpServer, "McpServer", 335, 223); }
-export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s338(v, false) : R(v, o, vHttpHeader, "HttpHeader", 338, 227); }
-export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s369(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 369, 225); }
-export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s370(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 370, 229); }
-export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s346(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 346, 231); }
-export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s348(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 348, 232); }
-export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s350(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 350, 233); }
-export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s353(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 353, 237); }
-export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s371(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 371, 239); }
-export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s359(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 359, 241); }
-export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s361(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 361, 242); }
-export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s366(v, false) : R(v, o, vPromptRequest, "PromptRequest", 366, 243); }
-export function parseClientResponse(v, o) { return vClientResponse(v) ? s372(v, false) : R(v, o, vClientResponse, "ClientResponse", 372, 245); }
-export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s375(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 375, 248); }
-export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s376(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 376, 249); }
-export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s390(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 390, 251); }
-export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s382(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 382, 252); }
+export function parsePlanItems(v, o) { return vPlanItems(v) ? s165(v, false) : R(v, o, vPlanItems, "PlanItems", 165, 129); }
+export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s166(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 166, 126); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s147(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 147, 134); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s149(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 149, 136); }
+export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s167(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 167, 35); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s168(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 168, 132); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s112(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 112, 90); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s169(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 169, 139); }
+export function parseCost(v, o) { return vCost(v) ? s155(v, false) : R(v, o, vCost, "Cost", 155, 35); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s170(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 170, 141); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s157(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 157, 35); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s16(v, false) : R(v, o, vExtNotification, "ExtNotification", 16); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s171(v, false) : R(v, o, vClientRequest, "ClientRequest", 171, 143); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s174(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 174, 146); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s175(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 175, 147); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s177(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 177, 149); }
+export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s89(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 89, 35); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s179(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 179, 152); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s89(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 89, 35); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s89(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 89, 35); }
+export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s180(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 180, 35); }
+export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s89(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 89, 35); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s181(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 181, 155); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s183(v, false) : R(v, o, vMcpServer, "McpServer", 183, 157); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s96(v, false) : R(v, o, vHttpHeader, "HttpHeader", 96, 35); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s197(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 197, 159); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s198(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 198, 161); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s186(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 186, 35); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s187(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 187, 35); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s188(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 188, 162); }
+export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s190(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 190, 164); }
+export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s89(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 89, 35); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s187(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 187, 35); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s193(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 193, 35); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s196(v, false) : R(v, o, vPromptRequest, "PromptRequest", 196, 165); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s199(v, false) : R(v, o, vClientResponse, "ClientResponse", 199, 167); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s202(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 202, 170); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s203(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 203, 171); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s212(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 212, 35); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s207(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 207, 35); }
 export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
-export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s391(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 391); }
-export function parseClientNotification(v, o) { return vClientNotification(v) ? s392(v, false) : R(v, o, vClientNotification, "ClientNotification", 392, 254); }
-export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s395(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 395, 257); }
-export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s397(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 397, 258); }
-export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s400(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 400, 261); }
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s213(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 213); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s214(v, false) : R(v, o, vClientNotification, "ClientNotification", 214, 172); }
+export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s187(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 187, 35); }
+export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s217(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 217, 175); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s220(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 220, 35); }
 export const isRequestPermissionSubjectOf = /* @__PURE__ */ plan.variantGuard("type", [["tool_call", 191], ["command", 194]], 195);
 export const isCustomRequestPermissionSubject = /* @__PURE__ */ plan.customGuard("type", ["tool_call", "command"], 195);
 export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 198], ["diff", 201], ["terminal", 204]], 205);

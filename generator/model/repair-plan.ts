@@ -10,8 +10,8 @@ import {
 } from "../schema/unions.js";
 import { fallbackFor, nullReplacement, ON_ERROR, ON_NULL, SKIP_INVALID } from "./annotations.js";
 import { CheckTable } from "./checks.js";
-import type { Definition, SurfaceModel } from "./protocol.js";
 import { mergeEqualNodes } from "./plan-graph.js";
+import type { Definition, SurfaceModel } from "./protocol.js";
 import { mergeShapes, ShapeBuilder, type ShapePlan } from "./shape-plan.js";
 
 /**

@@ -624,1001 +624,520 @@ const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14,
 const nodes = [
   /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
   /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 56 }, { check: 3 }] } },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 43 }, { node: 4, check: 44 }, { node: 5, check: 45 }, { node: 40, check: 46 }, { node: 44, check: 47 }, { node: 45, check: 48 }, { node: 46, check: 49 }, { node: 47, check: 50 }, { node: 48, check: 51 }, { node: 76, check: 52 }, { node: 77, check: 53 }, { node: 78, check: 54 }, { check: 55 }] } },
+  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 43 }, { node: 4, check: 44 }, { node: 5, check: 45 }, { node: 31, check: 46 }, { node: 3, check: 47 }, { node: 3, check: 48 }, { node: 3, check: 49 }, { node: 3, check: 50 }, { node: 34, check: 51 }, { node: 3, check: 52 }, { node: 3, check: 53 }, { node: 3, check: 54 }, { check: 55 }] } },
   /* 3 WriteTextFileRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
   /* 4 ReadTextFileRequest */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "limit", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 5 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 6 }, { name: "options", node: 38 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 6 ToolCallUpdate */ { properties: [{ name: "kind", onError: 4, omit: true }, { name: "status", onError: 6, omit: true }, { name: "title", onError: 7, omit: true }, { name: "name", onError: 7, omit: true }, { name: "content", node: 7, onError: 20, omit: true }, { name: "locations", node: 36, onError: 23, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 5 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 6 }, { name: "options", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 6 ToolCallUpdate */ { properties: [{ name: "kind", onError: 4, omit: true }, { name: "status", onError: 6, omit: true }, { name: "title", onError: 7, omit: true }, { name: "name", onError: 7, omit: true }, { name: "content", node: 7, onError: 20, omit: true }, { name: "locations", node: 28, onError: 23, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 7 ToolCallUpdate/properties/content */ { items: 8, skipInvalid: 18 },
-  /* 8 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 9 }, { tag: "diff", node: 32 }, { tag: "terminal", node: 34 }] } },
+  /* 8 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 9 }, { tag: "diff", node: 25 }, { tag: "terminal", node: 27 }] } },
   /* 9 ToolCallContent/oneOf/0 */ { allOf: [10] },
   /* 10 Content */ { properties: [{ name: "content", node: 11 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 11 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 20 }, { tag: "resource_link", node: 23 }, { tag: "resource", node: 26 }] } },
+  /* 11 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 12 }, { tag: "resource_link", node: 19 }, { tag: "resource", node: 21 }] } },
   /* 12 ContentBlock/oneOf/0 */ { allOf: [13] },
   /* 13 TextContent */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 14 TextContent/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
   /* 15 Annotations */ { properties: [{ name: "audience", node: 16, onError: 11, omit: true }, { name: "lastModified", onError: 7, omit: true }, { name: "priority", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
   /* 16 Annotations/properties/audience */ { skipInvalid: 8 },
   /* 17 ContentBlock/oneOf/1 */ { allOf: [18] },
-  /* 18 ImageContent */ { properties: [{ name: "annotations", node: 19, onError: 14, omit: true }, { name: "uri", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 19 ImageContent/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 20 ContentBlock/oneOf/2 */ { allOf: [21] },
-  /* 21 AudioContent */ { properties: [{ name: "annotations", node: 22, onError: 14, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 22 AudioContent/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 23 ContentBlock/oneOf/3 */ { allOf: [24] },
-  /* 24 ResourceLink */ { properties: [{ name: "annotations", node: 25, onError: 14, omit: true }, { name: "description", onError: 7, omit: true }, { name: "mimeType", onError: 7, omit: true }, { name: "size", onError: 15, omit: true }, { name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 25 ResourceLink/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 26 ContentBlock/oneOf/4 */ { allOf: [27] },
-  /* 27 EmbeddedResource */ { properties: [{ name: "annotations", node: 28, onError: 14, omit: true }, { name: "resource", node: 29 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 28 EmbeddedResource/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 29 EmbeddedResourceResource */ { union: { variants: [{ node: 30, check: 16 }, { node: 31, check: 17 }] } },
-  /* 30 TextResourceContents */ { properties: [{ name: "mimeType", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 31 BlobResourceContents */ { properties: [{ name: "mimeType", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 32 ToolCallContent/oneOf/1 */ { allOf: [33] },
-  /* 33 Diff */ { properties: [{ name: "oldText", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 34 ToolCallContent/oneOf/2 */ { allOf: [35] },
-  /* 35 Terminal */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 36 ToolCallUpdate/properties/locations */ { items: 37, skipInvalid: 21 },
-  /* 37 ToolCallLocation */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 38 RequestPermissionRequest/properties/options */ { items: 39 },
-  /* 39 PermissionOption */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 40 CreateTerminalRequest */ { properties: [{ name: "args", node: 41, onError: 25, fallback: [] }, { name: "env", node: 42, onError: 29, fallback: [] }, { name: "cwd", onError: 7, omit: true }, { name: "outputByteLimit", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 41 CreateTerminalRequest/properties/args */ { skipInvalid: 24 },
-  /* 42 CreateTerminalRequest/properties/env */ { items: 43, skipInvalid: 26 },
-  /* 43 EnvVariable */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 44 TerminalOutputRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 45 ReleaseTerminalRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 46 WaitForTerminalExitRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 47 KillTerminalRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 48 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 49 }, { tag: "url", node: 73 }, { other: true, node: 75 }] } },
-  /* 49 CreateElicitationRequest/anyOf/0 */ { allOf: [50] },
-  /* 50 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 51 }], union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
-  /* 51 ElicitationSchema */ { properties: [{ name: "type", onError: 31, fallback: "object", default: "object" }, { name: "title", onError: 7, omit: true }, { name: "properties", node: 52, default: {} }, { name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 52 ElicitationSchema/properties/properties */ { values: 53, declared: [] },
-  /* 53 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 54 }, { tag: "number", node: 58 }, { tag: "integer", node: 60 }, { tag: "boolean", node: 62 }, { tag: "array", node: 64 }, { other: true }] } },
-  /* 54 ElicitationPropertySchema/anyOf/0 */ { allOf: [55] },
-  /* 55 StringPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 7, omit: true }, { name: "oneOf", node: 56 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 56 StringPropertySchema/properties/oneOf */ { items: 57 },
-  /* 57 EnumOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 58 ElicitationPropertySchema/anyOf/1 */ { allOf: [59] },
-  /* 59 NumberPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 60 ElicitationPropertySchema/anyOf/2 */ { allOf: [61] },
-  /* 61 IntegerPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 15, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 62 ElicitationPropertySchema/anyOf/3 */ { allOf: [63] },
-  /* 63 BooleanPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 32, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 64 ElicitationPropertySchema/anyOf/4 */ { allOf: [65] },
-  /* 65 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "items", node: 66 }, { name: "default", node: 71, onError: 38, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 66 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 67, check: 35 }, { other: true, check: 36 }, { node: 69, check: 37 }] } },
-  /* 67 MultiSelectItems/anyOf/0 */ { allOf: [68] },
-  /* 68 StringMultiSelectItems */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 69 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 70 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 70 TitledMultiSelectItems/properties/anyOf */ { items: 57 },
-  /* 71 MultiSelectPropertySchema/properties/default */ { skipInvalid: 24 },
-  /* 72 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 40, omit: true }] },
-  /* 73 CreateElicitationRequest/anyOf/1 */ { allOf: [74] },
-  /* 74 ElicitationUrlMode */ { union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
-  /* 75 CreateElicitationRequest/anyOf/2 */ { union: { variants: [{ node: 72, check: 41 }, { check: 42 }] } },
-  /* 76 ConnectMcpRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 77 MessageMcpRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 78 DisconnectMcpRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 79 AgentResponse */ { union: { variants: [{ node: 80, check: 174 }, { node: 206, check: 178 }] } },
-  /* 80 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 81 }] },
-  /* 81 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 82, check: 149 }, { node: 142, check: 150 }, { node: 143, check: 151 }, { node: 149, check: 152 }, { node: 150, check: 153 }, { node: 151, check: 154 }, { node: 152, check: 155 }, { node: 167, check: 156 }, { node: 170, check: 157 }, { node: 174, check: 158 }, { node: 175, check: 159 }, { node: 178, check: 160 }, { node: 181, check: 161 }, { node: 182, check: 162 }, { node: 183, check: 163 }, { node: 185, check: 164 }, { node: 188, check: 165 }, { node: 189, check: 166 }, { node: 205, check: 167 }, { check: 168 }, { check: 169 }] } },
-  /* 82 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 83, onError: 110, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 134, onError: 118, fallback: [], default: [] }, { name: "agentInfo", node: 140, onError: 120, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 83 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 57, fallback: false, default: false }, { name: "promptCapabilities", node: 84, onError: 58, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 85, onError: 59, fallback: { http: false, sse: false, acp: false }, default: { http: false, sse: false, acp: false } }, { name: "sessionCapabilities", node: 86, onError: 72, fallback: {}, default: {} }, { name: "auth", node: 99, onError: 75, fallback: {}, default: {} }, { name: "providers", node: 102, onError: 77, omit: true }, { name: "nes", node: 104, onError: 107, omit: true }, { name: "positionEncoding", onError: 109, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 84 PromptCapabilities */ { properties: [{ name: "image", onError: 57, fallback: false, default: false }, { name: "audio", onError: 57, fallback: false, default: false }, { name: "embeddedContext", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 85 McpCapabilities */ { properties: [{ name: "http", onError: 57, fallback: false, default: false }, { name: "sse", onError: 57, fallback: false, default: false }, { name: "acp", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 86 SessionCapabilities */ { properties: [{ name: "list", node: 87, onError: 61, omit: true }, { name: "delete", node: 89, onError: 63, omit: true }, { name: "additionalDirectories", node: 91, onError: 65, omit: true }, { name: "fork", node: 93, onError: 67, omit: true }, { name: "resume", node: 95, onError: 69, omit: true }, { name: "close", node: 97, onError: 71, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 87 SessionCapabilities/properties/list */ { union: { variants: [{ node: 88, check: 60 }, { check: 3 }] } },
-  /* 88 SessionListCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 89 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 90, check: 62 }, { check: 3 }] } },
-  /* 90 SessionDeleteCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 91 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 92, check: 64 }, { check: 3 }] } },
-  /* 92 SessionAdditionalDirectoriesCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 93 SessionCapabilities/properties/fork */ { union: { variants: [{ node: 94, check: 66 }, { check: 3 }] } },
-  /* 94 SessionForkCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 95 SessionCapabilities/properties/resume */ { union: { variants: [{ node: 96, check: 68 }, { check: 3 }] } },
-  /* 96 SessionResumeCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 97 SessionCapabilities/properties/close */ { union: { variants: [{ node: 98, check: 70 }, { check: 3 }] } },
-  /* 98 SessionCloseCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 99 AgentAuthCapabilities */ { properties: [{ name: "logout", node: 100, onError: 74, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 100 AgentAuthCapabilities/properties/logout */ { union: { variants: [{ node: 101, check: 73 }, { check: 3 }] } },
-  /* 101 LogoutCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 102 AgentCapabilities/properties/providers */ { union: { variants: [{ node: 103, check: 76 }, { check: 3 }] } },
-  /* 103 ProvidersCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 104 AgentCapabilities/properties/nes */ { union: { variants: [{ node: 105, check: 106 }, { check: 3 }] } },
-  /* 105 NesCapabilities */ { properties: [{ name: "events", node: 106, onError: 91, omit: true }, { name: "context", node: 120, onError: 105, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 106 NesCapabilities/properties/events */ { union: { variants: [{ node: 107, check: 90 }, { check: 3 }] } },
-  /* 107 NesEventCapabilities */ { properties: [{ name: "document", node: 108, onError: 89, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 108 NesEventCapabilities/properties/document */ { union: { variants: [{ node: 109, check: 88 }, { check: 3 }] } },
-  /* 109 NesDocumentEventCapabilities */ { properties: [{ name: "didOpen", node: 110, onError: 79, omit: true }, { name: "didChange", node: 112, onError: 81, omit: true }, { name: "didClose", node: 114, onError: 83, omit: true }, { name: "didSave", node: 116, onError: 85, omit: true }, { name: "didFocus", node: 118, onError: 87, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 110 NesDocumentEventCapabilities/properties/didOpen */ { union: { variants: [{ node: 111, check: 78 }, { check: 3 }] } },
-  /* 111 NesDocumentDidOpenCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 112 NesDocumentEventCapabilities/properties/didChange */ { union: { variants: [{ node: 113, check: 80 }, { check: 3 }] } },
-  /* 113 NesDocumentDidChangeCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 114 NesDocumentEventCapabilities/properties/didClose */ { union: { variants: [{ node: 115, check: 82 }, { check: 3 }] } },
-  /* 115 NesDocumentDidCloseCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 116 NesDocumentEventCapabilities/properties/didSave */ { union: { variants: [{ node: 117, check: 84 }, { check: 3 }] } },
-  /* 117 NesDocumentDidSaveCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 118 NesDocumentEventCapabilities/properties/didFocus */ { union: { variants: [{ node: 119, check: 86 }, { check: 3 }] } },
-  /* 119 NesDocumentDidFocusCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 120 NesCapabilities/properties/context */ { union: { variants: [{ node: 121, check: 104 }, { check: 3 }] } },
-  /* 121 NesContextCapabilities */ { properties: [{ name: "recentFiles", node: 122, onError: 93, omit: true }, { name: "relatedSnippets", node: 124, onError: 95, omit: true }, { name: "editHistory", node: 126, onError: 97, omit: true }, { name: "userActions", node: 128, onError: 99, omit: true }, { name: "openFiles", node: 130, onError: 101, omit: true }, { name: "diagnostics", node: 132, onError: 103, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 122 NesContextCapabilities/properties/recentFiles */ { union: { variants: [{ node: 123, check: 92 }, { check: 3 }] } },
-  /* 123 NesRecentFilesCapabilities */ { properties: [{ name: "maxCount", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 124 NesContextCapabilities/properties/relatedSnippets */ { union: { variants: [{ node: 125, check: 94 }, { check: 3 }] } },
-  /* 125 NesRelatedSnippetsCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 126 NesContextCapabilities/properties/editHistory */ { union: { variants: [{ node: 127, check: 96 }, { check: 3 }] } },
-  /* 127 NesEditHistoryCapabilities */ { properties: [{ name: "maxCount", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 128 NesContextCapabilities/properties/userActions */ { union: { variants: [{ node: 129, check: 98 }, { check: 3 }] } },
-  /* 129 NesUserActionsCapabilities */ { properties: [{ name: "maxCount", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 130 NesContextCapabilities/properties/openFiles */ { union: { variants: [{ node: 131, check: 100 }, { check: 3 }] } },
-  /* 131 NesOpenFilesCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 132 NesContextCapabilities/properties/diagnostics */ { union: { variants: [{ node: 133, check: 102 }, { check: 3 }] } },
-  /* 133 NesDiagnosticsCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 134 InitializeResponse/properties/authMethods */ { items: 135, skipInvalid: 116 },
-  /* 135 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 136, check: 114 }, { node: 139, check: 115 }] } },
-  /* 136 AuthMethod/anyOf/0 */ { allOf: [137] },
-  /* 137 AuthMethodTerminal */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "args", node: 138, onError: 25, fallback: [] }, { name: "env", onError: 111, fallback: {} }, { name: "_meta", onError: 0, omit: true }] },
-  /* 138 AuthMethodTerminal/properties/args */ { skipInvalid: 24 },
-  /* 139 AuthMethodAgent */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 140 InitializeResponse/properties/agentInfo */ { union: { variants: [{ node: 141, check: 119 }, { check: 3 }] } },
-  /* 141 Implementation */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 142 AuthenticateResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 143 ListProvidersResponse */ { properties: [{ name: "providers", node: 144 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 144 ListProvidersResponse/properties/providers */ { items: 145 },
-  /* 145 ProviderInfo */ { properties: [{ name: "supported", node: 146, onError: 123, fallback: [] }, { name: "current", node: 147 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 146 ProviderInfo/properties/supported */ { skipInvalid: 121 },
-  /* 147 ProviderInfo/properties/current */ { union: { variants: [{ node: 148, check: 124 }, { check: 3 }] } },
-  /* 148 ProviderCurrentConfig */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 149 SetProviderResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 150 DisableProviderResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 151 LogoutResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 152 NewSessionResponse */ { properties: [{ name: "modes", node: 153, onError: 129, omit: true }, { name: "configOptions", node: 157, onError: 140, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 153 NewSessionResponse/properties/modes */ { union: { variants: [{ node: 154, check: 128 }, { check: 3 }] } },
-  /* 154 SessionModeState */ { properties: [{ name: "availableModes", node: 155, onError: 127, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 155 SessionModeState/properties/availableModes */ { items: 156, skipInvalid: 125 },
-  /* 156 SessionMode */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 157 NewSessionResponse/properties/configOptions */ { items: 158, skipInvalid: 138 },
-  /* 158 SessionConfigOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "category", onError: 131, omit: true }, { name: "_meta", onError: 0, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 159 }, { tag: "boolean" }] } },
-  /* 159 SessionConfigOption/oneOf/0 */ { allOf: [160] },
-  /* 160 SessionConfigSelect */ { properties: [{ name: "options", node: 161 }] },
-  /* 161 SessionConfigSelectOptions */ { union: { variants: [{ node: 162, check: 134 }, { node: 164, check: 137 }] } },
-  /* 162 SessionConfigSelectOptions/anyOf/0 */ { items: 163 },
-  /* 163 SessionConfigSelectOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 164 SessionConfigSelectOptions/anyOf/1 */ { items: 165 },
-  /* 165 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 166, onError: 134, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 166 SessionConfigSelectGroup/properties/options */ { items: 163, skipInvalid: 132 },
-  /* 167 LoadSessionResponse */ { properties: [{ name: "modes", node: 168, onError: 129, omit: true }, { name: "configOptions", node: 169, onError: 140, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 168 LoadSessionResponse/properties/modes */ { union: { variants: [{ node: 154, check: 128 }, { check: 3 }] } },
-  /* 169 LoadSessionResponse/properties/configOptions */ { items: 158, skipInvalid: 138 },
-  /* 170 ListSessionsResponse */ { properties: [{ name: "sessions", node: 171, onError: 143, fallback: [] }, { name: "nextCursor", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 171 ListSessionsResponse/properties/sessions */ { items: 172, skipInvalid: 141 },
-  /* 172 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 173, onError: 25, fallback: [] }, { name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 173 SessionInfo/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 174 DeleteSessionResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 175 ForkSessionResponse */ { properties: [{ name: "modes", node: 176, onError: 129, omit: true }, { name: "configOptions", node: 177, onError: 140, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 176 ForkSessionResponse/properties/modes */ { union: { variants: [{ node: 154, check: 128 }, { check: 3 }] } },
-  /* 177 ForkSessionResponse/properties/configOptions */ { items: 158, skipInvalid: 138 },
-  /* 178 ResumeSessionResponse */ { properties: [{ name: "modes", node: 179, onError: 129, omit: true }, { name: "configOptions", node: 180, onError: 140, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 179 ResumeSessionResponse/properties/modes */ { union: { variants: [{ node: 154, check: 128 }, { check: 3 }] } },
-  /* 180 ResumeSessionResponse/properties/configOptions */ { items: 158, skipInvalid: 138 },
-  /* 181 CloseSessionResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 182 SetSessionModeResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 183 SetSessionConfigOptionResponse */ { properties: [{ name: "configOptions", node: 184, onError: 144, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 184 SetSessionConfigOptionResponse/properties/configOptions */ { items: 158, skipInvalid: 138 },
-  /* 185 PromptResponse */ { properties: [{ name: "usage", node: 186, onError: 146, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 186 PromptResponse/properties/usage */ { union: { variants: [{ node: 187, check: 145 }, { check: 3 }] } },
-  /* 187 Usage */ { properties: [{ name: "thoughtTokens", onError: 30, omit: true }, { name: "cachedReadTokens", onError: 30, omit: true }, { name: "cachedWriteTokens", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 188 StartNesResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 189 SuggestNesResponse */ { properties: [{ name: "suggestions", node: 190 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 190 SuggestNesResponse/properties/suggestions */ { items: 191 },
-  /* 191 NesSuggestion */ { union: { tag: "kind", variants: [{ tag: "edit", node: 192 }, { tag: "jump", node: 199 }, { tag: "rename", node: 201 }, { tag: "searchAndReplace", node: 203 }] } },
-  /* 192 NesSuggestion/oneOf/0 */ { allOf: [193] },
-  /* 193 NesEditSuggestion */ { properties: [{ name: "edits", node: 194 }, { name: "cursorPosition", node: 198, onError: 148, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 194 NesEditSuggestion/properties/edits */ { items: 195 },
-  /* 195 NesTextEdit */ { properties: [{ name: "range", node: 196 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 196 Range */ { properties: [{ name: "start", node: 197 }, { name: "end", node: 197 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 197 Position */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 198 NesEditSuggestion/properties/cursorPosition */ { union: { variants: [{ node: 197, check: 147 }, { check: 3 }] } },
-  /* 199 NesSuggestion/oneOf/1 */ { allOf: [200] },
-  /* 200 NesJumpSuggestion */ { properties: [{ name: "position", node: 197 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 201 NesSuggestion/oneOf/2 */ { allOf: [202] },
-  /* 202 NesRenameSuggestion */ { properties: [{ name: "position", node: 197 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 203 NesSuggestion/oneOf/3 */ { allOf: [204] },
-  /* 204 NesSearchAndReplaceSuggestion */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 205 CloseNesResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 206 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 207 }] },
-  /* 207 Error */ {  },
-  /* 208 AgentNotification */ { properties: [{ name: "params", node: 209 }] },
-  /* 209 AgentNotification/properties/params */ { union: { variants: [{ node: 210, check: 200 }, { check: 3 }] } },
-  /* 210 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 211, check: 196 }, { node: 263, check: 197 }, { node: 264, check: 198 }, { check: 199 }] } },
-  /* 211 SessionNotification */ { properties: [{ name: "update", node: 212 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 212 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 213 }, { tag: "agent_message_chunk", node: 215 }, { tag: "agent_thought_chunk", node: 216 }, { tag: "tool_call", node: 217 }, { tag: "tool_call_update", node: 221 }, { tag: "plan", node: 222 }, { tag: "plan_update", node: 226 }, { tag: "plan_removed", node: 236 }, { tag: "available_commands_update", node: 238 }, { tag: "current_mode_update", node: 245 }, { tag: "config_option_update", node: 247 }, { tag: "session_info_update", node: 250 }, { tag: "usage_update", node: 252 }, { tag: "notice", node: 256 }, { tag: "compaction_update", node: 258 }, { tag: "compaction_summary_chunk", node: 261 }] } },
-  /* 213 SessionUpdate/oneOf/0 */ { allOf: [214] },
-  /* 214 ContentChunk */ { properties: [{ name: "content", node: 11 }, { name: "messageId", onError: 180, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 215 SessionUpdate/oneOf/1 */ { allOf: [214] },
-  /* 216 SessionUpdate/oneOf/2 */ { allOf: [214] },
-  /* 217 SessionUpdate/oneOf/3 */ { allOf: [218] },
-  /* 218 ToolCall */ { properties: [{ name: "name", onError: 7, omit: true }, { name: "kind", onError: 2, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 219, onError: 181, fallback: [] }, { name: "locations", node: 220, onError: 182, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 219 ToolCall/properties/content */ { items: 8, skipInvalid: 18 },
-  /* 220 ToolCall/properties/locations */ { items: 37, skipInvalid: 21 },
-  /* 221 SessionUpdate/oneOf/4 */ { allOf: [6] },
-  /* 222 SessionUpdate/oneOf/5 */ { allOf: [223] },
-  /* 223 Plan */ { properties: [{ name: "entries", node: 224, onError: 185, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 224 Plan/properties/entries */ { items: 225, skipInvalid: 183 },
-  /* 225 PlanEntry */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 226 SessionUpdate/oneOf/6 */ { allOf: [227] },
-  /* 227 PlanUpdate */ { properties: [{ name: "plan", node: 228 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 228 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 229 }, { tag: "file", node: 232 }, { tag: "markdown", node: 234 }] } },
-  /* 229 PlanUpdateContent/oneOf/0 */ { allOf: [230] },
-  /* 230 PlanItems */ { properties: [{ name: "entries", node: 231, onError: 185, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 231 PlanItems/properties/entries */ { items: 225, skipInvalid: 183 },
-  /* 232 PlanUpdateContent/oneOf/1 */ { allOf: [233] },
-  /* 233 PlanFile */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 234 PlanUpdateContent/oneOf/2 */ { allOf: [235] },
-  /* 235 PlanMarkdown */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 236 SessionUpdate/oneOf/7 */ { allOf: [237] },
-  /* 237 PlanRemoved */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 238 SessionUpdate/oneOf/8 */ { allOf: [239] },
-  /* 239 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 240, onError: 190, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 240 AvailableCommandsUpdate/properties/availableCommands */ { items: 241, skipInvalid: 188 },
-  /* 241 AvailableCommand */ { properties: [{ name: "input", node: 242, onError: 187, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 242 AvailableCommand/properties/input */ { union: { variants: [{ node: 243, check: 186 }, { check: 3 }] } },
-  /* 243 AvailableCommandInput */ { union: { variants: [{ node: 244 }] } },
-  /* 244 UnstructuredCommandInput */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 245 SessionUpdate/oneOf/9 */ { allOf: [246] },
-  /* 246 CurrentModeUpdate */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 247 SessionUpdate/oneOf/10 */ { allOf: [248] },
-  /* 248 ConfigOptionUpdate */ { properties: [{ name: "configOptions", node: 249, onError: 144, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 249 ConfigOptionUpdate/properties/configOptions */ { items: 158, skipInvalid: 138 },
-  /* 250 SessionUpdate/oneOf/11 */ { allOf: [251] },
-  /* 251 SessionInfoUpdate */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 252 SessionUpdate/oneOf/12 */ { allOf: [253] },
-  /* 253 UsageUpdate */ { properties: [{ name: "cost", node: 254, onError: 192, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 254 UsageUpdate/properties/cost */ { union: { variants: [{ node: 255, check: 191 }, { check: 3 }] } },
-  /* 255 Cost */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 256 SessionUpdate/oneOf/13 */ { allOf: [257] },
-  /* 257 Notice */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 258 SessionUpdate/oneOf/14 */ { allOf: [259] },
-  /* 259 CompactionUpdate */ { properties: [{ name: "summary", node: 260, onError: 195, omit: true }, { name: "error", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 260 CompactionUpdate/properties/summary */ { items: 11, skipInvalid: 193 },
-  /* 261 SessionUpdate/oneOf/15 */ { allOf: [262] },
-  /* 262 CompactionSummaryChunk */ { properties: [{ name: "content", node: 11 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 263 CompleteElicitationNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 264 MessageMcpNotification */ { properties: [{ name: "params", onError: 0, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 265 ClientRequest */ { properties: [{ name: "params", node: 266 }] },
-  /* 266 ClientRequest/properties/params */ { union: { variants: [{ node: 267, check: 267 }, { check: 3 }] } },
-  /* 267 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 268, check: 248 }, { node: 296, check: 249 }, { node: 297, check: 250 }, { node: 298, check: 251 }, { node: 299, check: 252 }, { node: 300, check: 253 }, { node: 301, check: 254 }, { node: 316, check: 255 }, { node: 319, check: 256 }, { node: 320, check: 257 }, { node: 321, check: 258 }, { node: 324, check: 259 }, { node: 327, check: 260 }, { node: 328, check: 261 }, { node: 329, check: 262 }, { node: 330, check: 263 }, { node: 332, check: 264 }, { node: 337, check: 265 }, { node: 356, check: 266 }, { node: 77, check: 53 }, { check: 55 }] } },
-  /* 268 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 269, onError: 229, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 295, onError: 120, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 269 ClientCapabilities */ { properties: [{ name: "fs", node: 270, onError: 201, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 57, fallback: false, default: false }, { name: "session", node: 271, onError: 209, omit: true }, { name: "plan", node: 277, onError: 211, omit: true }, { name: "auth", node: 279, onError: 212, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 280, onError: 218, omit: true }, { name: "nes", node: 286, onError: 226, omit: true }, { name: "positionEncodings", node: 294, onError: 228, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 270 FileSystemCapabilities */ { properties: [{ name: "readTextFile", onError: 57, fallback: false, default: false }, { name: "writeTextFile", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 271 ClientCapabilities/properties/session */ { union: { variants: [{ node: 272, check: 208 }, { check: 3 }] } },
-  /* 272 ClientSessionCapabilities */ { properties: [{ name: "compaction", onError: 203, omit: true }, { name: "configOptions", node: 273, onError: 207, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 273 ClientSessionCapabilities/properties/configOptions */ { union: { variants: [{ node: 274, check: 206 }, { check: 3 }] } },
-  /* 274 SessionConfigOptionsCapabilities */ { properties: [{ name: "boolean", node: 275, onError: 205, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 275 SessionConfigOptionsCapabilities/properties/boolean */ { union: { variants: [{ node: 276, check: 204 }, { check: 3 }] } },
-  /* 276 BooleanConfigOptionCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 277 ClientCapabilities/properties/plan */ { union: { variants: [{ node: 278, check: 210 }, { check: 3 }] } },
-  /* 278 PlanCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 279 AuthCapabilities */ { properties: [{ name: "terminal", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 280 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 281, check: 217 }, { check: 3 }] } },
-  /* 281 ElicitationCapabilities */ { properties: [{ name: "form", node: 282, onError: 214, omit: true }, { name: "url", node: 284, onError: 216, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 282 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 283, check: 213 }, { check: 3 }] } },
-  /* 283 ElicitationFormCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 284 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 285, check: 215 }, { check: 3 }] } },
-  /* 285 ElicitationUrlCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 286 ClientCapabilities/properties/nes */ { union: { variants: [{ node: 287, check: 225 }, { check: 3 }] } },
-  /* 287 ClientNesCapabilities */ { properties: [{ name: "jump", node: 288, onError: 220, omit: true }, { name: "rename", node: 290, onError: 222, omit: true }, { name: "searchAndReplace", node: 292, onError: 224, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 288 ClientNesCapabilities/properties/jump */ { union: { variants: [{ node: 289, check: 219 }, { check: 3 }] } },
-  /* 289 NesJumpCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 290 ClientNesCapabilities/properties/rename */ { union: { variants: [{ node: 291, check: 221 }, { check: 3 }] } },
-  /* 291 NesRenameCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 292 ClientNesCapabilities/properties/searchAndReplace */ { union: { variants: [{ node: 293, check: 223 }, { check: 3 }] } },
-  /* 293 NesSearchAndReplaceCapabilities */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 294 ClientCapabilities/properties/positionEncodings */ { skipInvalid: 108 },
-  /* 295 InitializeRequest/properties/clientInfo */ { union: { variants: [{ node: 141, check: 119 }, { check: 3 }] } },
-  /* 296 AuthenticateRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 297 ListProvidersRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 298 SetProviderRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 299 DisableProviderRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 300 LogoutRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 301 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 302, onError: 25, fallback: [] }, { name: "mcpServers", node: 303, onError: 242, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 302 NewSessionRequest/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 303 NewSessionRequest/properties/mcpServers */ { items: 304, skipInvalid: 240 },
-  /* 304 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 305, check: 232 }, { tag: "sse", node: 309, check: 235 }, { tag: "acp", node: 312, check: 238 }, { node: 314, check: 239 }] } },
-  /* 305 McpServer/anyOf/0 */ { allOf: [306] },
-  /* 306 McpServerHttp */ { properties: [{ name: "headers", node: 307 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 307 McpServerHttp/properties/headers */ { items: 308 },
-  /* 308 HttpHeader */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 309 McpServer/anyOf/1 */ { allOf: [310] },
-  /* 310 McpServerSse */ { properties: [{ name: "headers", node: 311 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 311 McpServerSse/properties/headers */ { items: 308 },
-  /* 312 McpServer/anyOf/2 */ { allOf: [313] },
-  /* 313 McpServerAcp */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 314 McpServerStdio */ { properties: [{ name: "env", node: 315 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 315 McpServerStdio/properties/env */ { items: 43 },
-  /* 316 LoadSessionRequest */ { properties: [{ name: "mcpServers", node: 317, onError: 242, fallback: [] }, { name: "additionalDirectories", node: 318, onError: 25, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 317 LoadSessionRequest/properties/mcpServers */ { items: 304, skipInvalid: 240 },
-  /* 318 LoadSessionRequest/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 319 ListSessionsRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 320 DeleteSessionRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 321 ForkSessionRequest */ { properties: [{ name: "additionalDirectories", node: 322, onError: 25, fallback: [] }, { name: "mcpServers", node: 323, onError: 242, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 322 ForkSessionRequest/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 323 ForkSessionRequest/properties/mcpServers */ { items: 304, skipInvalid: 240 },
-  /* 324 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 325, onError: 25, fallback: [] }, { name: "mcpServers", node: 326, onError: 242, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 325 ResumeSessionRequest/properties/additionalDirectories */ { skipInvalid: 24 },
-  /* 326 ResumeSessionRequest/properties/mcpServers */ { items: 304, skipInvalid: 240 },
-  /* 327 CloseSessionRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 328 SetSessionModeRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 329 SetSessionConfigOptionRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 330 PromptRequest */ { properties: [{ name: "prompt", node: 331 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 331 PromptRequest/properties/prompt */ { items: 11 },
-  /* 332 StartNesRequest */ { properties: [{ name: "workspaceUri", onError: 7, omit: true }, { name: "workspaceFolders", node: 333 }, { name: "repository", node: 335, onError: 244, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 333 StartNesRequest/properties/workspaceFolders */ { items: 334 },
-  /* 334 WorkspaceFolder */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 335 StartNesRequest/properties/repository */ { union: { variants: [{ node: 336, check: 243 }, { check: 3 }] } },
-  /* 336 NesRepository */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 337 SuggestNesRequest */ { properties: [{ name: "position", node: 197 }, { name: "selection", node: 338 }, { name: "context", node: 339 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 338 SuggestNesRequest/properties/selection */ { union: { variants: [{ node: 196, check: 245 }, { check: 3 }] } },
-  /* 339 SuggestNesRequest/properties/context */ { union: { variants: [{ node: 340, check: 247 }, { check: 3 }] } },
-  /* 340 NesSuggestContext */ { properties: [{ name: "recentFiles", node: 341 }, { name: "relatedSnippets", node: 343 }, { name: "editHistory", node: 347 }, { name: "userActions", node: 349 }, { name: "openFiles", node: 351 }, { name: "diagnostics", node: 354 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 341 NesSuggestContext/properties/recentFiles */ { items: 342 },
-  /* 342 NesRecentFile */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 343 NesSuggestContext/properties/relatedSnippets */ { items: 344 },
-  /* 344 NesRelatedSnippet */ { properties: [{ name: "excerpts", node: 345 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 345 NesRelatedSnippet/properties/excerpts */ { items: 346 },
-  /* 346 NesExcerpt */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 347 NesSuggestContext/properties/editHistory */ { items: 348 },
-  /* 348 NesEditHistoryEntry */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 349 NesSuggestContext/properties/userActions */ { items: 350 },
-  /* 350 NesUserAction */ { properties: [{ name: "position", node: 197 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 351 NesSuggestContext/properties/openFiles */ { items: 352 },
-  /* 352 NesOpenFile */ { properties: [{ name: "visibleRange", node: 353, onError: 246, omit: true }, { name: "lastFocusedMs", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 353 NesOpenFile/properties/visibleRange */ { union: { variants: [{ node: 196, check: 245 }, { check: 3 }] } },
-  /* 354 NesSuggestContext/properties/diagnostics */ { items: 355 },
-  /* 355 NesDiagnostic */ { properties: [{ name: "range", node: 196 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 356 CloseNesRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 357 ClientResponse */ { union: { variants: [{ node: 358, check: 283 }, { node: 376, check: 178 }] } },
-  /* 358 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 359 }] },
-  /* 359 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 360, check: 270 }, { node: 361, check: 271 }, { node: 362, check: 272 }, { node: 366, check: 273 }, { node: 367, check: 274 }, { node: 370, check: 275 }, { node: 371, check: 276 }, { node: 372, check: 277 }, { node: 373, check: 278 }, { node: 374, check: 279 }, { node: 375, check: 280 }, { check: 169 }, { check: 168 }] } },
-  /* 360 WriteTextFileResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 361 ReadTextFileResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 362 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 363 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 363 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 364 }] } },
-  /* 364 RequestPermissionOutcome/oneOf/1 */ { allOf: [365] },
-  /* 365 SelectedPermissionOutcome */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 366 CreateTerminalResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 367 TerminalOutputResponse */ { properties: [{ name: "exitStatus", node: 368, onError: 269, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 368 TerminalOutputResponse/properties/exitStatus */ { union: { variants: [{ node: 369, check: 268 }, { check: 3 }] } },
-  /* 369 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 1, omit: true }, { name: "signal", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 370 ReleaseTerminalResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 371 WaitForTerminalExitResponse */ { properties: [{ name: "exitCode", onError: 1, omit: true }, { name: "signal", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 372 KillTerminalResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 373 CreateElicitationResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 374 ConnectMcpResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 375 DisconnectMcpResponse */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 376 ClientResponse/anyOf/1 */ { properties: [{ name: "error", node: 207 }] },
-  /* 377 ClientNotification */ { properties: [{ name: "params", node: 378 }] },
-  /* 378 ClientNotification/properties/params */ { union: { variants: [{ node: 379, check: 297 }, { check: 3 }] } },
-  /* 379 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 380, check: 289 }, { node: 381, check: 290 }, { node: 382, check: 291 }, { node: 386, check: 292 }, { node: 387, check: 293 }, { node: 388, check: 294 }, { node: 389, check: 295 }, { node: 390, check: 296 }, { node: 264, check: 198 }, { check: 199 }] } },
-  /* 380 CancelNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 381 DidOpenDocumentNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 382 DidChangeDocumentNotification */ { properties: [{ name: "contentChanges", node: 383, onError: 286, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 383 DidChangeDocumentNotification/properties/contentChanges */ { items: 384, skipInvalid: 284 },
-  /* 384 TextDocumentContentChangeEvent */ { properties: [{ name: "range", node: 385 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 385 TextDocumentContentChangeEvent/properties/range */ { union: { variants: [{ node: 196, check: 245 }, { check: 3 }] } },
-  /* 386 DidCloseDocumentNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 387 DidSaveDocumentNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 388 DidFocusDocumentNotification */ { properties: [{ name: "position", node: 197 }, { name: "visibleRange", node: 196 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 389 AcceptNesNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 390 RejectNesNotification */ { properties: [{ name: "reason", onError: 288, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 391 CancelRequestNotification */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
+  /* 18 ImageContent */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "uri", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 19 ContentBlock/oneOf/3 */ { allOf: [20] },
+  /* 20 ResourceLink */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "description", onError: 7, omit: true }, { name: "mimeType", onError: 7, omit: true }, { name: "size", onError: 15, omit: true }, { name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 21 ContentBlock/oneOf/4 */ { allOf: [22] },
+  /* 22 EmbeddedResource */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "resource", node: 23 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 23 EmbeddedResourceResource */ { union: { variants: [{ node: 24, check: 16 }, { node: 24, check: 17 }] } },
+  /* 24 TextResourceContents */ { properties: [{ name: "mimeType", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 25 ToolCallContent/oneOf/1 */ { allOf: [26] },
+  /* 26 Diff */ { properties: [{ name: "oldText", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 27 ToolCallContent/oneOf/2 */ { allOf: [3] },
+  /* 28 ToolCallUpdate/properties/locations */ { items: 29, skipInvalid: 21 },
+  /* 29 ToolCallLocation */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 30 RequestPermissionRequest/properties/options */ { items: 3 },
+  /* 31 CreateTerminalRequest */ { properties: [{ name: "args", node: 32, onError: 25, fallback: [] }, { name: "env", node: 33, onError: 29, fallback: [] }, { name: "cwd", onError: 7, omit: true }, { name: "outputByteLimit", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 32 CreateTerminalRequest/properties/args */ { skipInvalid: 24 },
+  /* 33 CreateTerminalRequest/properties/env */ { items: 3, skipInvalid: 26 },
+  /* 34 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 35 }, { tag: "url", node: 55 }, { other: true, node: 56 }] } },
+  /* 35 CreateElicitationRequest/anyOf/0 */ { allOf: [36] },
+  /* 36 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 37 }], union: { variants: [{ node: 54, check: 41 }, { check: 42 }] } },
+  /* 37 ElicitationSchema */ { properties: [{ name: "type", onError: 31, fallback: "object", default: "object" }, { name: "title", onError: 7, omit: true }, { name: "properties", node: 38, default: {} }, { name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 38 ElicitationSchema/properties/properties */ { values: 39, declared: [] },
+  /* 39 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 40 }, { tag: "number", node: 44 }, { tag: "integer", node: 46 }, { tag: "boolean", node: 48 }, { tag: "array", node: 50 }, { other: true }] } },
+  /* 40 ElicitationPropertySchema/anyOf/0 */ { allOf: [41] },
+  /* 41 StringPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 7, omit: true }, { name: "oneOf", node: 42 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 42 StringPropertySchema/properties/oneOf */ { items: 43 },
+  /* 43 EnumOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 44 ElicitationPropertySchema/anyOf/1 */ { allOf: [45] },
+  /* 45 NumberPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 46 ElicitationPropertySchema/anyOf/2 */ { allOf: [47] },
+  /* 47 IntegerPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 15, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 48 ElicitationPropertySchema/anyOf/3 */ { allOf: [49] },
+  /* 49 BooleanPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 32, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 50 ElicitationPropertySchema/anyOf/4 */ { allOf: [51] },
+  /* 51 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "items", node: 52 }, { name: "default", node: 32, onError: 38, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 52 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 27, check: 35 }, { other: true, check: 36 }, { node: 53, check: 37 }] } },
+  /* 53 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 42 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 54 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 40, omit: true }] },
+  /* 55 CreateElicitationRequest/anyOf/1 */ { allOf: [56] },
+  /* 56 ElicitationUrlMode */ { union: { variants: [{ node: 54, check: 41 }, { check: 42 }] } },
+  /* 57 AgentResponse */ { union: { variants: [{ node: 58, check: 174 }, { node: 135, check: 178 }] } },
+  /* 58 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 59 }] },
+  /* 59 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 60, check: 149 }, { node: 3, check: 150 }, { node: 100, check: 151 }, { node: 3, check: 152 }, { node: 3, check: 153 }, { node: 3, check: 154 }, { node: 105, check: 155 }, { node: 105, check: 156 }, { node: 117, check: 157 }, { node: 3, check: 158 }, { node: 105, check: 159 }, { node: 105, check: 160 }, { node: 3, check: 161 }, { node: 3, check: 162 }, { node: 120, check: 163 }, { node: 121, check: 164 }, { node: 3, check: 165 }, { node: 124, check: 166 }, { node: 3, check: 167 }, { check: 168 }, { check: 169 }] } },
+  /* 60 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 61, onError: 110, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 94, onError: 118, fallback: [], default: [] }, { name: "agentInfo", node: 98, onError: 120, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 61 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 57, fallback: false, default: false }, { name: "promptCapabilities", node: 62, onError: 58, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 63, onError: 59, fallback: { http: false, sse: false, acp: false }, default: { http: false, sse: false, acp: false } }, { name: "sessionCapabilities", node: 64, onError: 72, fallback: {}, default: {} }, { name: "auth", node: 71, onError: 75, fallback: {}, default: {} }, { name: "providers", node: 73, onError: 77, omit: true }, { name: "nes", node: 74, onError: 107, omit: true }, { name: "positionEncoding", onError: 109, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 62 PromptCapabilities */ { properties: [{ name: "image", onError: 57, fallback: false, default: false }, { name: "audio", onError: 57, fallback: false, default: false }, { name: "embeddedContext", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 63 McpCapabilities */ { properties: [{ name: "http", onError: 57, fallback: false, default: false }, { name: "sse", onError: 57, fallback: false, default: false }, { name: "acp", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 64 SessionCapabilities */ { properties: [{ name: "list", node: 65, onError: 61, omit: true }, { name: "delete", node: 66, onError: 63, omit: true }, { name: "additionalDirectories", node: 67, onError: 65, omit: true }, { name: "fork", node: 68, onError: 67, omit: true }, { name: "resume", node: 69, onError: 69, omit: true }, { name: "close", node: 70, onError: 71, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 65 SessionCapabilities/properties/list */ { union: { variants: [{ node: 3, check: 60 }, { check: 3 }] } },
+  /* 66 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 3, check: 62 }, { check: 3 }] } },
+  /* 67 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 3, check: 64 }, { check: 3 }] } },
+  /* 68 SessionCapabilities/properties/fork */ { union: { variants: [{ node: 3, check: 66 }, { check: 3 }] } },
+  /* 69 SessionCapabilities/properties/resume */ { union: { variants: [{ node: 3, check: 68 }, { check: 3 }] } },
+  /* 70 SessionCapabilities/properties/close */ { union: { variants: [{ node: 3, check: 70 }, { check: 3 }] } },
+  /* 71 AgentAuthCapabilities */ { properties: [{ name: "logout", node: 72, onError: 74, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 72 AgentAuthCapabilities/properties/logout */ { union: { variants: [{ node: 3, check: 73 }, { check: 3 }] } },
+  /* 73 AgentCapabilities/properties/providers */ { union: { variants: [{ node: 3, check: 76 }, { check: 3 }] } },
+  /* 74 AgentCapabilities/properties/nes */ { union: { variants: [{ node: 75, check: 106 }, { check: 3 }] } },
+  /* 75 NesCapabilities */ { properties: [{ name: "events", node: 76, onError: 91, omit: true }, { name: "context", node: 85, onError: 105, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 76 NesCapabilities/properties/events */ { union: { variants: [{ node: 77, check: 90 }, { check: 3 }] } },
+  /* 77 NesEventCapabilities */ { properties: [{ name: "document", node: 78, onError: 89, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 78 NesEventCapabilities/properties/document */ { union: { variants: [{ node: 79, check: 88 }, { check: 3 }] } },
+  /* 79 NesDocumentEventCapabilities */ { properties: [{ name: "didOpen", node: 80, onError: 79, omit: true }, { name: "didChange", node: 81, onError: 81, omit: true }, { name: "didClose", node: 82, onError: 83, omit: true }, { name: "didSave", node: 83, onError: 85, omit: true }, { name: "didFocus", node: 84, onError: 87, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 80 NesDocumentEventCapabilities/properties/didOpen */ { union: { variants: [{ node: 3, check: 78 }, { check: 3 }] } },
+  /* 81 NesDocumentEventCapabilities/properties/didChange */ { union: { variants: [{ node: 3, check: 80 }, { check: 3 }] } },
+  /* 82 NesDocumentEventCapabilities/properties/didClose */ { union: { variants: [{ node: 3, check: 82 }, { check: 3 }] } },
+  /* 83 NesDocumentEventCapabilities/properties/didSave */ { union: { variants: [{ node: 3, check: 84 }, { check: 3 }] } },
+  /* 84 NesDocumentEventCapabilities/properties/didFocus */ { union: { variants: [{ node: 3, check: 86 }, { check: 3 }] } },
+  /* 85 NesCapabilities/properties/context */ { union: { variants: [{ node: 86, check: 104 }, { check: 3 }] } },
+  /* 86 NesContextCapabilities */ { properties: [{ name: "recentFiles", node: 87, onError: 93, omit: true }, { name: "relatedSnippets", node: 89, onError: 95, omit: true }, { name: "editHistory", node: 90, onError: 97, omit: true }, { name: "userActions", node: 91, onError: 99, omit: true }, { name: "openFiles", node: 92, onError: 101, omit: true }, { name: "diagnostics", node: 93, onError: 103, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 87 NesContextCapabilities/properties/recentFiles */ { union: { variants: [{ node: 88, check: 92 }, { check: 3 }] } },
+  /* 88 NesRecentFilesCapabilities */ { properties: [{ name: "maxCount", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 89 NesContextCapabilities/properties/relatedSnippets */ { union: { variants: [{ node: 3, check: 94 }, { check: 3 }] } },
+  /* 90 NesContextCapabilities/properties/editHistory */ { union: { variants: [{ node: 88, check: 96 }, { check: 3 }] } },
+  /* 91 NesContextCapabilities/properties/userActions */ { union: { variants: [{ node: 88, check: 98 }, { check: 3 }] } },
+  /* 92 NesContextCapabilities/properties/openFiles */ { union: { variants: [{ node: 3, check: 100 }, { check: 3 }] } },
+  /* 93 NesContextCapabilities/properties/diagnostics */ { union: { variants: [{ node: 3, check: 102 }, { check: 3 }] } },
+  /* 94 InitializeResponse/properties/authMethods */ { items: 95, skipInvalid: 116 },
+  /* 95 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 96, check: 114 }, { node: 43, check: 115 }] } },
+  /* 96 AuthMethod/anyOf/0 */ { allOf: [97] },
+  /* 97 AuthMethodTerminal */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "args", node: 32, onError: 25, fallback: [] }, { name: "env", onError: 111, fallback: {} }, { name: "_meta", onError: 0, omit: true }] },
+  /* 98 InitializeResponse/properties/agentInfo */ { union: { variants: [{ node: 99, check: 119 }, { check: 3 }] } },
+  /* 99 Implementation */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 100 ListProvidersResponse */ { properties: [{ name: "providers", node: 101 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 101 ListProvidersResponse/properties/providers */ { items: 102 },
+  /* 102 ProviderInfo */ { properties: [{ name: "supported", node: 103, onError: 123, fallback: [] }, { name: "current", node: 104 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 103 ProviderInfo/properties/supported */ { skipInvalid: 121 },
+  /* 104 ProviderInfo/properties/current */ { union: { variants: [{ node: 3, check: 124 }, { check: 3 }] } },
+  /* 105 NewSessionResponse */ { properties: [{ name: "modes", node: 106, onError: 129, omit: true }, { name: "configOptions", node: 109, onError: 140, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 106 NewSessionResponse/properties/modes */ { union: { variants: [{ node: 107, check: 128 }, { check: 3 }] } },
+  /* 107 SessionModeState */ { properties: [{ name: "availableModes", node: 108, onError: 127, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 108 SessionModeState/properties/availableModes */ { items: 43, skipInvalid: 125 },
+  /* 109 NewSessionResponse/properties/configOptions */ { items: 110, skipInvalid: 138 },
+  /* 110 SessionConfigOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "category", onError: 131, omit: true }, { name: "_meta", onError: 0, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 111 }, { tag: "boolean" }] } },
+  /* 111 SessionConfigOption/oneOf/0 */ { allOf: [112] },
+  /* 112 SessionConfigSelect */ { properties: [{ name: "options", node: 113 }] },
+  /* 113 SessionConfigSelectOptions */ { union: { variants: [{ node: 42, check: 134 }, { node: 114, check: 137 }] } },
+  /* 114 SessionConfigSelectOptions/anyOf/1 */ { items: 115 },
+  /* 115 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 116, onError: 134, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 116 SessionConfigSelectGroup/properties/options */ { items: 43, skipInvalid: 132 },
+  /* 117 ListSessionsResponse */ { properties: [{ name: "sessions", node: 118, onError: 143, fallback: [] }, { name: "nextCursor", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 118 ListSessionsResponse/properties/sessions */ { items: 119, skipInvalid: 141 },
+  /* 119 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 120 SetSessionConfigOptionResponse */ { properties: [{ name: "configOptions", node: 109, onError: 144, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 121 PromptResponse */ { properties: [{ name: "usage", node: 122, onError: 146, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 122 PromptResponse/properties/usage */ { union: { variants: [{ node: 123, check: 145 }, { check: 3 }] } },
+  /* 123 Usage */ { properties: [{ name: "thoughtTokens", onError: 30, omit: true }, { name: "cachedReadTokens", onError: 30, omit: true }, { name: "cachedWriteTokens", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 124 SuggestNesResponse */ { properties: [{ name: "suggestions", node: 125 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 125 SuggestNesResponse/properties/suggestions */ { items: 126 },
+  /* 126 NesSuggestion */ { union: { tag: "kind", variants: [{ tag: "edit", node: 127 }, { tag: "jump", node: 133 }, { tag: "rename", node: 133 }, { tag: "searchAndReplace", node: 27 }] } },
+  /* 127 NesSuggestion/oneOf/0 */ { allOf: [128] },
+  /* 128 NesEditSuggestion */ { properties: [{ name: "edits", node: 129 }, { name: "cursorPosition", node: 132, onError: 148, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 129 NesEditSuggestion/properties/edits */ { items: 130 },
+  /* 130 NesTextEdit */ { properties: [{ name: "range", node: 131 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 131 Range */ { properties: [{ name: "start", node: 3 }, { name: "end", node: 3 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 132 NesEditSuggestion/properties/cursorPosition */ { union: { variants: [{ node: 3, check: 147 }, { check: 3 }] } },
+  /* 133 NesSuggestion/oneOf/1 */ { allOf: [134] },
+  /* 134 NesJumpSuggestion */ { properties: [{ name: "position", node: 3 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 135 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 136 }] },
+  /* 136 Error */ {  },
+  /* 137 AgentNotification */ { properties: [{ name: "params", node: 138 }] },
+  /* 138 AgentNotification/properties/params */ { union: { variants: [{ node: 139, check: 200 }, { check: 3 }] } },
+  /* 139 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 140, check: 196 }, { node: 3, check: 197 }, { node: 169, check: 198 }, { check: 199 }] } },
+  /* 140 SessionNotification */ { properties: [{ name: "update", node: 141 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 141 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 142 }, { tag: "agent_message_chunk", node: 142 }, { tag: "agent_thought_chunk", node: 142 }, { tag: "tool_call", node: 144 }, { tag: "tool_call_update", node: 146 }, { tag: "plan", node: 147 }, { tag: "plan_update", node: 150 }, { tag: "plan_removed", node: 27 }, { tag: "available_commands_update", node: 153 }, { tag: "current_mode_update", node: 27 }, { tag: "config_option_update", node: 159 }, { tag: "session_info_update", node: 160 }, { tag: "usage_update", node: 162 }, { tag: "notice", node: 165 }, { tag: "compaction_update", node: 166 }, { tag: "compaction_summary_chunk", node: 9 }] } },
+  /* 142 SessionUpdate/oneOf/0 */ { allOf: [143] },
+  /* 143 ContentChunk */ { properties: [{ name: "content", node: 11 }, { name: "messageId", onError: 180, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 144 SessionUpdate/oneOf/3 */ { allOf: [145] },
+  /* 145 ToolCall */ { properties: [{ name: "name", onError: 7, omit: true }, { name: "kind", onError: 2, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 7, onError: 181, fallback: [] }, { name: "locations", node: 28, onError: 182, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 146 SessionUpdate/oneOf/4 */ { allOf: [6] },
+  /* 147 SessionUpdate/oneOf/5 */ { allOf: [148] },
+  /* 148 Plan */ { properties: [{ name: "entries", node: 149, onError: 185, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 149 Plan/properties/entries */ { items: 3, skipInvalid: 183 },
+  /* 150 SessionUpdate/oneOf/6 */ { allOf: [151] },
+  /* 151 PlanUpdate */ { properties: [{ name: "plan", node: 152 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 152 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 147 }, { tag: "file", node: 27 }, { tag: "markdown", node: 27 }] } },
+  /* 153 SessionUpdate/oneOf/8 */ { allOf: [154] },
+  /* 154 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 155, onError: 190, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 155 AvailableCommandsUpdate/properties/availableCommands */ { items: 156, skipInvalid: 188 },
+  /* 156 AvailableCommand */ { properties: [{ name: "input", node: 157, onError: 187, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 157 AvailableCommand/properties/input */ { union: { variants: [{ node: 158, check: 186 }, { check: 3 }] } },
+  /* 158 AvailableCommandInput */ { union: { variants: [{ node: 3 }] } },
+  /* 159 SessionUpdate/oneOf/10 */ { allOf: [120] },
+  /* 160 SessionUpdate/oneOf/11 */ { allOf: [161] },
+  /* 161 SessionInfoUpdate */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 162 SessionUpdate/oneOf/12 */ { allOf: [163] },
+  /* 163 UsageUpdate */ { properties: [{ name: "cost", node: 164, onError: 192, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 164 UsageUpdate/properties/cost */ { union: { variants: [{ node: 3, check: 191 }, { check: 3 }] } },
+  /* 165 SessionUpdate/oneOf/13 */ { allOf: [43] },
+  /* 166 SessionUpdate/oneOf/14 */ { allOf: [167] },
+  /* 167 CompactionUpdate */ { properties: [{ name: "summary", node: 168, onError: 195, omit: true }, { name: "error", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 168 CompactionUpdate/properties/summary */ { items: 11, skipInvalid: 193 },
+  /* 169 MessageMcpNotification */ { properties: [{ name: "params", onError: 0, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 170 ClientRequest */ { properties: [{ name: "params", node: 171 }] },
+  /* 171 ClientRequest/properties/params */ { union: { variants: [{ node: 172, check: 267 }, { check: 3 }] } },
+  /* 172 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 173, check: 248 }, { node: 3, check: 249 }, { node: 3, check: 250 }, { node: 3, check: 251 }, { node: 3, check: 252 }, { node: 3, check: 253 }, { node: 193, check: 254 }, { node: 199, check: 255 }, { node: 3, check: 256 }, { node: 3, check: 257 }, { node: 193, check: 258 }, { node: 193, check: 259 }, { node: 3, check: 260 }, { node: 3, check: 261 }, { node: 3, check: 262 }, { node: 200, check: 263 }, { node: 202, check: 264 }, { node: 204, check: 265 }, { node: 3, check: 266 }, { node: 3, check: 53 }, { check: 55 }] } },
+  /* 173 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 174, onError: 229, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 98, onError: 120, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 174 ClientCapabilities */ { properties: [{ name: "fs", node: 175, onError: 201, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 57, fallback: false, default: false }, { name: "session", node: 176, onError: 209, omit: true }, { name: "plan", node: 181, onError: 211, omit: true }, { name: "auth", node: 182, onError: 212, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 183, onError: 218, omit: true }, { name: "nes", node: 187, onError: 226, omit: true }, { name: "positionEncodings", node: 192, onError: 228, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 175 FileSystemCapabilities */ { properties: [{ name: "readTextFile", onError: 57, fallback: false, default: false }, { name: "writeTextFile", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 176 ClientCapabilities/properties/session */ { union: { variants: [{ node: 177, check: 208 }, { check: 3 }] } },
+  /* 177 ClientSessionCapabilities */ { properties: [{ name: "compaction", onError: 203, omit: true }, { name: "configOptions", node: 178, onError: 207, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 178 ClientSessionCapabilities/properties/configOptions */ { union: { variants: [{ node: 179, check: 206 }, { check: 3 }] } },
+  /* 179 SessionConfigOptionsCapabilities */ { properties: [{ name: "boolean", node: 180, onError: 205, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 180 SessionConfigOptionsCapabilities/properties/boolean */ { union: { variants: [{ node: 3, check: 204 }, { check: 3 }] } },
+  /* 181 ClientCapabilities/properties/plan */ { union: { variants: [{ node: 3, check: 210 }, { check: 3 }] } },
+  /* 182 AuthCapabilities */ { properties: [{ name: "terminal", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 183 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 184, check: 217 }, { check: 3 }] } },
+  /* 184 ElicitationCapabilities */ { properties: [{ name: "form", node: 185, onError: 214, omit: true }, { name: "url", node: 186, onError: 216, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 185 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 3, check: 213 }, { check: 3 }] } },
+  /* 186 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 3, check: 215 }, { check: 3 }] } },
+  /* 187 ClientCapabilities/properties/nes */ { union: { variants: [{ node: 188, check: 225 }, { check: 3 }] } },
+  /* 188 ClientNesCapabilities */ { properties: [{ name: "jump", node: 189, onError: 220, omit: true }, { name: "rename", node: 190, onError: 222, omit: true }, { name: "searchAndReplace", node: 191, onError: 224, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 189 ClientNesCapabilities/properties/jump */ { union: { variants: [{ node: 3, check: 219 }, { check: 3 }] } },
+  /* 190 ClientNesCapabilities/properties/rename */ { union: { variants: [{ node: 3, check: 221 }, { check: 3 }] } },
+  /* 191 ClientNesCapabilities/properties/searchAndReplace */ { union: { variants: [{ node: 3, check: 223 }, { check: 3 }] } },
+  /* 192 ClientCapabilities/properties/positionEncodings */ { skipInvalid: 108 },
+  /* 193 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "mcpServers", node: 194, onError: 242, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 194 NewSessionRequest/properties/mcpServers */ { items: 195, skipInvalid: 240 },
+  /* 195 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 196, check: 232 }, { tag: "sse", node: 196, check: 235 }, { tag: "acp", node: 27, check: 238 }, { node: 198, check: 239 }] } },
+  /* 196 McpServer/anyOf/0 */ { allOf: [197] },
+  /* 197 McpServerHttp */ { properties: [{ name: "headers", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 198 McpServerStdio */ { properties: [{ name: "env", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 199 LoadSessionRequest */ { properties: [{ name: "mcpServers", node: 194, onError: 242, fallback: [] }, { name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 200 PromptRequest */ { properties: [{ name: "prompt", node: 201 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 201 PromptRequest/properties/prompt */ { items: 11 },
+  /* 202 StartNesRequest */ { properties: [{ name: "workspaceUri", onError: 7, omit: true }, { name: "workspaceFolders", node: 30 }, { name: "repository", node: 203, onError: 244, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 203 StartNesRequest/properties/repository */ { union: { variants: [{ node: 3, check: 243 }, { check: 3 }] } },
+  /* 204 SuggestNesRequest */ { properties: [{ name: "position", node: 3 }, { name: "selection", node: 205 }, { name: "context", node: 206 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 205 SuggestNesRequest/properties/selection */ { union: { variants: [{ node: 131, check: 245 }, { check: 3 }] } },
+  /* 206 SuggestNesRequest/properties/context */ { union: { variants: [{ node: 207, check: 247 }, { check: 3 }] } },
+  /* 207 NesSuggestContext */ { properties: [{ name: "recentFiles", node: 30 }, { name: "relatedSnippets", node: 208 }, { name: "editHistory", node: 30 }, { name: "userActions", node: 210 }, { name: "openFiles", node: 211 }, { name: "diagnostics", node: 129 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 208 NesSuggestContext/properties/relatedSnippets */ { items: 209 },
+  /* 209 NesRelatedSnippet */ { properties: [{ name: "excerpts", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 210 NesSuggestContext/properties/userActions */ { items: 134 },
+  /* 211 NesSuggestContext/properties/openFiles */ { items: 212 },
+  /* 212 NesOpenFile */ { properties: [{ name: "visibleRange", node: 205, onError: 246, omit: true }, { name: "lastFocusedMs", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 213 ClientResponse */ { union: { variants: [{ node: 214, check: 283 }, { node: 135, check: 178 }] } },
+  /* 214 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 215 }] },
+  /* 215 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 3, check: 270 }, { node: 3, check: 271 }, { node: 216, check: 272 }, { node: 3, check: 273 }, { node: 218, check: 274 }, { node: 3, check: 275 }, { node: 220, check: 276 }, { node: 3, check: 277 }, { node: 3, check: 278 }, { node: 3, check: 279 }, { node: 3, check: 280 }, { check: 169 }, { check: 168 }] } },
+  /* 216 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 217 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 217 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 27 }] } },
+  /* 218 TerminalOutputResponse */ { properties: [{ name: "exitStatus", node: 219, onError: 269, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 219 TerminalOutputResponse/properties/exitStatus */ { union: { variants: [{ node: 220, check: 268 }, { check: 3 }] } },
+  /* 220 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 1, omit: true }, { name: "signal", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 221 ClientNotification */ { properties: [{ name: "params", node: 222 }] },
+  /* 222 ClientNotification/properties/params */ { union: { variants: [{ node: 223, check: 297 }, { check: 3 }] } },
+  /* 223 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 289 }, { node: 3, check: 290 }, { node: 224, check: 291 }, { node: 3, check: 292 }, { node: 3, check: 293 }, { node: 227, check: 294 }, { node: 3, check: 295 }, { node: 228, check: 296 }, { node: 169, check: 198 }, { check: 199 }] } },
+  /* 224 DidChangeDocumentNotification */ { properties: [{ name: "contentChanges", node: 225, onError: 286, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 225 DidChangeDocumentNotification/properties/contentChanges */ { items: 226, skipInvalid: 284 },
+  /* 226 TextDocumentContentChangeEvent */ { properties: [{ name: "range", node: 205 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 227 DidFocusDocumentNotification */ { properties: [{ name: "position", node: 3 }, { name: "visibleRange", node: 131 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 228 RejectNesNotification */ { properties: [{ name: "reason", onError: 288, omit: true }, { name: "_meta", onError: 0, omit: true }] },
 ];
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
 const shapes = [
   /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
   /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
-  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 43, repair: 3 }, { kinds: "object", node: 6, check: 44, repair: 4 }, { kinds: "object", node: 8, check: 45, repair: 5, open: 343 }, { kinds: "object", node: 49, check: 46, repair: 40 }, { kinds: "object", node: 54, check: 47, repair: 44 }, { kinds: "object", node: 56, check: 48, repair: 45 }, { kinds: "object", node: 58, check: 49, repair: 46 }, { kinds: "object", node: 60, check: 50, repair: 47 }, { kinds: "object", node: 62, check: 51, repair: 48 }, { kinds: "object", node: 94, check: 52, repair: 76 }, { kinds: "object", node: 96, check: 53, repair: 77 }, { kinds: "object", node: 99, check: 54, repair: 78 }, { node: 101, check: 55 }] }] },
+  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 43, repair: 3 }, { kinds: "object", node: 6, check: 44, repair: 4 }, { kinds: "object", node: 7, check: 45, repair: 5, open: 343 }, { kinds: "object", node: 29, check: 46, repair: 31 }, { kinds: "object", node: 32, check: 47, repair: 3 }, { kinds: "object", node: 32, check: 48, repair: 3 }, { kinds: "object", node: 32, check: 49, repair: 3 }, { kinds: "object", node: 32, check: 50, repair: 3 }, { kinds: "object", node: 33, check: 51, repair: 34 }, { kinds: "object", node: 52, check: 52, repair: 3 }, { kinds: "object", node: 53, check: 53, repair: 3 }, { kinds: "object", node: 54, check: 54, repair: 3 }, { node: 5, check: 55 }] }] },
   /* 3 WriteTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["content", -1], ["_meta", 4]] },
   /* 4 WriteTextFileRequest/properties/_meta */ { others: 5 },
   /* 5 (free-form) */ { free: true },
-  /* 6 ReadTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["line", -1], ["limit", -1], ["_meta", 7]] },
-  /* 7 ReadTextFileRequest/properties/_meta */ { others: 5 },
-  /* 8 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 9], ["options", 45], ["_meta", 48]] },
-  /* 9 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["name", -1], ["content", 10], ["locations", 41], ["rawInput", 5], ["rawOutput", 5], ["_meta", 44]] },
-  /* 10 ToolCallUpdate/properties/content */ { items: 11 },
-  /* 11 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 12 }, { tag: "diff", node: 37 }, { tag: "terminal", node: 39 }], tag: "type", closed: true }] },
-  /* 12 ToolCallContent/union/0/oneOf/0 */ { keys: [["type", -1], ["content", 13], ["_meta", 36]] },
-  /* 13 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 22 }, { tag: "resource_link", node: 25 }, { tag: "resource", node: 28 }], tag: "type", closed: true }] },
-  /* 14 ContentBlock/union/0/oneOf/0 */ { keys: [["type", -1], ["annotations", 15], ["text", -1], ["_meta", 18]] },
-  /* 15 ContentBlock/union/0/oneOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 16 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 17]] },
-  /* 17 Annotations/properties/_meta */ { others: 5 },
-  /* 18 ContentBlock/union/0/oneOf/0/properties/_meta */ { others: 5 },
-  /* 19 ContentBlock/union/0/oneOf/1 */ { keys: [["type", -1], ["annotations", 20], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 21]] },
-  /* 20 ContentBlock/union/0/oneOf/1/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 21 ContentBlock/union/0/oneOf/1/properties/_meta */ { others: 5 },
-  /* 22 ContentBlock/union/0/oneOf/2 */ { keys: [["type", -1], ["annotations", 23], ["data", -1], ["mimeType", -1], ["_meta", 24]] },
-  /* 23 ContentBlock/union/0/oneOf/2/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 24 ContentBlock/union/0/oneOf/2/properties/_meta */ { others: 5 },
-  /* 25 ContentBlock/union/0/oneOf/3 */ { keys: [["type", -1], ["annotations", 26], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 27]] },
-  /* 26 ContentBlock/union/0/oneOf/3/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 27 ContentBlock/union/0/oneOf/3/properties/_meta */ { others: 5 },
-  /* 28 ContentBlock/union/0/oneOf/4 */ { keys: [["type", -1], ["annotations", 29], ["resource", 30], ["_meta", 35]] },
-  /* 29 ContentBlock/union/0/oneOf/4/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 16 }, { kinds: "scalar" }] }] },
-  /* 30 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 31, check: 16, repair: 30 }, { kinds: "object", node: 33, check: 17, repair: 31 }] }] },
-  /* 31 TextResourceContents */ { keys: [["mimeType", -1], ["text", -1], ["uri", -1], ["_meta", 32]] },
-  /* 32 TextResourceContents/properties/_meta */ { others: 5 },
-  /* 33 BlobResourceContents */ { keys: [["blob", -1], ["mimeType", -1], ["uri", -1], ["_meta", 34]] },
-  /* 34 BlobResourceContents/properties/_meta */ { others: 5 },
-  /* 35 ContentBlock/union/0/oneOf/4/properties/_meta */ { others: 5 },
-  /* 36 ToolCallContent/union/0/oneOf/0/properties/_meta */ { others: 5 },
-  /* 37 ToolCallContent/union/0/oneOf/1 */ { keys: [["type", -1], ["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 38]] },
-  /* 38 ToolCallContent/union/0/oneOf/1/properties/_meta */ { others: 5 },
-  /* 39 ToolCallContent/union/0/oneOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 40]] },
-  /* 40 ToolCallContent/union/0/oneOf/2/properties/_meta */ { others: 5 },
-  /* 41 ToolCallUpdate/properties/locations */ { items: 42 },
-  /* 42 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 43]] },
-  /* 43 ToolCallLocation/properties/_meta */ { others: 5 },
-  /* 44 ToolCallUpdate/properties/_meta */ { others: 5 },
-  /* 45 RequestPermissionRequest/properties/options */ { items: 46 },
-  /* 46 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 47]] },
-  /* 47 PermissionOption/properties/_meta */ { others: 5 },
-  /* 48 RequestPermissionRequest/properties/_meta */ { others: 5 },
-  /* 49 CreateTerminalRequest */ { keys: [["sessionId", -1], ["command", -1], ["args", -1], ["env", 50], ["cwd", -1], ["outputByteLimit", -1], ["_meta", 53]] },
-  /* 50 CreateTerminalRequest/properties/env */ { items: 51 },
-  /* 51 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 52]] },
-  /* 52 EnvVariable/properties/_meta */ { others: 5 },
-  /* 53 CreateTerminalRequest/properties/_meta */ { others: 5 },
-  /* 54 TerminalOutputRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 55]] },
-  /* 55 TerminalOutputRequest/properties/_meta */ { others: 5 },
-  /* 56 ReleaseTerminalRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 57]] },
-  /* 57 ReleaseTerminalRequest/properties/_meta */ { others: 5 },
-  /* 58 WaitForTerminalExitRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 59]] },
-  /* 59 WaitForTerminalExitRequest/properties/_meta */ { others: 5 },
-  /* 60 KillTerminalRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 61]] },
-  /* 61 KillTerminalRequest/properties/_meta */ { others: 5 },
-  /* 62 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 63]], unions: [{ variants: [{ tag: "form", node: 64 }, { tag: "url", node: 92 }, { other: true, node: 93 }], tag: "mode" }] },
-  /* 63 CreateElicitationRequest/properties/_meta */ { others: 5 },
-  /* 64 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 65]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 65 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 66], ["required", -1], ["description", -1], ["_meta", 89]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
-  /* 66 ElicitationSchema/properties/properties */ { others: 67 },
-  /* 67 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 68 }, { tag: "number", node: 73 }, { tag: "integer", node: 75 }, { tag: "boolean", node: 77 }, { tag: "array", node: 79 }, { other: true, node: 88 }], tag: "type" }] },
-  /* 68 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 69], ["_meta", 72]] },
-  /* 69 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 70 },
-  /* 70 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 71]] },
-  /* 71 EnumOption/properties/_meta */ { others: 5 },
-  /* 72 ElicitationPropertySchema/union/0/anyOf/0/properties/_meta */ { others: 5 },
-  /* 73 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 74]] },
-  /* 74 ElicitationPropertySchema/union/0/anyOf/1/properties/_meta */ { others: 5 },
-  /* 75 ElicitationPropertySchema/union/0/anyOf/2 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 76]] },
-  /* 76 ElicitationPropertySchema/union/0/anyOf/2/properties/_meta */ { others: 5 },
-  /* 77 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 78]] },
-  /* 78 ElicitationPropertySchema/union/0/anyOf/3/properties/_meta */ { others: 5 },
-  /* 79 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 80], ["default", -1], ["_meta", 87]] },
-  /* 80 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 81, check: 35, repair: 67 }, { other: true, node: 83, check: 36 }, { kinds: "object", node: 84, check: 37, repair: 69 }], tag: "type" }] },
-  /* 81 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 82]] },
-  /* 82 MultiSelectItems/union/0/anyOf/0/properties/_meta */ { others: 5 },
-  /* 83 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 5 },
-  /* 84 TitledMultiSelectItems */ { keys: [["anyOf", 85], ["_meta", 86]] },
-  /* 85 TitledMultiSelectItems/properties/anyOf */ { items: 70 },
-  /* 86 TitledMultiSelectItems/properties/_meta */ { others: 5 },
-  /* 87 ElicitationPropertySchema/union/0/anyOf/4/properties/_meta */ { others: 5 },
-  /* 88 ElicitationPropertySchema/union/0/anyOf/5 */ { keys: [["type", -1]], others: 5 },
-  /* 89 ElicitationSchema/properties/_meta */ { others: 5 },
-  /* 90 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
-  /* 91 ElicitationRequestScope */ { keys: [["requestId", -1]] },
-  /* 92 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 93 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 5, unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 94 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 95]] },
-  /* 95 ConnectMcpRequest/properties/_meta */ { others: 5 },
-  /* 96 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 97], ["_meta", 98]] },
-  /* 97 MessageMcpRequest/properties/params */ { others: 5 },
-  /* 98 MessageMcpRequest/properties/_meta */ { others: 5 },
-  /* 99 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 100]] },
-  /* 100 DisconnectMcpRequest/properties/_meta */ { others: 5 },
-  /* 101 ExtRequest */ { free: true },
-  /* 102 TextContent */ { keys: [["annotations", 15], ["text", -1], ["_meta", 18]] },
-  /* 103 ImageContent */ { keys: [["annotations", 20], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 21]] },
-  /* 104 AudioContent */ { keys: [["annotations", 23], ["data", -1], ["mimeType", -1], ["_meta", 24]] },
-  /* 105 ResourceLink */ { keys: [["annotations", 26], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 27]] },
-  /* 106 EmbeddedResource */ { keys: [["annotations", 29], ["resource", 30], ["_meta", 35]] },
-  /* 107 Content */ { keys: [["content", 13], ["_meta", 36]] },
-  /* 108 Diff */ { keys: [["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 38]] },
-  /* 109 Terminal */ { keys: [["terminalId", -1], ["_meta", 40]] },
-  /* 110 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 69], ["_meta", 72]] },
-  /* 111 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 74]] },
-  /* 112 IntegerPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 76]] },
-  /* 113 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 78]] },
-  /* 114 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 82]] },
-  /* 115 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 80], ["default", -1], ["_meta", 87]] },
-  /* 116 ElicitationFormMode */ { keys: [["requestedSchema", 65]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 117 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 90, check: 41, repair: 72 }, { kinds: "object", node: 91, check: 42 }] }] },
-  /* 118 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 119, check: 174, repair: 80, open: 407 }, { kinds: "object", node: 306, check: 178, repair: 206 }] }] },
-  /* 119 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 120]] },
-  /* 120 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 121, check: 149, repair: 82, open: 353 }, { kinds: "object", node: 212, check: 150, repair: 142 }, { kinds: "object", node: 214, check: 151, repair: 143 }, { kinds: "object", node: 222, check: 152, repair: 149 }, { kinds: "object", node: 224, check: 153, repair: 150 }, { kinds: "object", node: 226, check: 154, repair: 151 }, { kinds: "object", node: 228, check: 155, repair: 152, open: 372 }, { kinds: "object", node: 249, check: 156, repair: 167, open: 376 }, { kinds: "object", node: 253, check: 157, repair: 170 }, { kinds: "object", node: 258, check: 158, repair: 174 }, { kinds: "object", node: 260, check: 159, repair: 175, open: 377 }, { kinds: "object", node: 264, check: 160, repair: 178, open: 378 }, { kinds: "object", node: 268, check: 161, repair: 181 }, { kinds: "object", node: 270, check: 162, repair: 182 }, { kinds: "object", node: 272, check: 163, repair: 183, open: 383 }, { kinds: "object", node: 275, check: 164, repair: 185 }, { kinds: "object", node: 280, check: 165, repair: 188 }, { kinds: "object", node: 282, check: 166, repair: 189, open: 404 }, { kinds: "object", node: 302, check: 167, repair: 205 }, { node: 304, check: 168 }, { node: 305, check: 169 }] }] },
-  /* 121 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 122], ["authMethods", 201], ["agentInfo", 208], ["_meta", 211]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
-  /* 122 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 123], ["mcpCapabilities", 125], ["sessionCapabilities", 127], ["auth", 147], ["providers", 152], ["nes", 155], ["positionEncoding", -1], ["_meta", 200]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false, acp: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
-  /* 123 PromptCapabilities */ { keys: [["image", -1], ["audio", -1], ["embeddedContext", -1], ["_meta", 124]], fills: [{ name: "image", default: false }, { name: "audio", default: false }, { name: "embeddedContext", default: false }] },
-  /* 124 PromptCapabilities/properties/_meta */ { others: 5 },
-  /* 125 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["acp", -1], ["_meta", 126]], fills: [{ name: "http", default: false }, { name: "sse", default: false }, { name: "acp", default: false }] },
-  /* 126 McpCapabilities/properties/_meta */ { others: 5 },
-  /* 127 SessionCapabilities */ { keys: [["list", 128], ["delete", 131], ["additionalDirectories", 134], ["fork", 137], ["resume", 140], ["close", 143], ["_meta", 146]] },
-  /* 128 SessionCapabilities/properties/list */ { unions: [{ variants: [{ kinds: "object", node: 129 }, { kinds: "scalar" }] }] },
-  /* 129 SessionListCapabilities */ { keys: [["_meta", 130]] },
-  /* 130 SessionListCapabilities/properties/_meta */ { others: 5 },
-  /* 131 SessionCapabilities/properties/delete */ { unions: [{ variants: [{ kinds: "object", node: 132 }, { kinds: "scalar" }] }] },
-  /* 132 SessionDeleteCapabilities */ { keys: [["_meta", 133]] },
-  /* 133 SessionDeleteCapabilities/properties/_meta */ { others: 5 },
-  /* 134 SessionCapabilities/properties/additionalDirectories */ { unions: [{ variants: [{ kinds: "object", node: 135 }, { kinds: "scalar" }] }] },
-  /* 135 SessionAdditionalDirectoriesCapabilities */ { keys: [["_meta", 136]] },
-  /* 136 SessionAdditionalDirectoriesCapabilities/properties/_meta */ { others: 5 },
-  /* 137 SessionCapabilities/properties/fork */ { unions: [{ variants: [{ kinds: "object", node: 138 }, { kinds: "scalar" }] }] },
-  /* 138 SessionForkCapabilities */ { keys: [["_meta", 139]] },
-  /* 139 SessionForkCapabilities/properties/_meta */ { others: 5 },
-  /* 140 SessionCapabilities/properties/resume */ { unions: [{ variants: [{ kinds: "object", node: 141 }, { kinds: "scalar" }] }] },
-  /* 141 SessionResumeCapabilities */ { keys: [["_meta", 142]] },
-  /* 142 SessionResumeCapabilities/properties/_meta */ { others: 5 },
-  /* 143 SessionCapabilities/properties/close */ { unions: [{ variants: [{ kinds: "object", node: 144 }, { kinds: "scalar" }] }] },
-  /* 144 SessionCloseCapabilities */ { keys: [["_meta", 145]] },
-  /* 145 SessionCloseCapabilities/properties/_meta */ { others: 5 },
-  /* 146 SessionCapabilities/properties/_meta */ { others: 5 },
-  /* 147 AgentAuthCapabilities */ { keys: [["logout", 148], ["_meta", 151]] },
-  /* 148 AgentAuthCapabilities/properties/logout */ { unions: [{ variants: [{ kinds: "object", node: 149 }, { kinds: "scalar" }] }] },
-  /* 149 LogoutCapabilities */ { keys: [["_meta", 150]] },
-  /* 150 LogoutCapabilities/properties/_meta */ { others: 5 },
-  /* 151 AgentAuthCapabilities/properties/_meta */ { others: 5 },
-  /* 152 AgentCapabilities/properties/providers */ { unions: [{ variants: [{ kinds: "object", node: 153 }, { kinds: "scalar" }] }] },
-  /* 153 ProvidersCapabilities */ { keys: [["_meta", 154]] },
-  /* 154 ProvidersCapabilities/properties/_meta */ { others: 5 },
-  /* 155 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 156 }, { kinds: "scalar" }] }] },
-  /* 156 NesCapabilities */ { keys: [["events", 157], ["context", 178], ["_meta", 199]] },
-  /* 157 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 158 }, { kinds: "scalar" }] }] },
-  /* 158 NesEventCapabilities */ { keys: [["document", 159], ["_meta", 177]] },
-  /* 159 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
-  /* 160 NesDocumentEventCapabilities */ { keys: [["didOpen", 161], ["didChange", 164], ["didClose", 167], ["didSave", 170], ["didFocus", 173], ["_meta", 176]] },
-  /* 161 NesDocumentEventCapabilities/properties/didOpen */ { unions: [{ variants: [{ kinds: "object", node: 162 }, { kinds: "scalar" }] }] },
-  /* 162 NesDocumentDidOpenCapabilities */ { keys: [["_meta", 163]] },
-  /* 163 NesDocumentDidOpenCapabilities/properties/_meta */ { others: 5 },
-  /* 164 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 165 }, { kinds: "scalar" }] }] },
-  /* 165 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 166]] },
-  /* 166 NesDocumentDidChangeCapabilities/properties/_meta */ { others: 5 },
-  /* 167 NesDocumentEventCapabilities/properties/didClose */ { unions: [{ variants: [{ kinds: "object", node: 168 }, { kinds: "scalar" }] }] },
-  /* 168 NesDocumentDidCloseCapabilities */ { keys: [["_meta", 169]] },
-  /* 169 NesDocumentDidCloseCapabilities/properties/_meta */ { others: 5 },
-  /* 170 NesDocumentEventCapabilities/properties/didSave */ { unions: [{ variants: [{ kinds: "object", node: 171 }, { kinds: "scalar" }] }] },
-  /* 171 NesDocumentDidSaveCapabilities */ { keys: [["_meta", 172]] },
-  /* 172 NesDocumentDidSaveCapabilities/properties/_meta */ { others: 5 },
-  /* 173 NesDocumentEventCapabilities/properties/didFocus */ { unions: [{ variants: [{ kinds: "object", node: 174 }, { kinds: "scalar" }] }] },
-  /* 174 NesDocumentDidFocusCapabilities */ { keys: [["_meta", 175]] },
-  /* 175 NesDocumentDidFocusCapabilities/properties/_meta */ { others: 5 },
-  /* 176 NesDocumentEventCapabilities/properties/_meta */ { others: 5 },
-  /* 177 NesEventCapabilities/properties/_meta */ { others: 5 },
-  /* 178 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 179 }, { kinds: "scalar" }] }] },
-  /* 179 NesContextCapabilities */ { keys: [["recentFiles", 180], ["relatedSnippets", 183], ["editHistory", 186], ["userActions", 189], ["openFiles", 192], ["diagnostics", 195], ["_meta", 198]] },
-  /* 180 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 181 }, { kinds: "scalar" }] }] },
-  /* 181 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 182]] },
-  /* 182 NesRecentFilesCapabilities/properties/_meta */ { others: 5 },
-  /* 183 NesContextCapabilities/properties/relatedSnippets */ { unions: [{ variants: [{ kinds: "object", node: 184 }, { kinds: "scalar" }] }] },
-  /* 184 NesRelatedSnippetsCapabilities */ { keys: [["_meta", 185]] },
-  /* 185 NesRelatedSnippetsCapabilities/properties/_meta */ { others: 5 },
-  /* 186 NesContextCapabilities/properties/editHistory */ { unions: [{ variants: [{ kinds: "object", node: 187 }, { kinds: "scalar" }] }] },
-  /* 187 NesEditHistoryCapabilities */ { keys: [["maxCount", -1], ["_meta", 188]] },
-  /* 188 NesEditHistoryCapabilities/properties/_meta */ { others: 5 },
-  /* 189 NesContextCapabilities/properties/userActions */ { unions: [{ variants: [{ kinds: "object", node: 190 }, { kinds: "scalar" }] }] },
-  /* 190 NesUserActionsCapabilities */ { keys: [["maxCount", -1], ["_meta", 191]] },
-  /* 191 NesUserActionsCapabilities/properties/_meta */ { others: 5 },
-  /* 192 NesContextCapabilities/properties/openFiles */ { unions: [{ variants: [{ kinds: "object", node: 193 }, { kinds: "scalar" }] }] },
-  /* 193 NesOpenFilesCapabilities */ { keys: [["_meta", 194]] },
-  /* 194 NesOpenFilesCapabilities/properties/_meta */ { others: 5 },
-  /* 195 NesContextCapabilities/properties/diagnostics */ { unions: [{ variants: [{ kinds: "object", node: 196 }, { kinds: "scalar" }] }] },
-  /* 196 NesDiagnosticsCapabilities */ { keys: [["_meta", 197]] },
-  /* 197 NesDiagnosticsCapabilities/properties/_meta */ { others: 5 },
-  /* 198 NesContextCapabilities/properties/_meta */ { others: 5 },
-  /* 199 NesCapabilities/properties/_meta */ { others: 5 },
-  /* 200 AgentCapabilities/properties/_meta */ { others: 5 },
-  /* 201 InitializeResponse/properties/authMethods */ { items: 202 },
-  /* 202 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 203, check: 114, repair: 136 }, { kinds: "object", node: 206, check: 115, repair: 139 }], tag: "type", closed: true }] },
-  /* 203 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 204], ["_meta", 205]] },
-  /* 204 AuthMethod/union/0/anyOf/0/properties/env */ { others: -1 },
-  /* 205 AuthMethod/union/0/anyOf/0/properties/_meta */ { others: 5 },
-  /* 206 AuthMethodAgent */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 207]] },
-  /* 207 AuthMethodAgent/properties/_meta */ { others: 5 },
-  /* 208 InitializeResponse/properties/agentInfo */ { unions: [{ variants: [{ kinds: "object", node: 209 }, { kinds: "scalar" }] }] },
-  /* 209 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 210]] },
-  /* 210 Implementation/properties/_meta */ { others: 5 },
-  /* 211 InitializeResponse/properties/_meta */ { others: 5 },
-  /* 212 AuthenticateResponse */ { keys: [["_meta", 213]] },
-  /* 213 AuthenticateResponse/properties/_meta */ { others: 5 },
-  /* 214 ListProvidersResponse */ { keys: [["providers", 215], ["_meta", 221]] },
-  /* 215 ListProvidersResponse/properties/providers */ { items: 216 },
-  /* 216 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 217], ["_meta", 220]] },
-  /* 217 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 218 }, { kinds: "scalar" }] }] },
-  /* 218 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 219]] },
-  /* 219 ProviderCurrentConfig/properties/_meta */ { others: 5 },
-  /* 220 ProviderInfo/properties/_meta */ { others: 5 },
-  /* 221 ListProvidersResponse/properties/_meta */ { others: 5 },
-  /* 222 SetProviderResponse */ { keys: [["_meta", 223]] },
-  /* 223 SetProviderResponse/properties/_meta */ { others: 5 },
-  /* 224 DisableProviderResponse */ { keys: [["_meta", 225]] },
-  /* 225 DisableProviderResponse/properties/_meta */ { others: 5 },
-  /* 226 LogoutResponse */ { keys: [["_meta", 227]] },
-  /* 227 LogoutResponse/properties/_meta */ { others: 5 },
-  /* 228 NewSessionResponse */ { keys: [["sessionId", -1], ["modes", 229], ["configOptions", 235], ["_meta", 248]] },
-  /* 229 NewSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 230 }, { kinds: "scalar" }] }] },
-  /* 230 SessionModeState */ { keys: [["currentModeId", -1], ["availableModes", 231], ["_meta", 234]] },
-  /* 231 SessionModeState/properties/availableModes */ { items: 232 },
-  /* 232 SessionMode */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 233]] },
-  /* 233 SessionMode/properties/_meta */ { others: 5 },
-  /* 234 SessionModeState/properties/_meta */ { others: 5 },
-  /* 235 NewSessionResponse/properties/configOptions */ { items: 236 },
-  /* 236 SessionConfigOption */ { keys: [["id", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 237]], unions: [{ variants: [{ tag: "select", node: 238 }, { tag: "boolean", node: 247 }], tag: "type", closed: true }] },
-  /* 237 SessionConfigOption/properties/_meta */ { others: 5 },
-  /* 238 SessionConfigOption/union/0/oneOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 239]] },
-  /* 239 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 240, check: 134, repair: 162 }, { kinds: "array", node: 243, check: 137, repair: 164 }] }] },
-  /* 240 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 241 },
-  /* 241 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 242]] },
-  /* 242 SessionConfigSelectOption/properties/_meta */ { others: 5 },
-  /* 243 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 244 },
-  /* 244 SessionConfigSelectGroup */ { keys: [["group", -1], ["name", -1], ["options", 245], ["_meta", 246]] },
-  /* 245 SessionConfigSelectGroup/properties/options */ { items: 241 },
-  /* 246 SessionConfigSelectGroup/properties/_meta */ { others: 5 },
-  /* 247 SessionConfigOption/union/0/oneOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
-  /* 248 NewSessionResponse/properties/_meta */ { others: 5 },
-  /* 249 LoadSessionResponse */ { keys: [["modes", 250], ["configOptions", 251], ["_meta", 252]] },
-  /* 250 LoadSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 230 }, { kinds: "scalar" }] }] },
-  /* 251 LoadSessionResponse/properties/configOptions */ { items: 236 },
-  /* 252 LoadSessionResponse/properties/_meta */ { others: 5 },
-  /* 253 ListSessionsResponse */ { keys: [["sessions", 254], ["nextCursor", -1], ["_meta", 257]] },
-  /* 254 ListSessionsResponse/properties/sessions */ { items: 255 },
-  /* 255 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 256]] },
-  /* 256 SessionInfo/properties/_meta */ { others: 5 },
-  /* 257 ListSessionsResponse/properties/_meta */ { others: 5 },
-  /* 258 DeleteSessionResponse */ { keys: [["_meta", 259]] },
-  /* 259 DeleteSessionResponse/properties/_meta */ { others: 5 },
-  /* 260 ForkSessionResponse */ { keys: [["sessionId", -1], ["modes", 261], ["configOptions", 262], ["_meta", 263]] },
-  /* 261 ForkSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 230 }, { kinds: "scalar" }] }] },
-  /* 262 ForkSessionResponse/properties/configOptions */ { items: 236 },
-  /* 263 ForkSessionResponse/properties/_meta */ { others: 5 },
-  /* 264 ResumeSessionResponse */ { keys: [["modes", 265], ["configOptions", 266], ["_meta", 267]] },
-  /* 265 ResumeSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 230 }, { kinds: "scalar" }] }] },
-  /* 266 ResumeSessionResponse/properties/configOptions */ { items: 236 },
-  /* 267 ResumeSessionResponse/properties/_meta */ { others: 5 },
-  /* 268 CloseSessionResponse */ { keys: [["_meta", 269]] },
-  /* 269 CloseSessionResponse/properties/_meta */ { others: 5 },
-  /* 270 SetSessionModeResponse */ { keys: [["_meta", 271]] },
-  /* 271 SetSessionModeResponse/properties/_meta */ { others: 5 },
-  /* 272 SetSessionConfigOptionResponse */ { keys: [["configOptions", 273], ["_meta", 274]] },
-  /* 273 SetSessionConfigOptionResponse/properties/configOptions */ { items: 236 },
-  /* 274 SetSessionConfigOptionResponse/properties/_meta */ { others: 5 },
-  /* 275 PromptResponse */ { keys: [["stopReason", -1], ["usage", 276], ["_meta", 279]] },
-  /* 276 PromptResponse/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 277 }, { kinds: "scalar" }] }] },
-  /* 277 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 278]] },
-  /* 278 Usage/properties/_meta */ { others: 5 },
-  /* 279 PromptResponse/properties/_meta */ { others: 5 },
-  /* 280 StartNesResponse */ { keys: [["sessionId", -1], ["_meta", 281]] },
-  /* 281 StartNesResponse/properties/_meta */ { others: 5 },
-  /* 282 SuggestNesResponse */ { keys: [["suggestions", 283], ["_meta", 301]] },
-  /* 283 SuggestNesResponse/properties/suggestions */ { items: 284 },
-  /* 284 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 285 }, { tag: "jump", node: 295 }, { tag: "rename", node: 297 }, { tag: "searchAndReplace", node: 299 }], tag: "kind", closed: true }] },
-  /* 285 NesSuggestion/union/0/oneOf/0 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["edits", 286], ["cursorPosition", 293], ["_meta", 294]] },
-  /* 286 NesSuggestion/union/0/oneOf/0/properties/edits */ { items: 287 },
-  /* 287 NesTextEdit */ { keys: [["range", 288], ["newText", -1], ["_meta", 292]] },
-  /* 288 Range */ { keys: [["start", 289], ["end", 289], ["_meta", 291]] },
-  /* 289 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 290]] },
-  /* 290 Position/properties/_meta */ { others: 5 },
-  /* 291 Range/properties/_meta */ { others: 5 },
-  /* 292 NesTextEdit/properties/_meta */ { others: 5 },
-  /* 293 NesSuggestion/union/0/oneOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 289 }, { kinds: "scalar" }] }] },
-  /* 294 NesSuggestion/union/0/oneOf/0/properties/_meta */ { others: 5 },
-  /* 295 NesSuggestion/union/0/oneOf/1 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["position", 289], ["_meta", 296]] },
-  /* 296 NesSuggestion/union/0/oneOf/1/properties/_meta */ { others: 5 },
-  /* 297 NesSuggestion/union/0/oneOf/2 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["position", 289], ["newName", -1], ["_meta", 298]] },
-  /* 298 NesSuggestion/union/0/oneOf/2/properties/_meta */ { others: 5 },
-  /* 299 NesSuggestion/union/0/oneOf/3 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 300]] },
-  /* 300 NesSuggestion/union/0/oneOf/3/properties/_meta */ { others: 5 },
-  /* 301 SuggestNesResponse/properties/_meta */ { others: 5 },
-  /* 302 CloseNesResponse */ { keys: [["_meta", 303]] },
-  /* 303 CloseNesResponse/properties/_meta */ { others: 5 },
-  /* 304 ExtResponse */ { free: true },
-  /* 305 MessageMcpResponse */ { free: true },
-  /* 306 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 307]] },
-  /* 307 Error */ { keys: [["code", -1], ["message", -1], ["data", 5]] },
-  /* 308 AuthMethodTerminal */ { keys: [["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 204], ["_meta", 205]] },
-  /* 309 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 239]] },
-  /* 310 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
-  /* 311 NesEditSuggestion */ { keys: [["id", -1], ["uri", -1], ["edits", 286], ["cursorPosition", 293], ["_meta", 294]] },
-  /* 312 NesJumpSuggestion */ { keys: [["id", -1], ["uri", -1], ["position", 289], ["_meta", 296]] },
-  /* 313 NesRenameSuggestion */ { keys: [["id", -1], ["uri", -1], ["position", 289], ["newName", -1], ["_meta", 298]] },
-  /* 314 NesSearchAndReplaceSuggestion */ { keys: [["id", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 300]] },
-  /* 315 AgentNotification */ { keys: [["method", -1], ["params", 316]] },
-  /* 316 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 317 }, { kinds: "scalar" }] }] },
-  /* 317 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 318, check: 196, repair: 211, open: 491 }, { kinds: "object", node: 375, check: 197, repair: 263 }, { kinds: "object", node: 377, check: 198, repair: 264 }, { node: 380, check: 199 }] }] },
-  /* 318 SessionNotification */ { keys: [["sessionId", -1], ["update", 319], ["_meta", 374]] },
-  /* 319 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 320 }, { tag: "agent_message_chunk", node: 322 }, { tag: "agent_thought_chunk", node: 323 }, { tag: "tool_call", node: 324 }, { tag: "tool_call_update", node: 328 }, { tag: "plan", node: 329 }, { tag: "plan_update", node: 334 }, { tag: "plan_removed", node: 344 }, { tag: "available_commands_update", node: 346 }, { tag: "current_mode_update", node: 355 }, { tag: "config_option_update", node: 357 }, { tag: "session_info_update", node: 360 }, { tag: "usage_update", node: 362 }, { tag: "notice", node: 367 }, { tag: "compaction_update", node: 369 }, { tag: "compaction_summary_chunk", node: 372 }], tag: "sessionUpdate", closed: true }] },
-  /* 320 SessionUpdate/union/0/oneOf/0 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 321]] },
-  /* 321 SessionUpdate/union/0/oneOf/0/properties/_meta */ { others: 5 },
-  /* 322 SessionUpdate/union/0/oneOf/1 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 321]] },
-  /* 323 SessionUpdate/union/0/oneOf/2 */ { keys: [["sessionUpdate", -1], ["content", 13], ["messageId", -1], ["_meta", 321]] },
-  /* 324 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["name", -1], ["kind", -1], ["status", -1], ["content", 325], ["locations", 326], ["rawInput", 5], ["rawOutput", 5], ["_meta", 327]] },
-  /* 325 SessionUpdate/union/0/oneOf/3/properties/content */ { items: 11 },
-  /* 326 SessionUpdate/union/0/oneOf/3/properties/locations */ { items: 42 },
-  /* 327 SessionUpdate/union/0/oneOf/3/properties/_meta */ { others: 5 },
-  /* 328 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["name", -1], ["content", 10], ["locations", 41], ["rawInput", 5], ["rawOutput", 5], ["_meta", 44]] },
-  /* 329 SessionUpdate/union/0/oneOf/5 */ { keys: [["sessionUpdate", -1], ["entries", 330], ["_meta", 333]] },
-  /* 330 SessionUpdate/union/0/oneOf/5/properties/entries */ { items: 331 },
-  /* 331 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 332]] },
-  /* 332 PlanEntry/properties/_meta */ { others: 5 },
-  /* 333 SessionUpdate/union/0/oneOf/5/properties/_meta */ { others: 5 },
-  /* 334 SessionUpdate/union/0/oneOf/6 */ { keys: [["sessionUpdate", -1], ["plan", 335], ["_meta", 343]] },
-  /* 335 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 336 }, { tag: "file", node: 339 }, { tag: "markdown", node: 341 }], tag: "type", closed: true }] },
-  /* 336 PlanUpdateContent/union/0/oneOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 337], ["_meta", 338]] },
-  /* 337 PlanUpdateContent/union/0/oneOf/0/properties/entries */ { items: 331 },
-  /* 338 PlanUpdateContent/union/0/oneOf/0/properties/_meta */ { others: 5 },
-  /* 339 PlanUpdateContent/union/0/oneOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 340]] },
-  /* 340 PlanUpdateContent/union/0/oneOf/1/properties/_meta */ { others: 5 },
-  /* 341 PlanUpdateContent/union/0/oneOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 342]] },
-  /* 342 PlanUpdateContent/union/0/oneOf/2/properties/_meta */ { others: 5 },
-  /* 343 SessionUpdate/union/0/oneOf/6/properties/_meta */ { others: 5 },
-  /* 344 SessionUpdate/union/0/oneOf/7 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 345]] },
-  /* 345 SessionUpdate/union/0/oneOf/7/properties/_meta */ { others: 5 },
-  /* 346 SessionUpdate/union/0/oneOf/8 */ { keys: [["sessionUpdate", -1], ["availableCommands", 347], ["_meta", 354]] },
-  /* 347 SessionUpdate/union/0/oneOf/8/properties/availableCommands */ { items: 348 },
-  /* 348 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 349], ["_meta", 353]] },
-  /* 349 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 350 }, { kinds: "scalar" }] }] },
-  /* 350 AvailableCommandInput */ { unions: [{ variants: [{ kinds: "object", node: 351 }] }] },
-  /* 351 UnstructuredCommandInput */ { keys: [["hint", -1], ["_meta", 352]] },
-  /* 352 UnstructuredCommandInput/properties/_meta */ { others: 5 },
-  /* 353 AvailableCommand/properties/_meta */ { others: 5 },
-  /* 354 SessionUpdate/union/0/oneOf/8/properties/_meta */ { others: 5 },
-  /* 355 SessionUpdate/union/0/oneOf/9 */ { keys: [["sessionUpdate", -1], ["currentModeId", -1], ["_meta", 356]] },
-  /* 356 SessionUpdate/union/0/oneOf/9/properties/_meta */ { others: 5 },
-  /* 357 SessionUpdate/union/0/oneOf/10 */ { keys: [["sessionUpdate", -1], ["configOptions", 358], ["_meta", 359]] },
-  /* 358 SessionUpdate/union/0/oneOf/10/properties/configOptions */ { items: 236 },
-  /* 359 SessionUpdate/union/0/oneOf/10/properties/_meta */ { others: 5 },
-  /* 360 SessionUpdate/union/0/oneOf/11 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 361]] },
-  /* 361 SessionUpdate/union/0/oneOf/11/properties/_meta */ { others: 5 },
-  /* 362 SessionUpdate/union/0/oneOf/12 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 363], ["_meta", 366]] },
-  /* 363 SessionUpdate/union/0/oneOf/12/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 364 }, { kinds: "scalar" }] }] },
-  /* 364 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 365]] },
-  /* 365 Cost/properties/_meta */ { others: 5 },
-  /* 366 SessionUpdate/union/0/oneOf/12/properties/_meta */ { others: 5 },
-  /* 367 SessionUpdate/union/0/oneOf/13 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 368]] },
-  /* 368 SessionUpdate/union/0/oneOf/13/properties/_meta */ { others: 5 },
-  /* 369 SessionUpdate/union/0/oneOf/14 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 370], ["error", -1], ["_meta", 371]] },
-  /* 370 SessionUpdate/union/0/oneOf/14/properties/summary */ { items: 13 },
-  /* 371 SessionUpdate/union/0/oneOf/14/properties/_meta */ { others: 5 },
-  /* 372 SessionUpdate/union/0/oneOf/15 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 13], ["_meta", 373]] },
-  /* 373 SessionUpdate/union/0/oneOf/15/properties/_meta */ { others: 5 },
-  /* 374 SessionNotification/properties/_meta */ { others: 5 },
-  /* 375 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 376]] },
-  /* 376 CompleteElicitationNotification/properties/_meta */ { others: 5 },
-  /* 377 MessageMcpNotification */ { keys: [["connectionId", -1], ["method", -1], ["params", 378], ["_meta", 379]] },
-  /* 378 MessageMcpNotification/properties/params */ { others: 5 },
-  /* 379 MessageMcpNotification/properties/_meta */ { others: 5 },
-  /* 380 ExtNotification */ { free: true },
-  /* 381 ContentChunk */ { keys: [["content", 13], ["messageId", -1], ["_meta", 321]] },
-  /* 382 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["name", -1], ["kind", -1], ["status", -1], ["content", 325], ["locations", 326], ["rawInput", 5], ["rawOutput", 5], ["_meta", 327]] },
-  /* 383 Plan */ { keys: [["entries", 330], ["_meta", 333]] },
-  /* 384 PlanItems */ { keys: [["planId", -1], ["entries", 337], ["_meta", 338]] },
-  /* 385 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 340]] },
-  /* 386 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 342]] },
-  /* 387 PlanUpdate */ { keys: [["plan", 335], ["_meta", 343]] },
-  /* 388 PlanRemoved */ { keys: [["planId", -1], ["_meta", 345]] },
-  /* 389 AvailableCommandsUpdate */ { keys: [["availableCommands", 347], ["_meta", 354]] },
-  /* 390 CurrentModeUpdate */ { keys: [["currentModeId", -1], ["_meta", 356]] },
-  /* 391 ConfigOptionUpdate */ { keys: [["configOptions", 358], ["_meta", 359]] },
-  /* 392 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 361]] },
-  /* 393 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 363], ["_meta", 366]] },
-  /* 394 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 368]] },
-  /* 395 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 370], ["error", -1], ["_meta", 371]] },
-  /* 396 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 13], ["_meta", 373]] },
-  /* 397 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 398]] },
-  /* 398 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 399 }, { kinds: "scalar" }] }] },
-  /* 399 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 400, check: 248, repair: 268 }, { kinds: "object", node: 444, check: 249, repair: 296 }, { kinds: "object", node: 446, check: 250, repair: 297 }, { kinds: "object", node: 448, check: 251, repair: 298 }, { kinds: "object", node: 451, check: 252, repair: 299 }, { kinds: "object", node: 453, check: 253, repair: 300 }, { kinds: "object", node: 455, check: 254, repair: 301, open: 505 }, { kinds: "object", node: 472, check: 255, repair: 316, open: 509 }, { kinds: "object", node: 475, check: 256, repair: 319 }, { kinds: "object", node: 477, check: 257, repair: 320 }, { kinds: "object", node: 479, check: 258, repair: 321, open: 513 }, { kinds: "object", node: 482, check: 259, repair: 324, open: 514 }, { kinds: "object", node: 485, check: 260, repair: 327 }, { kinds: "object", node: 487, check: 261, repair: 328 }, { kinds: "object", node: 489, check: 262, repair: 329, open: 520 }, { kinds: "object", node: 493, check: 263, repair: 330, open: 525 }, { kinds: "object", node: 496, check: 264, repair: 332 }, { kinds: "object", node: 504, check: 265, repair: 337 }, { kinds: "object", node: 532, check: 266, repair: 356 }, { kinds: "object", node: 96, check: 53, repair: 77 }, { node: 101, check: 55 }] }] },
-  /* 400 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 401], ["clientInfo", 442], ["_meta", 443]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
-  /* 401 ClientCapabilities */ { keys: [["fs", 402], ["terminal", -1], ["session", 404], ["plan", 415], ["auth", 418], ["elicitation", 420], ["nes", 429], ["positionEncodings", -1], ["_meta", 441]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
-  /* 402 FileSystemCapabilities */ { keys: [["readTextFile", -1], ["writeTextFile", -1], ["_meta", 403]], fills: [{ name: "readTextFile", default: false }, { name: "writeTextFile", default: false }] },
-  /* 403 FileSystemCapabilities/properties/_meta */ { others: 5 },
-  /* 404 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 405 }, { kinds: "scalar" }] }] },
-  /* 405 ClientSessionCapabilities */ { keys: [["compaction", 406], ["configOptions", 408], ["_meta", 414]] },
-  /* 406 ClientSessionCapabilities/properties/compaction */ { unions: [{ variants: [{ kinds: "object", node: 407 }, { kinds: "scalar" }] }] },
-  /* 407 CompactionCapabilities */ { others: 5 },
-  /* 408 ClientSessionCapabilities/properties/configOptions */ { unions: [{ variants: [{ kinds: "object", node: 409 }, { kinds: "scalar" }] }] },
-  /* 409 SessionConfigOptionsCapabilities */ { keys: [["boolean", 410], ["_meta", 413]] },
-  /* 410 SessionConfigOptionsCapabilities/properties/boolean */ { unions: [{ variants: [{ kinds: "object", node: 411 }, { kinds: "scalar" }] }] },
-  /* 411 BooleanConfigOptionCapabilities */ { keys: [["_meta", 412]] },
-  /* 412 BooleanConfigOptionCapabilities/properties/_meta */ { others: 5 },
-  /* 413 SessionConfigOptionsCapabilities/properties/_meta */ { others: 5 },
-  /* 414 ClientSessionCapabilities/properties/_meta */ { others: 5 },
-  /* 415 ClientCapabilities/properties/plan */ { unions: [{ variants: [{ kinds: "object", node: 416 }, { kinds: "scalar" }] }] },
-  /* 416 PlanCapabilities */ { keys: [["_meta", 417]] },
-  /* 417 PlanCapabilities/properties/_meta */ { others: 5 },
-  /* 418 AuthCapabilities */ { keys: [["terminal", -1], ["_meta", 419]], fills: [{ name: "terminal", default: false }] },
-  /* 419 AuthCapabilities/properties/_meta */ { others: 5 },
-  /* 420 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 421 }, { kinds: "scalar" }] }] },
-  /* 421 ElicitationCapabilities */ { keys: [["form", 422], ["url", 425], ["_meta", 428]] },
-  /* 422 ElicitationCapabilities/properties/form */ { unions: [{ variants: [{ kinds: "object", node: 423 }, { kinds: "scalar" }] }] },
-  /* 423 ElicitationFormCapabilities */ { keys: [["_meta", 424]] },
-  /* 424 ElicitationFormCapabilities/properties/_meta */ { others: 5 },
-  /* 425 ElicitationCapabilities/properties/url */ { unions: [{ variants: [{ kinds: "object", node: 426 }, { kinds: "scalar" }] }] },
-  /* 426 ElicitationUrlCapabilities */ { keys: [["_meta", 427]] },
-  /* 427 ElicitationUrlCapabilities/properties/_meta */ { others: 5 },
-  /* 428 ElicitationCapabilities/properties/_meta */ { others: 5 },
-  /* 429 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 430 }, { kinds: "scalar" }] }] },
-  /* 430 ClientNesCapabilities */ { keys: [["jump", 431], ["rename", 434], ["searchAndReplace", 437], ["_meta", 440]] },
-  /* 431 ClientNesCapabilities/properties/jump */ { unions: [{ variants: [{ kinds: "object", node: 432 }, { kinds: "scalar" }] }] },
-  /* 432 NesJumpCapabilities */ { keys: [["_meta", 433]] },
-  /* 433 NesJumpCapabilities/properties/_meta */ { others: 5 },
-  /* 434 ClientNesCapabilities/properties/rename */ { unions: [{ variants: [{ kinds: "object", node: 435 }, { kinds: "scalar" }] }] },
-  /* 435 NesRenameCapabilities */ { keys: [["_meta", 436]] },
-  /* 436 NesRenameCapabilities/properties/_meta */ { others: 5 },
-  /* 437 ClientNesCapabilities/properties/searchAndReplace */ { unions: [{ variants: [{ kinds: "object", node: 438 }, { kinds: "scalar" }] }] },
-  /* 438 NesSearchAndReplaceCapabilities */ { keys: [["_meta", 439]] },
-  /* 439 NesSearchAndReplaceCapabilities/properties/_meta */ { others: 5 },
-  /* 440 ClientNesCapabilities/properties/_meta */ { others: 5 },
-  /* 441 ClientCapabilities/properties/_meta */ { others: 5 },
-  /* 442 InitializeRequest/properties/clientInfo */ { unions: [{ variants: [{ kinds: "object", node: 209 }, { kinds: "scalar" }] }] },
-  /* 443 InitializeRequest/properties/_meta */ { others: 5 },
-  /* 444 AuthenticateRequest */ { keys: [["methodId", -1], ["_meta", 445]] },
-  /* 445 AuthenticateRequest/properties/_meta */ { others: 5 },
-  /* 446 ListProvidersRequest */ { keys: [["_meta", 447]] },
-  /* 447 ListProvidersRequest/properties/_meta */ { others: 5 },
-  /* 448 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 449], ["_meta", 450]] },
-  /* 449 SetProviderRequest/properties/headers */ { others: -1 },
-  /* 450 SetProviderRequest/properties/_meta */ { others: 5 },
-  /* 451 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 452]] },
-  /* 452 DisableProviderRequest/properties/_meta */ { others: 5 },
-  /* 453 LogoutRequest */ { keys: [["_meta", 454]] },
-  /* 454 LogoutRequest/properties/_meta */ { others: 5 },
-  /* 455 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 456], ["_meta", 471]] },
-  /* 456 NewSessionRequest/properties/mcpServers */ { items: 457 },
-  /* 457 McpServer */ { unions: [{ variants: [{ tag: "http", node: 458, check: 232, repair: 305 }, { tag: "sse", node: 463, check: 235, repair: 309 }, { tag: "acp", node: 466, check: 238, repair: 312 }, { kinds: "object", node: 468, check: 239, repair: 314 }], tag: "type", closed: true }] },
-  /* 458 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 459], ["_meta", 462]] },
-  /* 459 McpServer/union/0/anyOf/0/properties/headers */ { items: 460 },
-  /* 460 HttpHeader */ { keys: [["name", -1], ["value", -1], ["_meta", 461]] },
-  /* 461 HttpHeader/properties/_meta */ { others: 5 },
-  /* 462 McpServer/union/0/anyOf/0/properties/_meta */ { others: 5 },
-  /* 463 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 464], ["_meta", 465]] },
-  /* 464 McpServer/union/0/anyOf/1/properties/headers */ { items: 460 },
-  /* 465 McpServer/union/0/anyOf/1/properties/_meta */ { others: 5 },
-  /* 466 McpServer/union/0/anyOf/2 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 467]] },
-  /* 467 McpServer/union/0/anyOf/2/properties/_meta */ { others: 5 },
-  /* 468 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 469], ["_meta", 470]] },
-  /* 469 McpServerStdio/properties/env */ { items: 51 },
-  /* 470 McpServerStdio/properties/_meta */ { others: 5 },
-  /* 471 NewSessionRequest/properties/_meta */ { others: 5 },
-  /* 472 LoadSessionRequest */ { keys: [["mcpServers", 473], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 474]] },
-  /* 473 LoadSessionRequest/properties/mcpServers */ { items: 457 },
-  /* 474 LoadSessionRequest/properties/_meta */ { others: 5 },
-  /* 475 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 476]] },
-  /* 476 ListSessionsRequest/properties/_meta */ { others: 5 },
-  /* 477 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 478]] },
-  /* 478 DeleteSessionRequest/properties/_meta */ { others: 5 },
-  /* 479 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 480], ["_meta", 481]] },
-  /* 480 ForkSessionRequest/properties/mcpServers */ { items: 457 },
-  /* 481 ForkSessionRequest/properties/_meta */ { others: 5 },
-  /* 482 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 483], ["_meta", 484]] },
-  /* 483 ResumeSessionRequest/properties/mcpServers */ { items: 457 },
-  /* 484 ResumeSessionRequest/properties/_meta */ { others: 5 },
-  /* 485 CloseSessionRequest */ { keys: [["sessionId", -1], ["_meta", 486]] },
-  /* 486 CloseSessionRequest/properties/_meta */ { others: 5 },
-  /* 487 SetSessionModeRequest */ { keys: [["sessionId", -1], ["modeId", -1], ["_meta", 488]] },
-  /* 488 SetSessionModeRequest/properties/_meta */ { others: 5 },
-  /* 489 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 490]], unions: [{ variants: [{ tag: "boolean", node: 491, check: 492 }, { kinds: "object", node: 492, check: 496 }], tag: "type", closed: true }] },
-  /* 490 SetSessionConfigOptionRequest/properties/_meta */ { others: 5 },
-  /* 491 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
-  /* 492 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1]] },
-  /* 493 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 494], ["_meta", 495]] },
-  /* 494 PromptRequest/properties/prompt */ { items: 13 },
-  /* 495 PromptRequest/properties/_meta */ { others: 5 },
-  /* 496 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 497], ["repository", 500], ["_meta", 503]] },
-  /* 497 StartNesRequest/properties/workspaceFolders */ { items: 498 },
-  /* 498 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 499]] },
-  /* 499 WorkspaceFolder/properties/_meta */ { others: 5 },
-  /* 500 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 501 }, { kinds: "scalar" }] }] },
-  /* 501 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 502]] },
-  /* 502 NesRepository/properties/_meta */ { others: 5 },
-  /* 503 StartNesRequest/properties/_meta */ { others: 5 },
-  /* 504 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 289], ["selection", 505], ["triggerKind", -1], ["context", 506], ["_meta", 531]] },
-  /* 505 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 288 }, { kinds: "scalar" }] }] },
-  /* 506 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 507 }, { kinds: "scalar" }] }] },
-  /* 507 NesSuggestContext */ { keys: [["recentFiles", 508], ["relatedSnippets", 511], ["editHistory", 517], ["userActions", 520], ["openFiles", 523], ["diagnostics", 527], ["_meta", 530]] },
-  /* 508 NesSuggestContext/properties/recentFiles */ { items: 509 },
-  /* 509 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 510]] },
-  /* 510 NesRecentFile/properties/_meta */ { others: 5 },
-  /* 511 NesSuggestContext/properties/relatedSnippets */ { items: 512 },
-  /* 512 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 513], ["_meta", 516]] },
-  /* 513 NesRelatedSnippet/properties/excerpts */ { items: 514 },
-  /* 514 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 515]] },
-  /* 515 NesExcerpt/properties/_meta */ { others: 5 },
-  /* 516 NesRelatedSnippet/properties/_meta */ { others: 5 },
-  /* 517 NesSuggestContext/properties/editHistory */ { items: 518 },
-  /* 518 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 519]] },
-  /* 519 NesEditHistoryEntry/properties/_meta */ { others: 5 },
-  /* 520 NesSuggestContext/properties/userActions */ { items: 521 },
-  /* 521 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 289], ["timestampMs", -1], ["_meta", 522]] },
-  /* 522 NesUserAction/properties/_meta */ { others: 5 },
-  /* 523 NesSuggestContext/properties/openFiles */ { items: 524 },
-  /* 524 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 525], ["lastFocusedMs", -1], ["_meta", 526]] },
-  /* 525 NesOpenFile/properties/visibleRange */ { unions: [{ variants: [{ kinds: "object", node: 288 }, { kinds: "scalar" }] }] },
-  /* 526 NesOpenFile/properties/_meta */ { others: 5 },
-  /* 527 NesSuggestContext/properties/diagnostics */ { items: 528 },
-  /* 528 NesDiagnostic */ { keys: [["uri", -1], ["range", 288], ["severity", -1], ["message", -1], ["_meta", 529]] },
-  /* 529 NesDiagnostic/properties/_meta */ { others: 5 },
-  /* 530 NesSuggestContext/properties/_meta */ { others: 5 },
-  /* 531 SuggestNesRequest/properties/_meta */ { others: 5 },
-  /* 532 CloseNesRequest */ { keys: [["sessionId", -1], ["_meta", 533]] },
-  /* 533 CloseNesRequest/properties/_meta */ { others: 5 },
-  /* 534 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 459], ["_meta", 462]] },
-  /* 535 McpServerSse */ { keys: [["name", -1], ["url", -1], ["headers", 464], ["_meta", 465]] },
-  /* 536 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 467]] },
-  /* 537 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 538, check: 283, repair: 358, open: 539 }, { kinds: "object", node: 574, check: 178, repair: 376 }] }] },
-  /* 538 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 539]] },
-  /* 539 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 540, check: 270, repair: 360 }, { kinds: "object", node: 542, check: 271, repair: 361 }, { kinds: "object", node: 544, check: 272, repair: 362, open: 536 }, { kinds: "object", node: 550, check: 273, repair: 366 }, { kinds: "object", node: 552, check: 274, repair: 367 }, { kinds: "object", node: 557, check: 275, repair: 370 }, { kinds: "object", node: 559, check: 276, repair: 371 }, { kinds: "object", node: 561, check: 277, repair: 372 }, { kinds: "object", node: 563, check: 278, repair: 373 }, { kinds: "object", node: 570, check: 279, repair: 374 }, { kinds: "object", node: 572, check: 280, repair: 375 }, { node: 305, check: 169 }, { node: 304, check: 168 }] }] },
-  /* 540 WriteTextFileResponse */ { keys: [["_meta", 541]] },
-  /* 541 WriteTextFileResponse/properties/_meta */ { others: 5 },
-  /* 542 ReadTextFileResponse */ { keys: [["content", -1], ["_meta", 543]] },
-  /* 543 ReadTextFileResponse/properties/_meta */ { others: 5 },
-  /* 544 RequestPermissionResponse */ { keys: [["outcome", 545], ["_meta", 549]] },
-  /* 545 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 546 }, { tag: "selected", node: 547 }], tag: "outcome", closed: true }] },
-  /* 546 RequestPermissionOutcome/union/0/oneOf/0 */ { keys: [["outcome", -1]] },
-  /* 547 RequestPermissionOutcome/union/0/oneOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 548]] },
-  /* 548 RequestPermissionOutcome/union/0/oneOf/1/properties/_meta */ { others: 5 },
-  /* 549 RequestPermissionResponse/properties/_meta */ { others: 5 },
-  /* 550 CreateTerminalResponse */ { keys: [["terminalId", -1], ["_meta", 551]] },
-  /* 551 CreateTerminalResponse/properties/_meta */ { others: 5 },
-  /* 552 TerminalOutputResponse */ { keys: [["output", -1], ["truncated", -1], ["exitStatus", 553], ["_meta", 556]] },
-  /* 553 TerminalOutputResponse/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 554 }, { kinds: "scalar" }] }] },
-  /* 554 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 555]] },
-  /* 555 TerminalExitStatus/properties/_meta */ { others: 5 },
-  /* 556 TerminalOutputResponse/properties/_meta */ { others: 5 },
-  /* 557 ReleaseTerminalResponse */ { keys: [["_meta", 558]] },
-  /* 558 ReleaseTerminalResponse/properties/_meta */ { others: 5 },
-  /* 559 WaitForTerminalExitResponse */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 560]] },
-  /* 560 WaitForTerminalExitResponse/properties/_meta */ { others: 5 },
-  /* 561 KillTerminalResponse */ { keys: [["_meta", 562]] },
-  /* 562 KillTerminalResponse/properties/_meta */ { others: 5 },
-  /* 563 CreateElicitationResponse */ { keys: [["_meta", 564]], unions: [{ variants: [{ tag: "accept", node: 565 }, { tag: "decline", node: 567 }, { tag: "cancel", node: 568 }, { other: true, node: 569 }], tag: "action" }] },
-  /* 564 CreateElicitationResponse/properties/_meta */ { others: 5 },
-  /* 565 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 566]] },
-  /* 566 CreateElicitationResponse/union/0/anyOf/0/properties/content */ { others: -1 },
-  /* 567 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
-  /* 568 CreateElicitationResponse/union/0/anyOf/2 */ { keys: [["action", -1]] },
-  /* 569 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 5 },
-  /* 570 ConnectMcpResponse */ { keys: [["connectionId", -1], ["_meta", 571]] },
-  /* 571 ConnectMcpResponse/properties/_meta */ { others: 5 },
-  /* 572 DisconnectMcpResponse */ { keys: [["_meta", 573]] },
-  /* 573 DisconnectMcpResponse/properties/_meta */ { others: 5 },
-  /* 574 ClientResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 307]] },
-  /* 575 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 548]] },
-  /* 576 ElicitationAcceptAction */ { keys: [["content", 566]] },
-  /* 577 ClientNotification */ { keys: [["method", -1], ["params", 578]] },
-  /* 578 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 579 }, { kinds: "scalar" }] }] },
-  /* 579 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 580, check: 289, repair: 380 }, { kinds: "object", node: 582, check: 290, repair: 381 }, { kinds: "object", node: 584, check: 291, repair: 382 }, { kinds: "object", node: 590, check: 292, repair: 386 }, { kinds: "object", node: 592, check: 293, repair: 387 }, { kinds: "object", node: 594, check: 294, repair: 388 }, { kinds: "object", node: 596, check: 295, repair: 389 }, { kinds: "object", node: 598, check: 296, repair: 390 }, { kinds: "object", node: 377, check: 198, repair: 264 }, { node: 380, check: 199 }] }] },
-  /* 580 CancelNotification */ { keys: [["sessionId", -1], ["_meta", 581]] },
-  /* 581 CancelNotification/properties/_meta */ { others: 5 },
-  /* 582 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 583]] },
-  /* 583 DidOpenDocumentNotification/properties/_meta */ { others: 5 },
-  /* 584 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 585], ["_meta", 589]] },
-  /* 585 DidChangeDocumentNotification/properties/contentChanges */ { items: 586 },
-  /* 586 TextDocumentContentChangeEvent */ { keys: [["range", 587], ["text", -1], ["_meta", 588]] },
-  /* 587 TextDocumentContentChangeEvent/properties/range */ { unions: [{ variants: [{ kinds: "object", node: 288 }, { kinds: "scalar" }] }] },
-  /* 588 TextDocumentContentChangeEvent/properties/_meta */ { others: 5 },
-  /* 589 DidChangeDocumentNotification/properties/_meta */ { others: 5 },
-  /* 590 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 591]] },
-  /* 591 DidCloseDocumentNotification/properties/_meta */ { others: 5 },
-  /* 592 DidSaveDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 593]] },
-  /* 593 DidSaveDocumentNotification/properties/_meta */ { others: 5 },
-  /* 594 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 289], ["visibleRange", 288], ["_meta", 595]] },
-  /* 595 DidFocusDocumentNotification/properties/_meta */ { others: 5 },
-  /* 596 AcceptNesNotification */ { keys: [["sessionId", -1], ["id", -1], ["_meta", 597]] },
-  /* 597 AcceptNesNotification/properties/_meta */ { others: 5 },
-  /* 598 RejectNesNotification */ { keys: [["sessionId", -1], ["id", -1], ["reason", -1], ["_meta", 599]] },
-  /* 599 RejectNesNotification/properties/_meta */ { others: 5 },
-  /* 600 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 601]] },
-  /* 601 CancelRequestNotification/properties/_meta */ { others: 5 },
+  /* 6 ReadTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["line", -1], ["limit", -1], ["_meta", 4]] },
+  /* 7 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 8], ["options", 27], ["_meta", 4]] },
+  /* 8 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["name", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
+  /* 9 ToolCallUpdate/properties/content */ { items: 10 },
+  /* 10 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 23 }, { tag: "terminal", node: 24 }], tag: "type", closed: true }] },
+  /* 11 ToolCallContent/union/0/oneOf/0 */ { keys: [["type", -1], ["content", 12], ["_meta", 4]] },
+  /* 12 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 13 }, { tag: "image", node: 16 }, { tag: "audio", node: 17 }, { tag: "resource_link", node: 18 }, { tag: "resource", node: 19 }], tag: "type", closed: true }] },
+  /* 13 ContentBlock/union/0/oneOf/0 */ { keys: [["type", -1], ["annotations", 14], ["text", -1], ["_meta", 4]] },
+  /* 14 ContentBlock/union/0/oneOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 15 }, { kinds: "scalar" }] }] },
+  /* 15 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 4]] },
+  /* 16 ContentBlock/union/0/oneOf/1 */ { keys: [["type", -1], ["annotations", 14], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
+  /* 17 ContentBlock/union/0/oneOf/2 */ { keys: [["type", -1], ["annotations", 14], ["data", -1], ["mimeType", -1], ["_meta", 4]] },
+  /* 18 ContentBlock/union/0/oneOf/3 */ { keys: [["type", -1], ["annotations", 14], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 4]] },
+  /* 19 ContentBlock/union/0/oneOf/4 */ { keys: [["type", -1], ["annotations", 14], ["resource", 20], ["_meta", 4]] },
+  /* 20 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 21, check: 16, repair: 24 }, { kinds: "object", node: 22, check: 17, repair: 24 }] }] },
+  /* 21 TextResourceContents */ { keys: [["mimeType", -1], ["text", -1], ["uri", -1], ["_meta", 4]] },
+  /* 22 BlobResourceContents */ { keys: [["blob", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
+  /* 23 ToolCallContent/union/0/oneOf/1 */ { keys: [["type", -1], ["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 4]] },
+  /* 24 ToolCallContent/union/0/oneOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 4]] },
+  /* 25 ToolCallUpdate/properties/locations */ { items: 26 },
+  /* 26 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 4]] },
+  /* 27 RequestPermissionRequest/properties/options */ { items: 28 },
+  /* 28 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 4]] },
+  /* 29 CreateTerminalRequest */ { keys: [["sessionId", -1], ["command", -1], ["args", -1], ["env", 30], ["cwd", -1], ["outputByteLimit", -1], ["_meta", 4]] },
+  /* 30 CreateTerminalRequest/properties/env */ { items: 31 },
+  /* 31 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 4]] },
+  /* 32 TerminalOutputRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 4]] },
+  /* 33 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "form", node: 34 }, { tag: "url", node: 50 }, { other: true, node: 51 }], tag: "mode" }] },
+  /* 34 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 35]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 35 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 36], ["required", -1], ["description", -1], ["_meta", 4]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
+  /* 36 ElicitationSchema/properties/properties */ { others: 37 },
+  /* 37 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 38 }, { tag: "number", node: 41 }, { tag: "integer", node: 41 }, { tag: "boolean", node: 42 }, { tag: "array", node: 43 }, { other: true, node: 46 }], tag: "type" }] },
+  /* 38 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 39], ["_meta", 4]] },
+  /* 39 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 40 },
+  /* 40 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 4]] },
+  /* 41 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 4]] },
+  /* 42 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 4]] },
+  /* 43 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 44], ["default", -1], ["_meta", 4]] },
+  /* 44 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 45, check: 35, repair: 27 }, { other: true, node: 46, check: 36 }, { kinds: "object", node: 47, check: 37, repair: 53 }], tag: "type" }] },
+  /* 45 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 4]] },
+  /* 46 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 5 },
+  /* 47 TitledMultiSelectItems */ { keys: [["anyOf", 39], ["_meta", 4]] },
+  /* 48 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
+  /* 49 ElicitationRequestScope */ { keys: [["requestId", -1]] },
+  /* 50 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 51 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 5, unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 52 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 4]] },
+  /* 53 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 4], ["_meta", 4]] },
+  /* 54 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 4]] },
+  /* 55 TextContent */ { keys: [["annotations", 14], ["text", -1], ["_meta", 4]] },
+  /* 56 ImageContent */ { keys: [["annotations", 14], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
+  /* 57 AudioContent */ { keys: [["annotations", 14], ["data", -1], ["mimeType", -1], ["_meta", 4]] },
+  /* 58 ResourceLink */ { keys: [["annotations", 14], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 4]] },
+  /* 59 EmbeddedResource */ { keys: [["annotations", 14], ["resource", 20], ["_meta", 4]] },
+  /* 60 Content */ { keys: [["content", 12], ["_meta", 4]] },
+  /* 61 Diff */ { keys: [["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 4]] },
+  /* 62 Terminal */ { keys: [["terminalId", -1], ["_meta", 4]] },
+  /* 63 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 39], ["_meta", 4]] },
+  /* 64 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 4]] },
+  /* 65 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 4]] },
+  /* 66 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 4]] },
+  /* 67 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 44], ["default", -1], ["_meta", 4]] },
+  /* 68 ElicitationFormMode */ { keys: [["requestedSchema", 35]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 69 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
+  /* 70 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 71, check: 174, repair: 58, open: 407 }, { kinds: "object", node: 139, check: 178, repair: 135 }] }] },
+  /* 71 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 72]] },
+  /* 72 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 73, check: 149, repair: 60, open: 353 }, { kinds: "object", node: 79, check: 150, repair: 3 }, { kinds: "object", node: 100, check: 151, repair: 100 }, { kinds: "object", node: 79, check: 152, repair: 3 }, { kinds: "object", node: 79, check: 153, repair: 3 }, { kinds: "object", node: 79, check: 154, repair: 3 }, { kinds: "object", node: 105, check: 155, repair: 105, open: 372 }, { kinds: "object", node: 118, check: 156, repair: 105, open: 376 }, { kinds: "object", node: 119, check: 157, repair: 117 }, { kinds: "object", node: 79, check: 158, repair: 3 }, { kinds: "object", node: 105, check: 159, repair: 105, open: 377 }, { kinds: "object", node: 118, check: 160, repair: 105, open: 378 }, { kinds: "object", node: 79, check: 161, repair: 3 }, { kinds: "object", node: 79, check: 162, repair: 3 }, { kinds: "object", node: 122, check: 163, repair: 120, open: 383 }, { kinds: "object", node: 123, check: 164, repair: 121 }, { kinds: "object", node: 126, check: 165, repair: 3 }, { kinds: "object", node: 127, check: 166, repair: 124, open: 404 }, { kinds: "object", node: 79, check: 167, repair: 3 }, { node: 5, check: 168 }, { node: 5, check: 169 }] }] },
+  /* 73 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 74], ["authMethods", 93], ["agentInfo", 98], ["_meta", 4]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
+  /* 74 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 75], ["mcpCapabilities", 76], ["sessionCapabilities", 77], ["auth", 80], ["providers", 78], ["nes", 81], ["positionEncoding", -1], ["_meta", 4]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false, acp: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
+  /* 75 PromptCapabilities */ { keys: [["image", -1], ["audio", -1], ["embeddedContext", -1], ["_meta", 4]], fills: [{ name: "image", default: false }, { name: "audio", default: false }, { name: "embeddedContext", default: false }] },
+  /* 76 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["acp", -1], ["_meta", 4]], fills: [{ name: "http", default: false }, { name: "sse", default: false }, { name: "acp", default: false }] },
+  /* 77 SessionCapabilities */ { keys: [["list", 78], ["delete", 78], ["additionalDirectories", 78], ["fork", 78], ["resume", 78], ["close", 78], ["_meta", 4]] },
+  /* 78 SessionCapabilities/properties/list */ { unions: [{ variants: [{ kinds: "object", node: 79 }, { kinds: "scalar" }] }] },
+  /* 79 SessionListCapabilities */ { keys: [["_meta", 4]] },
+  /* 80 AgentAuthCapabilities */ { keys: [["logout", 78], ["_meta", 4]] },
+  /* 81 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 82 }, { kinds: "scalar" }] }] },
+  /* 82 NesCapabilities */ { keys: [["events", 83], ["context", 89], ["_meta", 4]] },
+  /* 83 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 84 }, { kinds: "scalar" }] }] },
+  /* 84 NesEventCapabilities */ { keys: [["document", 85], ["_meta", 4]] },
+  /* 85 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 86 }, { kinds: "scalar" }] }] },
+  /* 86 NesDocumentEventCapabilities */ { keys: [["didOpen", 78], ["didChange", 87], ["didClose", 78], ["didSave", 78], ["didFocus", 78], ["_meta", 4]] },
+  /* 87 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 88 }, { kinds: "scalar" }] }] },
+  /* 88 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 4]] },
+  /* 89 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 90 }, { kinds: "scalar" }] }] },
+  /* 90 NesContextCapabilities */ { keys: [["recentFiles", 91], ["relatedSnippets", 78], ["editHistory", 91], ["userActions", 91], ["openFiles", 78], ["diagnostics", 78], ["_meta", 4]] },
+  /* 91 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 92 }, { kinds: "scalar" }] }] },
+  /* 92 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 4]] },
+  /* 93 InitializeResponse/properties/authMethods */ { items: 94 },
+  /* 94 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 95, check: 114, repair: 96 }, { kinds: "object", node: 97, check: 115, repair: 43 }], tag: "type", closed: true }] },
+  /* 95 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 96], ["_meta", 4]] },
+  /* 96 AuthMethod/union/0/anyOf/0/properties/env */ { others: -1 },
+  /* 97 AuthMethodAgent */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 4]] },
+  /* 98 InitializeResponse/properties/agentInfo */ { unions: [{ variants: [{ kinds: "object", node: 99 }, { kinds: "scalar" }] }] },
+  /* 99 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 4]] },
+  /* 100 ListProvidersResponse */ { keys: [["providers", 101], ["_meta", 4]] },
+  /* 101 ListProvidersResponse/properties/providers */ { items: 102 },
+  /* 102 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 103], ["_meta", 4]] },
+  /* 103 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 104 }, { kinds: "scalar" }] }] },
+  /* 104 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 4]] },
+  /* 105 NewSessionResponse */ { keys: [["sessionId", -1], ["modes", 106], ["configOptions", 109], ["_meta", 4]] },
+  /* 106 NewSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 107 }, { kinds: "scalar" }] }] },
+  /* 107 SessionModeState */ { keys: [["currentModeId", -1], ["availableModes", 108], ["_meta", 4]] },
+  /* 108 SessionModeState/properties/availableModes */ { items: 97 },
+  /* 109 NewSessionResponse/properties/configOptions */ { items: 110 },
+  /* 110 SessionConfigOption */ { keys: [["id", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "select", node: 111 }, { tag: "boolean", node: 117 }], tag: "type", closed: true }] },
+  /* 111 SessionConfigOption/union/0/oneOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 112]] },
+  /* 112 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 113, check: 134, repair: 42 }, { kinds: "array", node: 115, check: 137, repair: 114 }] }] },
+  /* 113 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 114 },
+  /* 114 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 4]] },
+  /* 115 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 116 },
+  /* 116 SessionConfigSelectGroup */ { keys: [["group", -1], ["name", -1], ["options", 113], ["_meta", 4]] },
+  /* 117 SessionConfigOption/union/0/oneOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
+  /* 118 LoadSessionResponse */ { keys: [["modes", 106], ["configOptions", 109], ["_meta", 4]] },
+  /* 119 ListSessionsResponse */ { keys: [["sessions", 120], ["nextCursor", -1], ["_meta", 4]] },
+  /* 120 ListSessionsResponse/properties/sessions */ { items: 121 },
+  /* 121 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 4]] },
+  /* 122 SetSessionConfigOptionResponse */ { keys: [["configOptions", 109], ["_meta", 4]] },
+  /* 123 PromptResponse */ { keys: [["stopReason", -1], ["usage", 124], ["_meta", 4]] },
+  /* 124 PromptResponse/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 125 }, { kinds: "scalar" }] }] },
+  /* 125 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 4]] },
+  /* 126 StartNesResponse */ { keys: [["sessionId", -1], ["_meta", 4]] },
+  /* 127 SuggestNesResponse */ { keys: [["suggestions", 128], ["_meta", 4]] },
+  /* 128 SuggestNesResponse/properties/suggestions */ { items: 129 },
+  /* 129 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 130 }, { tag: "jump", node: 136 }, { tag: "rename", node: 137 }, { tag: "searchAndReplace", node: 138 }], tag: "kind", closed: true }] },
+  /* 130 NesSuggestion/union/0/oneOf/0 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["edits", 131], ["cursorPosition", 135], ["_meta", 4]] },
+  /* 131 NesSuggestion/union/0/oneOf/0/properties/edits */ { items: 132 },
+  /* 132 NesTextEdit */ { keys: [["range", 133], ["newText", -1], ["_meta", 4]] },
+  /* 133 Range */ { keys: [["start", 134], ["end", 134], ["_meta", 4]] },
+  /* 134 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 4]] },
+  /* 135 NesSuggestion/union/0/oneOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 134 }, { kinds: "scalar" }] }] },
+  /* 136 NesSuggestion/union/0/oneOf/1 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["position", 134], ["_meta", 4]] },
+  /* 137 NesSuggestion/union/0/oneOf/2 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["position", 134], ["newName", -1], ["_meta", 4]] },
+  /* 138 NesSuggestion/union/0/oneOf/3 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 4]] },
+  /* 139 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 140]] },
+  /* 140 Error */ { keys: [["code", -1], ["message", -1], ["data", 5]] },
+  /* 141 AuthMethodTerminal */ { keys: [["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 96], ["_meta", 4]] },
+  /* 142 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 112]] },
+  /* 143 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
+  /* 144 NesEditSuggestion */ { keys: [["id", -1], ["uri", -1], ["edits", 131], ["cursorPosition", 135], ["_meta", 4]] },
+  /* 145 NesJumpSuggestion */ { keys: [["id", -1], ["uri", -1], ["position", 134], ["_meta", 4]] },
+  /* 146 NesRenameSuggestion */ { keys: [["id", -1], ["uri", -1], ["position", 134], ["newName", -1], ["_meta", 4]] },
+  /* 147 NesSearchAndReplaceSuggestion */ { keys: [["id", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 4]] },
+  /* 148 AgentNotification */ { keys: [["method", -1], ["params", 149]] },
+  /* 149 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 150 }, { kinds: "scalar" }] }] },
+  /* 150 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 151, check: 196, repair: 140, open: 491 }, { kinds: "object", node: 181, check: 197, repair: 3 }, { kinds: "object", node: 53, check: 198, repair: 169 }, { node: 5, check: 199 }] }] },
+  /* 151 SessionNotification */ { keys: [["sessionId", -1], ["update", 152], ["_meta", 4]] },
+  /* 152 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 153 }, { tag: "agent_message_chunk", node: 153 }, { tag: "agent_thought_chunk", node: 153 }, { tag: "tool_call", node: 154 }, { tag: "tool_call_update", node: 155 }, { tag: "plan", node: 156 }, { tag: "plan_update", node: 159 }, { tag: "plan_removed", node: 164 }, { tag: "available_commands_update", node: 165 }, { tag: "current_mode_update", node: 171 }, { tag: "config_option_update", node: 172 }, { tag: "session_info_update", node: 173 }, { tag: "usage_update", node: 174 }, { tag: "notice", node: 177 }, { tag: "compaction_update", node: 178 }, { tag: "compaction_summary_chunk", node: 180 }], tag: "sessionUpdate", closed: true }] },
+  /* 153 SessionUpdate/union/0/oneOf/0 */ { keys: [["sessionUpdate", -1], ["content", 12], ["messageId", -1], ["_meta", 4]] },
+  /* 154 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["name", -1], ["kind", -1], ["status", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
+  /* 155 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["name", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
+  /* 156 SessionUpdate/union/0/oneOf/5 */ { keys: [["sessionUpdate", -1], ["entries", 157], ["_meta", 4]] },
+  /* 157 SessionUpdate/union/0/oneOf/5/properties/entries */ { items: 158 },
+  /* 158 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 4]] },
+  /* 159 SessionUpdate/union/0/oneOf/6 */ { keys: [["sessionUpdate", -1], ["plan", 160], ["_meta", 4]] },
+  /* 160 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 161 }, { tag: "file", node: 162 }, { tag: "markdown", node: 163 }], tag: "type", closed: true }] },
+  /* 161 PlanUpdateContent/union/0/oneOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 157], ["_meta", 4]] },
+  /* 162 PlanUpdateContent/union/0/oneOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 4]] },
+  /* 163 PlanUpdateContent/union/0/oneOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 4]] },
+  /* 164 SessionUpdate/union/0/oneOf/7 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 4]] },
+  /* 165 SessionUpdate/union/0/oneOf/8 */ { keys: [["sessionUpdate", -1], ["availableCommands", 166], ["_meta", 4]] },
+  /* 166 SessionUpdate/union/0/oneOf/8/properties/availableCommands */ { items: 167 },
+  /* 167 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 168], ["_meta", 4]] },
+  /* 168 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 169 }, { kinds: "scalar" }] }] },
+  /* 169 AvailableCommandInput */ { unions: [{ variants: [{ kinds: "object", node: 170 }] }] },
+  /* 170 UnstructuredCommandInput */ { keys: [["hint", -1], ["_meta", 4]] },
+  /* 171 SessionUpdate/union/0/oneOf/9 */ { keys: [["sessionUpdate", -1], ["currentModeId", -1], ["_meta", 4]] },
+  /* 172 SessionUpdate/union/0/oneOf/10 */ { keys: [["sessionUpdate", -1], ["configOptions", 109], ["_meta", 4]] },
+  /* 173 SessionUpdate/union/0/oneOf/11 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 4]] },
+  /* 174 SessionUpdate/union/0/oneOf/12 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 175], ["_meta", 4]] },
+  /* 175 SessionUpdate/union/0/oneOf/12/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 176 }, { kinds: "scalar" }] }] },
+  /* 176 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 4]] },
+  /* 177 SessionUpdate/union/0/oneOf/13 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 4]] },
+  /* 178 SessionUpdate/union/0/oneOf/14 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 179], ["error", -1], ["_meta", 4]] },
+  /* 179 SessionUpdate/union/0/oneOf/14/properties/summary */ { items: 12 },
+  /* 180 SessionUpdate/union/0/oneOf/15 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 12], ["_meta", 4]] },
+  /* 181 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 4]] },
+  /* 182 ContentChunk */ { keys: [["content", 12], ["messageId", -1], ["_meta", 4]] },
+  /* 183 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["name", -1], ["kind", -1], ["status", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
+  /* 184 Plan */ { keys: [["entries", 157], ["_meta", 4]] },
+  /* 185 PlanItems */ { keys: [["planId", -1], ["entries", 157], ["_meta", 4]] },
+  /* 186 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 4]] },
+  /* 187 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 4]] },
+  /* 188 PlanUpdate */ { keys: [["plan", 160], ["_meta", 4]] },
+  /* 189 PlanRemoved */ { keys: [["planId", -1], ["_meta", 4]] },
+  /* 190 AvailableCommandsUpdate */ { keys: [["availableCommands", 166], ["_meta", 4]] },
+  /* 191 CurrentModeUpdate */ { keys: [["currentModeId", -1], ["_meta", 4]] },
+  /* 192 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 4]] },
+  /* 193 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 175], ["_meta", 4]] },
+  /* 194 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 4]] },
+  /* 195 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 179], ["error", -1], ["_meta", 4]] },
+  /* 196 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 12], ["_meta", 4]] },
+  /* 197 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 198]] },
+  /* 198 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 199 }, { kinds: "scalar" }] }] },
+  /* 199 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 200, check: 248, repair: 173 }, { kinds: "object", node: 213, check: 249, repair: 3 }, { kinds: "object", node: 79, check: 250, repair: 3 }, { kinds: "object", node: 214, check: 251, repair: 3 }, { kinds: "object", node: 215, check: 252, repair: 3 }, { kinds: "object", node: 79, check: 253, repair: 3 }, { kinds: "object", node: 216, check: 254, repair: 193, open: 505 }, { kinds: "object", node: 222, check: 255, repair: 199, open: 509 }, { kinds: "object", node: 223, check: 256, repair: 3 }, { kinds: "object", node: 126, check: 257, repair: 3 }, { kinds: "object", node: 224, check: 258, repair: 193, open: 513 }, { kinds: "object", node: 224, check: 259, repair: 193, open: 514 }, { kinds: "object", node: 126, check: 260, repair: 3 }, { kinds: "object", node: 225, check: 261, repair: 3 }, { kinds: "object", node: 226, check: 262, repair: 3, open: 520 }, { kinds: "object", node: 229, check: 263, repair: 200, open: 525 }, { kinds: "object", node: 230, check: 264, repair: 202 }, { kinds: "object", node: 235, check: 265, repair: 204 }, { kinds: "object", node: 126, check: 266, repair: 3 }, { kinds: "object", node: 53, check: 53, repair: 3 }, { node: 5, check: 55 }] }] },
+  /* 200 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 201], ["clientInfo", 98], ["_meta", 4]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
+  /* 201 ClientCapabilities */ { keys: [["fs", 202], ["terminal", -1], ["session", 203], ["plan", 78], ["auth", 208], ["elicitation", 209], ["nes", 211], ["positionEncodings", -1], ["_meta", 4]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
+  /* 202 FileSystemCapabilities */ { keys: [["readTextFile", -1], ["writeTextFile", -1], ["_meta", 4]], fills: [{ name: "readTextFile", default: false }, { name: "writeTextFile", default: false }] },
+  /* 203 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 204 }, { kinds: "scalar" }] }] },
+  /* 204 ClientSessionCapabilities */ { keys: [["compaction", 205], ["configOptions", 206], ["_meta", 4]] },
+  /* 205 ClientSessionCapabilities/properties/compaction */ { unions: [{ variants: [{ kinds: "object", node: 4 }, { kinds: "scalar" }] }] },
+  /* 206 ClientSessionCapabilities/properties/configOptions */ { unions: [{ variants: [{ kinds: "object", node: 207 }, { kinds: "scalar" }] }] },
+  /* 207 SessionConfigOptionsCapabilities */ { keys: [["boolean", 78], ["_meta", 4]] },
+  /* 208 AuthCapabilities */ { keys: [["terminal", -1], ["_meta", 4]], fills: [{ name: "terminal", default: false }] },
+  /* 209 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 210 }, { kinds: "scalar" }] }] },
+  /* 210 ElicitationCapabilities */ { keys: [["form", 78], ["url", 78], ["_meta", 4]] },
+  /* 211 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 212 }, { kinds: "scalar" }] }] },
+  /* 212 ClientNesCapabilities */ { keys: [["jump", 78], ["rename", 78], ["searchAndReplace", 78], ["_meta", 4]] },
+  /* 213 AuthenticateRequest */ { keys: [["methodId", -1], ["_meta", 4]] },
+  /* 214 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 96], ["_meta", 4]] },
+  /* 215 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 4]] },
+  /* 216 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 217], ["_meta", 4]] },
+  /* 217 NewSessionRequest/properties/mcpServers */ { items: 218 },
+  /* 218 McpServer */ { unions: [{ variants: [{ tag: "http", node: 219, check: 232, repair: 196 }, { tag: "sse", node: 219, check: 235, repair: 196 }, { tag: "acp", node: 220, check: 238, repair: 27 }, { kinds: "object", node: 221, check: 239, repair: 198 }], tag: "type", closed: true }] },
+  /* 219 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 30], ["_meta", 4]] },
+  /* 220 McpServer/union/0/anyOf/2 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 4]] },
+  /* 221 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 30], ["_meta", 4]] },
+  /* 222 LoadSessionRequest */ { keys: [["mcpServers", 217], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 4]] },
+  /* 223 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 4]] },
+  /* 224 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 217], ["_meta", 4]] },
+  /* 225 SetSessionModeRequest */ { keys: [["sessionId", -1], ["modeId", -1], ["_meta", 4]] },
+  /* 226 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "boolean", node: 227, check: 492 }, { kinds: "object", node: 228, check: 496 }], tag: "type", closed: true }] },
+  /* 227 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
+  /* 228 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1]] },
+  /* 229 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 179], ["_meta", 4]] },
+  /* 230 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 231], ["repository", 233], ["_meta", 4]] },
+  /* 231 StartNesRequest/properties/workspaceFolders */ { items: 232 },
+  /* 232 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 4]] },
+  /* 233 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 234 }, { kinds: "scalar" }] }] },
+  /* 234 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 4]] },
+  /* 235 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 134], ["selection", 236], ["triggerKind", -1], ["context", 237], ["_meta", 4]] },
+  /* 236 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 133 }, { kinds: "scalar" }] }] },
+  /* 237 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 238 }, { kinds: "scalar" }] }] },
+  /* 238 NesSuggestContext */ { keys: [["recentFiles", 239], ["relatedSnippets", 241], ["editHistory", 245], ["userActions", 247], ["openFiles", 249], ["diagnostics", 251], ["_meta", 4]] },
+  /* 239 NesSuggestContext/properties/recentFiles */ { items: 240 },
+  /* 240 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 4]] },
+  /* 241 NesSuggestContext/properties/relatedSnippets */ { items: 242 },
+  /* 242 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 243], ["_meta", 4]] },
+  /* 243 NesRelatedSnippet/properties/excerpts */ { items: 244 },
+  /* 244 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 4]] },
+  /* 245 NesSuggestContext/properties/editHistory */ { items: 246 },
+  /* 246 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 4]] },
+  /* 247 NesSuggestContext/properties/userActions */ { items: 248 },
+  /* 248 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 134], ["timestampMs", -1], ["_meta", 4]] },
+  /* 249 NesSuggestContext/properties/openFiles */ { items: 250 },
+  /* 250 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 236], ["lastFocusedMs", -1], ["_meta", 4]] },
+  /* 251 NesSuggestContext/properties/diagnostics */ { items: 252 },
+  /* 252 NesDiagnostic */ { keys: [["uri", -1], ["range", 133], ["severity", -1], ["message", -1], ["_meta", 4]] },
+  /* 253 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 30], ["_meta", 4]] },
+  /* 254 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 4]] },
+  /* 255 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 256, check: 283, repair: 214, open: 539 }, { kinds: "object", node: 139, check: 178, repair: 135 }] }] },
+  /* 256 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 257]] },
+  /* 257 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 79, check: 270, repair: 3 }, { kinds: "object", node: 258, check: 271, repair: 3 }, { kinds: "object", node: 259, check: 272, repair: 216, open: 536 }, { kinds: "object", node: 62, check: 273, repair: 3 }, { kinds: "object", node: 263, check: 274, repair: 218 }, { kinds: "object", node: 79, check: 275, repair: 3 }, { kinds: "object", node: 265, check: 276, repair: 220 }, { kinds: "object", node: 79, check: 277, repair: 3 }, { kinds: "object", node: 266, check: 278, repair: 3 }, { kinds: "object", node: 54, check: 279, repair: 3 }, { kinds: "object", node: 79, check: 280, repair: 3 }, { node: 5, check: 169 }, { node: 5, check: 168 }] }] },
+  /* 258 ReadTextFileResponse */ { keys: [["content", -1], ["_meta", 4]] },
+  /* 259 RequestPermissionResponse */ { keys: [["outcome", 260], ["_meta", 4]] },
+  /* 260 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 261 }, { tag: "selected", node: 262 }], tag: "outcome", closed: true }] },
+  /* 261 RequestPermissionOutcome/union/0/oneOf/0 */ { keys: [["outcome", -1]] },
+  /* 262 RequestPermissionOutcome/union/0/oneOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 4]] },
+  /* 263 TerminalOutputResponse */ { keys: [["output", -1], ["truncated", -1], ["exitStatus", 264], ["_meta", 4]] },
+  /* 264 TerminalOutputResponse/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 265 }, { kinds: "scalar" }] }] },
+  /* 265 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 4]] },
+  /* 266 CreateElicitationResponse */ { keys: [["_meta", 4]], unions: [{ variants: [{ tag: "accept", node: 267 }, { tag: "decline", node: 268 }, { tag: "cancel", node: 268 }, { other: true, node: 269 }], tag: "action" }] },
+  /* 267 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 96]] },
+  /* 268 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
+  /* 269 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 5 },
+  /* 270 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 4]] },
+  /* 271 ElicitationAcceptAction */ { keys: [["content", 96]] },
+  /* 272 ClientNotification */ { keys: [["method", -1], ["params", 273]] },
+  /* 273 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 274 }, { kinds: "scalar" }] }] },
+  /* 274 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 126, check: 289, repair: 3 }, { kinds: "object", node: 275, check: 290, repair: 3 }, { kinds: "object", node: 276, check: 291, repair: 224 }, { kinds: "object", node: 279, check: 292, repair: 3 }, { kinds: "object", node: 279, check: 293, repair: 3 }, { kinds: "object", node: 280, check: 294, repair: 227 }, { kinds: "object", node: 281, check: 295, repair: 3 }, { kinds: "object", node: 282, check: 296, repair: 228 }, { kinds: "object", node: 53, check: 198, repair: 169 }, { node: 5, check: 199 }] }] },
+  /* 275 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 4]] },
+  /* 276 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 277], ["_meta", 4]] },
+  /* 277 DidChangeDocumentNotification/properties/contentChanges */ { items: 278 },
+  /* 278 TextDocumentContentChangeEvent */ { keys: [["range", 236], ["text", -1], ["_meta", 4]] },
+  /* 279 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 4]] },
+  /* 280 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 134], ["visibleRange", 133], ["_meta", 4]] },
+  /* 281 AcceptNesNotification */ { keys: [["sessionId", -1], ["id", -1], ["_meta", 4]] },
+  /* 282 RejectNesNotification */ { keys: [["sessionId", -1], ["id", -1], ["reason", -1], ["_meta", 4]] },
+  /* 283 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 4]] },
 ];
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
@@ -1642,7 +1161,7 @@ function s2(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (x) return S(v, 2, x);
   if (Array.isArray(v)) {
-    return s101(v, x);
+    return s5(v, x);
   }
   if (c43(v)) {
     return s3(v, x);
@@ -1653,46 +1172,46 @@ function s2(v, x) {
   }
   { const r = Q(v, 4, 44); if (r !== undefined) return s6(r, x); }
   if (c45(v)) {
-    return s8(v, x);
+    return s7(v, x);
   }
-  { const r = Q(v, 5, 45); if (r !== undefined) return s8(r, x); }
+  { const r = Q(v, 5, 45); if (r !== undefined) return s7(r, x); }
   if (c46(v)) {
-    return s49(v, x);
+    return s29(v, x);
   }
-  { const r = Q(v, 40, 46); if (r !== undefined) return s49(r, x); }
+  { const r = Q(v, 31, 46); if (r !== undefined) return s29(r, x); }
   if (c47(v)) {
+    return s32(v, x);
+  }
+  { const r = Q(v, 3, 47); if (r !== undefined) return s32(r, x); }
+  if (c48(v)) {
+    return s32(v, x);
+  }
+  { const r = Q(v, 3, 48); if (r !== undefined) return s32(r, x); }
+  if (c49(v)) {
+    return s32(v, x);
+  }
+  { const r = Q(v, 3, 49); if (r !== undefined) return s32(r, x); }
+  if (c50(v)) {
+    return s32(v, x);
+  }
+  { const r = Q(v, 3, 50); if (r !== undefined) return s32(r, x); }
+  if (c51(v)) {
+    return s33(v, x);
+  }
+  { const r = Q(v, 34, 51); if (r !== undefined) return s33(r, x); }
+  if (c52(v)) {
+    return s52(v, x);
+  }
+  { const r = Q(v, 3, 52); if (r !== undefined) return s52(r, x); }
+  if (c53(v)) {
+    return s53(v, x);
+  }
+  { const r = Q(v, 3, 53); if (r !== undefined) return s53(r, x); }
+  if (c54(v)) {
     return s54(v, x);
   }
-  { const r = Q(v, 44, 47); if (r !== undefined) return s54(r, x); }
-  if (c48(v)) {
-    return s56(v, x);
-  }
-  { const r = Q(v, 45, 48); if (r !== undefined) return s56(r, x); }
-  if (c49(v)) {
-    return s58(v, x);
-  }
-  { const r = Q(v, 46, 49); if (r !== undefined) return s58(r, x); }
-  if (c50(v)) {
-    return s60(v, x);
-  }
-  { const r = Q(v, 47, 50); if (r !== undefined) return s60(r, x); }
-  if (c51(v)) {
-    return s62(v, x);
-  }
-  { const r = Q(v, 48, 51); if (r !== undefined) return s62(r, x); }
-  if (c52(v)) {
-    return s94(v, x);
-  }
-  { const r = Q(v, 76, 52); if (r !== undefined) return s94(r, x); }
-  if (c53(v)) {
-    return s96(v, x);
-  }
-  { const r = Q(v, 77, 53); if (r !== undefined) return s96(r, x); }
-  if (c54(v)) {
-    return s99(v, x);
-  }
-  { const r = Q(v, 78, 54); if (r !== undefined) return s99(r, x); }
-  return s101(v, x);
+  { const r = Q(v, 3, 54); if (r !== undefined) return s54(r, x); }
+  return s5(v, x);
 }
 function s3(v, x) {
   if (typeof v !== "object" || v === null) return v;
@@ -1715,7 +1234,7 @@ function s6(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "path": case "line": case "limit": continue;
-    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 6, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 6, x); continue;
     default: return S(v, 6, x);
   }
   return v;
@@ -1723,117 +1242,120 @@ function s6(v, x) {
 function s7(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 7, x); continue;
+    case "sessionId": continue;
+    case "toolCall": if (s8(v["toolCall"], x) !== v["toolCall"]) return S(v, 7, x); continue;
+    case "options": if (s27(v["options"], x) !== v["options"]) return S(v, 7, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
+    default: return S(v, 7, x);
   }
   return v;
 }
 function s8(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "toolCall": if (s9(v["toolCall"], x) !== v["toolCall"]) return S(v, 8, x); continue;
-    case "options": if (s45(v["options"], x) !== v["options"]) return S(v, 8, x); continue;
-    case "_meta": if (s48(v["_meta"], x) !== v["_meta"]) return S(v, 8, x); continue;
+    case "toolCallId": case "kind": case "status": case "title": case "name": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 8, x); continue;
+    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 8, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 8, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 8, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 8, x); continue;
     default: return S(v, 8, x);
   }
   return v;
 }
 function s9(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "kind": case "status": case "title": case "name": continue;
-    case "content": if (s10(v["content"], x) !== v["content"]) return S(v, 9, x); continue;
-    case "locations": if (s41(v["locations"], x) !== v["locations"]) return S(v, 9, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 9, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 9, x); continue;
-    case "_meta": if (s44(v["_meta"], x) !== v["_meta"]) return S(v, 9, x); continue;
-    default: return S(v, 9, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s10(v[i], x) !== v[i]) return S(v, 9, x);
+    return v;
   }
+  return S(v, 9, x);
   return v;
 }
 function s10(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 10, x);
-    return v;
+  if (Array.isArray(v)) return S(v, 10, x);
+  switch (v["type"]) {
+    case "content": {
+      return s11(v, x);
+    }
+    case "diff": {
+      return s23(v, x);
+    }
+    case "terminal": {
+      return s24(v, x);
+    }
+    default: {
+      break;
+    }
   }
   return S(v, 10, x);
-  return v;
 }
 function s11(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 11, x);
-  switch (v["type"]) {
-    case "content": {
-      return s12(v, x);
-    }
-    case "diff": {
-      return s37(v, x);
-    }
-    case "terminal": {
-      return s39(v, x);
-    }
-    default: {
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 11, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 11, x); continue;
+    default: return S(v, 11, x);
   }
-  return S(v, 11, x);
+  return v;
 }
 function s12(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 12, x); continue;
-    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
-    default: return S(v, 12, x);
-  }
-  return v;
-}
-function s13(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 13, x);
+  if (Array.isArray(v)) return S(v, 12, x);
   switch (v["type"]) {
     case "text": {
-      return s14(v, x);
+      return s13(v, x);
     }
     case "image": {
-      return s19(v, x);
+      return s16(v, x);
     }
     case "audio": {
-      return s22(v, x);
+      return s17(v, x);
     }
     case "resource_link": {
-      return s25(v, x);
+      return s18(v, x);
     }
     case "resource": {
-      return s28(v, x);
+      return s19(v, x);
     }
     default: {
       break;
     }
   }
-  return S(v, 13, x);
+  return S(v, 12, x);
 }
-function s14(v, x) {
+function s13(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "type": case "text": continue;
-    case "annotations": if (s15(v["annotations"], x) !== v["annotations"]) return S(v, 14, x); continue;
-    case "_meta": if (s18(v["_meta"], x) !== v["_meta"]) return S(v, 14, x); continue;
-    default: return S(v, 14, x);
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 13, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 13, x); continue;
+    default: return S(v, 13, x);
   }
   return v;
 }
+function s14(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 14, x);
+  return s15(v, x);
+}
 function s15(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 15, x);
-  return s16(v, x);
+  for (const k in v) switch (k) {
+    case "audience": case "lastModified": case "priority": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 15, x); continue;
+    default: return S(v, 15, x);
+  }
+  return v;
 }
 function s16(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "audience": case "lastModified": case "priority": continue;
-    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 16, x); continue;
+    case "type": case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 16, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 16, x); continue;
     default: return S(v, 16, x);
   }
   return v;
@@ -1841,114 +1363,140 @@ function s16(v, x) {
 function s17(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 17, x); continue;
+    case "type": case "data": case "mimeType": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 17, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 17, x); continue;
+    default: return S(v, 17, x);
   }
   return v;
 }
 function s18(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 18, x); continue;
+    case "type": case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
+    default: return S(v, 18, x);
   }
   return v;
 }
 function s19(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s20(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
-    case "_meta": if (s21(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
+    case "type": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
+    case "resource": if (s20(v["resource"], x) !== v["resource"]) return S(v, 19, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
     default: return S(v, 19, x);
   }
   return v;
 }
 function s20(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 20, x);
   if (Array.isArray(v)) return S(v, 20, x);
-  return s16(v, x);
+  if (c16(v)) {
+    return s21(v, x);
+  }
+  { const r = Q(v, 24, 16); if (r !== undefined) return s21(r, x); }
+  return s22(v, x);
 }
 function s21(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 21, x); continue;
+    case "mimeType": case "text": case "uri": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 21, x); continue;
+    default: return S(v, 21, x);
   }
   return v;
 }
 function s22(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": continue;
-    case "annotations": if (s23(v["annotations"], x) !== v["annotations"]) return S(v, 22, x); continue;
-    case "_meta": if (s24(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
+    case "blob": case "mimeType": case "uri": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
     default: return S(v, 22, x);
   }
   return v;
 }
 function s23(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 23, x);
-  return s16(v, x);
+  for (const k in v) switch (k) {
+    case "type": case "path": case "oldText": case "newText": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 23, x); continue;
+    default: return S(v, 23, x);
+  }
+  return v;
 }
 function s24(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 24, x); continue;
+    case "type": case "terminalId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
+    default: return S(v, 24, x);
   }
   return v;
 }
 function s25(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
-    case "annotations": if (s26(v["annotations"], x) !== v["annotations"]) return S(v, 25, x); continue;
-    case "_meta": if (s27(v["_meta"], x) !== v["_meta"]) return S(v, 25, x); continue;
-    default: return S(v, 25, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s26(v[i], x) !== v[i]) return S(v, 25, x);
+    return v;
   }
+  return S(v, 25, x);
   return v;
 }
 function s26(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 26, x);
-  return s16(v, x);
+  for (const k in v) switch (k) {
+    case "path": case "line": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 26, x); continue;
+    default: return S(v, 26, x);
+  }
+  return v;
 }
 function s27(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 27, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s28(v[i], x) !== v[i]) return S(v, 27, x);
+    return v;
   }
+  return S(v, 27, x);
   return v;
 }
 function s28(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    case "annotations": if (s29(v["annotations"], x) !== v["annotations"]) return S(v, 28, x); continue;
-    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 28, x); continue;
-    case "_meta": if (s35(v["_meta"], x) !== v["_meta"]) return S(v, 28, x); continue;
+    case "optionId": case "name": case "kind": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 28, x); continue;
     default: return S(v, 28, x);
   }
   return v;
 }
 function s29(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 29, x);
-  return s16(v, x);
+  for (const k in v) switch (k) {
+    case "sessionId": case "command": case "args": case "cwd": case "outputByteLimit": continue;
+    case "env": if (s30(v["env"], x) !== v["env"]) return S(v, 29, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+    default: return S(v, 29, x);
+  }
+  return v;
 }
 function s30(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 30, x);
-  if (Array.isArray(v)) return S(v, 30, x);
-  if (c16(v)) {
-    return s31(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s31(v[i], x) !== v[i]) return S(v, 30, x);
+    return v;
   }
-  { const r = Q(v, 30, 16); if (r !== undefined) return s31(r, x); }
-  return s33(v, x);
+  return S(v, 30, x);
+  return v;
 }
 function s31(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "mimeType": case "text": case "uri": continue;
-    case "_meta": if (s32(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
+    case "name": case "value": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
     default: return S(v, 31, x);
   }
   return v;
@@ -1956,86 +1504,136 @@ function s31(v, x) {
 function s32(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 32, x); continue;
+    case "sessionId": case "terminalId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 32, x); continue;
+    default: return S(v, 32, x);
   }
   return v;
 }
 function s33(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "blob": case "mimeType": case "uri": continue;
-    case "_meta": if (s34(v["_meta"], x) !== v["_meta"]) return S(v, 33, x); continue;
-    default: return S(v, 33, x);
+  if (Array.isArray(v)) return S(v, 33, x);
+  switch (v["mode"]) {
+    case "form": {
+      return S(v, 33, x);
+    }
+    case "url": {
+      return S(v, 33, x);
+    }
+    default: {
+      if (typeof v["mode"] !== "string") break;
+      return S(v, 33, x);
+    }
   }
-  return v;
+  return S(v, 33, x);
 }
 function s34(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 34, x);
+  if (Array.isArray(v)) return S(v, 34, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 34, x); continue;
+      default: return S(v, 34, x);
+    }
+    return v;
+  }
+  if (Q(v, 54, 41) !== undefined) return S(v, 34, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 34, x); continue;
+    case "mode": case "requestId": continue;
+    case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 34, x); continue;
+    default: return S(v, 34, x);
   }
   return v;
 }
 function s35(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 35, x); continue;
+    case "type": case "title": case "required": case "description": continue;
+    case "properties": if (s36(v["properties"], x) !== v["properties"]) return S(v, 35, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 35, x); continue;
+    default: return S(v, 35, x);
   }
+  if (!H(v, "type")) return S(v, 35, x);
+  if (!H(v, "properties")) return S(v, 35, x);
   return v;
 }
 function s36(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 36, x); continue;
+    default: if (k === "__proto__" || s37(v[k], x) !== v[k]) return S(v, 36, x); continue;
   }
   return v;
 }
 function s37(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "path": case "oldText": case "newText": continue;
-    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 37, x); continue;
-    default: return S(v, 37, x);
+  if (Array.isArray(v)) return S(v, 37, x);
+  switch (v["type"]) {
+    case "string": {
+      return s38(v, x);
+    }
+    case "number": {
+      return s41(v, x);
+    }
+    case "integer": {
+      return s41(v, x);
+    }
+    case "boolean": {
+      return s42(v, x);
+    }
+    case "array": {
+      return s43(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s46(v, x);
+    }
   }
-  return v;
+  return S(v, 37, x);
 }
 function s38(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 38, x); continue;
+    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s39(v["oneOf"], x) !== v["oneOf"]) return S(v, 38, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 38, x); continue;
+    default: return S(v, 38, x);
   }
   return v;
 }
 function s39(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "terminalId": continue;
-    case "_meta": if (s40(v["_meta"], x) !== v["_meta"]) return S(v, 39, x); continue;
-    default: return S(v, 39, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s40(v[i], x) !== v[i]) return S(v, 39, x);
+    return v;
   }
+  return S(v, 39, x);
   return v;
 }
 function s40(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 40, x); continue;
+    case "const": case "title": case "description": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 40, x); continue;
+    default: return S(v, 40, x);
   }
   return v;
 }
 function s41(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s42(v[i], x) !== v[i]) return S(v, 41, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
+    default: return S(v, 41, x);
   }
-  return S(v, 41, x);
   return v;
 }
 function s42(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "path": case "line": continue;
-    case "_meta": if (s43(v["_meta"], x) !== v["_meta"]) return S(v, 42, x); continue;
+    case "type": case "title": case "description": case "default": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 42, x); continue;
     default: return S(v, 42, x);
   }
   return v;
@@ -2043,96 +1641,137 @@ function s42(v, x) {
 function s43(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 43, x); continue;
+    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s44(v["items"], x) !== v["items"]) return S(v, 43, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 43, x); continue;
+    default: return S(v, 43, x);
   }
   return v;
 }
 function s44(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 44, x); continue;
+  if (x) return S(v, 44, x);
+  if (Array.isArray(v)) return S(v, 44, x);
+  switch (v["type"]) {
+    case "string": {
+      if (c35(v)) {
+        return s45(v, x);
+      }
+      { const r = Q(v, 27, 35); if (r !== undefined) return s45(r, x); }
+      break;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      if (c36(v)) {
+        return s46(v, x);
+      }
+      break;
+    }
   }
-  return v;
+  return s47(v, x);
 }
 function s45(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s46(v[i], x) !== v[i]) return S(v, 45, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "type": case "enum": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 45, x); continue;
+    default: return S(v, 45, x);
   }
-  return S(v, 45, x);
   return v;
 }
 function s46(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "optionId": case "name": case "kind": continue;
-    case "_meta": if (s47(v["_meta"], x) !== v["_meta"]) return S(v, 46, x); continue;
-    default: return S(v, 46, x);
+    case "type": continue;
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 46, x); continue;
   }
   return v;
 }
 function s47(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 47, x); continue;
+    case "anyOf": if (s39(v["anyOf"], x) !== v["anyOf"]) return S(v, 47, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 47, x); continue;
+    default: return S(v, 47, x);
   }
   return v;
 }
 function s48(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 48, x); continue;
+    case "sessionId": case "toolCallId": continue;
+    default: return S(v, 48, x);
   }
   return v;
 }
 function s49(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "command": case "args": case "cwd": case "outputByteLimit": continue;
-    case "env": if (s50(v["env"], x) !== v["env"]) return S(v, 49, x); continue;
-    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 49, x); continue;
+    case "requestId": continue;
     default: return S(v, 49, x);
   }
   return v;
 }
 function s50(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s51(v[i], x) !== v[i]) return S(v, 50, x);
+  if (x) return S(v, 50, x);
+  if (Array.isArray(v)) return S(v, 50, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 50, x);
+    }
     return v;
   }
-  return S(v, 50, x);
+  if (Q(v, 54, 41) !== undefined) return S(v, 50, x);
+  for (const k in v) switch (k) {
+    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 50, x);
+  }
   return v;
 }
 function s51(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 51, x);
+  if (Array.isArray(v)) return S(v, 51, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 51, x); continue;
+    }
+    return v;
+  }
+  if (Q(v, 54, 41) !== undefined) return S(v, 51, x);
   for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s52(v["_meta"], x) !== v["_meta"]) return S(v, 51, x); continue;
-    default: return S(v, 51, x);
+    case "mode": case "requestId": continue;
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 51, x); continue;
   }
   return v;
 }
 function s52(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 52, x); continue;
+    case "serverId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 52, x); continue;
+    default: return S(v, 52, x);
   }
   return v;
 }
 function s53(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 53, x); continue;
+    case "connectionId": case "method": continue;
+    case "params": if (s4(v["params"], x) !== v["params"]) return S(v, 53, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 53, x); continue;
+    default: return S(v, 53, x);
   }
   return v;
 }
 function s54(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s55(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
+    case "connectionId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
     default: return S(v, 54, x);
   }
   return v;
@@ -2140,15 +1779,19 @@ function s54(v, x) {
 function s55(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 55, x); continue;
+    case "text": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 55, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 55, x); continue;
+    default: return S(v, 55, x);
   }
   return v;
 }
 function s56(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s57(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
+    case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 56, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
     default: return S(v, 56, x);
   }
   return v;
@@ -2156,15 +1799,19 @@ function s56(v, x) {
 function s57(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 57, x); continue;
+    case "data": case "mimeType": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 57, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 57, x); continue;
+    default: return S(v, 57, x);
   }
   return v;
 }
 function s58(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s59(v["_meta"], x) !== v["_meta"]) return S(v, 58, x); continue;
+    case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 58, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 58, x); continue;
     default: return S(v, 58, x);
   }
   return v;
@@ -2172,15 +1819,18 @@ function s58(v, x) {
 function s59(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 59, x); continue;
+    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 59, x); continue;
+    case "resource": if (s20(v["resource"], x) !== v["resource"]) return S(v, 59, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
+    default: return S(v, 59, x);
   }
   return v;
 }
 function s60(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s61(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 60, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
     default: return S(v, 60, x);
   }
   return v;
@@ -2188,50 +1838,36 @@ function s60(v, x) {
 function s61(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 61, x); continue;
+    case "path": case "oldText": case "newText": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 61, x); continue;
+    default: return S(v, 61, x);
   }
   return v;
 }
 function s62(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 62, x);
-  switch (v["mode"]) {
-    case "form": {
-      return S(v, 62, x);
-    }
-    case "url": {
-      return S(v, 62, x);
-    }
-    default: {
-      if (typeof v["mode"] !== "string") break;
-      return S(v, 62, x);
-    }
+  for (const k in v) switch (k) {
+    case "terminalId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 62, x); continue;
+    default: return S(v, 62, x);
   }
-  return S(v, 62, x);
+  return v;
 }
 function s63(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 63, x); continue;
+    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s39(v["oneOf"], x) !== v["oneOf"]) return S(v, 63, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
+    default: return S(v, 63, x);
   }
   return v;
 }
 function s64(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 64, x);
-  if (Array.isArray(v)) return S(v, 64, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 64, x); continue;
-      default: return S(v, 64, x);
-    }
-    return v;
-  }
-  if (Q(v, 72, 41) !== undefined) return S(v, 64, x);
   for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 64, x); continue;
+    case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 64, x); continue;
     default: return S(v, 64, x);
   }
   return v;
@@ -2239,338 +1875,429 @@ function s64(v, x) {
 function s65(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "required": case "description": continue;
-    case "properties": if (s66(v["properties"], x) !== v["properties"]) return S(v, 65, x); continue;
-    case "_meta": if (s89(v["_meta"], x) !== v["_meta"]) return S(v, 65, x); continue;
+    case "title": case "description": case "default": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 65, x); continue;
     default: return S(v, 65, x);
   }
-  if (!H(v, "type")) return S(v, 65, x);
-  if (!H(v, "properties")) return S(v, 65, x);
   return v;
 }
 function s66(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s67(v[k], x) !== v[k]) return S(v, 66, x); continue;
+    case "enum": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 66, x); continue;
+    default: return S(v, 66, x);
   }
   return v;
 }
 function s67(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 67, x);
-  switch (v["type"]) {
-    case "string": {
-      return s68(v, x);
-    }
-    case "number": {
-      return s73(v, x);
-    }
-    case "integer": {
-      return s75(v, x);
-    }
-    case "boolean": {
-      return s77(v, x);
-    }
-    case "array": {
-      return s79(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s88(v, x);
-    }
+  for (const k in v) switch (k) {
+    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s44(v["items"], x) !== v["items"]) return S(v, 67, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 67, x); continue;
+    default: return S(v, 67, x);
   }
-  return S(v, 67, x);
+  return v;
 }
 function s68(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 68, x);
+  if (Array.isArray(v)) return S(v, 68, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
+      default: return S(v, 68, x);
+    }
+    return v;
+  }
+  if (Q(v, 54, 41) !== undefined) return S(v, 68, x);
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s69(v["oneOf"], x) !== v["oneOf"]) return S(v, 68, x); continue;
-    case "_meta": if (s72(v["_meta"], x) !== v["_meta"]) return S(v, 68, x); continue;
+    case "requestId": continue;
+    case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
     default: return S(v, 68, x);
   }
   return v;
 }
 function s69(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s70(v[i], x) !== v[i]) return S(v, 69, x);
+  if (x) return S(v, 69, x);
+  if (Array.isArray(v)) return S(v, 69, x);
+  if (c41(v)) {
+    for (const k in v) switch (k) {
+      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 69, x);
+    }
     return v;
   }
-  return S(v, 69, x);
+  if (Q(v, 54, 41) !== undefined) return S(v, 69, x);
+  for (const k in v) switch (k) {
+    case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 69, x);
+  }
   return v;
 }
 function s70(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "const": case "title": case "description": continue;
-    case "_meta": if (s71(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
-    default: return S(v, 70, x);
+  if (x) return S(v, 70, x);
+  if (Array.isArray(v)) return S(v, 70, x);
+  if (c174(v)) {
+    return s71(v, x);
   }
-  return v;
+  { const r = Q(v, 58, 174); if (r !== undefined) return s71(r, x); }
+  return s139(v, x);
 }
 function s71(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 71, x); continue;
+    case "id": continue;
+    case "result": if (s72(v["result"], x) !== v["result"]) return S(v, 71, x); continue;
+    default: return S(v, 71, x);
   }
   return v;
 }
 function s72(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 72, x); continue;
+  if (x) return S(v, 72, x);
+  if (Array.isArray(v)) {
+    if (c168(v)) {
+      return s5(v, x);
+    }
+    return s5(v, x);
   }
-  return v;
+  if (c149(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 60, 149); if (r !== undefined) return s73(r, x); }
+  if (c150(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 150); if (r !== undefined) return s79(r, x); }
+  if (c151(v)) {
+    return s100(v, x);
+  }
+  { const r = Q(v, 100, 151); if (r !== undefined) return s100(r, x); }
+  if (c152(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 152); if (r !== undefined) return s79(r, x); }
+  if (c153(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 153); if (r !== undefined) return s79(r, x); }
+  if (c154(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 154); if (r !== undefined) return s79(r, x); }
+  if (c155(v)) {
+    return s105(v, x);
+  }
+  { const r = Q(v, 105, 155); if (r !== undefined) return s105(r, x); }
+  if (c156(v)) {
+    return s118(v, x);
+  }
+  { const r = Q(v, 105, 156); if (r !== undefined) return s118(r, x); }
+  if (c157(v)) {
+    return s119(v, x);
+  }
+  { const r = Q(v, 117, 157); if (r !== undefined) return s119(r, x); }
+  if (c158(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 158); if (r !== undefined) return s79(r, x); }
+  if (c159(v)) {
+    return s105(v, x);
+  }
+  { const r = Q(v, 105, 159); if (r !== undefined) return s105(r, x); }
+  if (c160(v)) {
+    return s118(v, x);
+  }
+  { const r = Q(v, 105, 160); if (r !== undefined) return s118(r, x); }
+  if (c161(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 161); if (r !== undefined) return s79(r, x); }
+  if (c162(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 162); if (r !== undefined) return s79(r, x); }
+  if (c163(v)) {
+    return s122(v, x);
+  }
+  { const r = Q(v, 120, 163); if (r !== undefined) return s122(r, x); }
+  if (c164(v)) {
+    return s123(v, x);
+  }
+  { const r = Q(v, 121, 164); if (r !== undefined) return s123(r, x); }
+  if (c165(v)) {
+    return s126(v, x);
+  }
+  { const r = Q(v, 3, 165); if (r !== undefined) return s126(r, x); }
+  if (c166(v)) {
+    return s127(v, x);
+  }
+  { const r = Q(v, 124, 166); if (r !== undefined) return s127(r, x); }
+  if (c167(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 167); if (r !== undefined) return s79(r, x); }
+  if (c168(v)) {
+    return s5(v, x);
+  }
+  return s5(v, x);
 }
 function s73(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s74(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
+    case "protocolVersion": continue;
+    case "agentCapabilities": if (s74(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 73, x); continue;
+    case "authMethods": if (s93(v["authMethods"], x) !== v["authMethods"]) return S(v, 73, x); continue;
+    case "agentInfo": if (s98(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 73, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
     default: return S(v, 73, x);
   }
+  if (!H(v, "agentCapabilities")) return S(v, 73, x);
+  if (!H(v, "authMethods")) return S(v, 73, x);
   return v;
 }
 function s74(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 74, x); continue;
+    case "loadSession": case "positionEncoding": continue;
+    case "promptCapabilities": if (s75(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 74, x); continue;
+    case "mcpCapabilities": if (s76(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 74, x); continue;
+    case "sessionCapabilities": if (s77(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 74, x); continue;
+    case "auth": if (s80(v["auth"], x) !== v["auth"]) return S(v, 74, x); continue;
+    case "providers": if (s78(v["providers"], x) !== v["providers"]) return S(v, 74, x); continue;
+    case "nes": if (s81(v["nes"], x) !== v["nes"]) return S(v, 74, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
+    default: return S(v, 74, x);
   }
+  if (!H(v, "loadSession")) return S(v, 74, x);
+  if (!H(v, "promptCapabilities")) return S(v, 74, x);
+  if (!H(v, "mcpCapabilities")) return S(v, 74, x);
+  if (!H(v, "sessionCapabilities")) return S(v, 74, x);
+  if (!H(v, "auth")) return S(v, 74, x);
   return v;
 }
 function s75(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
+    case "image": case "audio": case "embeddedContext": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
     default: return S(v, 75, x);
   }
+  if (!H(v, "image")) return S(v, 75, x);
+  if (!H(v, "audio")) return S(v, 75, x);
+  if (!H(v, "embeddedContext")) return S(v, 75, x);
   return v;
 }
 function s76(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 76, x); continue;
+    case "http": case "sse": case "acp": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 76, x); continue;
+    default: return S(v, 76, x);
   }
+  if (!H(v, "http")) return S(v, 76, x);
+  if (!H(v, "sse")) return S(v, 76, x);
+  if (!H(v, "acp")) return S(v, 76, x);
   return v;
 }
 function s77(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "default": continue;
-    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
+    case "list": if (s78(v["list"], x) !== v["list"]) return S(v, 77, x); continue;
+    case "delete": if (s78(v["delete"], x) !== v["delete"]) return S(v, 77, x); continue;
+    case "additionalDirectories": if (s78(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 77, x); continue;
+    case "fork": if (s78(v["fork"], x) !== v["fork"]) return S(v, 77, x); continue;
+    case "resume": if (s78(v["resume"], x) !== v["resume"]) return S(v, 77, x); continue;
+    case "close": if (s78(v["close"], x) !== v["close"]) return S(v, 77, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
     default: return S(v, 77, x);
   }
   return v;
 }
 function s78(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 78, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 78, x);
+  return s79(v, x);
 }
 function s79(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s80(v["items"], x) !== v["items"]) return S(v, 79, x); continue;
-    case "_meta": if (s87(v["_meta"], x) !== v["_meta"]) return S(v, 79, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 79, x); continue;
     default: return S(v, 79, x);
   }
   return v;
 }
 function s80(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 80, x);
-  if (Array.isArray(v)) return S(v, 80, x);
-  switch (v["type"]) {
-    case "string": {
-      if (c35(v)) {
-        return s81(v, x);
-      }
-      { const r = Q(v, 67, 35); if (r !== undefined) return s81(r, x); }
-      break;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      if (c36(v)) {
-        return s83(v, x);
-      }
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "logout": if (s78(v["logout"], x) !== v["logout"]) return S(v, 80, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 80, x); continue;
+    default: return S(v, 80, x);
   }
-  return s84(v, x);
+  return v;
 }
 function s81(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "enum": continue;
-    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 81, x); continue;
-    default: return S(v, 81, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 81, x);
+  return s82(v, x);
 }
 function s82(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 82, x); continue;
+    case "events": if (s83(v["events"], x) !== v["events"]) return S(v, 82, x); continue;
+    case "context": if (s89(v["context"], x) !== v["context"]) return S(v, 82, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 82, x); continue;
+    default: return S(v, 82, x);
   }
   return v;
 }
 function s83(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 83, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 83, x);
+  return s84(v, x);
 }
 function s84(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "anyOf": if (s85(v["anyOf"], x) !== v["anyOf"]) return S(v, 84, x); continue;
-    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
+    case "document": if (s85(v["document"], x) !== v["document"]) return S(v, 84, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
     default: return S(v, 84, x);
   }
   return v;
 }
 function s85(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s70(v[i], x) !== v[i]) return S(v, 85, x);
-    return v;
-  }
-  return S(v, 85, x);
-  return v;
+  if (Array.isArray(v)) return S(v, 85, x);
+  return s86(v, x);
 }
 function s86(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 86, x); continue;
+    case "didOpen": if (s78(v["didOpen"], x) !== v["didOpen"]) return S(v, 86, x); continue;
+    case "didChange": if (s87(v["didChange"], x) !== v["didChange"]) return S(v, 86, x); continue;
+    case "didClose": if (s78(v["didClose"], x) !== v["didClose"]) return S(v, 86, x); continue;
+    case "didSave": if (s78(v["didSave"], x) !== v["didSave"]) return S(v, 86, x); continue;
+    case "didFocus": if (s78(v["didFocus"], x) !== v["didFocus"]) return S(v, 86, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 86, x); continue;
+    default: return S(v, 86, x);
   }
   return v;
 }
 function s87(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 87, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 87, x);
+  return s88(v, x);
 }
 function s88(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 88, x); continue;
+    case "syncKind": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 88, x); continue;
+    default: return S(v, 88, x);
   }
   return v;
 }
 function s89(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 89, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 89, x);
+  return s90(v, x);
 }
 function s90(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "toolCallId": continue;
+    case "recentFiles": if (s91(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 90, x); continue;
+    case "relatedSnippets": if (s78(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 90, x); continue;
+    case "editHistory": if (s91(v["editHistory"], x) !== v["editHistory"]) return S(v, 90, x); continue;
+    case "userActions": if (s91(v["userActions"], x) !== v["userActions"]) return S(v, 90, x); continue;
+    case "openFiles": if (s78(v["openFiles"], x) !== v["openFiles"]) return S(v, 90, x); continue;
+    case "diagnostics": if (s78(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 90, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 90, x); continue;
     default: return S(v, 90, x);
   }
   return v;
 }
 function s91(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    default: return S(v, 91, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 91, x);
+  return s92(v, x);
 }
 function s92(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 92, x);
-  if (Array.isArray(v)) return S(v, 92, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 92, x);
-    }
-    return v;
-  }
-  if (Q(v, 72, 41) !== undefined) return S(v, 92, x);
   for (const k in v) switch (k) {
-    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    case "maxCount": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 92, x); continue;
     default: return S(v, 92, x);
   }
   return v;
 }
 function s93(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 93, x);
-  if (Array.isArray(v)) return S(v, 93, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 93, x); continue;
-    }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s94(v[i], x) !== v[i]) return S(v, 93, x);
     return v;
   }
-  if (Q(v, 72, 41) !== undefined) return S(v, 93, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 93, x); continue;
-  }
+  return S(v, 93, x);
   return v;
 }
 function s94(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "serverId": continue;
-    case "_meta": if (s95(v["_meta"], x) !== v["_meta"]) return S(v, 94, x); continue;
-    default: return S(v, 94, x);
+  if (x) return S(v, 94, x);
+  if (Array.isArray(v)) return S(v, 94, x);
+  switch (v["type"]) {
+    case "terminal": {
+      if (c114(v)) {
+        return s95(v, x);
+      }
+      { const r = Q(v, 96, 114); if (r !== undefined) return s95(r, x); }
+      break;
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return s97(v, x);
 }
 function s95(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 95, x); continue;
+    case "type": case "id": case "name": case "description": case "args": continue;
+    case "env": if (s96(v["env"], x) !== v["env"]) return S(v, 95, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 95, x); continue;
+    default: return S(v, 95, x);
   }
   return v;
 }
 function s96(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "connectionId": case "method": continue;
-    case "params": if (s97(v["params"], x) !== v["params"]) return S(v, 96, x); continue;
-    case "_meta": if (s98(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
-    default: return S(v, 96, x);
+    default: if (k === "__proto__") return S(v, 96, x); continue;
   }
   return v;
 }
 function s97(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 97, x); continue;
+    case "id": case "name": case "description": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 97, x); continue;
+    default: return S(v, 97, x);
   }
   return v;
 }
 function s98(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 98, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 98, x);
+  return s99(v, x);
 }
 function s99(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "connectionId": continue;
-    case "_meta": if (s100(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
+    case "name": case "title": case "version": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
     default: return S(v, 99, x);
   }
   return v;
@@ -2578,37 +2305,41 @@ function s99(v, x) {
 function s100(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 100, x); continue;
+    case "providers": if (s101(v["providers"], x) !== v["providers"]) return S(v, 100, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
+    default: return S(v, 100, x);
   }
   return v;
 }
-function s101(v) { return F(v); }
+function s101(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s102(v[i], x) !== v[i]) return S(v, 101, x);
+    return v;
+  }
+  return S(v, 101, x);
+  return v;
+}
 function s102(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "text": continue;
-    case "annotations": if (s15(v["annotations"], x) !== v["annotations"]) return S(v, 102, x); continue;
-    case "_meta": if (s18(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
+    case "providerId": case "supported": case "required": continue;
+    case "current": if (s103(v["current"], x) !== v["current"]) return S(v, 102, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
     default: return S(v, 102, x);
   }
   return v;
 }
 function s103(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s20(v["annotations"], x) !== v["annotations"]) return S(v, 103, x); continue;
-    case "_meta": if (s21(v["_meta"], x) !== v["_meta"]) return S(v, 103, x); continue;
-    default: return S(v, 103, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 103, x);
+  return s104(v, x);
 }
 function s104(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "data": case "mimeType": continue;
-    case "annotations": if (s23(v["annotations"], x) !== v["annotations"]) return S(v, 104, x); continue;
-    case "_meta": if (s24(v["_meta"], x) !== v["_meta"]) return S(v, 104, x); continue;
+    case "apiType": case "baseUrl": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 104, x); continue;
     default: return S(v, 104, x);
   }
   return v;
@@ -2616,368 +2347,286 @@ function s104(v, x) {
 function s105(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
-    case "annotations": if (s26(v["annotations"], x) !== v["annotations"]) return S(v, 105, x); continue;
-    case "_meta": if (s27(v["_meta"], x) !== v["_meta"]) return S(v, 105, x); continue;
+    case "sessionId": continue;
+    case "modes": if (s106(v["modes"], x) !== v["modes"]) return S(v, 105, x); continue;
+    case "configOptions": if (s109(v["configOptions"], x) !== v["configOptions"]) return S(v, 105, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 105, x); continue;
     default: return S(v, 105, x);
   }
   return v;
 }
 function s106(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "annotations": if (s29(v["annotations"], x) !== v["annotations"]) return S(v, 106, x); continue;
-    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 106, x); continue;
-    case "_meta": if (s35(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
-    default: return S(v, 106, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 106, x);
+  return s107(v, x);
 }
 function s107(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 107, x); continue;
-    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
+    case "currentModeId": continue;
+    case "availableModes": if (s108(v["availableModes"], x) !== v["availableModes"]) return S(v, 107, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
     default: return S(v, 107, x);
   }
   return v;
 }
 function s108(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": case "oldText": case "newText": continue;
-    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 108, x); continue;
-    default: return S(v, 108, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s97(v[i], x) !== v[i]) return S(v, 108, x);
+    return v;
   }
+  return S(v, 108, x);
   return v;
 }
 function s109(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s40(v["_meta"], x) !== v["_meta"]) return S(v, 109, x); continue;
-    default: return S(v, 109, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s110(v[i], x) !== v[i]) return S(v, 109, x);
+    return v;
   }
+  return S(v, 109, x);
   return v;
 }
 function s110(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s69(v["oneOf"], x) !== v["oneOf"]) return S(v, 110, x); continue;
-    case "_meta": if (s72(v["_meta"], x) !== v["_meta"]) return S(v, 110, x); continue;
-    default: return S(v, 110, x);
+  if (Array.isArray(v)) return S(v, 110, x);
+  switch (v["type"]) {
+    case "select": {
+      for (const k in v) switch (k) {
+        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 110, x); continue;
+        case "options": if (s112(v["options"], x) !== v["options"]) return S(v, 110, x); continue;
+        default: return S(v, 110, x);
+      }
+      return v;
+    }
+    case "boolean": {
+      for (const k in v) switch (k) {
+        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 110, x); continue;
+        default: return S(v, 110, x);
+      }
+      return v;
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return S(v, 110, x);
 }
 function s111(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s74(v["_meta"], x) !== v["_meta"]) return S(v, 111, x); continue;
+    case "type": case "currentValue": continue;
+    case "options": if (s112(v["options"], x) !== v["options"]) return S(v, 111, x); continue;
     default: return S(v, 111, x);
   }
   return v;
 }
 function s112(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 112, x); continue;
-    default: return S(v, 112, x);
+  if (x) return S(v, 112, x);
+  if (Array.isArray(v)) {
+    if (c134(v)) {
+      return s113(v, x);
+    }
+    { const r = Q(v, 42, 134); if (r !== undefined) return s113(r, x); }
+    return s115(v, x);
   }
-  return v;
+  return S(v, 112, x);
 }
 function s113(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "default": continue;
-    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 113, x); continue;
-    default: return S(v, 113, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s114(v[i], x) !== v[i]) return S(v, 113, x);
+    return v;
   }
+  return S(v, 113, x);
   return v;
 }
 function s114(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "enum": continue;
-    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
+    case "value": case "name": case "description": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
     default: return S(v, 114, x);
   }
   return v;
 }
 function s115(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s80(v["items"], x) !== v["items"]) return S(v, 115, x); continue;
-    case "_meta": if (s87(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
-    default: return S(v, 115, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s116(v[i], x) !== v[i]) return S(v, 115, x);
+    return v;
   }
+  return S(v, 115, x);
   return v;
 }
 function s116(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 116, x);
-  if (Array.isArray(v)) return S(v, 116, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 116, x); continue;
-      default: return S(v, 116, x);
-    }
-    return v;
-  }
-  if (Q(v, 72, 41) !== undefined) return S(v, 116, x);
   for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "requestedSchema": if (s65(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 116, x); continue;
+    case "group": case "name": continue;
+    case "options": if (s113(v["options"], x) !== v["options"]) return S(v, 116, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
     default: return S(v, 116, x);
   }
   return v;
 }
 function s117(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 117, x);
-  if (Array.isArray(v)) return S(v, 117, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 117, x);
-    }
-    return v;
-  }
-  if (Q(v, 72, 41) !== undefined) return S(v, 117, x);
   for (const k in v) switch (k) {
-    case "elicitationId": case "url": case "requestId": continue;
+    case "type": case "currentValue": continue;
     default: return S(v, 117, x);
   }
   return v;
 }
 function s118(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 118, x);
-  if (Array.isArray(v)) return S(v, 118, x);
-  if (c174(v)) {
-    return s119(v, x);
+  for (const k in v) switch (k) {
+    case "modes": if (s106(v["modes"], x) !== v["modes"]) return S(v, 118, x); continue;
+    case "configOptions": if (s109(v["configOptions"], x) !== v["configOptions"]) return S(v, 118, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 118, x); continue;
+    default: return S(v, 118, x);
   }
-  { const r = Q(v, 80, 174); if (r !== undefined) return s119(r, x); }
-  return s306(v, x);
+  return v;
 }
 function s119(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s120(v["result"], x) !== v["result"]) return S(v, 119, x); continue;
+    case "nextCursor": continue;
+    case "sessions": if (s120(v["sessions"], x) !== v["sessions"]) return S(v, 119, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 119, x); continue;
     default: return S(v, 119, x);
   }
   return v;
 }
 function s120(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 120, x);
   if (Array.isArray(v)) {
-    if (c168(v)) {
-      return s304(v, x);
-    }
-    return s305(v, x);
+    for (let i = 0; i < v.length; i++) if (s121(v[i], x) !== v[i]) return S(v, 120, x);
+    return v;
   }
-  if (c149(v)) {
-    return s121(v, x);
-  }
-  { const r = Q(v, 82, 149); if (r !== undefined) return s121(r, x); }
-  if (c150(v)) {
-    return s212(v, x);
-  }
-  { const r = Q(v, 142, 150); if (r !== undefined) return s212(r, x); }
-  if (c151(v)) {
-    return s214(v, x);
-  }
-  { const r = Q(v, 143, 151); if (r !== undefined) return s214(r, x); }
-  if (c152(v)) {
-    return s222(v, x);
-  }
-  { const r = Q(v, 149, 152); if (r !== undefined) return s222(r, x); }
-  if (c153(v)) {
-    return s224(v, x);
-  }
-  { const r = Q(v, 150, 153); if (r !== undefined) return s224(r, x); }
-  if (c154(v)) {
-    return s226(v, x);
-  }
-  { const r = Q(v, 151, 154); if (r !== undefined) return s226(r, x); }
-  if (c155(v)) {
-    return s228(v, x);
-  }
-  { const r = Q(v, 152, 155); if (r !== undefined) return s228(r, x); }
-  if (c156(v)) {
-    return s249(v, x);
-  }
-  { const r = Q(v, 167, 156); if (r !== undefined) return s249(r, x); }
-  if (c157(v)) {
-    return s253(v, x);
-  }
-  { const r = Q(v, 170, 157); if (r !== undefined) return s253(r, x); }
-  if (c158(v)) {
-    return s258(v, x);
-  }
-  { const r = Q(v, 174, 158); if (r !== undefined) return s258(r, x); }
-  if (c159(v)) {
-    return s260(v, x);
-  }
-  { const r = Q(v, 175, 159); if (r !== undefined) return s260(r, x); }
-  if (c160(v)) {
-    return s264(v, x);
-  }
-  { const r = Q(v, 178, 160); if (r !== undefined) return s264(r, x); }
-  if (c161(v)) {
-    return s268(v, x);
-  }
-  { const r = Q(v, 181, 161); if (r !== undefined) return s268(r, x); }
-  if (c162(v)) {
-    return s270(v, x);
-  }
-  { const r = Q(v, 182, 162); if (r !== undefined) return s270(r, x); }
-  if (c163(v)) {
-    return s272(v, x);
-  }
-  { const r = Q(v, 183, 163); if (r !== undefined) return s272(r, x); }
-  if (c164(v)) {
-    return s275(v, x);
-  }
-  { const r = Q(v, 185, 164); if (r !== undefined) return s275(r, x); }
-  if (c165(v)) {
-    return s280(v, x);
-  }
-  { const r = Q(v, 188, 165); if (r !== undefined) return s280(r, x); }
-  if (c166(v)) {
-    return s282(v, x);
-  }
-  { const r = Q(v, 189, 166); if (r !== undefined) return s282(r, x); }
-  if (c167(v)) {
-    return s302(v, x);
-  }
-  { const r = Q(v, 205, 167); if (r !== undefined) return s302(r, x); }
-  if (c168(v)) {
-    return s304(v, x);
-  }
-  return s305(v, x);
+  return S(v, 120, x);
+  return v;
 }
 function s121(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "agentCapabilities": if (s122(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 121, x); continue;
-    case "authMethods": if (s201(v["authMethods"], x) !== v["authMethods"]) return S(v, 121, x); continue;
-    case "agentInfo": if (s208(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 121, x); continue;
-    case "_meta": if (s211(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
     default: return S(v, 121, x);
   }
-  if (!H(v, "agentCapabilities")) return S(v, 121, x);
-  if (!H(v, "authMethods")) return S(v, 121, x);
   return v;
 }
 function s122(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "loadSession": case "positionEncoding": continue;
-    case "promptCapabilities": if (s123(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 122, x); continue;
-    case "mcpCapabilities": if (s125(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 122, x); continue;
-    case "sessionCapabilities": if (s127(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 122, x); continue;
-    case "auth": if (s147(v["auth"], x) !== v["auth"]) return S(v, 122, x); continue;
-    case "providers": if (s152(v["providers"], x) !== v["providers"]) return S(v, 122, x); continue;
-    case "nes": if (s155(v["nes"], x) !== v["nes"]) return S(v, 122, x); continue;
-    case "_meta": if (s200(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
+    case "configOptions": if (s109(v["configOptions"], x) !== v["configOptions"]) return S(v, 122, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
     default: return S(v, 122, x);
   }
-  if (!H(v, "loadSession")) return S(v, 122, x);
-  if (!H(v, "promptCapabilities")) return S(v, 122, x);
-  if (!H(v, "mcpCapabilities")) return S(v, 122, x);
-  if (!H(v, "sessionCapabilities")) return S(v, 122, x);
-  if (!H(v, "auth")) return S(v, 122, x);
   return v;
 }
 function s123(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "image": case "audio": case "embeddedContext": continue;
-    case "_meta": if (s124(v["_meta"], x) !== v["_meta"]) return S(v, 123, x); continue;
+    case "stopReason": continue;
+    case "usage": if (s124(v["usage"], x) !== v["usage"]) return S(v, 123, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 123, x); continue;
     default: return S(v, 123, x);
   }
-  if (!H(v, "image")) return S(v, 123, x);
-  if (!H(v, "audio")) return S(v, 123, x);
-  if (!H(v, "embeddedContext")) return S(v, 123, x);
   return v;
 }
 function s124(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 124, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 124, x);
+  return s125(v, x);
 }
 function s125(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "http": case "sse": case "acp": continue;
-    case "_meta": if (s126(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
+    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
     default: return S(v, 125, x);
   }
-  if (!H(v, "http")) return S(v, 125, x);
-  if (!H(v, "sse")) return S(v, 125, x);
-  if (!H(v, "acp")) return S(v, 125, x);
   return v;
 }
 function s126(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 126, x); continue;
+    case "sessionId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 126, x); continue;
+    default: return S(v, 126, x);
   }
   return v;
 }
 function s127(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "list": if (s128(v["list"], x) !== v["list"]) return S(v, 127, x); continue;
-    case "delete": if (s131(v["delete"], x) !== v["delete"]) return S(v, 127, x); continue;
-    case "additionalDirectories": if (s134(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 127, x); continue;
-    case "fork": if (s137(v["fork"], x) !== v["fork"]) return S(v, 127, x); continue;
-    case "resume": if (s140(v["resume"], x) !== v["resume"]) return S(v, 127, x); continue;
-    case "close": if (s143(v["close"], x) !== v["close"]) return S(v, 127, x); continue;
-    case "_meta": if (s146(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
+    case "suggestions": if (s128(v["suggestions"], x) !== v["suggestions"]) return S(v, 127, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
     default: return S(v, 127, x);
   }
   return v;
 }
 function s128(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 128, x);
-  return s129(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s129(v[i], x) !== v[i]) return S(v, 128, x);
+    return v;
+  }
+  return S(v, 128, x);
+  return v;
 }
 function s129(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s130(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
-    default: return S(v, 129, x);
+  if (Array.isArray(v)) return S(v, 129, x);
+  switch (v["kind"]) {
+    case "edit": {
+      return s130(v, x);
+    }
+    case "jump": {
+      return s136(v, x);
+    }
+    case "rename": {
+      return s137(v, x);
+    }
+    case "searchAndReplace": {
+      return s138(v, x);
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return S(v, 129, x);
 }
 function s130(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 130, x); continue;
+    case "kind": case "id": case "uri": continue;
+    case "edits": if (s131(v["edits"], x) !== v["edits"]) return S(v, 130, x); continue;
+    case "cursorPosition": if (s135(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 130, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 130, x); continue;
+    default: return S(v, 130, x);
   }
   return v;
 }
 function s131(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 131, x);
-  return s132(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s132(v[i], x) !== v[i]) return S(v, 131, x);
+    return v;
+  }
+  return S(v, 131, x);
+  return v;
 }
 function s132(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s133(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
+    case "newText": continue;
+    case "range": if (s133(v["range"], x) !== v["range"]) return S(v, 132, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
     default: return S(v, 132, x);
   }
   return v;
@@ -2985,39 +2634,52 @@ function s132(v, x) {
 function s133(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 133, x); continue;
+    case "start": if (s134(v["start"], x) !== v["start"]) return S(v, 133, x); continue;
+    case "end": if (s134(v["end"], x) !== v["end"]) return S(v, 133, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 133, x); continue;
+    default: return S(v, 133, x);
   }
   return v;
 }
 function s134(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 134, x);
-  return s135(v, x);
+  for (const k in v) switch (k) {
+    case "line": case "character": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
+    default: return S(v, 134, x);
+  }
+  return v;
 }
 function s135(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s136(v["_meta"], x) !== v["_meta"]) return S(v, 135, x); continue;
-    default: return S(v, 135, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 135, x);
+  return s134(v, x);
 }
 function s136(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 136, x); continue;
+    case "kind": case "id": case "uri": continue;
+    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 136, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 136, x); continue;
+    default: return S(v, 136, x);
   }
   return v;
 }
 function s137(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 137, x);
-  return s138(v, x);
+  for (const k in v) switch (k) {
+    case "kind": case "id": case "uri": case "newName": continue;
+    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 137, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
+    default: return S(v, 137, x);
+  }
+  return v;
 }
 function s138(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s139(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
+    case "kind": case "id": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
     default: return S(v, 138, x);
   }
   return v;
@@ -3025,19 +2687,27 @@ function s138(v, x) {
 function s139(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 139, x); continue;
+    case "id": continue;
+    case "error": if (s140(v["error"], x) !== v["error"]) return S(v, 139, x); continue;
+    default: return S(v, 139, x);
   }
   return v;
 }
 function s140(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 140, x);
-  return s141(v, x);
+  for (const k in v) switch (k) {
+    case "code": case "message": continue;
+    case "data": if (s5(v["data"], x) !== v["data"]) return S(v, 140, x); continue;
+    default: return S(v, 140, x);
+  }
+  return v;
 }
 function s141(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s142(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
+    case "id": case "name": case "description": case "args": continue;
+    case "env": if (s96(v["env"], x) !== v["env"]) return S(v, 141, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
     default: return S(v, 141, x);
   }
   return v;
@@ -3045,19 +2715,27 @@ function s141(v, x) {
 function s142(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 142, x); continue;
+    case "currentValue": continue;
+    case "options": if (s112(v["options"], x) !== v["options"]) return S(v, 142, x); continue;
+    default: return S(v, 142, x);
   }
   return v;
 }
 function s143(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 143, x);
-  return s144(v, x);
+  for (const k in v) switch (k) {
+    case "currentValue": continue;
+    default: return S(v, 143, x);
+  }
+  return v;
 }
 function s144(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s145(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
+    case "id": case "uri": continue;
+    case "edits": if (s131(v["edits"], x) !== v["edits"]) return S(v, 144, x); continue;
+    case "cursorPosition": if (s135(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 144, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
     default: return S(v, 144, x);
   }
   return v;
@@ -3065,62 +2743,142 @@ function s144(v, x) {
 function s145(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 145, x); continue;
+    case "id": case "uri": continue;
+    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 145, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
+    default: return S(v, 145, x);
   }
   return v;
 }
 function s146(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 146, x); continue;
+    case "id": case "uri": case "newName": continue;
+    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 146, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 146, x); continue;
+    default: return S(v, 146, x);
   }
   return v;
 }
 function s147(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "logout": if (s148(v["logout"], x) !== v["logout"]) return S(v, 147, x); continue;
-    case "_meta": if (s151(v["_meta"], x) !== v["_meta"]) return S(v, 147, x); continue;
+    case "id": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 147, x); continue;
     default: return S(v, 147, x);
   }
   return v;
 }
 function s148(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 148, x);
-  return s149(v, x);
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s149(v["params"], x) !== v["params"]) return S(v, 148, x); continue;
+    default: return S(v, 148, x);
+  }
+  return v;
 }
 function s149(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s150(v["_meta"], x) !== v["_meta"]) return S(v, 149, x); continue;
-    default: return S(v, 149, x);
+  if (Array.isArray(v)) {
+    return s150(v, x);
   }
-  return v;
+  return s150(v, x);
 }
 function s150(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 150, x); continue;
+  if (x) return S(v, 150, x);
+  if (Array.isArray(v)) {
+    return s5(v, x);
   }
-  return v;
+  if (c196(v)) {
+    return s151(v, x);
+  }
+  { const r = Q(v, 140, 196); if (r !== undefined) return s151(r, x); }
+  if (c197(v)) {
+    return s181(v, x);
+  }
+  { const r = Q(v, 3, 197); if (r !== undefined) return s181(r, x); }
+  if (c198(v)) {
+    return s53(v, x);
+  }
+  { const r = Q(v, 169, 198); if (r !== undefined) return s53(r, x); }
+  return s5(v, x);
 }
 function s151(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 151, x); continue;
+    case "sessionId": continue;
+    case "update": if (s152(v["update"], x) !== v["update"]) return S(v, 151, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 151, x); continue;
+    default: return S(v, 151, x);
   }
   return v;
 }
 function s152(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 152, x);
-  return s153(v, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s153(v, x);
+    }
+    case "agent_message_chunk": {
+      return s153(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s153(v, x);
+    }
+    case "tool_call": {
+      return s154(v, x);
+    }
+    case "tool_call_update": {
+      return s155(v, x);
+    }
+    case "plan": {
+      return s156(v, x);
+    }
+    case "plan_update": {
+      return s159(v, x);
+    }
+    case "plan_removed": {
+      return s164(v, x);
+    }
+    case "available_commands_update": {
+      return s165(v, x);
+    }
+    case "current_mode_update": {
+      return s171(v, x);
+    }
+    case "config_option_update": {
+      return s172(v, x);
+    }
+    case "session_info_update": {
+      return s173(v, x);
+    }
+    case "usage_update": {
+      return s174(v, x);
+    }
+    case "notice": {
+      return s177(v, x);
+    }
+    case "compaction_update": {
+      return s178(v, x);
+    }
+    case "compaction_summary_chunk": {
+      return s180(v, x);
+    }
+    default: {
+      break;
+    }
+  }
+  return S(v, 152, x);
 }
 function s153(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s154(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 153, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
     default: return S(v, 153, x);
   }
   return v;
@@ -3128,66 +2886,101 @@ function s153(v, x) {
 function s154(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 154, x); continue;
+    case "sessionUpdate": case "toolCallId": case "title": case "name": case "kind": case "status": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 154, x); continue;
+    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 154, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 154, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 154, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 154, x); continue;
+    default: return S(v, 154, x);
   }
   return v;
 }
 function s155(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 155, x);
-  return s156(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": case "name": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 155, x); continue;
+    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 155, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 155, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 155, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 155, x); continue;
+    default: return S(v, 155, x);
+  }
+  return v;
 }
 function s156(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "events": if (s157(v["events"], x) !== v["events"]) return S(v, 156, x); continue;
-    case "context": if (s178(v["context"], x) !== v["context"]) return S(v, 156, x); continue;
-    case "_meta": if (s199(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
+    case "sessionUpdate": continue;
+    case "entries": if (s157(v["entries"], x) !== v["entries"]) return S(v, 156, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
     default: return S(v, 156, x);
   }
   return v;
 }
 function s157(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 157, x);
-  return s158(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s158(v[i], x) !== v[i]) return S(v, 157, x);
+    return v;
+  }
+  return S(v, 157, x);
+  return v;
 }
 function s158(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "document": if (s159(v["document"], x) !== v["document"]) return S(v, 158, x); continue;
-    case "_meta": if (s177(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
+    case "content": case "priority": case "status": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
     default: return S(v, 158, x);
   }
   return v;
 }
 function s159(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 159, x);
-  return s160(v, x);
-}
-function s160(v, x) {
-  if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "didOpen": if (s161(v["didOpen"], x) !== v["didOpen"]) return S(v, 160, x); continue;
-    case "didChange": if (s164(v["didChange"], x) !== v["didChange"]) return S(v, 160, x); continue;
-    case "didClose": if (s167(v["didClose"], x) !== v["didClose"]) return S(v, 160, x); continue;
-    case "didSave": if (s170(v["didSave"], x) !== v["didSave"]) return S(v, 160, x); continue;
-    case "didFocus": if (s173(v["didFocus"], x) !== v["didFocus"]) return S(v, 160, x); continue;
-    case "_meta": if (s176(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
-    default: return S(v, 160, x);
+    case "sessionUpdate": continue;
+    case "plan": if (s160(v["plan"], x) !== v["plan"]) return S(v, 159, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 159, x); continue;
+    default: return S(v, 159, x);
   }
   return v;
 }
+function s160(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 160, x);
+  switch (v["type"]) {
+    case "items": {
+      return s161(v, x);
+    }
+    case "file": {
+      return s162(v, x);
+    }
+    case "markdown": {
+      return s163(v, x);
+    }
+    default: {
+      break;
+    }
+  }
+  return S(v, 160, x);
+}
 function s161(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 161, x);
-  return s162(v, x);
+  for (const k in v) switch (k) {
+    case "type": case "planId": continue;
+    case "entries": if (s157(v["entries"], x) !== v["entries"]) return S(v, 161, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 161, x); continue;
+    default: return S(v, 161, x);
+  }
+  return v;
 }
 function s162(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s163(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
+    case "type": case "planId": case "uri": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
     default: return S(v, 162, x);
   }
   return v;
@@ -3195,60 +2988,74 @@ function s162(v, x) {
 function s163(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 163, x); continue;
+    case "type": case "planId": case "content": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
+    default: return S(v, 163, x);
   }
   return v;
 }
 function s164(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 164, x);
-  return s165(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "planId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
+    default: return S(v, 164, x);
+  }
+  return v;
 }
 function s165(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "syncKind": continue;
-    case "_meta": if (s166(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
+    case "sessionUpdate": continue;
+    case "availableCommands": if (s166(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 165, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
     default: return S(v, 165, x);
   }
   return v;
 }
 function s166(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 166, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s167(v[i], x) !== v[i]) return S(v, 166, x);
+    return v;
   }
+  return S(v, 166, x);
   return v;
 }
 function s167(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 167, x);
-  return s168(v, x);
+  for (const k in v) switch (k) {
+    case "name": case "description": continue;
+    case "input": if (s168(v["input"], x) !== v["input"]) return S(v, 167, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
+    default: return S(v, 167, x);
+  }
+  return v;
 }
 function s168(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s169(v["_meta"], x) !== v["_meta"]) return S(v, 168, x); continue;
-    default: return S(v, 168, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 168, x);
+  return s169(v, x);
 }
 function s169(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 169, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 169, x);
+  return s170(v, x);
 }
 function s170(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 170, x);
-  return s171(v, x);
+  for (const k in v) switch (k) {
+    case "hint": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 170, x); continue;
+    default: return S(v, 170, x);
+  }
+  return v;
 }
 function s171(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s172(v["_meta"], x) !== v["_meta"]) return S(v, 171, x); continue;
+    case "sessionUpdate": case "currentModeId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 171, x); continue;
     default: return S(v, 171, x);
   }
   return v;
@@ -3256,73 +3063,89 @@ function s171(v, x) {
 function s172(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 172, x); continue;
+    case "sessionUpdate": continue;
+    case "configOptions": if (s109(v["configOptions"], x) !== v["configOptions"]) return S(v, 172, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 172, x); continue;
+    default: return S(v, 172, x);
   }
   return v;
 }
 function s173(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 173, x);
-  return s174(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "title": case "updatedAt": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 173, x); continue;
+    default: return S(v, 173, x);
+  }
+  return v;
 }
 function s174(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s175(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
+    case "sessionUpdate": case "used": case "size": continue;
+    case "cost": if (s175(v["cost"], x) !== v["cost"]) return S(v, 174, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
     default: return S(v, 174, x);
   }
   return v;
 }
 function s175(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 175, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 175, x);
+  return s176(v, x);
 }
 function s176(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 176, x); continue;
+    case "amount": case "currency": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 176, x); continue;
+    default: return S(v, 176, x);
   }
   return v;
 }
 function s177(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 177, x); continue;
+    case "sessionUpdate": case "severity": case "title": case "description": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
+    default: return S(v, 177, x);
   }
   return v;
 }
 function s178(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 178, x);
-  return s179(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
+    case "summary": if (s179(v["summary"], x) !== v["summary"]) return S(v, 178, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
+    default: return S(v, 178, x);
+  }
+  return v;
 }
 function s179(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "recentFiles": if (s180(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 179, x); continue;
-    case "relatedSnippets": if (s183(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 179, x); continue;
-    case "editHistory": if (s186(v["editHistory"], x) !== v["editHistory"]) return S(v, 179, x); continue;
-    case "userActions": if (s189(v["userActions"], x) !== v["userActions"]) return S(v, 179, x); continue;
-    case "openFiles": if (s192(v["openFiles"], x) !== v["openFiles"]) return S(v, 179, x); continue;
-    case "diagnostics": if (s195(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 179, x); continue;
-    case "_meta": if (s198(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
-    default: return S(v, 179, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s12(v[i], x) !== v[i]) return S(v, 179, x);
+    return v;
   }
+  return S(v, 179, x);
   return v;
 }
 function s180(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 180, x);
-  return s181(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 180, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
+    default: return S(v, 180, x);
+  }
+  return v;
 }
 function s181(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "maxCount": continue;
-    case "_meta": if (s182(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+    case "elicitationId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
     default: return S(v, 181, x);
   }
   return v;
@@ -3330,19 +3153,31 @@ function s181(v, x) {
 function s182(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 182, x); continue;
+    case "messageId": continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 182, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 182, x); continue;
+    default: return S(v, 182, x);
   }
   return v;
 }
 function s183(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 183, x);
-  return s184(v, x);
+  for (const k in v) switch (k) {
+    case "toolCallId": case "title": case "name": case "kind": case "status": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 183, x); continue;
+    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 183, x); continue;
+    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 183, x); continue;
+    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 183, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
+    default: return S(v, 183, x);
+  }
+  return v;
 }
 function s184(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s185(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
+    case "entries": if (s157(v["entries"], x) !== v["entries"]) return S(v, 184, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
     default: return S(v, 184, x);
   }
   return v;
@@ -3350,20 +3185,27 @@ function s184(v, x) {
 function s185(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 185, x); continue;
+    case "planId": continue;
+    case "entries": if (s157(v["entries"], x) !== v["entries"]) return S(v, 185, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
+    default: return S(v, 185, x);
   }
   return v;
 }
 function s186(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 186, x);
-  return s187(v, x);
+  for (const k in v) switch (k) {
+    case "planId": case "uri": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 186, x); continue;
+    default: return S(v, 186, x);
+  }
+  return v;
 }
 function s187(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "maxCount": continue;
-    case "_meta": if (s188(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
+    case "planId": case "content": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
     default: return S(v, 187, x);
   }
   return v;
@@ -3371,20 +3213,26 @@ function s187(v, x) {
 function s188(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 188, x); continue;
+    case "plan": if (s160(v["plan"], x) !== v["plan"]) return S(v, 188, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
+    default: return S(v, 188, x);
   }
   return v;
 }
 function s189(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 189, x);
-  return s190(v, x);
+  for (const k in v) switch (k) {
+    case "planId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 189, x); continue;
+    default: return S(v, 189, x);
+  }
+  return v;
 }
 function s190(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "maxCount": continue;
-    case "_meta": if (s191(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
+    case "availableCommands": if (s166(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 190, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
     default: return S(v, 190, x);
   }
   return v;
@@ -3392,19 +3240,27 @@ function s190(v, x) {
 function s191(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 191, x); continue;
+    case "currentModeId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 191, x); continue;
+    default: return S(v, 191, x);
   }
   return v;
 }
 function s192(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 192, x);
-  return s193(v, x);
+  for (const k in v) switch (k) {
+    case "title": case "updatedAt": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 192, x); continue;
+    default: return S(v, 192, x);
+  }
+  return v;
 }
 function s193(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s194(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
+    case "used": case "size": continue;
+    case "cost": if (s175(v["cost"], x) !== v["cost"]) return S(v, 193, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
     default: return S(v, 193, x);
   }
   return v;
@@ -3412,19 +3268,28 @@ function s193(v, x) {
 function s194(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 194, x); continue;
+    case "severity": case "title": case "description": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
+    default: return S(v, 194, x);
   }
   return v;
 }
 function s195(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 195, x);
-  return s196(v, x);
+  for (const k in v) switch (k) {
+    case "compactionId": case "status": case "error": continue;
+    case "summary": if (s179(v["summary"], x) !== v["summary"]) return S(v, 195, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 195, x); continue;
+    default: return S(v, 195, x);
+  }
+  return v;
 }
 function s196(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s197(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
+    case "compactionId": continue;
+    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 196, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
     default: return S(v, 196, x);
   }
   return v;
@@ -3432,130 +3297,219 @@ function s196(v, x) {
 function s197(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 197, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s198(v["params"], x) !== v["params"]) return S(v, 197, x); continue;
+    default: return S(v, 197, x);
   }
   return v;
 }
 function s198(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 198, x); continue;
+  if (Array.isArray(v)) {
+    return s199(v, x);
   }
-  return v;
+  return s199(v, x);
 }
 function s199(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 199, x); continue;
+  if (x) return S(v, 199, x);
+  if (Array.isArray(v)) {
+    return s5(v, x);
   }
-  return v;
+  if (c248(v)) {
+    return s200(v, x);
+  }
+  { const r = Q(v, 173, 248); if (r !== undefined) return s200(r, x); }
+  if (c249(v)) {
+    return s213(v, x);
+  }
+  { const r = Q(v, 3, 249); if (r !== undefined) return s213(r, x); }
+  if (c250(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 250); if (r !== undefined) return s79(r, x); }
+  if (c251(v)) {
+    return s214(v, x);
+  }
+  { const r = Q(v, 3, 251); if (r !== undefined) return s214(r, x); }
+  if (c252(v)) {
+    return s215(v, x);
+  }
+  { const r = Q(v, 3, 252); if (r !== undefined) return s215(r, x); }
+  if (c253(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 253); if (r !== undefined) return s79(r, x); }
+  if (c254(v)) {
+    return s216(v, x);
+  }
+  { const r = Q(v, 193, 254); if (r !== undefined) return s216(r, x); }
+  if (c255(v)) {
+    return s222(v, x);
+  }
+  { const r = Q(v, 199, 255); if (r !== undefined) return s222(r, x); }
+  if (c256(v)) {
+    return s223(v, x);
+  }
+  { const r = Q(v, 3, 256); if (r !== undefined) return s223(r, x); }
+  if (c257(v)) {
+    return s126(v, x);
+  }
+  { const r = Q(v, 3, 257); if (r !== undefined) return s126(r, x); }
+  if (c258(v)) {
+    return s224(v, x);
+  }
+  { const r = Q(v, 193, 258); if (r !== undefined) return s224(r, x); }
+  if (c259(v)) {
+    return s224(v, x);
+  }
+  { const r = Q(v, 193, 259); if (r !== undefined) return s224(r, x); }
+  if (c260(v)) {
+    return s126(v, x);
+  }
+  { const r = Q(v, 3, 260); if (r !== undefined) return s126(r, x); }
+  if (c261(v)) {
+    return s225(v, x);
+  }
+  { const r = Q(v, 3, 261); if (r !== undefined) return s225(r, x); }
+  if (c262(v)) {
+    return s226(v, x);
+  }
+  { const r = Q(v, 3, 262); if (r !== undefined) return s226(r, x); }
+  if (c263(v)) {
+    return s229(v, x);
+  }
+  { const r = Q(v, 200, 263); if (r !== undefined) return s229(r, x); }
+  if (c264(v)) {
+    return s230(v, x);
+  }
+  { const r = Q(v, 202, 264); if (r !== undefined) return s230(r, x); }
+  if (c265(v)) {
+    return s235(v, x);
+  }
+  { const r = Q(v, 204, 265); if (r !== undefined) return s235(r, x); }
+  if (c266(v)) {
+    return s126(v, x);
+  }
+  { const r = Q(v, 3, 266); if (r !== undefined) return s126(r, x); }
+  if (c53(v)) {
+    return s53(v, x);
+  }
+  { const r = Q(v, 3, 53); if (r !== undefined) return s53(r, x); }
+  return s5(v, x);
 }
 function s200(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 200, x); continue;
+    case "protocolVersion": continue;
+    case "clientCapabilities": if (s201(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 200, x); continue;
+    case "clientInfo": if (s98(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 200, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 200, x); continue;
+    default: return S(v, 200, x);
   }
+  if (!H(v, "clientCapabilities")) return S(v, 200, x);
   return v;
 }
 function s201(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s202(v[i], x) !== v[i]) return S(v, 201, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "terminal": case "positionEncodings": continue;
+    case "fs": if (s202(v["fs"], x) !== v["fs"]) return S(v, 201, x); continue;
+    case "session": if (s203(v["session"], x) !== v["session"]) return S(v, 201, x); continue;
+    case "plan": if (s78(v["plan"], x) !== v["plan"]) return S(v, 201, x); continue;
+    case "auth": if (s208(v["auth"], x) !== v["auth"]) return S(v, 201, x); continue;
+    case "elicitation": if (s209(v["elicitation"], x) !== v["elicitation"]) return S(v, 201, x); continue;
+    case "nes": if (s211(v["nes"], x) !== v["nes"]) return S(v, 201, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
+    default: return S(v, 201, x);
   }
-  return S(v, 201, x);
+  if (!H(v, "fs")) return S(v, 201, x);
+  if (!H(v, "terminal")) return S(v, 201, x);
+  if (!H(v, "auth")) return S(v, 201, x);
   return v;
 }
 function s202(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 202, x);
-  if (Array.isArray(v)) return S(v, 202, x);
-  switch (v["type"]) {
-    case "terminal": {
-      if (c114(v)) {
-        return s203(v, x);
-      }
-      { const r = Q(v, 136, 114); if (r !== undefined) return s203(r, x); }
-      break;
-    }
-    default: {
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "readTextFile": case "writeTextFile": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 202, x); continue;
+    default: return S(v, 202, x);
   }
-  return s206(v, x);
+  if (!H(v, "readTextFile")) return S(v, 202, x);
+  if (!H(v, "writeTextFile")) return S(v, 202, x);
+  return v;
 }
 function s203(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "id": case "name": case "description": case "args": continue;
-    case "env": if (s204(v["env"], x) !== v["env"]) return S(v, 203, x); continue;
-    case "_meta": if (s205(v["_meta"], x) !== v["_meta"]) return S(v, 203, x); continue;
-    default: return S(v, 203, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 203, x);
+  return s204(v, x);
 }
 function s204(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 204, x); continue;
+    case "compaction": if (s205(v["compaction"], x) !== v["compaction"]) return S(v, 204, x); continue;
+    case "configOptions": if (s206(v["configOptions"], x) !== v["configOptions"]) return S(v, 204, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 204, x); continue;
+    default: return S(v, 204, x);
   }
   return v;
 }
 function s205(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 205, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 205, x);
+  return s4(v, x);
 }
 function s206(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "name": case "description": continue;
-    case "_meta": if (s207(v["_meta"], x) !== v["_meta"]) return S(v, 206, x); continue;
-    default: return S(v, 206, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 206, x);
+  return s207(v, x);
 }
 function s207(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 207, x); continue;
+    case "boolean": if (s78(v["boolean"], x) !== v["boolean"]) return S(v, 207, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
+    default: return S(v, 207, x);
   }
   return v;
 }
 function s208(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 208, x);
-  return s209(v, x);
+  for (const k in v) switch (k) {
+    case "terminal": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 208, x); continue;
+    default: return S(v, 208, x);
+  }
+  if (!H(v, "terminal")) return S(v, 208, x);
+  return v;
 }
 function s209(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "title": case "version": continue;
-    case "_meta": if (s210(v["_meta"], x) !== v["_meta"]) return S(v, 209, x); continue;
-    default: return S(v, 209, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 209, x);
+  return s210(v, x);
 }
 function s210(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 210, x); continue;
+    case "form": if (s78(v["form"], x) !== v["form"]) return S(v, 210, x); continue;
+    case "url": if (s78(v["url"], x) !== v["url"]) return S(v, 210, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
+    default: return S(v, 210, x);
   }
   return v;
 }
 function s211(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 211, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 211, x);
+  return s212(v, x);
 }
 function s212(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s213(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
+    case "jump": if (s78(v["jump"], x) !== v["jump"]) return S(v, 212, x); continue;
+    case "rename": if (s78(v["rename"], x) !== v["rename"]) return S(v, 212, x); continue;
+    case "searchAndReplace": if (s78(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 212, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
     default: return S(v, 212, x);
   }
   return v;
@@ -3563,77 +3517,117 @@ function s212(v, x) {
 function s213(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 213, x); continue;
+    case "methodId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
+    default: return S(v, 213, x);
   }
   return v;
 }
 function s214(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "providers": if (s215(v["providers"], x) !== v["providers"]) return S(v, 214, x); continue;
-    case "_meta": if (s221(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
+    case "providerId": case "apiType": case "baseUrl": continue;
+    case "headers": if (s96(v["headers"], x) !== v["headers"]) return S(v, 214, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
     default: return S(v, 214, x);
   }
   return v;
 }
 function s215(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s216(v[i], x) !== v[i]) return S(v, 215, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "providerId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 215, x); continue;
+    default: return S(v, 215, x);
   }
-  return S(v, 215, x);
   return v;
 }
 function s216(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "providerId": case "supported": case "required": continue;
-    case "current": if (s217(v["current"], x) !== v["current"]) return S(v, 216, x); continue;
-    case "_meta": if (s220(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s217(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 216, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
     default: return S(v, 216, x);
   }
   return v;
 }
 function s217(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 217, x);
-  return s218(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s218(v[i], x) !== v[i]) return S(v, 217, x);
+    return v;
+  }
+  return S(v, 217, x);
+  return v;
 }
 function s218(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "apiType": case "baseUrl": continue;
-    case "_meta": if (s219(v["_meta"], x) !== v["_meta"]) return S(v, 218, x); continue;
-    default: return S(v, 218, x);
+  if (x) return S(v, 218, x);
+  if (Array.isArray(v)) return S(v, 218, x);
+  switch (v["type"]) {
+    case "http": {
+      if (c232(v)) {
+        return s219(v, x);
+      }
+      { const r = Q(v, 196, 232); if (r !== undefined) return s219(r, x); }
+      break;
+    }
+    case "sse": {
+      if (c235(v)) {
+        return s219(v, x);
+      }
+      { const r = Q(v, 196, 235); if (r !== undefined) return s219(r, x); }
+      break;
+    }
+    case "acp": {
+      if (c238(v)) {
+        return s220(v, x);
+      }
+      { const r = Q(v, 27, 238); if (r !== undefined) return s220(r, x); }
+      break;
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return s221(v, x);
 }
 function s219(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 219, x); continue;
+    case "type": case "name": case "url": continue;
+    case "headers": if (s30(v["headers"], x) !== v["headers"]) return S(v, 219, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 219, x); continue;
+    default: return S(v, 219, x);
   }
   return v;
 }
 function s220(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 220, x); continue;
+    case "type": case "name": case "serverId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 220, x); continue;
+    default: return S(v, 220, x);
   }
   return v;
 }
 function s221(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 221, x); continue;
+    case "name": case "command": case "args": continue;
+    case "env": if (s30(v["env"], x) !== v["env"]) return S(v, 221, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 221, x); continue;
+    default: return S(v, 221, x);
   }
   return v;
 }
 function s222(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s223(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
+    case "cwd": case "additionalDirectories": case "sessionId": continue;
+    case "mcpServers": if (s217(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 222, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
     default: return S(v, 222, x);
   }
   return v;
@@ -3641,14 +3635,18 @@ function s222(v, x) {
 function s223(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 223, x); continue;
+    case "cwd": case "cursor": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
+    default: return S(v, 223, x);
   }
   return v;
 }
 function s224(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s225(v["_meta"], x) !== v["_meta"]) return S(v, 224, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s217(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 224, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 224, x); continue;
     default: return S(v, 224, x);
   }
   return v;
@@ -3656,14 +3654,35 @@ function s224(v, x) {
 function s225(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 225, x); continue;
+    case "sessionId": case "modeId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 225, x); continue;
+    default: return S(v, 225, x);
   }
   return v;
 }
 function s226(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 226, x);
+  if (Array.isArray(v)) return S(v, 226, x);
+  switch (v["type"]) {
+    case "boolean": {
+      if (c492(v)) {
+        for (const k in v) switch (k) {
+          case "sessionId": case "configId": case "value": case "type": continue;
+          case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
+          default: return S(v, 226, x);
+        }
+        return v;
+      }
+      break;
+    }
+    default: {
+      break;
+    }
+  }
   for (const k in v) switch (k) {
-    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
+    case "sessionId": case "configId": case "value": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
     default: return S(v, 226, x);
   }
   return v;
@@ -3671,32 +3690,36 @@ function s226(v, x) {
 function s227(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 227, x); continue;
+    case "value": case "type": continue;
+    default: return S(v, 227, x);
   }
   return v;
 }
 function s228(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "modes": if (s229(v["modes"], x) !== v["modes"]) return S(v, 228, x); continue;
-    case "configOptions": if (s235(v["configOptions"], x) !== v["configOptions"]) return S(v, 228, x); continue;
-    case "_meta": if (s248(v["_meta"], x) !== v["_meta"]) return S(v, 228, x); continue;
+    case "value": continue;
     default: return S(v, 228, x);
   }
   return v;
 }
 function s229(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 229, x);
-  return s230(v, x);
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "prompt": if (s179(v["prompt"], x) !== v["prompt"]) return S(v, 229, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 229, x); continue;
+    default: return S(v, 229, x);
+  }
+  return v;
 }
 function s230(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "currentModeId": continue;
-    case "availableModes": if (s231(v["availableModes"], x) !== v["availableModes"]) return S(v, 230, x); continue;
-    case "_meta": if (s234(v["_meta"], x) !== v["_meta"]) return S(v, 230, x); continue;
+    case "workspaceUri": continue;
+    case "workspaceFolders": if (s231(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 230, x); continue;
+    case "repository": if (s233(v["repository"], x) !== v["repository"]) return S(v, 230, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 230, x); continue;
     default: return S(v, 230, x);
   }
   return v;
@@ -3713,112 +3736,96 @@ function s231(v, x) {
 function s232(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": case "name": case "description": continue;
-    case "_meta": if (s233(v["_meta"], x) !== v["_meta"]) return S(v, 232, x); continue;
+    case "uri": case "name": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 232, x); continue;
     default: return S(v, 232, x);
   }
   return v;
 }
 function s233(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 233, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 233, x);
+  return s234(v, x);
 }
 function s234(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 234, x); continue;
+    case "name": case "owner": case "remoteUrl": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 234, x); continue;
+    default: return S(v, 234, x);
   }
   return v;
 }
 function s235(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s236(v[i], x) !== v[i]) return S(v, 235, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "version": case "triggerKind": continue;
+    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 235, x); continue;
+    case "selection": if (s236(v["selection"], x) !== v["selection"]) return S(v, 235, x); continue;
+    case "context": if (s237(v["context"], x) !== v["context"]) return S(v, 235, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
+    default: return S(v, 235, x);
   }
-  return S(v, 235, x);
   return v;
 }
 function s236(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 236, x);
-  switch (v["type"]) {
-    case "select": {
-      for (const k in v) switch (k) {
-        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s237(v["_meta"], x) !== v["_meta"]) return S(v, 236, x); continue;
-        case "options": if (s239(v["options"], x) !== v["options"]) return S(v, 236, x); continue;
-        default: return S(v, 236, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s237(v["_meta"], x) !== v["_meta"]) return S(v, 236, x); continue;
-        default: return S(v, 236, x);
-      }
-      return v;
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 236, x);
+  return s133(v, x);
 }
 function s237(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 237, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 237, x);
+  return s238(v, x);
 }
 function s238(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    case "options": if (s239(v["options"], x) !== v["options"]) return S(v, 238, x); continue;
+    case "recentFiles": if (s239(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 238, x); continue;
+    case "relatedSnippets": if (s241(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 238, x); continue;
+    case "editHistory": if (s245(v["editHistory"], x) !== v["editHistory"]) return S(v, 238, x); continue;
+    case "userActions": if (s247(v["userActions"], x) !== v["userActions"]) return S(v, 238, x); continue;
+    case "openFiles": if (s249(v["openFiles"], x) !== v["openFiles"]) return S(v, 238, x); continue;
+    case "diagnostics": if (s251(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 238, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 238, x); continue;
     default: return S(v, 238, x);
   }
   return v;
 }
 function s239(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 239, x);
   if (Array.isArray(v)) {
-    if (c134(v)) {
-      return s240(v, x);
-    }
-    { const r = Q(v, 162, 134); if (r !== undefined) return s240(r, x); }
-    return s243(v, x);
+    for (let i = 0; i < v.length; i++) if (s240(v[i], x) !== v[i]) return S(v, 239, x);
+    return v;
   }
   return S(v, 239, x);
+  return v;
 }
 function s240(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s241(v[i], x) !== v[i]) return S(v, 240, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "uri": case "languageId": case "text": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 240, x); continue;
+    default: return S(v, 240, x);
   }
-  return S(v, 240, x);
   return v;
 }
 function s241(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "name": case "description": continue;
-    case "_meta": if (s242(v["_meta"], x) !== v["_meta"]) return S(v, 241, x); continue;
-    default: return S(v, 241, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s242(v[i], x) !== v[i]) return S(v, 241, x);
+    return v;
   }
+  return S(v, 241, x);
   return v;
 }
 function s242(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 242, x); continue;
+    case "uri": continue;
+    case "excerpts": if (s243(v["excerpts"], x) !== v["excerpts"]) return S(v, 242, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 242, x); continue;
+    default: return S(v, 242, x);
   }
   return v;
 }
@@ -3834,9 +3841,8 @@ function s243(v, x) {
 function s244(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "group": case "name": continue;
-    case "options": if (s245(v["options"], x) !== v["options"]) return S(v, 244, x); continue;
-    case "_meta": if (s246(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
+    case "startLine": case "endLine": case "text": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
     default: return S(v, 244, x);
   }
   return v;
@@ -3844,7 +3850,7 @@ function s244(v, x) {
 function s245(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s241(v[i], x) !== v[i]) return S(v, 245, x);
+    for (let i = 0; i < v.length; i++) if (s246(v[i], x) !== v[i]) return S(v, 245, x);
     return v;
   }
   return S(v, 245, x);
@@ -3853,44 +3859,54 @@ function s245(v, x) {
 function s246(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 246, x); continue;
+    case "uri": case "diff": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 246, x); continue;
+    default: return S(v, 246, x);
   }
   return v;
 }
 function s247(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    default: return S(v, 247, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s248(v[i], x) !== v[i]) return S(v, 247, x);
+    return v;
   }
+  return S(v, 247, x);
   return v;
 }
 function s248(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 248, x); continue;
+    case "action": case "uri": case "timestampMs": continue;
+    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 248, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 248, x); continue;
+    default: return S(v, 248, x);
   }
   return v;
 }
 function s249(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "modes": if (s250(v["modes"], x) !== v["modes"]) return S(v, 249, x); continue;
-    case "configOptions": if (s251(v["configOptions"], x) !== v["configOptions"]) return S(v, 249, x); continue;
-    case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 249, x); continue;
-    default: return S(v, 249, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s250(v[i], x) !== v[i]) return S(v, 249, x);
+    return v;
   }
+  return S(v, 249, x);
   return v;
 }
 function s250(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 250, x);
-  return s230(v, x);
+  for (const k in v) switch (k) {
+    case "uri": case "languageId": case "lastFocusedMs": continue;
+    case "visibleRange": if (s236(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 250, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
+    default: return S(v, 250, x);
+  }
+  return v;
 }
 function s251(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s236(v[i], x) !== v[i]) return S(v, 251, x);
+    for (let i = 0; i < v.length; i++) if (s252(v[i], x) !== v[i]) return S(v, 251, x);
     return v;
   }
   return S(v, 251, x);
@@ -3899,56 +3915,114 @@ function s251(v, x) {
 function s252(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 252, x); continue;
+    case "uri": case "severity": case "message": continue;
+    case "range": if (s133(v["range"], x) !== v["range"]) return S(v, 252, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 252, x); continue;
+    default: return S(v, 252, x);
   }
   return v;
 }
 function s253(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "nextCursor": continue;
-    case "sessions": if (s254(v["sessions"], x) !== v["sessions"]) return S(v, 253, x); continue;
-    case "_meta": if (s257(v["_meta"], x) !== v["_meta"]) return S(v, 253, x); continue;
+    case "name": case "url": continue;
+    case "headers": if (s30(v["headers"], x) !== v["headers"]) return S(v, 253, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 253, x); continue;
     default: return S(v, 253, x);
   }
   return v;
 }
 function s254(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s255(v[i], x) !== v[i]) return S(v, 254, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "name": case "serverId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 254, x); continue;
+    default: return S(v, 254, x);
   }
-  return S(v, 254, x);
   return v;
 }
 function s255(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
-    case "_meta": if (s256(v["_meta"], x) !== v["_meta"]) return S(v, 255, x); continue;
-    default: return S(v, 255, x);
+  if (x) return S(v, 255, x);
+  if (Array.isArray(v)) return S(v, 255, x);
+  if (c283(v)) {
+    return s256(v, x);
   }
-  return v;
+  { const r = Q(v, 214, 283); if (r !== undefined) return s256(r, x); }
+  return s139(v, x);
 }
 function s256(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 256, x); continue;
+    case "id": continue;
+    case "result": if (s257(v["result"], x) !== v["result"]) return S(v, 256, x); continue;
+    default: return S(v, 256, x);
   }
   return v;
 }
 function s257(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 257, x); continue;
+  if (x) return S(v, 257, x);
+  if (Array.isArray(v)) {
+    if (c169(v)) {
+      return s5(v, x);
+    }
+    return s5(v, x);
   }
-  return v;
+  if (c270(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 270); if (r !== undefined) return s79(r, x); }
+  if (c271(v)) {
+    return s258(v, x);
+  }
+  { const r = Q(v, 3, 271); if (r !== undefined) return s258(r, x); }
+  if (c272(v)) {
+    return s259(v, x);
+  }
+  { const r = Q(v, 216, 272); if (r !== undefined) return s259(r, x); }
+  if (c273(v)) {
+    return s62(v, x);
+  }
+  { const r = Q(v, 3, 273); if (r !== undefined) return s62(r, x); }
+  if (c274(v)) {
+    return s263(v, x);
+  }
+  { const r = Q(v, 218, 274); if (r !== undefined) return s263(r, x); }
+  if (c275(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 275); if (r !== undefined) return s79(r, x); }
+  if (c276(v)) {
+    return s265(v, x);
+  }
+  { const r = Q(v, 220, 276); if (r !== undefined) return s265(r, x); }
+  if (c277(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 277); if (r !== undefined) return s79(r, x); }
+  if (c278(v)) {
+    return s266(v, x);
+  }
+  { const r = Q(v, 3, 278); if (r !== undefined) return s266(r, x); }
+  if (c279(v)) {
+    return s54(v, x);
+  }
+  { const r = Q(v, 3, 279); if (r !== undefined) return s54(r, x); }
+  if (c280(v)) {
+    return s79(v, x);
+  }
+  { const r = Q(v, 3, 280); if (r !== undefined) return s79(r, x); }
+  if (c169(v)) {
+    return s5(v, x);
+  }
+  return s5(v, x);
 }
 function s258(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s259(v["_meta"], x) !== v["_meta"]) return S(v, 258, x); continue;
+    case "content": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 258, x); continue;
     default: return S(v, 258, x);
   }
   return v;
@@ -3956,2765 +4030,95 @@ function s258(v, x) {
 function s259(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 259, x); continue;
+    case "outcome": if (s260(v["outcome"], x) !== v["outcome"]) return S(v, 259, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
+    default: return S(v, 259, x);
   }
   return v;
 }
 function s260(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "modes": if (s261(v["modes"], x) !== v["modes"]) return S(v, 260, x); continue;
-    case "configOptions": if (s262(v["configOptions"], x) !== v["configOptions"]) return S(v, 260, x); continue;
-    case "_meta": if (s263(v["_meta"], x) !== v["_meta"]) return S(v, 260, x); continue;
-    default: return S(v, 260, x);
+  if (Array.isArray(v)) return S(v, 260, x);
+  switch (v["outcome"]) {
+    case "cancelled": {
+      return s261(v, x);
+    }
+    case "selected": {
+      return s262(v, x);
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return S(v, 260, x);
 }
 function s261(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 261, x);
-  return s230(v, x);
+  for (const k in v) switch (k) {
+    case "outcome": continue;
+    default: return S(v, 261, x);
+  }
+  return v;
 }
 function s262(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s236(v[i], x) !== v[i]) return S(v, 262, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "outcome": case "optionId": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 262, x); continue;
+    default: return S(v, 262, x);
   }
-  return S(v, 262, x);
   return v;
 }
 function s263(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 263, x); continue;
+    case "output": case "truncated": continue;
+    case "exitStatus": if (s264(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 263, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 263, x); continue;
+    default: return S(v, 263, x);
   }
   return v;
 }
 function s264(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "modes": if (s265(v["modes"], x) !== v["modes"]) return S(v, 264, x); continue;
-    case "configOptions": if (s266(v["configOptions"], x) !== v["configOptions"]) return S(v, 264, x); continue;
-    case "_meta": if (s267(v["_meta"], x) !== v["_meta"]) return S(v, 264, x); continue;
-    default: return S(v, 264, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 264, x);
+  return s265(v, x);
 }
 function s265(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 265, x);
-  return s230(v, x);
+  for (const k in v) switch (k) {
+    case "exitCode": case "signal": continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
+    default: return S(v, 265, x);
+  }
+  return v;
 }
 function s266(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s236(v[i], x) !== v[i]) return S(v, 266, x);
-    return v;
-  }
-  return S(v, 266, x);
-  return v;
-}
-function s267(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 267, x); continue;
-  }
-  return v;
-}
-function s268(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s269(v["_meta"], x) !== v["_meta"]) return S(v, 268, x); continue;
-    default: return S(v, 268, x);
-  }
-  return v;
-}
-function s269(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 269, x); continue;
-  }
-  return v;
-}
-function s270(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s271(v["_meta"], x) !== v["_meta"]) return S(v, 270, x); continue;
-    default: return S(v, 270, x);
-  }
-  return v;
-}
-function s271(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 271, x); continue;
-  }
-  return v;
-}
-function s272(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s273(v["configOptions"], x) !== v["configOptions"]) return S(v, 272, x); continue;
-    case "_meta": if (s274(v["_meta"], x) !== v["_meta"]) return S(v, 272, x); continue;
-    default: return S(v, 272, x);
-  }
-  return v;
-}
-function s273(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s236(v[i], x) !== v[i]) return S(v, 273, x);
-    return v;
-  }
-  return S(v, 273, x);
-  return v;
-}
-function s274(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 274, x); continue;
-  }
-  return v;
-}
-function s275(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stopReason": continue;
-    case "usage": if (s276(v["usage"], x) !== v["usage"]) return S(v, 275, x); continue;
-    case "_meta": if (s279(v["_meta"], x) !== v["_meta"]) return S(v, 275, x); continue;
-    default: return S(v, 275, x);
-  }
-  return v;
-}
-function s276(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 276, x);
-  return s277(v, x);
-}
-function s277(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
-    case "_meta": if (s278(v["_meta"], x) !== v["_meta"]) return S(v, 277, x); continue;
-    default: return S(v, 277, x);
-  }
-  return v;
-}
-function s278(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 278, x); continue;
-  }
-  return v;
-}
-function s279(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 279, x); continue;
-  }
-  return v;
-}
-function s280(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s281(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
-    default: return S(v, 280, x);
-  }
-  return v;
-}
-function s281(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 281, x); continue;
-  }
-  return v;
-}
-function s282(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestions": if (s283(v["suggestions"], x) !== v["suggestions"]) return S(v, 282, x); continue;
-    case "_meta": if (s301(v["_meta"], x) !== v["_meta"]) return S(v, 282, x); continue;
-    default: return S(v, 282, x);
-  }
-  return v;
-}
-function s283(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s284(v[i], x) !== v[i]) return S(v, 283, x);
-    return v;
-  }
-  return S(v, 283, x);
-  return v;
-}
-function s284(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 284, x);
-  switch (v["kind"]) {
-    case "edit": {
-      return s285(v, x);
-    }
-    case "jump": {
-      return s295(v, x);
-    }
-    case "rename": {
-      return s297(v, x);
-    }
-    case "searchAndReplace": {
-      return s299(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 284, x);
-}
-function s285(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "id": case "uri": continue;
-    case "edits": if (s286(v["edits"], x) !== v["edits"]) return S(v, 285, x); continue;
-    case "cursorPosition": if (s293(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 285, x); continue;
-    case "_meta": if (s294(v["_meta"], x) !== v["_meta"]) return S(v, 285, x); continue;
-    default: return S(v, 285, x);
-  }
-  return v;
-}
-function s286(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s287(v[i], x) !== v[i]) return S(v, 286, x);
-    return v;
-  }
-  return S(v, 286, x);
-  return v;
-}
-function s287(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "newText": continue;
-    case "range": if (s288(v["range"], x) !== v["range"]) return S(v, 287, x); continue;
-    case "_meta": if (s292(v["_meta"], x) !== v["_meta"]) return S(v, 287, x); continue;
-    default: return S(v, 287, x);
-  }
-  return v;
-}
-function s288(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "start": if (s289(v["start"], x) !== v["start"]) return S(v, 288, x); continue;
-    case "end": if (s289(v["end"], x) !== v["end"]) return S(v, 288, x); continue;
-    case "_meta": if (s291(v["_meta"], x) !== v["_meta"]) return S(v, 288, x); continue;
-    default: return S(v, 288, x);
-  }
-  return v;
-}
-function s289(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "line": case "character": continue;
-    case "_meta": if (s290(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
-    default: return S(v, 289, x);
-  }
-  return v;
-}
-function s290(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 290, x); continue;
-  }
-  return v;
-}
-function s291(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 291, x); continue;
-  }
-  return v;
-}
-function s292(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 292, x); continue;
-  }
-  return v;
-}
-function s293(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 293, x);
-  return s289(v, x);
-}
-function s294(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 294, x); continue;
-  }
-  return v;
-}
-function s295(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "id": case "uri": continue;
-    case "position": if (s289(v["position"], x) !== v["position"]) return S(v, 295, x); continue;
-    case "_meta": if (s296(v["_meta"], x) !== v["_meta"]) return S(v, 295, x); continue;
-    default: return S(v, 295, x);
-  }
-  return v;
-}
-function s296(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 296, x); continue;
-  }
-  return v;
-}
-function s297(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "id": case "uri": case "newName": continue;
-    case "position": if (s289(v["position"], x) !== v["position"]) return S(v, 297, x); continue;
-    case "_meta": if (s298(v["_meta"], x) !== v["_meta"]) return S(v, 297, x); continue;
-    default: return S(v, 297, x);
-  }
-  return v;
-}
-function s298(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 298, x); continue;
-  }
-  return v;
-}
-function s299(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "id": case "uri": case "search": case "replace": case "isRegex": continue;
-    case "_meta": if (s300(v["_meta"], x) !== v["_meta"]) return S(v, 299, x); continue;
-    default: return S(v, 299, x);
-  }
-  return v;
-}
-function s300(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 300, x); continue;
-  }
-  return v;
-}
-function s301(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 301, x); continue;
-  }
-  return v;
-}
-function s302(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s303(v["_meta"], x) !== v["_meta"]) return S(v, 302, x); continue;
-    default: return S(v, 302, x);
-  }
-  return v;
-}
-function s303(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 303, x); continue;
-  }
-  return v;
-}
-function s304(v) { return F(v); }
-function s305(v) { return F(v); }
-function s306(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s307(v["error"], x) !== v["error"]) return S(v, 306, x); continue;
-    default: return S(v, 306, x);
-  }
-  return v;
-}
-function s307(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "code": case "message": continue;
-    case "data": if (s5(v["data"], x) !== v["data"]) return S(v, 307, x); continue;
-    default: return S(v, 307, x);
-  }
-  return v;
-}
-function s308(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "name": case "description": case "args": continue;
-    case "env": if (s204(v["env"], x) !== v["env"]) return S(v, 308, x); continue;
-    case "_meta": if (s205(v["_meta"], x) !== v["_meta"]) return S(v, 308, x); continue;
-    default: return S(v, 308, x);
-  }
-  return v;
-}
-function s309(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    case "options": if (s239(v["options"], x) !== v["options"]) return S(v, 309, x); continue;
-    default: return S(v, 309, x);
-  }
-  return v;
-}
-function s310(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    default: return S(v, 310, x);
-  }
-  return v;
-}
-function s311(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "uri": continue;
-    case "edits": if (s286(v["edits"], x) !== v["edits"]) return S(v, 311, x); continue;
-    case "cursorPosition": if (s293(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 311, x); continue;
-    case "_meta": if (s294(v["_meta"], x) !== v["_meta"]) return S(v, 311, x); continue;
-    default: return S(v, 311, x);
-  }
-  return v;
-}
-function s312(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "uri": continue;
-    case "position": if (s289(v["position"], x) !== v["position"]) return S(v, 312, x); continue;
-    case "_meta": if (s296(v["_meta"], x) !== v["_meta"]) return S(v, 312, x); continue;
-    default: return S(v, 312, x);
-  }
-  return v;
-}
-function s313(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "uri": case "newName": continue;
-    case "position": if (s289(v["position"], x) !== v["position"]) return S(v, 313, x); continue;
-    case "_meta": if (s298(v["_meta"], x) !== v["_meta"]) return S(v, 313, x); continue;
-    default: return S(v, 313, x);
-  }
-  return v;
-}
-function s314(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "uri": case "search": case "replace": case "isRegex": continue;
-    case "_meta": if (s300(v["_meta"], x) !== v["_meta"]) return S(v, 314, x); continue;
-    default: return S(v, 314, x);
-  }
-  return v;
-}
-function s315(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s316(v["params"], x) !== v["params"]) return S(v, 315, x); continue;
-    default: return S(v, 315, x);
-  }
-  return v;
-}
-function s316(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s317(v, x);
-  }
-  return s317(v, x);
-}
-function s317(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 317, x);
-  if (Array.isArray(v)) {
-    return s380(v, x);
-  }
-  if (c196(v)) {
-    return s318(v, x);
-  }
-  { const r = Q(v, 211, 196); if (r !== undefined) return s318(r, x); }
-  if (c197(v)) {
-    return s375(v, x);
-  }
-  { const r = Q(v, 263, 197); if (r !== undefined) return s375(r, x); }
-  if (c198(v)) {
-    return s377(v, x);
-  }
-  { const r = Q(v, 264, 198); if (r !== undefined) return s377(r, x); }
-  return s380(v, x);
-}
-function s318(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "update": if (s319(v["update"], x) !== v["update"]) return S(v, 318, x); continue;
-    case "_meta": if (s374(v["_meta"], x) !== v["_meta"]) return S(v, 318, x); continue;
-    default: return S(v, 318, x);
-  }
-  return v;
-}
-function s319(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 319, x);
-  switch (v["sessionUpdate"]) {
-    case "user_message_chunk": {
-      return s320(v, x);
-    }
-    case "agent_message_chunk": {
-      return s322(v, x);
-    }
-    case "agent_thought_chunk": {
-      return s323(v, x);
-    }
-    case "tool_call": {
-      return s324(v, x);
-    }
-    case "tool_call_update": {
-      return s328(v, x);
-    }
-    case "plan": {
-      return s329(v, x);
-    }
-    case "plan_update": {
-      return s334(v, x);
-    }
-    case "plan_removed": {
-      return s344(v, x);
-    }
-    case "available_commands_update": {
-      return s346(v, x);
-    }
-    case "current_mode_update": {
-      return s355(v, x);
-    }
-    case "config_option_update": {
-      return s357(v, x);
-    }
-    case "session_info_update": {
-      return s360(v, x);
-    }
-    case "usage_update": {
-      return s362(v, x);
-    }
-    case "notice": {
-      return s367(v, x);
-    }
-    case "compaction_update": {
-      return s369(v, x);
-    }
-    case "compaction_summary_chunk": {
-      return s372(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 319, x);
-}
-function s320(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 320, x); continue;
-    case "_meta": if (s321(v["_meta"], x) !== v["_meta"]) return S(v, 320, x); continue;
-    default: return S(v, 320, x);
-  }
-  return v;
-}
-function s321(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 321, x); continue;
-  }
-  return v;
-}
-function s322(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 322, x); continue;
-    case "_meta": if (s321(v["_meta"], x) !== v["_meta"]) return S(v, 322, x); continue;
-    default: return S(v, 322, x);
-  }
-  return v;
-}
-function s323(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 323, x); continue;
-    case "_meta": if (s321(v["_meta"], x) !== v["_meta"]) return S(v, 323, x); continue;
-    default: return S(v, 323, x);
-  }
-  return v;
-}
-function s324(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "title": case "name": case "kind": case "status": continue;
-    case "content": if (s325(v["content"], x) !== v["content"]) return S(v, 324, x); continue;
-    case "locations": if (s326(v["locations"], x) !== v["locations"]) return S(v, 324, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 324, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 324, x); continue;
-    case "_meta": if (s327(v["_meta"], x) !== v["_meta"]) return S(v, 324, x); continue;
-    default: return S(v, 324, x);
-  }
-  return v;
-}
-function s325(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 325, x);
-    return v;
-  }
-  return S(v, 325, x);
-  return v;
-}
-function s326(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s42(v[i], x) !== v[i]) return S(v, 326, x);
-    return v;
-  }
-  return S(v, 326, x);
-  return v;
-}
-function s327(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 327, x); continue;
-  }
-  return v;
-}
-function s328(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": case "name": continue;
-    case "content": if (s10(v["content"], x) !== v["content"]) return S(v, 328, x); continue;
-    case "locations": if (s41(v["locations"], x) !== v["locations"]) return S(v, 328, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 328, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 328, x); continue;
-    case "_meta": if (s44(v["_meta"], x) !== v["_meta"]) return S(v, 328, x); continue;
-    default: return S(v, 328, x);
-  }
-  return v;
-}
-function s329(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "entries": if (s330(v["entries"], x) !== v["entries"]) return S(v, 329, x); continue;
-    case "_meta": if (s333(v["_meta"], x) !== v["_meta"]) return S(v, 329, x); continue;
-    default: return S(v, 329, x);
-  }
-  return v;
-}
-function s330(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s331(v[i], x) !== v[i]) return S(v, 330, x);
-    return v;
-  }
-  return S(v, 330, x);
-  return v;
-}
-function s331(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": case "priority": case "status": continue;
-    case "_meta": if (s332(v["_meta"], x) !== v["_meta"]) return S(v, 331, x); continue;
-    default: return S(v, 331, x);
-  }
-  return v;
-}
-function s332(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 332, x); continue;
-  }
-  return v;
-}
-function s333(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 333, x); continue;
-  }
-  return v;
-}
-function s334(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "plan": if (s335(v["plan"], x) !== v["plan"]) return S(v, 334, x); continue;
-    case "_meta": if (s343(v["_meta"], x) !== v["_meta"]) return S(v, 334, x); continue;
-    default: return S(v, 334, x);
-  }
-  return v;
-}
-function s335(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 335, x);
-  switch (v["type"]) {
-    case "items": {
-      return s336(v, x);
-    }
-    case "file": {
-      return s339(v, x);
-    }
-    case "markdown": {
-      return s341(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 335, x);
-}
-function s336(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    case "entries": if (s337(v["entries"], x) !== v["entries"]) return S(v, 336, x); continue;
-    case "_meta": if (s338(v["_meta"], x) !== v["_meta"]) return S(v, 336, x); continue;
-    default: return S(v, 336, x);
-  }
-  return v;
-}
-function s337(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s331(v[i], x) !== v[i]) return S(v, 337, x);
-    return v;
-  }
-  return S(v, 337, x);
-  return v;
-}
-function s338(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 338, x); continue;
-  }
-  return v;
-}
-function s339(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": case "uri": continue;
-    case "_meta": if (s340(v["_meta"], x) !== v["_meta"]) return S(v, 339, x); continue;
-    default: return S(v, 339, x);
-  }
-  return v;
-}
-function s340(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 340, x); continue;
-  }
-  return v;
-}
-function s341(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": case "content": continue;
-    case "_meta": if (s342(v["_meta"], x) !== v["_meta"]) return S(v, 341, x); continue;
-    default: return S(v, 341, x);
-  }
-  return v;
-}
-function s342(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 342, x); continue;
-  }
-  return v;
-}
-function s343(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 343, x); continue;
-  }
-  return v;
-}
-function s344(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "planId": continue;
-    case "_meta": if (s345(v["_meta"], x) !== v["_meta"]) return S(v, 344, x); continue;
-    default: return S(v, 344, x);
-  }
-  return v;
-}
-function s345(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 345, x); continue;
-  }
-  return v;
-}
-function s346(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "availableCommands": if (s347(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 346, x); continue;
-    case "_meta": if (s354(v["_meta"], x) !== v["_meta"]) return S(v, 346, x); continue;
-    default: return S(v, 346, x);
-  }
-  return v;
-}
-function s347(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s348(v[i], x) !== v[i]) return S(v, 347, x);
-    return v;
-  }
-  return S(v, 347, x);
-  return v;
-}
-function s348(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "description": continue;
-    case "input": if (s349(v["input"], x) !== v["input"]) return S(v, 348, x); continue;
-    case "_meta": if (s353(v["_meta"], x) !== v["_meta"]) return S(v, 348, x); continue;
-    default: return S(v, 348, x);
-  }
-  return v;
-}
-function s349(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 349, x);
-  return s350(v, x);
-}
-function s350(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 350, x);
-  return s351(v, x);
-}
-function s351(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "hint": continue;
-    case "_meta": if (s352(v["_meta"], x) !== v["_meta"]) return S(v, 351, x); continue;
-    default: return S(v, 351, x);
-  }
-  return v;
-}
-function s352(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 352, x); continue;
-  }
-  return v;
-}
-function s353(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 353, x); continue;
-  }
-  return v;
-}
-function s354(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 354, x); continue;
-  }
-  return v;
-}
-function s355(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "currentModeId": continue;
-    case "_meta": if (s356(v["_meta"], x) !== v["_meta"]) return S(v, 355, x); continue;
-    default: return S(v, 355, x);
-  }
-  return v;
-}
-function s356(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 356, x); continue;
-  }
-  return v;
-}
-function s357(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "configOptions": if (s358(v["configOptions"], x) !== v["configOptions"]) return S(v, 357, x); continue;
-    case "_meta": if (s359(v["_meta"], x) !== v["_meta"]) return S(v, 357, x); continue;
-    default: return S(v, 357, x);
-  }
-  return v;
-}
-function s358(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s236(v[i], x) !== v[i]) return S(v, 358, x);
-    return v;
-  }
-  return S(v, 358, x);
-  return v;
-}
-function s359(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 359, x); continue;
-  }
-  return v;
-}
-function s360(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "title": case "updatedAt": continue;
-    case "_meta": if (s361(v["_meta"], x) !== v["_meta"]) return S(v, 360, x); continue;
-    default: return S(v, 360, x);
-  }
-  return v;
-}
-function s361(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 361, x); continue;
-  }
-  return v;
-}
-function s362(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "used": case "size": continue;
-    case "cost": if (s363(v["cost"], x) !== v["cost"]) return S(v, 362, x); continue;
-    case "_meta": if (s366(v["_meta"], x) !== v["_meta"]) return S(v, 362, x); continue;
-    default: return S(v, 362, x);
-  }
-  return v;
-}
-function s363(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 363, x);
-  return s364(v, x);
-}
-function s364(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "amount": case "currency": continue;
-    case "_meta": if (s365(v["_meta"], x) !== v["_meta"]) return S(v, 364, x); continue;
-    default: return S(v, 364, x);
-  }
-  return v;
-}
-function s365(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 365, x); continue;
-  }
-  return v;
-}
-function s366(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 366, x); continue;
-  }
-  return v;
-}
-function s367(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "severity": case "title": case "description": continue;
-    case "_meta": if (s368(v["_meta"], x) !== v["_meta"]) return S(v, 367, x); continue;
-    default: return S(v, 367, x);
-  }
-  return v;
-}
-function s368(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 368, x); continue;
-  }
-  return v;
-}
-function s369(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
-    case "summary": if (s370(v["summary"], x) !== v["summary"]) return S(v, 369, x); continue;
-    case "_meta": if (s371(v["_meta"], x) !== v["_meta"]) return S(v, 369, x); continue;
-    default: return S(v, 369, x);
-  }
-  return v;
-}
-function s370(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s13(v[i], x) !== v[i]) return S(v, 370, x);
-    return v;
-  }
-  return S(v, 370, x);
-  return v;
-}
-function s371(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 371, x); continue;
-  }
-  return v;
-}
-function s372(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "compactionId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 372, x); continue;
-    case "_meta": if (s373(v["_meta"], x) !== v["_meta"]) return S(v, 372, x); continue;
-    default: return S(v, 372, x);
-  }
-  return v;
-}
-function s373(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 373, x); continue;
-  }
-  return v;
-}
-function s374(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 374, x); continue;
-  }
-  return v;
-}
-function s375(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "elicitationId": continue;
-    case "_meta": if (s376(v["_meta"], x) !== v["_meta"]) return S(v, 375, x); continue;
-    default: return S(v, 375, x);
-  }
-  return v;
-}
-function s376(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 376, x); continue;
-  }
-  return v;
-}
-function s377(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": case "method": continue;
-    case "params": if (s378(v["params"], x) !== v["params"]) return S(v, 377, x); continue;
-    case "_meta": if (s379(v["_meta"], x) !== v["_meta"]) return S(v, 377, x); continue;
-    default: return S(v, 377, x);
-  }
-  return v;
-}
-function s378(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 378, x); continue;
-  }
-  return v;
-}
-function s379(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 379, x); continue;
-  }
-  return v;
-}
-function s380(v) { return F(v); }
-function s381(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 381, x); continue;
-    case "_meta": if (s321(v["_meta"], x) !== v["_meta"]) return S(v, 381, x); continue;
-    default: return S(v, 381, x);
-  }
-  return v;
-}
-function s382(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "title": case "name": case "kind": case "status": continue;
-    case "content": if (s325(v["content"], x) !== v["content"]) return S(v, 382, x); continue;
-    case "locations": if (s326(v["locations"], x) !== v["locations"]) return S(v, 382, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 382, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 382, x); continue;
-    case "_meta": if (s327(v["_meta"], x) !== v["_meta"]) return S(v, 382, x); continue;
-    default: return S(v, 382, x);
-  }
-  return v;
-}
-function s383(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "entries": if (s330(v["entries"], x) !== v["entries"]) return S(v, 383, x); continue;
-    case "_meta": if (s333(v["_meta"], x) !== v["_meta"]) return S(v, 383, x); continue;
-    default: return S(v, 383, x);
-  }
-  return v;
-}
-function s384(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "entries": if (s337(v["entries"], x) !== v["entries"]) return S(v, 384, x); continue;
-    case "_meta": if (s338(v["_meta"], x) !== v["_meta"]) return S(v, 384, x); continue;
-    default: return S(v, 384, x);
-  }
-  return v;
-}
-function s385(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": case "uri": continue;
-    case "_meta": if (s340(v["_meta"], x) !== v["_meta"]) return S(v, 385, x); continue;
-    default: return S(v, 385, x);
-  }
-  return v;
-}
-function s386(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": case "content": continue;
-    case "_meta": if (s342(v["_meta"], x) !== v["_meta"]) return S(v, 386, x); continue;
-    default: return S(v, 386, x);
-  }
-  return v;
-}
-function s387(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "plan": if (s335(v["plan"], x) !== v["plan"]) return S(v, 387, x); continue;
-    case "_meta": if (s343(v["_meta"], x) !== v["_meta"]) return S(v, 387, x); continue;
-    default: return S(v, 387, x);
-  }
-  return v;
-}
-function s388(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "_meta": if (s345(v["_meta"], x) !== v["_meta"]) return S(v, 388, x); continue;
-    default: return S(v, 388, x);
-  }
-  return v;
-}
-function s389(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "availableCommands": if (s347(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 389, x); continue;
-    case "_meta": if (s354(v["_meta"], x) !== v["_meta"]) return S(v, 389, x); continue;
-    default: return S(v, 389, x);
-  }
-  return v;
-}
-function s390(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentModeId": continue;
-    case "_meta": if (s356(v["_meta"], x) !== v["_meta"]) return S(v, 390, x); continue;
-    default: return S(v, 390, x);
-  }
-  return v;
-}
-function s391(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s358(v["configOptions"], x) !== v["configOptions"]) return S(v, 391, x); continue;
-    case "_meta": if (s359(v["_meta"], x) !== v["_meta"]) return S(v, 391, x); continue;
-    default: return S(v, 391, x);
-  }
-  return v;
-}
-function s392(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "updatedAt": continue;
-    case "_meta": if (s361(v["_meta"], x) !== v["_meta"]) return S(v, 392, x); continue;
-    default: return S(v, 392, x);
-  }
-  return v;
-}
-function s393(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "used": case "size": continue;
-    case "cost": if (s363(v["cost"], x) !== v["cost"]) return S(v, 393, x); continue;
-    case "_meta": if (s366(v["_meta"], x) !== v["_meta"]) return S(v, 393, x); continue;
-    default: return S(v, 393, x);
-  }
-  return v;
-}
-function s394(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "severity": case "title": case "description": continue;
-    case "_meta": if (s368(v["_meta"], x) !== v["_meta"]) return S(v, 394, x); continue;
-    default: return S(v, 394, x);
-  }
-  return v;
-}
-function s395(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "compactionId": case "status": case "error": continue;
-    case "summary": if (s370(v["summary"], x) !== v["summary"]) return S(v, 395, x); continue;
-    case "_meta": if (s371(v["_meta"], x) !== v["_meta"]) return S(v, 395, x); continue;
-    default: return S(v, 395, x);
-  }
-  return v;
-}
-function s396(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "compactionId": continue;
-    case "content": if (s13(v["content"], x) !== v["content"]) return S(v, 396, x); continue;
-    case "_meta": if (s373(v["_meta"], x) !== v["_meta"]) return S(v, 396, x); continue;
-    default: return S(v, 396, x);
-  }
-  return v;
-}
-function s397(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s398(v["params"], x) !== v["params"]) return S(v, 397, x); continue;
-    default: return S(v, 397, x);
-  }
-  return v;
-}
-function s398(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s399(v, x);
-  }
-  return s399(v, x);
-}
-function s399(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 399, x);
-  if (Array.isArray(v)) {
-    return s101(v, x);
-  }
-  if (c248(v)) {
-    return s400(v, x);
-  }
-  { const r = Q(v, 268, 248); if (r !== undefined) return s400(r, x); }
-  if (c249(v)) {
-    return s444(v, x);
-  }
-  { const r = Q(v, 296, 249); if (r !== undefined) return s444(r, x); }
-  if (c250(v)) {
-    return s446(v, x);
-  }
-  { const r = Q(v, 297, 250); if (r !== undefined) return s446(r, x); }
-  if (c251(v)) {
-    return s448(v, x);
-  }
-  { const r = Q(v, 298, 251); if (r !== undefined) return s448(r, x); }
-  if (c252(v)) {
-    return s451(v, x);
-  }
-  { const r = Q(v, 299, 252); if (r !== undefined) return s451(r, x); }
-  if (c253(v)) {
-    return s453(v, x);
-  }
-  { const r = Q(v, 300, 253); if (r !== undefined) return s453(r, x); }
-  if (c254(v)) {
-    return s455(v, x);
-  }
-  { const r = Q(v, 301, 254); if (r !== undefined) return s455(r, x); }
-  if (c255(v)) {
-    return s472(v, x);
-  }
-  { const r = Q(v, 316, 255); if (r !== undefined) return s472(r, x); }
-  if (c256(v)) {
-    return s475(v, x);
-  }
-  { const r = Q(v, 319, 256); if (r !== undefined) return s475(r, x); }
-  if (c257(v)) {
-    return s477(v, x);
-  }
-  { const r = Q(v, 320, 257); if (r !== undefined) return s477(r, x); }
-  if (c258(v)) {
-    return s479(v, x);
-  }
-  { const r = Q(v, 321, 258); if (r !== undefined) return s479(r, x); }
-  if (c259(v)) {
-    return s482(v, x);
-  }
-  { const r = Q(v, 324, 259); if (r !== undefined) return s482(r, x); }
-  if (c260(v)) {
-    return s485(v, x);
-  }
-  { const r = Q(v, 327, 260); if (r !== undefined) return s485(r, x); }
-  if (c261(v)) {
-    return s487(v, x);
-  }
-  { const r = Q(v, 328, 261); if (r !== undefined) return s487(r, x); }
-  if (c262(v)) {
-    return s489(v, x);
-  }
-  { const r = Q(v, 329, 262); if (r !== undefined) return s489(r, x); }
-  if (c263(v)) {
-    return s493(v, x);
-  }
-  { const r = Q(v, 330, 263); if (r !== undefined) return s493(r, x); }
-  if (c264(v)) {
-    return s496(v, x);
-  }
-  { const r = Q(v, 332, 264); if (r !== undefined) return s496(r, x); }
-  if (c265(v)) {
-    return s504(v, x);
-  }
-  { const r = Q(v, 337, 265); if (r !== undefined) return s504(r, x); }
-  if (c266(v)) {
-    return s532(v, x);
-  }
-  { const r = Q(v, 356, 266); if (r !== undefined) return s532(r, x); }
-  if (c53(v)) {
-    return s96(v, x);
-  }
-  { const r = Q(v, 77, 53); if (r !== undefined) return s96(r, x); }
-  return s101(v, x);
-}
-function s400(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "clientCapabilities": if (s401(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 400, x); continue;
-    case "clientInfo": if (s442(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 400, x); continue;
-    case "_meta": if (s443(v["_meta"], x) !== v["_meta"]) return S(v, 400, x); continue;
-    default: return S(v, 400, x);
-  }
-  if (!H(v, "clientCapabilities")) return S(v, 400, x);
-  return v;
-}
-function s401(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": case "positionEncodings": continue;
-    case "fs": if (s402(v["fs"], x) !== v["fs"]) return S(v, 401, x); continue;
-    case "session": if (s404(v["session"], x) !== v["session"]) return S(v, 401, x); continue;
-    case "plan": if (s415(v["plan"], x) !== v["plan"]) return S(v, 401, x); continue;
-    case "auth": if (s418(v["auth"], x) !== v["auth"]) return S(v, 401, x); continue;
-    case "elicitation": if (s420(v["elicitation"], x) !== v["elicitation"]) return S(v, 401, x); continue;
-    case "nes": if (s429(v["nes"], x) !== v["nes"]) return S(v, 401, x); continue;
-    case "_meta": if (s441(v["_meta"], x) !== v["_meta"]) return S(v, 401, x); continue;
-    default: return S(v, 401, x);
-  }
-  if (!H(v, "fs")) return S(v, 401, x);
-  if (!H(v, "terminal")) return S(v, 401, x);
-  if (!H(v, "auth")) return S(v, 401, x);
-  return v;
-}
-function s402(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "readTextFile": case "writeTextFile": continue;
-    case "_meta": if (s403(v["_meta"], x) !== v["_meta"]) return S(v, 402, x); continue;
-    default: return S(v, 402, x);
-  }
-  if (!H(v, "readTextFile")) return S(v, 402, x);
-  if (!H(v, "writeTextFile")) return S(v, 402, x);
-  return v;
-}
-function s403(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 403, x); continue;
-  }
-  return v;
-}
-function s404(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 404, x);
-  return s405(v, x);
-}
-function s405(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "compaction": if (s406(v["compaction"], x) !== v["compaction"]) return S(v, 405, x); continue;
-    case "configOptions": if (s408(v["configOptions"], x) !== v["configOptions"]) return S(v, 405, x); continue;
-    case "_meta": if (s414(v["_meta"], x) !== v["_meta"]) return S(v, 405, x); continue;
-    default: return S(v, 405, x);
-  }
-  return v;
-}
-function s406(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 406, x);
-  return s407(v, x);
-}
-function s407(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 407, x); continue;
-  }
-  return v;
-}
-function s408(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 408, x);
-  return s409(v, x);
-}
-function s409(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "boolean": if (s410(v["boolean"], x) !== v["boolean"]) return S(v, 409, x); continue;
-    case "_meta": if (s413(v["_meta"], x) !== v["_meta"]) return S(v, 409, x); continue;
-    default: return S(v, 409, x);
-  }
-  return v;
-}
-function s410(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 410, x);
-  return s411(v, x);
-}
-function s411(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s412(v["_meta"], x) !== v["_meta"]) return S(v, 411, x); continue;
-    default: return S(v, 411, x);
-  }
-  return v;
-}
-function s412(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 412, x); continue;
-  }
-  return v;
-}
-function s413(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 413, x); continue;
-  }
-  return v;
-}
-function s414(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 414, x); continue;
-  }
-  return v;
-}
-function s415(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 415, x);
-  return s416(v, x);
-}
-function s416(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s417(v["_meta"], x) !== v["_meta"]) return S(v, 416, x); continue;
-    default: return S(v, 416, x);
-  }
-  return v;
-}
-function s417(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 417, x); continue;
-  }
-  return v;
-}
-function s418(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": continue;
-    case "_meta": if (s419(v["_meta"], x) !== v["_meta"]) return S(v, 418, x); continue;
-    default: return S(v, 418, x);
-  }
-  if (!H(v, "terminal")) return S(v, 418, x);
-  return v;
-}
-function s419(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 419, x); continue;
-  }
-  return v;
-}
-function s420(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 420, x);
-  return s421(v, x);
-}
-function s421(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "form": if (s422(v["form"], x) !== v["form"]) return S(v, 421, x); continue;
-    case "url": if (s425(v["url"], x) !== v["url"]) return S(v, 421, x); continue;
-    case "_meta": if (s428(v["_meta"], x) !== v["_meta"]) return S(v, 421, x); continue;
-    default: return S(v, 421, x);
-  }
-  return v;
-}
-function s422(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 422, x);
-  return s423(v, x);
-}
-function s423(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s424(v["_meta"], x) !== v["_meta"]) return S(v, 423, x); continue;
-    default: return S(v, 423, x);
-  }
-  return v;
-}
-function s424(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 424, x); continue;
-  }
-  return v;
-}
-function s425(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 425, x);
-  return s426(v, x);
-}
-function s426(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s427(v["_meta"], x) !== v["_meta"]) return S(v, 426, x); continue;
-    default: return S(v, 426, x);
-  }
-  return v;
-}
-function s427(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 427, x); continue;
-  }
-  return v;
-}
-function s428(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 428, x); continue;
-  }
-  return v;
-}
-function s429(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 429, x);
-  return s430(v, x);
-}
-function s430(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "jump": if (s431(v["jump"], x) !== v["jump"]) return S(v, 430, x); continue;
-    case "rename": if (s434(v["rename"], x) !== v["rename"]) return S(v, 430, x); continue;
-    case "searchAndReplace": if (s437(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 430, x); continue;
-    case "_meta": if (s440(v["_meta"], x) !== v["_meta"]) return S(v, 430, x); continue;
-    default: return S(v, 430, x);
-  }
-  return v;
-}
-function s431(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 431, x);
-  return s432(v, x);
-}
-function s432(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s433(v["_meta"], x) !== v["_meta"]) return S(v, 432, x); continue;
-    default: return S(v, 432, x);
-  }
-  return v;
-}
-function s433(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 433, x); continue;
-  }
-  return v;
-}
-function s434(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 434, x);
-  return s435(v, x);
-}
-function s435(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s436(v["_meta"], x) !== v["_meta"]) return S(v, 435, x); continue;
-    default: return S(v, 435, x);
-  }
-  return v;
-}
-function s436(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 436, x); continue;
-  }
-  return v;
-}
-function s437(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 437, x);
-  return s438(v, x);
-}
-function s438(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s439(v["_meta"], x) !== v["_meta"]) return S(v, 438, x); continue;
-    default: return S(v, 438, x);
-  }
-  return v;
-}
-function s439(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 439, x); continue;
-  }
-  return v;
-}
-function s440(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 440, x); continue;
-  }
-  return v;
-}
-function s441(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 441, x); continue;
-  }
-  return v;
-}
-function s442(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 442, x);
-  return s209(v, x);
-}
-function s443(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 443, x); continue;
-  }
-  return v;
-}
-function s444(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": continue;
-    case "_meta": if (s445(v["_meta"], x) !== v["_meta"]) return S(v, 444, x); continue;
-    default: return S(v, 444, x);
-  }
-  return v;
-}
-function s445(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 445, x); continue;
-  }
-  return v;
-}
-function s446(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s447(v["_meta"], x) !== v["_meta"]) return S(v, 446, x); continue;
-    default: return S(v, 446, x);
-  }
-  return v;
-}
-function s447(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 447, x); continue;
-  }
-  return v;
-}
-function s448(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": case "apiType": case "baseUrl": continue;
-    case "headers": if (s449(v["headers"], x) !== v["headers"]) return S(v, 448, x); continue;
-    case "_meta": if (s450(v["_meta"], x) !== v["_meta"]) return S(v, 448, x); continue;
-    default: return S(v, 448, x);
-  }
-  return v;
-}
-function s449(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 449, x); continue;
-  }
-  return v;
-}
-function s450(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 450, x); continue;
-  }
-  return v;
-}
-function s451(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": continue;
-    case "_meta": if (s452(v["_meta"], x) !== v["_meta"]) return S(v, 451, x); continue;
-    default: return S(v, 451, x);
-  }
-  return v;
-}
-function s452(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 452, x); continue;
-  }
-  return v;
-}
-function s453(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s454(v["_meta"], x) !== v["_meta"]) return S(v, 453, x); continue;
-    default: return S(v, 453, x);
-  }
-  return v;
-}
-function s454(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 454, x); continue;
-  }
-  return v;
-}
-function s455(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s456(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 455, x); continue;
-    case "_meta": if (s471(v["_meta"], x) !== v["_meta"]) return S(v, 455, x); continue;
-    default: return S(v, 455, x);
-  }
-  return v;
-}
-function s456(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s457(v[i], x) !== v[i]) return S(v, 456, x);
-    return v;
-  }
-  return S(v, 456, x);
-  return v;
-}
-function s457(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 457, x);
-  if (Array.isArray(v)) return S(v, 457, x);
-  switch (v["type"]) {
-    case "http": {
-      if (c232(v)) {
-        return s458(v, x);
-      }
-      { const r = Q(v, 305, 232); if (r !== undefined) return s458(r, x); }
-      break;
-    }
-    case "sse": {
-      if (c235(v)) {
-        return s463(v, x);
-      }
-      { const r = Q(v, 309, 235); if (r !== undefined) return s463(r, x); }
-      break;
-    }
-    case "acp": {
-      if (c238(v)) {
-        return s466(v, x);
-      }
-      { const r = Q(v, 312, 238); if (r !== undefined) return s466(r, x); }
-      break;
-    }
-    default: {
-      break;
-    }
-  }
-  return s468(v, x);
-}
-function s458(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s459(v["headers"], x) !== v["headers"]) return S(v, 458, x); continue;
-    case "_meta": if (s462(v["_meta"], x) !== v["_meta"]) return S(v, 458, x); continue;
-    default: return S(v, 458, x);
-  }
-  return v;
-}
-function s459(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s460(v[i], x) !== v[i]) return S(v, 459, x);
-    return v;
-  }
-  return S(v, 459, x);
-  return v;
-}
-function s460(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s461(v["_meta"], x) !== v["_meta"]) return S(v, 460, x); continue;
-    default: return S(v, 460, x);
-  }
-  return v;
-}
-function s461(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 461, x); continue;
-  }
-  return v;
-}
-function s462(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 462, x); continue;
-  }
-  return v;
-}
-function s463(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s464(v["headers"], x) !== v["headers"]) return S(v, 463, x); continue;
-    case "_meta": if (s465(v["_meta"], x) !== v["_meta"]) return S(v, 463, x); continue;
-    default: return S(v, 463, x);
-  }
-  return v;
-}
-function s464(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s460(v[i], x) !== v[i]) return S(v, 464, x);
-    return v;
-  }
-  return S(v, 464, x);
-  return v;
-}
-function s465(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 465, x); continue;
-  }
-  return v;
-}
-function s466(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "serverId": continue;
-    case "_meta": if (s467(v["_meta"], x) !== v["_meta"]) return S(v, 466, x); continue;
-    default: return S(v, 466, x);
-  }
-  return v;
-}
-function s467(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 467, x); continue;
-  }
-  return v;
-}
-function s468(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "command": case "args": continue;
-    case "env": if (s469(v["env"], x) !== v["env"]) return S(v, 468, x); continue;
-    case "_meta": if (s470(v["_meta"], x) !== v["_meta"]) return S(v, 468, x); continue;
-    default: return S(v, 468, x);
-  }
-  return v;
-}
-function s469(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s51(v[i], x) !== v[i]) return S(v, 469, x);
-    return v;
-  }
-  return S(v, 469, x);
-  return v;
-}
-function s470(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 470, x); continue;
-  }
-  return v;
-}
-function s471(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 471, x); continue;
-  }
-  return v;
-}
-function s472(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": case "sessionId": continue;
-    case "mcpServers": if (s473(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 472, x); continue;
-    case "_meta": if (s474(v["_meta"], x) !== v["_meta"]) return S(v, 472, x); continue;
-    default: return S(v, 472, x);
-  }
-  return v;
-}
-function s473(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s457(v[i], x) !== v[i]) return S(v, 473, x);
-    return v;
-  }
-  return S(v, 473, x);
-  return v;
-}
-function s474(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 474, x); continue;
-  }
-  return v;
-}
-function s475(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "cursor": continue;
-    case "_meta": if (s476(v["_meta"], x) !== v["_meta"]) return S(v, 475, x); continue;
-    default: return S(v, 475, x);
-  }
-  return v;
-}
-function s476(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 476, x); continue;
-  }
-  return v;
-}
-function s477(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s478(v["_meta"], x) !== v["_meta"]) return S(v, 477, x); continue;
-    default: return S(v, 477, x);
-  }
-  return v;
-}
-function s478(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 478, x); continue;
-  }
-  return v;
-}
-function s479(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s480(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 479, x); continue;
-    case "_meta": if (s481(v["_meta"], x) !== v["_meta"]) return S(v, 479, x); continue;
-    default: return S(v, 479, x);
-  }
-  return v;
-}
-function s480(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s457(v[i], x) !== v[i]) return S(v, 480, x);
-    return v;
-  }
-  return S(v, 480, x);
-  return v;
-}
-function s481(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 481, x); continue;
-  }
-  return v;
-}
-function s482(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s483(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 482, x); continue;
-    case "_meta": if (s484(v["_meta"], x) !== v["_meta"]) return S(v, 482, x); continue;
-    default: return S(v, 482, x);
-  }
-  return v;
-}
-function s483(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s457(v[i], x) !== v[i]) return S(v, 483, x);
-    return v;
-  }
-  return S(v, 483, x);
-  return v;
-}
-function s484(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 484, x); continue;
-  }
-  return v;
-}
-function s485(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s486(v["_meta"], x) !== v["_meta"]) return S(v, 485, x); continue;
-    default: return S(v, 485, x);
-  }
-  return v;
-}
-function s486(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 486, x); continue;
-  }
-  return v;
-}
-function s487(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "modeId": continue;
-    case "_meta": if (s488(v["_meta"], x) !== v["_meta"]) return S(v, 487, x); continue;
-    default: return S(v, 487, x);
-  }
-  return v;
-}
-function s488(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 488, x); continue;
-  }
-  return v;
-}
-function s489(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 489, x);
-  if (Array.isArray(v)) return S(v, 489, x);
-  switch (v["type"]) {
-    case "boolean": {
-      if (c492(v)) {
-        for (const k in v) switch (k) {
-          case "sessionId": case "configId": case "value": case "type": continue;
-          case "_meta": if (s490(v["_meta"], x) !== v["_meta"]) return S(v, 489, x); continue;
-          default: return S(v, 489, x);
-        }
-        return v;
-      }
-      break;
-    }
-    default: {
-      break;
-    }
-  }
-  for (const k in v) switch (k) {
-    case "sessionId": case "configId": case "value": continue;
-    case "_meta": if (s490(v["_meta"], x) !== v["_meta"]) return S(v, 489, x); continue;
-    default: return S(v, 489, x);
-  }
-  return v;
-}
-function s490(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 490, x); continue;
-  }
-  return v;
-}
-function s491(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "type": continue;
-    default: return S(v, 491, x);
-  }
-  return v;
-}
-function s492(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": continue;
-    default: return S(v, 492, x);
-  }
-  return v;
-}
-function s493(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "prompt": if (s494(v["prompt"], x) !== v["prompt"]) return S(v, 493, x); continue;
-    case "_meta": if (s495(v["_meta"], x) !== v["_meta"]) return S(v, 493, x); continue;
-    default: return S(v, 493, x);
-  }
-  return v;
-}
-function s494(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s13(v[i], x) !== v[i]) return S(v, 494, x);
-    return v;
-  }
-  return S(v, 494, x);
-  return v;
-}
-function s495(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 495, x); continue;
-  }
-  return v;
-}
-function s496(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "workspaceUri": continue;
-    case "workspaceFolders": if (s497(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 496, x); continue;
-    case "repository": if (s500(v["repository"], x) !== v["repository"]) return S(v, 496, x); continue;
-    case "_meta": if (s503(v["_meta"], x) !== v["_meta"]) return S(v, 496, x); continue;
-    default: return S(v, 496, x);
-  }
-  return v;
-}
-function s497(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s498(v[i], x) !== v[i]) return S(v, 497, x);
-    return v;
-  }
-  return S(v, 497, x);
-  return v;
-}
-function s498(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "name": continue;
-    case "_meta": if (s499(v["_meta"], x) !== v["_meta"]) return S(v, 498, x); continue;
-    default: return S(v, 498, x);
-  }
-  return v;
-}
-function s499(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 499, x); continue;
-  }
-  return v;
-}
-function s500(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 500, x);
-  return s501(v, x);
-}
-function s501(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "owner": case "remoteUrl": continue;
-    case "_meta": if (s502(v["_meta"], x) !== v["_meta"]) return S(v, 501, x); continue;
-    default: return S(v, 501, x);
-  }
-  return v;
-}
-function s502(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 502, x); continue;
-  }
-  return v;
-}
-function s503(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 503, x); continue;
-  }
-  return v;
-}
-function s504(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "version": case "triggerKind": continue;
-    case "position": if (s289(v["position"], x) !== v["position"]) return S(v, 504, x); continue;
-    case "selection": if (s505(v["selection"], x) !== v["selection"]) return S(v, 504, x); continue;
-    case "context": if (s506(v["context"], x) !== v["context"]) return S(v, 504, x); continue;
-    case "_meta": if (s531(v["_meta"], x) !== v["_meta"]) return S(v, 504, x); continue;
-    default: return S(v, 504, x);
-  }
-  return v;
-}
-function s505(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 505, x);
-  return s288(v, x);
-}
-function s506(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 506, x);
-  return s507(v, x);
-}
-function s507(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "recentFiles": if (s508(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 507, x); continue;
-    case "relatedSnippets": if (s511(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 507, x); continue;
-    case "editHistory": if (s517(v["editHistory"], x) !== v["editHistory"]) return S(v, 507, x); continue;
-    case "userActions": if (s520(v["userActions"], x) !== v["userActions"]) return S(v, 507, x); continue;
-    case "openFiles": if (s523(v["openFiles"], x) !== v["openFiles"]) return S(v, 507, x); continue;
-    case "diagnostics": if (s527(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 507, x); continue;
-    case "_meta": if (s530(v["_meta"], x) !== v["_meta"]) return S(v, 507, x); continue;
-    default: return S(v, 507, x);
-  }
-  return v;
-}
-function s508(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s509(v[i], x) !== v[i]) return S(v, 508, x);
-    return v;
-  }
-  return S(v, 508, x);
-  return v;
-}
-function s509(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "languageId": case "text": continue;
-    case "_meta": if (s510(v["_meta"], x) !== v["_meta"]) return S(v, 509, x); continue;
-    default: return S(v, 509, x);
-  }
-  return v;
-}
-function s510(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 510, x); continue;
-  }
-  return v;
-}
-function s511(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s512(v[i], x) !== v[i]) return S(v, 511, x);
-    return v;
-  }
-  return S(v, 511, x);
-  return v;
-}
-function s512(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": continue;
-    case "excerpts": if (s513(v["excerpts"], x) !== v["excerpts"]) return S(v, 512, x); continue;
-    case "_meta": if (s516(v["_meta"], x) !== v["_meta"]) return S(v, 512, x); continue;
-    default: return S(v, 512, x);
-  }
-  return v;
-}
-function s513(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s514(v[i], x) !== v[i]) return S(v, 513, x);
-    return v;
-  }
-  return S(v, 513, x);
-  return v;
-}
-function s514(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "startLine": case "endLine": case "text": continue;
-    case "_meta": if (s515(v["_meta"], x) !== v["_meta"]) return S(v, 514, x); continue;
-    default: return S(v, 514, x);
-  }
-  return v;
-}
-function s515(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 515, x); continue;
-  }
-  return v;
-}
-function s516(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 516, x); continue;
-  }
-  return v;
-}
-function s517(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s518(v[i], x) !== v[i]) return S(v, 517, x);
-    return v;
-  }
-  return S(v, 517, x);
-  return v;
-}
-function s518(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "diff": continue;
-    case "_meta": if (s519(v["_meta"], x) !== v["_meta"]) return S(v, 518, x); continue;
-    default: return S(v, 518, x);
-  }
-  return v;
-}
-function s519(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 519, x); continue;
-  }
-  return v;
-}
-function s520(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s521(v[i], x) !== v[i]) return S(v, 520, x);
-    return v;
-  }
-  return S(v, 520, x);
-  return v;
-}
-function s521(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": case "uri": case "timestampMs": continue;
-    case "position": if (s289(v["position"], x) !== v["position"]) return S(v, 521, x); continue;
-    case "_meta": if (s522(v["_meta"], x) !== v["_meta"]) return S(v, 521, x); continue;
-    default: return S(v, 521, x);
-  }
-  return v;
-}
-function s522(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 522, x); continue;
-  }
-  return v;
-}
-function s523(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s524(v[i], x) !== v[i]) return S(v, 523, x);
-    return v;
-  }
-  return S(v, 523, x);
-  return v;
-}
-function s524(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "languageId": case "lastFocusedMs": continue;
-    case "visibleRange": if (s525(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 524, x); continue;
-    case "_meta": if (s526(v["_meta"], x) !== v["_meta"]) return S(v, 524, x); continue;
-    default: return S(v, 524, x);
-  }
-  return v;
-}
-function s525(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 525, x);
-  return s288(v, x);
-}
-function s526(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 526, x); continue;
-  }
-  return v;
-}
-function s527(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s528(v[i], x) !== v[i]) return S(v, 527, x);
-    return v;
-  }
-  return S(v, 527, x);
-  return v;
-}
-function s528(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "severity": case "message": continue;
-    case "range": if (s288(v["range"], x) !== v["range"]) return S(v, 528, x); continue;
-    case "_meta": if (s529(v["_meta"], x) !== v["_meta"]) return S(v, 528, x); continue;
-    default: return S(v, 528, x);
-  }
-  return v;
-}
-function s529(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 529, x); continue;
-  }
-  return v;
-}
-function s530(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 530, x); continue;
-  }
-  return v;
-}
-function s531(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 531, x); continue;
-  }
-  return v;
-}
-function s532(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s533(v["_meta"], x) !== v["_meta"]) return S(v, 532, x); continue;
-    default: return S(v, 532, x);
-  }
-  return v;
-}
-function s533(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 533, x); continue;
-  }
-  return v;
-}
-function s534(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "url": continue;
-    case "headers": if (s459(v["headers"], x) !== v["headers"]) return S(v, 534, x); continue;
-    case "_meta": if (s462(v["_meta"], x) !== v["_meta"]) return S(v, 534, x); continue;
-    default: return S(v, 534, x);
-  }
-  return v;
-}
-function s535(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "url": continue;
-    case "headers": if (s464(v["headers"], x) !== v["headers"]) return S(v, 535, x); continue;
-    case "_meta": if (s465(v["_meta"], x) !== v["_meta"]) return S(v, 535, x); continue;
-    default: return S(v, 535, x);
-  }
-  return v;
-}
-function s536(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "serverId": continue;
-    case "_meta": if (s467(v["_meta"], x) !== v["_meta"]) return S(v, 536, x); continue;
-    default: return S(v, 536, x);
-  }
-  return v;
-}
-function s537(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 537, x);
-  if (Array.isArray(v)) return S(v, 537, x);
-  if (c283(v)) {
-    return s538(v, x);
-  }
-  { const r = Q(v, 358, 283); if (r !== undefined) return s538(r, x); }
-  return s574(v, x);
-}
-function s538(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s539(v["result"], x) !== v["result"]) return S(v, 538, x); continue;
-    default: return S(v, 538, x);
-  }
-  return v;
-}
-function s539(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 539, x);
-  if (Array.isArray(v)) {
-    if (c169(v)) {
-      return s305(v, x);
-    }
-    return s304(v, x);
-  }
-  if (c270(v)) {
-    return s540(v, x);
-  }
-  { const r = Q(v, 360, 270); if (r !== undefined) return s540(r, x); }
-  if (c271(v)) {
-    return s542(v, x);
-  }
-  { const r = Q(v, 361, 271); if (r !== undefined) return s542(r, x); }
-  if (c272(v)) {
-    return s544(v, x);
-  }
-  { const r = Q(v, 362, 272); if (r !== undefined) return s544(r, x); }
-  if (c273(v)) {
-    return s550(v, x);
-  }
-  { const r = Q(v, 366, 273); if (r !== undefined) return s550(r, x); }
-  if (c274(v)) {
-    return s552(v, x);
-  }
-  { const r = Q(v, 367, 274); if (r !== undefined) return s552(r, x); }
-  if (c275(v)) {
-    return s557(v, x);
-  }
-  { const r = Q(v, 370, 275); if (r !== undefined) return s557(r, x); }
-  if (c276(v)) {
-    return s559(v, x);
-  }
-  { const r = Q(v, 371, 276); if (r !== undefined) return s559(r, x); }
-  if (c277(v)) {
-    return s561(v, x);
-  }
-  { const r = Q(v, 372, 277); if (r !== undefined) return s561(r, x); }
-  if (c278(v)) {
-    return s563(v, x);
-  }
-  { const r = Q(v, 373, 278); if (r !== undefined) return s563(r, x); }
-  if (c279(v)) {
-    return s570(v, x);
-  }
-  { const r = Q(v, 374, 279); if (r !== undefined) return s570(r, x); }
-  if (c280(v)) {
-    return s572(v, x);
-  }
-  { const r = Q(v, 375, 280); if (r !== undefined) return s572(r, x); }
-  if (c169(v)) {
-    return s305(v, x);
-  }
-  return s304(v, x);
-}
-function s540(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s541(v["_meta"], x) !== v["_meta"]) return S(v, 540, x); continue;
-    default: return S(v, 540, x);
-  }
-  return v;
-}
-function s541(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 541, x); continue;
-  }
-  return v;
-}
-function s542(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": continue;
-    case "_meta": if (s543(v["_meta"], x) !== v["_meta"]) return S(v, 542, x); continue;
-    default: return S(v, 542, x);
-  }
-  return v;
-}
-function s543(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 543, x); continue;
-  }
-  return v;
-}
-function s544(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": if (s545(v["outcome"], x) !== v["outcome"]) return S(v, 544, x); continue;
-    case "_meta": if (s549(v["_meta"], x) !== v["_meta"]) return S(v, 544, x); continue;
-    default: return S(v, 544, x);
-  }
-  return v;
-}
-function s545(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 545, x);
-  switch (v["outcome"]) {
-    case "cancelled": {
-      return s546(v, x);
-    }
-    case "selected": {
-      return s547(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 545, x);
-}
-function s546(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": continue;
-    default: return S(v, 546, x);
-  }
-  return v;
-}
-function s547(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": case "optionId": continue;
-    case "_meta": if (s548(v["_meta"], x) !== v["_meta"]) return S(v, 547, x); continue;
-    default: return S(v, 547, x);
-  }
-  return v;
-}
-function s548(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 548, x); continue;
-  }
-  return v;
-}
-function s549(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 549, x); continue;
-  }
-  return v;
-}
-function s550(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s551(v["_meta"], x) !== v["_meta"]) return S(v, 550, x); continue;
-    default: return S(v, 550, x);
-  }
-  return v;
-}
-function s551(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 551, x); continue;
-  }
-  return v;
-}
-function s552(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "output": case "truncated": continue;
-    case "exitStatus": if (s553(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 552, x); continue;
-    case "_meta": if (s556(v["_meta"], x) !== v["_meta"]) return S(v, 552, x); continue;
-    default: return S(v, 552, x);
-  }
-  return v;
-}
-function s553(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 553, x);
-  return s554(v, x);
-}
-function s554(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s555(v["_meta"], x) !== v["_meta"]) return S(v, 554, x); continue;
-    default: return S(v, 554, x);
-  }
-  return v;
-}
-function s555(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 555, x); continue;
-  }
-  return v;
-}
-function s556(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 556, x); continue;
-  }
-  return v;
-}
-function s557(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s558(v["_meta"], x) !== v["_meta"]) return S(v, 557, x); continue;
-    default: return S(v, 557, x);
-  }
-  return v;
-}
-function s558(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 558, x); continue;
-  }
-  return v;
-}
-function s559(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s560(v["_meta"], x) !== v["_meta"]) return S(v, 559, x); continue;
-    default: return S(v, 559, x);
-  }
-  return v;
-}
-function s560(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 560, x); continue;
-  }
-  return v;
-}
-function s561(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s562(v["_meta"], x) !== v["_meta"]) return S(v, 561, x); continue;
-    default: return S(v, 561, x);
-  }
-  return v;
-}
-function s562(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 562, x); continue;
-  }
-  return v;
-}
-function s563(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 563, x);
+  if (Array.isArray(v)) return S(v, 266, x);
   switch (v["action"]) {
     case "accept": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s564(v["_meta"], x) !== v["_meta"]) return S(v, 563, x); continue;
-        case "content": if (s566(v["content"], x) !== v["content"]) return S(v, 563, x); continue;
-        default: return S(v, 563, x);
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
+        case "content": if (s96(v["content"], x) !== v["content"]) return S(v, 266, x); continue;
+        default: return S(v, 266, x);
       }
       return v;
     }
     case "decline": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s564(v["_meta"], x) !== v["_meta"]) return S(v, 563, x); continue;
-        default: return S(v, 563, x);
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
+        default: return S(v, 266, x);
       }
       return v;
     }
     case "cancel": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s564(v["_meta"], x) !== v["_meta"]) return S(v, 563, x); continue;
-        default: return S(v, 563, x);
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
+        default: return S(v, 266, x);
       }
       return v;
     }
@@ -6722,357 +4126,202 @@ function s563(v, x) {
       if (typeof v["action"] !== "string") break;
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s564(v["_meta"], x) !== v["_meta"]) return S(v, 563, x); continue;
-        default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 563, x); continue;
+        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
+        default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 266, x); continue;
       }
       return v;
     }
   }
-  return S(v, 563, x);
+  return S(v, 266, x);
 }
-function s564(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 564, x); continue;
-  }
-  return v;
-}
-function s565(v, x) {
+function s267(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    case "content": if (s566(v["content"], x) !== v["content"]) return S(v, 565, x); continue;
-    default: return S(v, 565, x);
+    case "content": if (s96(v["content"], x) !== v["content"]) return S(v, 267, x); continue;
+    default: return S(v, 267, x);
   }
   return v;
 }
-function s566(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 566, x); continue;
-  }
-  return v;
-}
-function s567(v, x) {
+function s268(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    default: return S(v, 567, x);
+    default: return S(v, 268, x);
   }
   return v;
 }
-function s568(v, x) {
+function s269(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    default: return S(v, 568, x);
+    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 269, x); continue;
   }
   return v;
 }
-function s569(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 569, x); continue;
-  }
-  return v;
-}
-function s570(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": continue;
-    case "_meta": if (s571(v["_meta"], x) !== v["_meta"]) return S(v, 570, x); continue;
-    default: return S(v, 570, x);
-  }
-  return v;
-}
-function s571(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 571, x); continue;
-  }
-  return v;
-}
-function s572(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s573(v["_meta"], x) !== v["_meta"]) return S(v, 572, x); continue;
-    default: return S(v, 572, x);
-  }
-  return v;
-}
-function s573(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 573, x); continue;
-  }
-  return v;
-}
-function s574(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s307(v["error"], x) !== v["error"]) return S(v, 574, x); continue;
-    default: return S(v, 574, x);
-  }
-  return v;
-}
-function s575(v, x) {
+function s270(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "optionId": continue;
-    case "_meta": if (s548(v["_meta"], x) !== v["_meta"]) return S(v, 575, x); continue;
-    default: return S(v, 575, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 270, x); continue;
+    default: return S(v, 270, x);
   }
   return v;
 }
-function s576(v, x) {
+function s271(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s566(v["content"], x) !== v["content"]) return S(v, 576, x); continue;
-    default: return S(v, 576, x);
+    case "content": if (s96(v["content"], x) !== v["content"]) return S(v, 271, x); continue;
+    default: return S(v, 271, x);
   }
   return v;
 }
-function s577(v, x) {
+function s272(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "method": continue;
-    case "params": if (s578(v["params"], x) !== v["params"]) return S(v, 577, x); continue;
-    default: return S(v, 577, x);
+    case "params": if (s273(v["params"], x) !== v["params"]) return S(v, 272, x); continue;
+    default: return S(v, 272, x);
   }
   return v;
 }
-function s578(v, x) {
+function s273(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    return s579(v, x);
+    return s274(v, x);
   }
-  return s579(v, x);
+  return s274(v, x);
 }
-function s579(v, x) {
+function s274(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 579, x);
+  if (x) return S(v, 274, x);
   if (Array.isArray(v)) {
-    return s380(v, x);
+    return s5(v, x);
   }
   if (c289(v)) {
-    return s580(v, x);
+    return s126(v, x);
   }
-  { const r = Q(v, 380, 289); if (r !== undefined) return s580(r, x); }
+  { const r = Q(v, 3, 289); if (r !== undefined) return s126(r, x); }
   if (c290(v)) {
-    return s582(v, x);
+    return s275(v, x);
   }
-  { const r = Q(v, 381, 290); if (r !== undefined) return s582(r, x); }
+  { const r = Q(v, 3, 290); if (r !== undefined) return s275(r, x); }
   if (c291(v)) {
-    return s584(v, x);
+    return s276(v, x);
   }
-  { const r = Q(v, 382, 291); if (r !== undefined) return s584(r, x); }
+  { const r = Q(v, 224, 291); if (r !== undefined) return s276(r, x); }
   if (c292(v)) {
-    return s590(v, x);
+    return s279(v, x);
   }
-  { const r = Q(v, 386, 292); if (r !== undefined) return s590(r, x); }
+  { const r = Q(v, 3, 292); if (r !== undefined) return s279(r, x); }
   if (c293(v)) {
-    return s592(v, x);
+    return s279(v, x);
   }
-  { const r = Q(v, 387, 293); if (r !== undefined) return s592(r, x); }
+  { const r = Q(v, 3, 293); if (r !== undefined) return s279(r, x); }
   if (c294(v)) {
-    return s594(v, x);
+    return s280(v, x);
   }
-  { const r = Q(v, 388, 294); if (r !== undefined) return s594(r, x); }
+  { const r = Q(v, 227, 294); if (r !== undefined) return s280(r, x); }
   if (c295(v)) {
-    return s596(v, x);
+    return s281(v, x);
   }
-  { const r = Q(v, 389, 295); if (r !== undefined) return s596(r, x); }
+  { const r = Q(v, 3, 295); if (r !== undefined) return s281(r, x); }
   if (c296(v)) {
-    return s598(v, x);
+    return s282(v, x);
   }
-  { const r = Q(v, 390, 296); if (r !== undefined) return s598(r, x); }
+  { const r = Q(v, 228, 296); if (r !== undefined) return s282(r, x); }
   if (c198(v)) {
-    return s377(v, x);
+    return s53(v, x);
   }
-  { const r = Q(v, 264, 198); if (r !== undefined) return s377(r, x); }
-  return s380(v, x);
+  { const r = Q(v, 169, 198); if (r !== undefined) return s53(r, x); }
+  return s5(v, x);
 }
-function s580(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s581(v["_meta"], x) !== v["_meta"]) return S(v, 580, x); continue;
-    default: return S(v, 580, x);
-  }
-  return v;
-}
-function s581(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 581, x); continue;
-  }
-  return v;
-}
-function s582(v, x) {
+function s275(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": case "languageId": case "version": case "text": continue;
-    case "_meta": if (s583(v["_meta"], x) !== v["_meta"]) return S(v, 582, x); continue;
-    default: return S(v, 582, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 275, x); continue;
+    default: return S(v, 275, x);
   }
   return v;
 }
-function s583(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 583, x); continue;
-  }
-  return v;
-}
-function s584(v, x) {
+function s276(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": case "version": continue;
-    case "contentChanges": if (s585(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 584, x); continue;
-    case "_meta": if (s589(v["_meta"], x) !== v["_meta"]) return S(v, 584, x); continue;
-    default: return S(v, 584, x);
+    case "contentChanges": if (s277(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 276, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 276, x); continue;
+    default: return S(v, 276, x);
   }
   return v;
 }
-function s585(v, x) {
+function s277(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s586(v[i], x) !== v[i]) return S(v, 585, x);
+    for (let i = 0; i < v.length; i++) if (s278(v[i], x) !== v[i]) return S(v, 277, x);
     return v;
   }
-  return S(v, 585, x);
+  return S(v, 277, x);
   return v;
 }
-function s586(v, x) {
+function s278(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "text": continue;
-    case "range": if (s587(v["range"], x) !== v["range"]) return S(v, 586, x); continue;
-    case "_meta": if (s588(v["_meta"], x) !== v["_meta"]) return S(v, 586, x); continue;
-    default: return S(v, 586, x);
+    case "range": if (s236(v["range"], x) !== v["range"]) return S(v, 278, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 278, x); continue;
+    default: return S(v, 278, x);
   }
   return v;
 }
-function s587(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 587, x);
-  return s288(v, x);
-}
-function s588(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 588, x); continue;
-  }
-  return v;
-}
-function s589(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 589, x); continue;
-  }
-  return v;
-}
-function s590(v, x) {
+function s279(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": continue;
-    case "_meta": if (s591(v["_meta"], x) !== v["_meta"]) return S(v, 590, x); continue;
-    default: return S(v, 590, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 279, x); continue;
+    default: return S(v, 279, x);
   }
   return v;
 }
-function s591(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 591, x); continue;
-  }
-  return v;
-}
-function s592(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "uri": continue;
-    case "_meta": if (s593(v["_meta"], x) !== v["_meta"]) return S(v, 592, x); continue;
-    default: return S(v, 592, x);
-  }
-  return v;
-}
-function s593(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 593, x); continue;
-  }
-  return v;
-}
-function s594(v, x) {
+function s280(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": case "version": continue;
-    case "position": if (s289(v["position"], x) !== v["position"]) return S(v, 594, x); continue;
-    case "visibleRange": if (s288(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 594, x); continue;
-    case "_meta": if (s595(v["_meta"], x) !== v["_meta"]) return S(v, 594, x); continue;
-    default: return S(v, 594, x);
+    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 280, x); continue;
+    case "visibleRange": if (s133(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 280, x); continue;
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
+    default: return S(v, 280, x);
   }
   return v;
 }
-function s595(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 595, x); continue;
-  }
-  return v;
-}
-function s596(v, x) {
+function s281(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "id": continue;
-    case "_meta": if (s597(v["_meta"], x) !== v["_meta"]) return S(v, 596, x); continue;
-    default: return S(v, 596, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 281, x); continue;
+    default: return S(v, 281, x);
   }
   return v;
 }
-function s597(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 597, x); continue;
-  }
-  return v;
-}
-function s598(v, x) {
+function s282(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "id": case "reason": continue;
-    case "_meta": if (s599(v["_meta"], x) !== v["_meta"]) return S(v, 598, x); continue;
-    default: return S(v, 598, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 282, x); continue;
+    default: return S(v, 282, x);
   }
   return v;
 }
-function s599(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 599, x); continue;
-  }
-  return v;
-}
-function s600(v, x) {
+function s283(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "requestId": continue;
-    case "_meta": if (s601(v["_meta"], x) !== v["_meta"]) return S(v, 600, x); continue;
-    default: return S(v, 600, x);
+    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 283, x); continue;
+    default: return S(v, 283, x);
   }
   return v;
 }
-function s601(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 601, x); continue;
-  }
-  return v;
-}
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309, s310, s311, s312, s313, s314, s315, s316, s317, s318, s319, s320, s321, s322, s323, s324, s325, s326, s327, s328, s329, s330, s331, s332, s333, s334, s335, s336, s337, s338, s339, s340, s341, s342, s343, s344, s345, s346, s347, s348, s349, s350, s351, s352, s353, s354, s355, s356, s357, s358, s359, s360, s361, s362, s363, s364, s365, s366, s367, s368, s369, s370, s371, s372, s373, s374, s375, s376, s377, s378, s379, s380, s381, s382, s383, s384, s385, s386, s387, s388, s389, s390, s391, s392, s393, s394, s395, s396, s397, s398, s399, s400, s401, s402, s403, s404, s405, s406, s407, s408, s409, s410, s411, s412, s413, s414, s415, s416, s417, s418, s419, s420, s421, s422, s423, s424, s425, s426, s427, s428, s429, s430, s431, s432, s433, s434, s435, s436, s437, s438, s439, s440, s441, s442, s443, s444, s445, s446, s447, s448, s449, s450, s451, s452, s453, s454, s455, s456, s457, s458, s459, s460, s461, s462, s463, s464, s465, s466, s467, s468, s469, s470, s471, s472, s473, s474, s475, s476, s477, s478, s479, s480, s481, s482, s483, s484, s485, s486, s487, s488, s489, s490, s491, s492, s493, s494, s495, s496, s497, s498, s499, s500, s501, s502, s503, s504, s505, s506, s507, s508, s509, s510, s511, s512, s513, s514, s515, s516, s517, s518, s519, s520, s521, s522, s523, s524, s525, s526, s527, s528, s529, s530, s531, s532, s533, s534, s535, s536, s537, s538, s539, s540, s541, s542, s543, s544, s545, s546, s547, s548, s549, s550, s551, s552, s553, s554, s555, s556, s557, s558, s559, s560, s561, s562, s563, s564, s565, s566, s567, s568, s569, s570, s571, s572, s573, s574, s575, s576, s577, s578, s579, s580, s581, s582, s583, s584, s585, s586, s587, s588, s589, s590, s591, s592, s593, s594, s595, s596, s597, s598, s599, s600, s601]);
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283]);
 const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
 const H = Object.hasOwn;
 
@@ -7082,268 +4331,268 @@ export function parseRequestId(v, o) { return vRequestId(v) ? v : R(v, o, vReque
 export function parseWriteTextFileRequest(v, o) { return vWriteTextFileRequest(v) ? s3(v, false) : R(v, o, vWriteTextFileRequest, "WriteTextFileRequest", 3, 3); }
 export function parseSessionId(v, o) { return vSessionId(v) ? v : R(v, o, vSessionId, "SessionId"); }
 export function parseReadTextFileRequest(v, o) { return vReadTextFileRequest(v) ? s6(v, false) : R(v, o, vReadTextFileRequest, "ReadTextFileRequest", 6, 4); }
-export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s8(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 8, 5, 342); }
-export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s9(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 9, 6, 335); }
+export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s7(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 7, 5, 342); }
+export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s8(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 8, 6, 335); }
 export function parseToolCallId(v, o) { return vToolCallId(v) ? v : R(v, o, vToolCallId, "ToolCallId"); }
 export function parseToolKind(v, o) { return vToolKind(v) ? v : R(v, o, vToolKind, "ToolKind"); }
 export function parseToolCallStatus(v, o) { return vToolCallStatus(v) ? v : R(v, o, vToolCallStatus, "ToolCallStatus"); }
-export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s11(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 11, 8, 329); }
-export function parseContentBlock(v, o) { return vContentBlock(v) ? s13(v, false) : R(v, o, vContentBlock, "ContentBlock", 13, 11, 315); }
-export function parseAnnotations(v, o) { return vAnnotations(v) ? s16(v, false) : R(v, o, vAnnotations, "Annotations", 16, 15); }
+export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s10(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 10, 8, 329); }
+export function parseContentBlock(v, o) { return vContentBlock(v) ? s12(v, false) : R(v, o, vContentBlock, "ContentBlock", 12, 11, 315); }
+export function parseAnnotations(v, o) { return vAnnotations(v) ? s15(v, false) : R(v, o, vAnnotations, "Annotations", 15, 15); }
 export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
-export function parseTextContent(v, o) { return vTextContent(v) ? s102(v, false) : R(v, o, vTextContent, "TextContent", 102, 13); }
-export function parseImageContent(v, o) { return vImageContent(v) ? s103(v, false) : R(v, o, vImageContent, "ImageContent", 103, 18); }
-export function parseAudioContent(v, o) { return vAudioContent(v) ? s104(v, false) : R(v, o, vAudioContent, "AudioContent", 104, 21); }
-export function parseResourceLink(v, o) { return vResourceLink(v) ? s105(v, false) : R(v, o, vResourceLink, "ResourceLink", 105, 24); }
-export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s30(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 30, 29); }
-export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s31(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 31, 30); }
-export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s33(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 33, 31); }
-export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s106(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 106, 27); }
-export function parseContent(v, o) { return vContent(v) ? s107(v, false) : R(v, o, vContent, "Content", 107, 10, 319); }
-export function parseDiff(v, o) { return vDiff(v) ? s108(v, false) : R(v, o, vDiff, "Diff", 108, 33); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s55(v, false) : R(v, o, vTextContent, "TextContent", 55, 13); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s56(v, false) : R(v, o, vImageContent, "ImageContent", 56, 18); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s57(v, false) : R(v, o, vAudioContent, "AudioContent", 57, 13); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s58(v, false) : R(v, o, vResourceLink, "ResourceLink", 58, 20); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s20(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 20, 23); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s21(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 21, 24); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s22(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 22, 24); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s59(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 59, 22); }
+export function parseContent(v, o) { return vContent(v) ? s60(v, false) : R(v, o, vContent, "Content", 60, 10, 319); }
+export function parseDiff(v, o) { return vDiff(v) ? s61(v, false) : R(v, o, vDiff, "Diff", 61, 26); }
 export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
-export function parseTerminal(v, o) { return vTerminal(v) ? s109(v, false) : R(v, o, vTerminal, "Terminal", 109, 35); }
-export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s42(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 42, 37); }
-export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s46(v, false) : R(v, o, vPermissionOption, "PermissionOption", 46, 39); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s62(v, false) : R(v, o, vTerminal, "Terminal", 62, 3); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s26(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 26, 29); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s28(v, false) : R(v, o, vPermissionOption, "PermissionOption", 28, 3); }
 export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
 export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
-export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s49(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 49, 40); }
-export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s51(v, false) : R(v, o, vEnvVariable, "EnvVariable", 51, 43); }
-export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s54(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 54, 44); }
-export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s56(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 56, 45); }
-export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s58(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 58, 46); }
-export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s60(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 60, 47); }
-export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s62(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 62, 48); }
-export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s90(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 90, 72); }
-export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s91(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 91); }
-export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s65(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 65, 51); }
+export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s29(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 29, 31); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s31(v, false) : R(v, o, vEnvVariable, "EnvVariable", 31, 3); }
+export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s32(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 32, 3); }
+export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s32(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 32, 3); }
+export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s32(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 32, 3); }
+export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s32(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 32, 3); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s33(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 33, 34); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s48(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 48, 54); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s49(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 49); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s35(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 35, 37); }
 export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
-export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s67(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 67, 53); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s37(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 37, 39); }
 export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
-export function parseEnumOption(v, o) { return vEnumOption(v) ? s70(v, false) : R(v, o, vEnumOption, "EnumOption", 70, 57); }
-export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s110(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 110, 55); }
-export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s111(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 111, 59); }
-export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s112(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 112, 61); }
-export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s113(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 113, 63); }
-export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s80(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 80, 66); }
-export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s114(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 114, 68); }
-export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s84(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 84, 69); }
-export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s115(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 115, 65); }
-export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s116(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 116, 50); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s40(v, false) : R(v, o, vEnumOption, "EnumOption", 40, 43); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s63(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 63, 41); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s64(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 64, 45); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s64(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 64, 47); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s65(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 65, 49); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s44(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 44, 52); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s66(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 66, 3); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s47(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 47, 53); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s67(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 67, 51); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s68(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 68, 36); }
 export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
-export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s117(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 117, 74); }
-export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s94(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 94, 76); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s69(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 69, 56); }
+export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s52(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 52, 3); }
 export function parseMcpServerAcpId(v, o) { return vMcpServerAcpId(v) ? v : R(v, o, vMcpServerAcpId, "McpServerAcpId"); }
-export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s96(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 96, 77); }
+export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s53(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 53, 3); }
 export function parseMcpConnectionId(v, o) { return vMcpConnectionId(v) ? v : R(v, o, vMcpConnectionId, "McpConnectionId"); }
-export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s99(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 99, 78); }
-export function parseExtRequest(v, o) { return vExtRequest(v) ? s101(v, false) : R(v, o, vExtRequest, "ExtRequest", 101); }
-export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s118(v, false) : R(v, o, vAgentResponse, "AgentResponse", 118, 79, 545); }
-export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s121(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 121, 82, 352); }
+export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s54(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 54, 3); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s5(v, false) : R(v, o, vExtRequest, "ExtRequest", 5); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s70(v, false) : R(v, o, vAgentResponse, "AgentResponse", 70, 57, 545); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s73(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 73, 60, 352); }
 export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
-export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s122(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 122, 83); }
-export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s123(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 123, 84); }
-export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s125(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 125, 85); }
-export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s127(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 127, 86); }
-export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s129(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 129, 88); }
-export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s132(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 132, 90); }
-export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s135(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 135, 92); }
-export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s138(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 138, 94); }
-export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s141(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 141, 96); }
-export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s144(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 144, 98); }
-export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s147(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 147, 99); }
-export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s149(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 149, 101); }
-export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s153(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 153, 103); }
-export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s156(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 156, 105); }
-export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s158(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 158, 107); }
-export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s160(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 160, 109); }
-export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s162(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 162, 111); }
-export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s165(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 165, 113); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s74(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 74, 61); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s75(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 75, 62); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s76(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 76, 63); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s77(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 77, 64); }
+export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s79(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 79, 3); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s79(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 79, 3); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s79(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 79, 3); }
+export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s79(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 79, 3); }
+export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s79(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 79, 3); }
+export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s79(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 79, 3); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s80(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 80, 71); }
+export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s79(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 79, 3); }
+export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s79(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 79, 3); }
+export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s82(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 82, 75); }
+export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s84(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 84, 77); }
+export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s86(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 86, 79); }
+export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s79(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 79, 3); }
+export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s88(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 88, 3); }
 export function parseTextDocumentSyncKind(v, o) { return vTextDocumentSyncKind(v) ? v : R(v, o, vTextDocumentSyncKind, "TextDocumentSyncKind"); }
-export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s168(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 168, 115); }
-export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s171(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 171, 117); }
-export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s174(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 174, 119); }
-export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s179(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 179, 121); }
-export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s181(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 181, 123); }
-export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s184(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 184, 125); }
-export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s187(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 187, 127); }
-export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s190(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 190, 129); }
-export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s193(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 193, 131); }
-export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s196(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 196, 133); }
+export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s79(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 79, 3); }
+export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s79(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 79, 3); }
+export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s79(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 79, 3); }
+export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s90(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 90, 86); }
+export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s92(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 92, 88); }
+export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s79(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 79, 3); }
+export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s92(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 92, 88); }
+export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s92(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 92, 88); }
+export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s79(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 79, 3); }
+export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s79(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 79, 3); }
 export function parsePositionEncodingKind(v, o) { return vPositionEncodingKind(v) ? v : R(v, o, vPositionEncodingKind, "PositionEncodingKind"); }
-export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s202(v, false) : R(v, o, vAuthMethod, "AuthMethod", 202, 135, 346); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s94(v, false) : R(v, o, vAuthMethod, "AuthMethod", 94, 95, 346); }
 export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
-export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s308(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 308, 137); }
-export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s206(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 206, 139); }
-export function parseImplementation(v, o) { return vImplementation(v) ? s209(v, false) : R(v, o, vImplementation, "Implementation", 209, 141); }
-export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s212(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 212, 142); }
-export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s214(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 214, 143); }
-export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s216(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 216, 145); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s141(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 141, 97); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s97(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 97, 43); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s99(v, false) : R(v, o, vImplementation, "Implementation", 99, 99); }
+export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s79(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 79, 3); }
+export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s100(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 100, 100); }
+export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s102(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 102, 102); }
 export function parseProviderId(v, o) { return vProviderId(v) ? v : R(v, o, vProviderId, "ProviderId"); }
 export function parseLlmProtocol(v, o) { return vLlmProtocol(v) ? v : R(v, o, vLlmProtocol, "LlmProtocol"); }
-export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s218(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 218, 148); }
-export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s222(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 222, 149); }
-export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s224(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 224, 150); }
-export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s226(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 226, 151); }
-export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s228(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 228, 152, 371); }
-export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s230(v, false) : R(v, o, vSessionModeState, "SessionModeState", 230, 154); }
+export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s104(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 104, 3); }
+export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s79(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 79, 3); }
+export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s79(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 79, 3); }
+export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s79(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 79, 3); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s105(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 105, 105, 371); }
+export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s107(v, false) : R(v, o, vSessionModeState, "SessionModeState", 107, 107); }
 export function parseSessionModeId(v, o) { return vSessionModeId(v) ? v : R(v, o, vSessionModeId, "SessionModeId"); }
-export function parseSessionMode(v, o) { return vSessionMode(v) ? s232(v, false) : R(v, o, vSessionMode, "SessionMode", 232, 156); }
-export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s236(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 236, 158, 365); }
+export function parseSessionMode(v, o) { return vSessionMode(v) ? s97(v, false) : R(v, o, vSessionMode, "SessionMode", 97, 43); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s110(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 110, 110, 365); }
 export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
 export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
 export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
-export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s239(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 239, 161); }
-export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s241(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 241, 163); }
-export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s244(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 244, 165); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s112(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 112, 113); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s114(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 114, 43); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s116(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 116, 115); }
 export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
-export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s309(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 309, 160); }
-export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s310(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 310); }
-export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s249(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 249, 167, 375); }
-export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s253(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 253, 170); }
-export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s255(v, false) : R(v, o, vSessionInfo, "SessionInfo", 255, 172); }
-export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s258(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 258, 174); }
-export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s260(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 260, 175, 371); }
-export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s264(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 264, 178, 375); }
-export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s268(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 268, 181); }
-export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s270(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 270, 182); }
-export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s272(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 272, 183, 382); }
-export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s275(v, false) : R(v, o, vPromptResponse, "PromptResponse", 275, 185); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s142(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 142, 112); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s143(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 143); }
+export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s118(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 118, 105, 375); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s119(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 119, 117); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s121(v, false) : R(v, o, vSessionInfo, "SessionInfo", 121, 119); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s79(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 79, 3); }
+export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s105(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 105, 105, 371); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s118(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 118, 105, 375); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s79(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 79, 3); }
+export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s79(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 79, 3); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s122(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 122, 120, 382); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s123(v, false) : R(v, o, vPromptResponse, "PromptResponse", 123, 121); }
 export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
-export function parseUsage(v, o) { return vUsage(v) ? s277(v, false) : R(v, o, vUsage, "Usage", 277, 187); }
-export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s280(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 280, 188); }
-export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s282(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 282, 189, 403); }
-export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s284(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 284, 191, 397); }
+export function parseUsage(v, o) { return vUsage(v) ? s125(v, false) : R(v, o, vUsage, "Usage", 125, 123); }
+export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s126(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 126, 3); }
+export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s127(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 127, 124, 403); }
+export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s129(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 129, 126, 397); }
 export function parseNesSuggestionId(v, o) { return vNesSuggestionId(v) ? v : R(v, o, vNesSuggestionId, "NesSuggestionId"); }
-export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s287(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 287, 195); }
-export function parseRange(v, o) { return vRange(v) ? s288(v, false) : R(v, o, vRange, "Range", 288, 196); }
-export function parsePosition(v, o) { return vPosition(v) ? s289(v, false) : R(v, o, vPosition, "Position", 289, 197); }
-export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s311(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 311, 193); }
-export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s312(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 312, 200); }
-export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s313(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 313, 202); }
-export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s314(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 314, 204); }
-export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s302(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 302, 205); }
-export function parseExtResponse(v, o) { return vExtResponse(v) ? s304(v, false) : R(v, o, vExtResponse, "ExtResponse", 304); }
-export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s305(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 305); }
-export function parseError(v, o) { return vError(v) ? s307(v, false) : R(v, o, vError, "Error", 307, 207); }
+export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s132(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 132, 130); }
+export function parseRange(v, o) { return vRange(v) ? s133(v, false) : R(v, o, vRange, "Range", 133, 131); }
+export function parsePosition(v, o) { return vPosition(v) ? s134(v, false) : R(v, o, vPosition, "Position", 134, 3); }
+export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s144(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 144, 128); }
+export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s145(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 145, 134); }
+export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s146(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 146, 134); }
+export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s147(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 147, 3); }
+export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s79(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 79, 3); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s5(v, false) : R(v, o, vExtResponse, "ExtResponse", 5); }
+export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s5(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 5); }
+export function parseError(v, o) { return vError(v) ? s140(v, false) : R(v, o, vError, "Error", 140, 136); }
 export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
-export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s315(v, false) : R(v, o, vAgentNotification, "AgentNotification", 315, 208, 550); }
-export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s318(v, false) : R(v, o, vSessionNotification, "SessionNotification", 318, 211, 490); }
-export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s319(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 319, 212, 486); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s148(v, false) : R(v, o, vAgentNotification, "AgentNotification", 148, 137, 550); }
+export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s151(v, false) : R(v, o, vSessionNotification, "SessionNotification", 151, 140, 490); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s152(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 152, 141, 486); }
 export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
-export function parseContentChunk(v, o) { return vContentChunk(v) ? s381(v, false) : R(v, o, vContentChunk, "ContentChunk", 381, 214, 410); }
-export function parseToolCall(v, o) { return vToolCall(v) ? s382(v, false) : R(v, o, vToolCall, "ToolCall", 382, 218, 421); }
-export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s331(v, false) : R(v, o, vPlanEntry, "PlanEntry", 331, 225); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s182(v, false) : R(v, o, vContentChunk, "ContentChunk", 182, 143, 410); }
+export function parseToolCall(v, o) { return vToolCall(v) ? s183(v, false) : R(v, o, vToolCall, "ToolCall", 183, 145, 421); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s158(v, false) : R(v, o, vPlanEntry, "PlanEntry", 158, 3); }
 export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
 export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
-export function parsePlan(v, o) { return vPlan(v) ? s383(v, false) : R(v, o, vPlan, "Plan", 383, 223); }
-export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s335(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 335, 228, 440); }
+export function parsePlan(v, o) { return vPlan(v) ? s184(v, false) : R(v, o, vPlan, "Plan", 184, 148); }
+export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s160(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 160, 152, 440); }
 export function parsePlanId(v, o) { return vPlanId(v) ? v : R(v, o, vPlanId, "PlanId"); }
-export function parsePlanItems(v, o) { return vPlanItems(v) ? s384(v, false) : R(v, o, vPlanItems, "PlanItems", 384, 230); }
-export function parsePlanFile(v, o) { return vPlanFile(v) ? s385(v, false) : R(v, o, vPlanFile, "PlanFile", 385, 233); }
-export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s386(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 386, 235); }
-export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s387(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 387, 227, 444); }
-export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s388(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 388, 237); }
-export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s348(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 348, 241); }
-export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s350(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 350, 243); }
-export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s351(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 351, 244); }
-export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s389(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 389, 239); }
-export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s390(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 390, 246); }
-export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s391(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 391, 248, 382); }
-export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s392(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 392, 251); }
-export function parseCost(v, o) { return vCost(v) ? s364(v, false) : R(v, o, vCost, "Cost", 364, 255); }
-export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s393(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 393, 253); }
+export function parsePlanItems(v, o) { return vPlanItems(v) ? s185(v, false) : R(v, o, vPlanItems, "PlanItems", 185, 148); }
+export function parsePlanFile(v, o) { return vPlanFile(v) ? s186(v, false) : R(v, o, vPlanFile, "PlanFile", 186, 3); }
+export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s187(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 187, 3); }
+export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s188(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 188, 151, 444); }
+export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s189(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 189, 3); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s167(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 167, 156); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s169(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 169, 158); }
+export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s170(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 170, 3); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s190(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 190, 154); }
+export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s191(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 191, 3); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s122(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 122, 120, 382); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s192(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 192, 161); }
+export function parseCost(v, o) { return vCost(v) ? s176(v, false) : R(v, o, vCost, "Cost", 176, 3); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s193(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 193, 163); }
 export function parseNoticeSeverity(v, o) { return vNoticeSeverity(v) ? v : R(v, o, vNoticeSeverity, "NoticeSeverity"); }
-export function parseNotice(v, o) { return vNotice(v) ? s394(v, false) : R(v, o, vNotice, "Notice", 394, 257); }
+export function parseNotice(v, o) { return vNotice(v) ? s194(v, false) : R(v, o, vNotice, "Notice", 194, 43); }
 export function parseCompactionId(v, o) { return vCompactionId(v) ? v : R(v, o, vCompactionId, "CompactionId"); }
 export function parseCompactionStatus(v, o) { return vCompactionStatus(v) ? v : R(v, o, vCompactionStatus, "CompactionStatus"); }
-export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s395(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 395, 259, 475); }
-export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s396(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 396, 262, 481); }
-export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s375(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 375, 263); }
-export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s377(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 377, 264); }
-export function parseExtNotification(v, o) { return vExtNotification(v) ? s380(v, false) : R(v, o, vExtNotification, "ExtNotification", 380); }
-export function parseClientRequest(v, o) { return vClientRequest(v) ? s397(v, false) : R(v, o, vClientRequest, "ClientRequest", 397, 265, 554); }
-export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s400(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 400, 268); }
-export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s401(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 401, 269); }
-export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s402(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 402, 270); }
-export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s405(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 405, 272); }
-export function parseCompactionCapabilities(v, o) { return vCompactionCapabilities(v) ? s407(v, false) : R(v, o, vCompactionCapabilities, "CompactionCapabilities", 407); }
-export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s409(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 409, 274); }
-export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s411(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 411, 276); }
-export function parsePlanCapabilities(v, o) { return vPlanCapabilities(v) ? s416(v, false) : R(v, o, vPlanCapabilities, "PlanCapabilities", 416, 278); }
-export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s418(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 418, 279); }
-export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s421(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 421, 281); }
-export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s423(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 423, 283); }
-export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s426(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 426, 285); }
-export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s430(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 430, 287); }
-export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s432(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 432, 289); }
-export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s435(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 435, 291); }
-export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s438(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 438, 293); }
-export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s444(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 444, 296); }
-export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s446(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 446, 297); }
-export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s448(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 448, 298); }
-export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s451(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 451, 299); }
-export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s453(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 453, 300); }
-export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s455(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 455, 301, 504); }
-export function parseMcpServer(v, o) { return vMcpServer(v) ? s457(v, false) : R(v, o, vMcpServer, "McpServer", 457, 304, 498); }
-export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s460(v, false) : R(v, o, vHttpHeader, "HttpHeader", 460, 308); }
-export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s534(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 534, 306); }
-export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s535(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 535, 310); }
-export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s536(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 536, 313); }
-export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s468(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 468, 314); }
-export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s472(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 472, 316, 508); }
-export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s475(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 475, 319); }
-export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s477(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 477, 320); }
-export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s479(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 479, 321, 512); }
-export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s482(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 482, 324, 512); }
-export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s485(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 485, 327); }
-export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s487(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 487, 328); }
-export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s489(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 489, 329, 519); }
-export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s493(v, false) : R(v, o, vPromptRequest, "PromptRequest", 493, 330, 524); }
-export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s496(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 496, 332); }
-export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s498(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 498, 334); }
-export function parseNesRepository(v, o) { return vNesRepository(v) ? s501(v, false) : R(v, o, vNesRepository, "NesRepository", 501, 336); }
-export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s504(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 504, 337); }
+export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s195(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 195, 167, 475); }
+export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s196(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 196, 10, 481); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s181(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 181, 3); }
+export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s53(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 53, 169); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s5(v, false) : R(v, o, vExtNotification, "ExtNotification", 5); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s197(v, false) : R(v, o, vClientRequest, "ClientRequest", 197, 170, 554); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s200(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 200, 173); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s201(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 201, 174); }
+export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s202(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 202, 175); }
+export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s204(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 204, 177); }
+export function parseCompactionCapabilities(v, o) { return vCompactionCapabilities(v) ? s4(v, false) : R(v, o, vCompactionCapabilities, "CompactionCapabilities", 4); }
+export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s207(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 207, 179); }
+export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s79(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 79, 3); }
+export function parsePlanCapabilities(v, o) { return vPlanCapabilities(v) ? s79(v, false) : R(v, o, vPlanCapabilities, "PlanCapabilities", 79, 3); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s208(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 208, 182); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s210(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 210, 184); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s79(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 79, 3); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s79(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 79, 3); }
+export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s212(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 212, 188); }
+export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s79(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 79, 3); }
+export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s79(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 79, 3); }
+export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s79(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 79, 3); }
+export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s213(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 213, 3); }
+export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s79(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 79, 3); }
+export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s214(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 214, 3); }
+export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s215(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 215, 3); }
+export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s79(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 79, 3); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s216(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 216, 193, 504); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s218(v, false) : R(v, o, vMcpServer, "McpServer", 218, 195, 498); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s31(v, false) : R(v, o, vHttpHeader, "HttpHeader", 31, 3); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s253(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 253, 197); }
+export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s253(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 253, 197); }
+export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s254(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 254, 3); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s221(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 221, 198); }
+export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s222(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 222, 199, 508); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s223(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 223, 3); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s126(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 126, 3); }
+export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s224(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 224, 193, 512); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s224(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 224, 193, 512); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s126(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 126, 3); }
+export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s225(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 225, 3); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s226(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 226, 3, 519); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s229(v, false) : R(v, o, vPromptRequest, "PromptRequest", 229, 200, 524); }
+export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s230(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 230, 202); }
+export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s232(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 232, 3); }
+export function parseNesRepository(v, o) { return vNesRepository(v) ? s234(v, false) : R(v, o, vNesRepository, "NesRepository", 234, 3); }
+export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s235(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 235, 204); }
 export function parseNesTriggerKind(v, o) { return vNesTriggerKind(v) ? v : R(v, o, vNesTriggerKind, "NesTriggerKind"); }
-export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s507(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 507, 340); }
-export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s509(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 509, 342); }
-export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s512(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 512, 344); }
-export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s514(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 514, 346); }
-export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s518(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 518, 348); }
-export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s521(v, false) : R(v, o, vNesUserAction, "NesUserAction", 521, 350); }
-export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s524(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 524, 352); }
-export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s528(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 528, 355); }
+export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s238(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 238, 207); }
+export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s240(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 240, 3); }
+export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s242(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 242, 209); }
+export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s244(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 244, 3); }
+export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s246(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 246, 3); }
+export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s248(v, false) : R(v, o, vNesUserAction, "NesUserAction", 248, 134); }
+export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s250(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 250, 212); }
+export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s252(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 252, 130); }
 export function parseNesDiagnosticSeverity(v, o) { return vNesDiagnosticSeverity(v) ? v : R(v, o, vNesDiagnosticSeverity, "NesDiagnosticSeverity"); }
-export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s532(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 532, 356); }
-export function parseClientResponse(v, o) { return vClientResponse(v) ? s537(v, false) : R(v, o, vClientResponse, "ClientResponse", 537, 357, 555); }
-export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s540(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 540, 360); }
-export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s542(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 542, 361); }
-export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s544(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 544, 362, 535); }
-export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s545(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 545, 363, 531); }
-export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s575(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 575, 365); }
-export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s550(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 550, 366); }
-export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s552(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 552, 367); }
-export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s554(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 554, 369); }
-export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s557(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 557, 370); }
-export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s559(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 559, 371); }
-export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s561(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 561, 372); }
-export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s563(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 563, 373); }
+export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s126(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 126, 3); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s255(v, false) : R(v, o, vClientResponse, "ClientResponse", 255, 213, 555); }
+export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s79(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 79, 3); }
+export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s258(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 258, 3); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s259(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 259, 216, 535); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s260(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 260, 217, 531); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s270(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 270, 3); }
+export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s62(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 62, 3); }
+export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s263(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 263, 218); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s265(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 265, 220); }
+export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s79(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 79, 3); }
+export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s265(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 265, 220); }
+export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s79(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 79, 3); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s266(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 266, 3); }
 export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
-export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s576(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 576); }
-export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s570(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 570, 374); }
-export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s572(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 572, 375); }
-export function parseClientNotification(v, o) { return vClientNotification(v) ? s577(v, false) : R(v, o, vClientNotification, "ClientNotification", 577, 377); }
-export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s580(v, false) : R(v, o, vCancelNotification, "CancelNotification", 580, 380); }
-export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s582(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 582, 381); }
-export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s584(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 584, 382); }
-export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s586(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 586, 384); }
-export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s590(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 590, 386); }
-export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s592(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 592, 387); }
-export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s594(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 594, 388); }
-export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s596(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 596, 389); }
-export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s598(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 598, 390); }
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s271(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 271); }
+export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s54(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 54, 3); }
+export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s79(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 79, 3); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s272(v, false) : R(v, o, vClientNotification, "ClientNotification", 272, 221); }
+export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s126(v, false) : R(v, o, vCancelNotification, "CancelNotification", 126, 3); }
+export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s275(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 275, 3); }
+export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s276(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 276, 224); }
+export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s278(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 278, 226); }
+export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s279(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 279, 3); }
+export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s279(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 279, 3); }
+export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s280(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 280, 227); }
+export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s281(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 281, 3); }
+export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s282(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 282, 228); }
 export function parseNesRejectReason(v, o) { return vNesRejectReason(v) ? v : R(v, o, vNesRejectReason, "NesRejectReason"); }
-export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s600(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 600, 391); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s283(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 283, 3); }
 export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 557], ["diff", 325], ["terminal", 327]]);
 export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 301], ["image", 304], ["audio", 307], ["resource_link", 310], ["resource", 313]]);
 export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 561], ["url", 565]], 569);

@@ -531,1024 +531,561 @@ const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14,
 const nodes = [
   /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
   /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 61 }, { check: 2 }] } },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 55 }, { node: 49, check: 56 }, { node: 77, check: 57 }, { node: 78, check: 58 }, { node: 79, check: 59 }, { check: 60 }] } },
-  /* 3 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 4 }, { name: "options", node: 47 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 55 }, { node: 41, check: 56 }, { node: 35, check: 57 }, { node: 35, check: 58 }, { node: 35, check: 59 }, { check: 60 }] } },
+  /* 3 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 4 }, { name: "options", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
   /* 4 RequestPermissionRequest/properties/subject */ { union: { variants: [{ node: 5, check: 44 }, { check: 2 }] } },
-  /* 5 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 45 }, { other: true }] } },
+  /* 5 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 38 }, { other: true }] } },
   /* 6 RequestPermissionSubject/anyOf/0 */ { allOf: [7] },
   /* 7 ToolCallPermissionSubject */ { properties: [{ name: "toolCall", node: 8 }] },
-  /* 8 ToolCallUpdate */ { properties: [{ name: "name", onError: 0, omit: true }, { name: "title", onError: 0, omit: true }, { name: "kind", onError: 3, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 9, onError: 35, omit: true }, { name: "locations", node: 43, onError: 39, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 8 ToolCallUpdate */ { properties: [{ name: "name", onError: 0, omit: true }, { name: "title", onError: 0, omit: true }, { name: "kind", onError: 3, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 9, onError: 35, omit: true }, { name: "locations", node: 36, onError: 39, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 9 ToolCallUpdate/properties/content */ { items: 10, skipInvalid: 33 },
-  /* 10 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 37 }, { tag: "terminal", node: 41 }, { other: true }] } },
+  /* 10 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 30 }, { tag: "terminal", node: 34 }, { other: true }] } },
   /* 11 ToolCallContent/anyOf/0 */ { allOf: [12] },
   /* 12 Content */ { properties: [{ name: "content", node: 13 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 13 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 22 }, { tag: "resource_link", node: 25 }, { tag: "resource", node: 31 }, { other: true }] } },
+  /* 13 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 14 }, { tag: "resource_link", node: 21 }, { tag: "resource", node: 26 }, { other: true }] } },
   /* 14 ContentBlock/anyOf/0 */ { allOf: [15] },
   /* 15 TextContent */ { properties: [{ name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 16 TextContent/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
   /* 17 Annotations */ { properties: [{ name: "audience", node: 18, onError: 9, omit: true }, { name: "lastModified", onError: 10, omit: true }, { name: "priority", onError: 11, omit: true }, { name: "_meta", onError: 12, omit: true }] },
   /* 18 Annotations/properties/audience */ { skipInvalid: 6 },
   /* 19 ContentBlock/anyOf/1 */ { allOf: [20] },
-  /* 20 ImageContent */ { properties: [{ name: "uri", onError: 15, omit: true }, { name: "annotations", node: 21, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 21 ImageContent/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 22 ContentBlock/anyOf/2 */ { allOf: [23] },
-  /* 23 AudioContent */ { properties: [{ name: "annotations", node: 24, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 24 AudioContent/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 25 ContentBlock/anyOf/3 */ { allOf: [26] },
-  /* 26 ResourceLink */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "icons", node: 27, onError: 24, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "size", onError: 25, omit: true }, { name: "annotations", node: 30, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 27 ResourceLink/properties/icons */ { items: 28, skipInvalid: 22 },
-  /* 28 Icon */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "sizes", node: 29, onError: 19, omit: true }, { name: "theme", onError: 21, omit: true }] },
-  /* 29 Icon/properties/sizes */ { skipInvalid: 18 },
-  /* 30 ResourceLink/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 31 ContentBlock/anyOf/4 */ { allOf: [32] },
-  /* 32 EmbeddedResource */ { properties: [{ name: "resource", node: 33 }, { name: "annotations", node: 36, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 33 EmbeddedResourceResource */ { union: { variants: [{ node: 34, check: 26 }, { node: 35, check: 27 }] } },
-  /* 34 TextResourceContents */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 35 BlobResourceContents */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 36 EmbeddedResource/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 37 ToolCallContent/anyOf/1 */ { allOf: [38] },
-  /* 38 Diff */ { properties: [{ name: "changes", node: 39 }, { name: "patch", onError: 32, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 39 Diff/properties/changes */ { items: 40, skipInvalid: 30 },
-  /* 40 DiffChange */ { properties: [{ name: "fileType", onError: 29, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 41 ToolCallContent/anyOf/2 */ { allOf: [42] },
-  /* 42 Terminal */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 43 ToolCallUpdate/properties/locations */ { items: 44, skipInvalid: 37 },
-  /* 44 ToolCallLocation */ { properties: [{ name: "line", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 45 RequestPermissionSubject/anyOf/1 */ { allOf: [46] },
-  /* 46 CommandPermissionSubject */ { properties: [{ name: "toolCallId", onError: 41, omit: true }, { name: "terminalId", onError: 43, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 47 RequestPermissionRequest/properties/options */ { items: 48 },
-  /* 48 PermissionOption */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 49 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 50 }, { tag: "url", node: 74 }, { other: true, node: 76 }] } },
-  /* 50 CreateElicitationRequest/anyOf/0 */ { allOf: [51] },
-  /* 51 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 52 }], union: { variants: [{ node: 73, check: 53 }, { check: 54 }] } },
-  /* 52 ElicitationSchema */ { properties: [{ name: "type", onError: 45, fallback: "object", default: "object" }, { name: "title", onError: 0, omit: true }, { name: "properties", node: 53, default: {} }, { name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 53 ElicitationSchema/properties/properties */ { values: 54, declared: [] },
-  /* 54 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 55 }, { tag: "number", node: 59 }, { tag: "integer", node: 61 }, { tag: "boolean", node: 63 }, { tag: "array", node: 65 }, { other: true }] } },
-  /* 55 ElicitationPropertySchema/anyOf/0 */ { allOf: [56] },
-  /* 56 StringPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 0, omit: true }, { name: "oneOf", node: 57 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 57 StringPropertySchema/properties/oneOf */ { items: 58 },
-  /* 58 EnumOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 59 ElicitationPropertySchema/anyOf/1 */ { allOf: [60] },
-  /* 60 NumberPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 46, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 61 ElicitationPropertySchema/anyOf/2 */ { allOf: [62] },
-  /* 62 IntegerPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 25, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 63 ElicitationPropertySchema/anyOf/3 */ { allOf: [64] },
-  /* 64 BooleanPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 47, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 65 ElicitationPropertySchema/anyOf/4 */ { allOf: [66] },
-  /* 66 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "items", node: 67 }, { name: "default", node: 72, onError: 19, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 67 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 68, check: 50 }, { other: true, check: 51 }, { node: 70, check: 52 }] } },
-  /* 68 MultiSelectItems/anyOf/0 */ { allOf: [69] },
-  /* 69 StringMultiSelectItems */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 70 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 71 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 71 TitledMultiSelectItems/properties/anyOf */ { items: 58 },
-  /* 72 MultiSelectPropertySchema/properties/default */ { skipInvalid: 18 },
-  /* 73 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 41, omit: true }] },
-  /* 74 CreateElicitationRequest/anyOf/1 */ { allOf: [75] },
-  /* 75 ElicitationUrlMode */ { union: { variants: [{ node: 73, check: 53 }, { check: 54 }] } },
-  /* 76 CreateElicitationRequest/anyOf/2 */ { union: { variants: [{ node: 73, check: 53 }, { check: 54 }] } },
-  /* 77 ConnectMcpRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 78 MessageMcpRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 79 DisconnectMcpRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 80 AgentResponse */ { union: { variants: [{ node: 81, check: 179 }, { node: 206, check: 183 }] } },
-  /* 81 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 82 }] },
-  /* 82 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 83, check: 156 }, { node: 154, check: 157 }, { node: 155, check: 158 }, { node: 161, check: 159 }, { node: 162, check: 160 }, { node: 163, check: 161 }, { node: 164, check: 162 }, { node: 175, check: 163 }, { node: 179, check: 164 }, { node: 180, check: 165 }, { node: 182, check: 166 }, { node: 184, check: 167 }, { node: 185, check: 168 }, { node: 187, check: 169 }, { node: 188, check: 170 }, { node: 189, check: 171 }, { node: 205, check: 172 }, { check: 173 }, { check: 174 }] } },
-  /* 83 InitializeResponse */ { properties: [{ name: "info", node: 84 }, { name: "capabilities", node: 85, onError: 122, fallback: {}, default: {} }, { name: "authMethods", node: 144, onError: 130, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 84 Implementation */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 85 AgentCapabilities */ { properties: [{ name: "session", node: 86, onError: 85, omit: true }, { name: "auth", node: 110, onError: 87, omit: true }, { name: "providers", node: 112, onError: 89, omit: true }, { name: "nes", node: 114, onError: 119, omit: true }, { name: "positionEncoding", onError: 121, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 86 AgentCapabilities/properties/session */ { union: { variants: [{ node: 87, check: 84 }, { check: 2 }] } },
-  /* 87 SessionCapabilities */ { properties: [{ name: "prompt", node: 88, onError: 69, omit: true }, { name: "mcp", node: 96, onError: 77, omit: true }, { name: "delete", node: 104, onError: 79, omit: true }, { name: "additionalDirectories", node: 106, onError: 81, omit: true }, { name: "fork", node: 108, onError: 83, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 88 SessionCapabilities/properties/prompt */ { union: { variants: [{ node: 89, check: 68 }, { check: 2 }] } },
-  /* 89 PromptCapabilities */ { properties: [{ name: "image", node: 90, onError: 63, omit: true }, { name: "audio", node: 92, onError: 65, omit: true }, { name: "embeddedContext", node: 94, onError: 67, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 90 PromptCapabilities/properties/image */ { union: { variants: [{ node: 91, check: 62 }, { check: 2 }] } },
-  /* 91 PromptImageCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 92 PromptCapabilities/properties/audio */ { union: { variants: [{ node: 93, check: 64 }, { check: 2 }] } },
-  /* 93 PromptAudioCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 94 PromptCapabilities/properties/embeddedContext */ { union: { variants: [{ node: 95, check: 66 }, { check: 2 }] } },
-  /* 95 PromptEmbeddedContextCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 96 SessionCapabilities/properties/mcp */ { union: { variants: [{ node: 97, check: 76 }, { check: 2 }] } },
-  /* 97 McpCapabilities */ { properties: [{ name: "stdio", node: 98, onError: 71, omit: true }, { name: "http", node: 100, onError: 73, omit: true }, { name: "acp", node: 102, onError: 75, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 98 McpCapabilities/properties/stdio */ { union: { variants: [{ node: 99, check: 70 }, { check: 2 }] } },
-  /* 99 McpStdioCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 100 McpCapabilities/properties/http */ { union: { variants: [{ node: 101, check: 72 }, { check: 2 }] } },
-  /* 101 McpHttpCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 102 McpCapabilities/properties/acp */ { union: { variants: [{ node: 103, check: 74 }, { check: 2 }] } },
-  /* 103 McpAcpCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 104 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 105, check: 78 }, { check: 2 }] } },
-  /* 105 SessionDeleteCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 106 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 107, check: 80 }, { check: 2 }] } },
-  /* 107 SessionAdditionalDirectoriesCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 108 SessionCapabilities/properties/fork */ { union: { variants: [{ node: 109, check: 82 }, { check: 2 }] } },
-  /* 109 SessionForkCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 110 AgentCapabilities/properties/auth */ { union: { variants: [{ node: 111, check: 86 }, { check: 2 }] } },
-  /* 111 AgentAuthCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 112 AgentCapabilities/properties/providers */ { union: { variants: [{ node: 113, check: 88 }, { check: 2 }] } },
-  /* 113 ProvidersCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 114 AgentCapabilities/properties/nes */ { union: { variants: [{ node: 115, check: 118 }, { check: 2 }] } },
-  /* 115 NesCapabilities */ { properties: [{ name: "events", node: 116, onError: 103, omit: true }, { name: "context", node: 130, onError: 117, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 116 NesCapabilities/properties/events */ { union: { variants: [{ node: 117, check: 102 }, { check: 2 }] } },
-  /* 117 NesEventCapabilities */ { properties: [{ name: "document", node: 118, onError: 101, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 118 NesEventCapabilities/properties/document */ { union: { variants: [{ node: 119, check: 100 }, { check: 2 }] } },
-  /* 119 NesDocumentEventCapabilities */ { properties: [{ name: "didOpen", node: 120, onError: 91, omit: true }, { name: "didChange", node: 122, onError: 93, omit: true }, { name: "didClose", node: 124, onError: 95, omit: true }, { name: "didSave", node: 126, onError: 97, omit: true }, { name: "didFocus", node: 128, onError: 99, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 120 NesDocumentEventCapabilities/properties/didOpen */ { union: { variants: [{ node: 121, check: 90 }, { check: 2 }] } },
-  /* 121 NesDocumentDidOpenCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 122 NesDocumentEventCapabilities/properties/didChange */ { union: { variants: [{ node: 123, check: 92 }, { check: 2 }] } },
-  /* 123 NesDocumentDidChangeCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 124 NesDocumentEventCapabilities/properties/didClose */ { union: { variants: [{ node: 125, check: 94 }, { check: 2 }] } },
-  /* 125 NesDocumentDidCloseCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 126 NesDocumentEventCapabilities/properties/didSave */ { union: { variants: [{ node: 127, check: 96 }, { check: 2 }] } },
-  /* 127 NesDocumentDidSaveCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 128 NesDocumentEventCapabilities/properties/didFocus */ { union: { variants: [{ node: 129, check: 98 }, { check: 2 }] } },
-  /* 129 NesDocumentDidFocusCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 130 NesCapabilities/properties/context */ { union: { variants: [{ node: 131, check: 116 }, { check: 2 }] } },
-  /* 131 NesContextCapabilities */ { properties: [{ name: "recentFiles", node: 132, onError: 105, omit: true }, { name: "relatedSnippets", node: 134, onError: 107, omit: true }, { name: "editHistory", node: 136, onError: 109, omit: true }, { name: "userActions", node: 138, onError: 111, omit: true }, { name: "openFiles", node: 140, onError: 113, omit: true }, { name: "diagnostics", node: 142, onError: 115, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 132 NesContextCapabilities/properties/recentFiles */ { union: { variants: [{ node: 133, check: 104 }, { check: 2 }] } },
-  /* 133 NesRecentFilesCapabilities */ { properties: [{ name: "maxCount", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 134 NesContextCapabilities/properties/relatedSnippets */ { union: { variants: [{ node: 135, check: 106 }, { check: 2 }] } },
-  /* 135 NesRelatedSnippetsCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 136 NesContextCapabilities/properties/editHistory */ { union: { variants: [{ node: 137, check: 108 }, { check: 2 }] } },
-  /* 137 NesEditHistoryCapabilities */ { properties: [{ name: "maxCount", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 138 NesContextCapabilities/properties/userActions */ { union: { variants: [{ node: 139, check: 110 }, { check: 2 }] } },
-  /* 139 NesUserActionsCapabilities */ { properties: [{ name: "maxCount", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 140 NesContextCapabilities/properties/openFiles */ { union: { variants: [{ node: 141, check: 112 }, { check: 2 }] } },
-  /* 141 NesOpenFilesCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 142 NesContextCapabilities/properties/diagnostics */ { union: { variants: [{ node: 143, check: 114 }, { check: 2 }] } },
-  /* 143 NesDiagnosticsCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 144 InitializeResponse/properties/authMethods */ { items: 145, skipInvalid: 128 },
-  /* 145 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 146 }, { tag: "agent", node: 151 }, { other: true, node: 153 }] } },
-  /* 146 AuthMethod/anyOf/0 */ { allOf: [147] },
-  /* 147 AuthMethodTerminal */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "args", node: 148, onError: 123, fallback: [] }, { name: "env", node: 149, onError: 127, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 148 AuthMethodTerminal/properties/args */ { skipInvalid: 18 },
-  /* 149 AuthMethodTerminal/properties/env */ { items: 150, skipInvalid: 124 },
-  /* 150 EnvVariable */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 151 AuthMethod/anyOf/1 */ { allOf: [152] },
-  /* 152 AuthMethodAgent */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 153 AuthMethod/anyOf/2 */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 154 LoginAuthResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 155 ListProvidersResponse */ { properties: [{ name: "providers", node: 156 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 156 ListProvidersResponse/properties/providers */ { items: 157 },
-  /* 157 ProviderInfo */ { properties: [{ name: "supported", node: 158, onError: 133, fallback: [] }, { name: "current", node: 159 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 158 ProviderInfo/properties/supported */ { skipInvalid: 131 },
-  /* 159 ProviderInfo/properties/current */ { union: { variants: [{ node: 160, check: 134 }, { check: 2 }] } },
-  /* 160 ProviderCurrentConfig */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 161 SetProviderResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 162 DisableProviderResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 163 LogoutAuthResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 164 NewSessionResponse */ { properties: [{ name: "configOptions", node: 165, onError: 145, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 165 NewSessionResponse/properties/configOptions */ { items: 166, skipInvalid: 143 },
-  /* 166 SessionConfigOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "category", onError: 136, omit: true }, { name: "_meta", onError: 12, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 167 }, { tag: "boolean" }, { other: true }] } },
-  /* 167 SessionConfigOption/anyOf/0 */ { allOf: [168] },
-  /* 168 SessionConfigSelect */ { properties: [{ name: "options", node: 169 }] },
-  /* 169 SessionConfigSelectOptions */ { union: { variants: [{ node: 170, check: 139 }, { node: 172, check: 142 }] } },
-  /* 170 SessionConfigSelectOptions/anyOf/0 */ { items: 171 },
-  /* 171 SessionConfigSelectOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 172 SessionConfigSelectOptions/anyOf/1 */ { items: 173 },
-  /* 173 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 174, onError: 139, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 174 SessionConfigSelectGroup/properties/options */ { items: 171, skipInvalid: 137 },
-  /* 175 ListSessionsResponse */ { properties: [{ name: "sessions", node: 176, onError: 151, fallback: [] }, { name: "nextCursor", onError: 153, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 176 ListSessionsResponse/properties/sessions */ { items: 177, skipInvalid: 149 },
-  /* 177 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 178, onError: 148, fallback: [] }, { name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 178 SessionInfo/properties/additionalDirectories */ { skipInvalid: 146 },
-  /* 179 DeleteSessionResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 180 ForkSessionResponse */ { properties: [{ name: "configOptions", node: 181, onError: 145, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 181 ForkSessionResponse/properties/configOptions */ { items: 166, skipInvalid: 143 },
-  /* 182 ResumeSessionResponse */ { properties: [{ name: "configOptions", node: 183, onError: 145, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 183 ResumeSessionResponse/properties/configOptions */ { items: 166, skipInvalid: 143 },
-  /* 184 CloseSessionResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 185 SetSessionConfigOptionResponse */ { properties: [{ name: "configOptions", node: 186, onError: 145, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 186 SetSessionConfigOptionResponse/properties/configOptions */ { items: 166, skipInvalid: 143 },
-  /* 187 PromptResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 188 StartNesResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 189 SuggestNesResponse */ { properties: [{ name: "suggestions", node: 190 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 190 SuggestNesResponse/properties/suggestions */ { items: 191 },
-  /* 191 NesSuggestion */ { union: { tag: "kind", variants: [{ tag: "edit", node: 192 }, { tag: "jump", node: 199 }, { tag: "rename", node: 201 }, { tag: "searchAndReplace", node: 203 }, { other: true }] } },
-  /* 192 NesSuggestion/anyOf/0 */ { allOf: [193] },
-  /* 193 NesEditSuggestion */ { properties: [{ name: "edits", node: 194 }, { name: "cursorPosition", node: 198, onError: 155, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 194 NesEditSuggestion/properties/edits */ { items: 195 },
-  /* 195 NesTextEdit */ { properties: [{ name: "range", node: 196 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 196 Range */ { properties: [{ name: "start", node: 197 }, { name: "end", node: 197 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 197 Position */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 198 NesEditSuggestion/properties/cursorPosition */ { union: { variants: [{ node: 197, check: 154 }, { check: 2 }] } },
-  /* 199 NesSuggestion/anyOf/1 */ { allOf: [200] },
-  /* 200 NesJumpSuggestion */ { properties: [{ name: "position", node: 197 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 201 NesSuggestion/anyOf/2 */ { allOf: [202] },
-  /* 202 NesRenameSuggestion */ { properties: [{ name: "position", node: 197 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 203 NesSuggestion/anyOf/3 */ { allOf: [204] },
-  /* 204 NesSearchAndReplaceSuggestion */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 205 CloseNesResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 206 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 207 }] },
-  /* 207 Error */ {  },
-  /* 208 AgentNotification */ { properties: [{ name: "params", node: 209 }] },
-  /* 209 AgentNotification/properties/params */ { union: { variants: [{ node: 210, check: 211 }, { check: 2 }] } },
-  /* 210 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 211, check: 207 }, { node: 284, check: 208 }, { node: 285, check: 209 }, { check: 210 }] } },
-  /* 211 UpdateSessionNotification */ { properties: [{ name: "update", node: 212 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 212 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 213 }, { tag: "user_message", node: 215 }, { tag: "agent_message_chunk", node: 218 }, { tag: "agent_message", node: 219 }, { tag: "agent_thought_chunk", node: 222 }, { tag: "agent_thought", node: 223 }, { tag: "state_update", node: 226 }, { tag: "tool_call_content_chunk", node: 236 }, { tag: "tool_call_update", node: 238 }, { tag: "terminal_update", node: 239 }, { tag: "terminal_output_chunk", node: 245 }, { tag: "plan_update", node: 247 }, { tag: "plan_removed", node: 258 }, { tag: "available_commands_update", node: 260 }, { tag: "config_option_update", node: 268 }, { tag: "session_info_update", node: 271 }, { tag: "usage_update", node: 273 }, { tag: "notice", node: 277 }, { tag: "compaction_update", node: 279 }, { tag: "compaction_summary_chunk", node: 282 }, { other: true }] } },
-  /* 213 SessionUpdate/anyOf/0 */ { allOf: [214] },
-  /* 214 ContentChunk */ { properties: [{ name: "content", node: 13 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 215 SessionUpdate/anyOf/1 */ { allOf: [216] },
-  /* 216 UserMessage */ { properties: [{ name: "content", node: 217, onError: 186, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 217 UserMessage/properties/content */ { items: 13, skipInvalid: 184 },
-  /* 218 SessionUpdate/anyOf/2 */ { allOf: [214] },
-  /* 219 SessionUpdate/anyOf/3 */ { allOf: [220] },
-  /* 220 AgentMessage */ { properties: [{ name: "content", node: 221, onError: 186, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 221 AgentMessage/properties/content */ { items: 13, skipInvalid: 184 },
-  /* 222 SessionUpdate/anyOf/4 */ { allOf: [214] },
-  /* 223 SessionUpdate/anyOf/5 */ { allOf: [224] },
-  /* 224 AgentThought */ { properties: [{ name: "content", node: 225, onError: 186, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 225 AgentThought/properties/content */ { items: 13, skipInvalid: 184 },
-  /* 226 SessionUpdate/anyOf/6 */ { allOf: [227] },
-  /* 227 StateUpdate */ { union: { tag: "state", variants: [{ tag: "running", node: 228 }, { tag: "idle", node: 230 }, { tag: "requires_action", node: 234 }, { other: true }] } },
-  /* 228 StateUpdate/anyOf/0 */ { allOf: [229] },
-  /* 229 RunningStateUpdate */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 230 StateUpdate/anyOf/1 */ { allOf: [231] },
-  /* 231 IdleStateUpdate */ { properties: [{ name: "stopReason", onError: 188, omit: true }, { name: "usage", node: 232, onError: 191, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 232 IdleStateUpdate/properties/usage */ { union: { variants: [{ node: 233, check: 190 }, { check: 2 }] } },
-  /* 233 Usage */ { properties: [{ name: "thoughtTokens", onError: 189, omit: true }, { name: "cachedReadTokens", onError: 189, omit: true }, { name: "cachedWriteTokens", onError: 189, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 234 StateUpdate/anyOf/2 */ { allOf: [235] },
-  /* 235 RequiresActionStateUpdate */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 236 SessionUpdate/anyOf/7 */ { allOf: [237] },
-  /* 237 ToolCallContentChunk */ { properties: [{ name: "content", node: 10 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 238 SessionUpdate/anyOf/8 */ { allOf: [8] },
-  /* 239 SessionUpdate/anyOf/9 */ { allOf: [240] },
-  /* 240 TerminalUpdate */ { properties: [{ name: "command", onError: 0, omit: true }, { name: "cwd", onError: 192, omit: true }, { name: "output", node: 241, onError: 194, omit: true }, { name: "exitStatus", node: 243, onError: 196, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 241 TerminalUpdate/properties/output */ { union: { variants: [{ node: 242, check: 193 }, { check: 2 }] } },
-  /* 242 TerminalOutput */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 243 TerminalUpdate/properties/exitStatus */ { union: { variants: [{ node: 244, check: 195 }, { check: 2 }] } },
-  /* 244 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 36, omit: true }, { name: "signal", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 245 SessionUpdate/anyOf/10 */ { allOf: [246] },
-  /* 246 TerminalOutputChunk */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 247 SessionUpdate/anyOf/11 */ { allOf: [248] },
-  /* 248 PlanUpdate */ { properties: [{ name: "plan", node: 249 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 249 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 250 }, { tag: "file", node: 254 }, { tag: "markdown", node: 256 }, { other: true }] } },
-  /* 250 PlanUpdateContent/anyOf/0 */ { allOf: [251] },
-  /* 251 PlanItems */ { properties: [{ name: "entries", node: 252, onError: 199, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 252 PlanItems/properties/entries */ { items: 253, skipInvalid: 197 },
-  /* 253 PlanEntry */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 254 PlanUpdateContent/anyOf/1 */ { allOf: [255] },
-  /* 255 PlanFile */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 256 PlanUpdateContent/anyOf/2 */ { allOf: [257] },
-  /* 257 PlanMarkdown */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 258 SessionUpdate/anyOf/12 */ { allOf: [259] },
-  /* 259 PlanRemoved */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 260 SessionUpdate/anyOf/13 */ { allOf: [261] },
-  /* 261 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 262, onError: 204, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 262 AvailableCommandsUpdate/properties/availableCommands */ { items: 263, skipInvalid: 202 },
-  /* 263 AvailableCommand */ { properties: [{ name: "input", node: 264, onError: 201, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 264 AvailableCommand/properties/input */ { union: { variants: [{ node: 265, check: 200 }, { check: 2 }] } },
-  /* 265 AvailableCommandInput */ { union: { tag: "type", variants: [{ tag: "text", node: 266 }, { other: true }] } },
-  /* 266 AvailableCommandInput/anyOf/0 */ { allOf: [267] },
-  /* 267 TextCommandInput */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 268 SessionUpdate/anyOf/14 */ { allOf: [269] },
-  /* 269 ConfigOptionUpdate */ { properties: [{ name: "configOptions", node: 270, onError: 145, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 270 ConfigOptionUpdate/properties/configOptions */ { items: 166, skipInvalid: 143 },
-  /* 271 SessionUpdate/anyOf/15 */ { allOf: [272] },
-  /* 272 SessionInfoUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 273 SessionUpdate/anyOf/16 */ { allOf: [274] },
-  /* 274 UsageUpdate */ { properties: [{ name: "cost", node: 275, onError: 206, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 275 UsageUpdate/properties/cost */ { union: { variants: [{ node: 276, check: 205 }, { check: 2 }] } },
-  /* 276 Cost */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 277 SessionUpdate/anyOf/17 */ { allOf: [278] },
-  /* 278 Notice */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 279 SessionUpdate/anyOf/18 */ { allOf: [280] },
-  /* 280 CompactionUpdate */ { properties: [{ name: "summary", node: 281, onError: 186, omit: true }, { name: "error", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 281 CompactionUpdate/properties/summary */ { items: 13, skipInvalid: 184 },
-  /* 282 SessionUpdate/anyOf/19 */ { allOf: [283] },
-  /* 283 CompactionSummaryChunk */ { properties: [{ name: "content", node: 13 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 284 CompleteElicitationNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 285 MessageMcpNotification */ { properties: [{ name: "params", onError: 12, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 286 ClientRequest */ { properties: [{ name: "params", node: 287 }] },
-  /* 287 ClientRequest/properties/params */ { union: { variants: [{ node: 288, check: 260 }, { check: 2 }] } },
-  /* 288 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 289, check: 243 }, { node: 310, check: 244 }, { node: 311, check: 245 }, { node: 312, check: 246 }, { node: 313, check: 247 }, { node: 314, check: 248 }, { node: 315, check: 249 }, { node: 328, check: 250 }, { node: 329, check: 251 }, { node: 330, check: 252 }, { node: 333, check: 253 }, { node: 341, check: 254 }, { node: 342, check: 255 }, { node: 343, check: 256 }, { node: 345, check: 257 }, { node: 350, check: 258 }, { node: 369, check: 259 }, { node: 78, check: 58 }, { check: 60 }] } },
-  /* 289 InitializeRequest */ { properties: [{ name: "info", node: 84 }, { name: "capabilities", node: 290, onError: 232, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
-  /* 290 ClientCapabilities */ { properties: [{ name: "auth", node: 291, onError: 215, omit: true }, { name: "elicitation", node: 295, onError: 221, omit: true }, { name: "nes", node: 301, onError: 229, omit: true }, { name: "positionEncodings", node: 309, onError: 231, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 291 ClientCapabilities/properties/auth */ { union: { variants: [{ node: 292, check: 214 }, { check: 2 }] } },
-  /* 292 AuthCapabilities */ { properties: [{ name: "terminal", node: 293, onError: 213, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 293 AuthCapabilities/properties/terminal */ { union: { variants: [{ node: 294, check: 212 }, { check: 2 }] } },
-  /* 294 TerminalAuthCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 295 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 296, check: 220 }, { check: 2 }] } },
-  /* 296 ElicitationCapabilities */ { properties: [{ name: "form", node: 297, onError: 217, omit: true }, { name: "url", node: 299, onError: 219, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 297 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 298, check: 216 }, { check: 2 }] } },
-  /* 298 ElicitationFormCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 299 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 300, check: 218 }, { check: 2 }] } },
-  /* 300 ElicitationUrlCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 301 ClientCapabilities/properties/nes */ { union: { variants: [{ node: 302, check: 228 }, { check: 2 }] } },
-  /* 302 ClientNesCapabilities */ { properties: [{ name: "jump", node: 303, onError: 223, omit: true }, { name: "rename", node: 305, onError: 225, omit: true }, { name: "searchAndReplace", node: 307, onError: 227, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 303 ClientNesCapabilities/properties/jump */ { union: { variants: [{ node: 304, check: 222 }, { check: 2 }] } },
-  /* 304 NesJumpCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 305 ClientNesCapabilities/properties/rename */ { union: { variants: [{ node: 306, check: 224 }, { check: 2 }] } },
-  /* 306 NesRenameCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 307 ClientNesCapabilities/properties/searchAndReplace */ { union: { variants: [{ node: 308, check: 226 }, { check: 2 }] } },
-  /* 308 NesSearchAndReplaceCapabilities */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 309 ClientCapabilities/properties/positionEncodings */ { skipInvalid: 120 },
-  /* 310 LoginAuthRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 311 ListProvidersRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 312 SetProviderRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 313 DisableProviderRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 314 LogoutAuthRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 315 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 316, onError: 148, fallback: [] }, { name: "mcpServers", node: 317, onError: 235, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 316 NewSessionRequest/properties/additionalDirectories */ { skipInvalid: 146 },
-  /* 317 NewSessionRequest/properties/mcpServers */ { items: 318, skipInvalid: 233 },
-  /* 318 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 319 }, { tag: "acp", node: 323 }, { tag: "stdio", node: 325 }, { other: true }] } },
-  /* 319 McpServer/anyOf/0 */ { allOf: [320] },
-  /* 320 McpServerHttp */ { properties: [{ name: "headers", node: 321 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 321 McpServerHttp/properties/headers */ { items: 322 },
-  /* 322 HttpHeader */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 323 McpServer/anyOf/1 */ { allOf: [324] },
-  /* 324 McpServerAcp */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 325 McpServer/anyOf/2 */ { allOf: [326] },
-  /* 326 McpServerStdio */ { properties: [{ name: "env", node: 327 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 327 McpServerStdio/properties/env */ { items: 150 },
-  /* 328 ListSessionsRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 329 DeleteSessionRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 330 ForkSessionRequest */ { properties: [{ name: "additionalDirectories", node: 331, onError: 148, fallback: [] }, { name: "mcpServers", node: 332, onError: 235, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 331 ForkSessionRequest/properties/additionalDirectories */ { skipInvalid: 146 },
-  /* 332 ForkSessionRequest/properties/mcpServers */ { items: 318, skipInvalid: 233 },
-  /* 333 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 334, onError: 148, fallback: [] }, { name: "mcpServers", node: 335, onError: 235, fallback: [] }, { name: "replayFrom", node: 336, onError: 237, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 334 ResumeSessionRequest/properties/additionalDirectories */ { skipInvalid: 146 },
-  /* 335 ResumeSessionRequest/properties/mcpServers */ { items: 318, skipInvalid: 233 },
-  /* 336 ResumeSessionRequest/properties/replayFrom */ { union: { variants: [{ node: 337, check: 236 }, { check: 2 }] } },
-  /* 337 ReplayFrom */ { union: { tag: "type", variants: [{ tag: "start", node: 338 }, { other: true, node: 340 }] } },
-  /* 338 ReplayFrom/anyOf/0 */ { allOf: [339] },
-  /* 339 ReplayFromStart */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 340 ReplayFrom/anyOf/1 */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 341 CloseSessionRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 342 SetSessionConfigOptionRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 343 PromptRequest */ { properties: [{ name: "prompt", node: 344 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 344 PromptRequest/properties/prompt */ { items: 13 },
-  /* 345 StartNesRequest */ { properties: [{ name: "workspaceUri", onError: 15, omit: true }, { name: "workspaceFolders", node: 346 }, { name: "repository", node: 348, onError: 239, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 346 StartNesRequest/properties/workspaceFolders */ { items: 347 },
-  /* 347 WorkspaceFolder */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 348 StartNesRequest/properties/repository */ { union: { variants: [{ node: 349, check: 238 }, { check: 2 }] } },
-  /* 349 NesRepository */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 350 SuggestNesRequest */ { properties: [{ name: "position", node: 197 }, { name: "selection", node: 351 }, { name: "context", node: 352 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 351 SuggestNesRequest/properties/selection */ { union: { variants: [{ node: 196, check: 240 }, { check: 2 }] } },
-  /* 352 SuggestNesRequest/properties/context */ { union: { variants: [{ node: 353, check: 242 }, { check: 2 }] } },
-  /* 353 NesSuggestContext */ { properties: [{ name: "recentFiles", node: 354 }, { name: "relatedSnippets", node: 356 }, { name: "editHistory", node: 360 }, { name: "userActions", node: 362 }, { name: "openFiles", node: 364 }, { name: "diagnostics", node: 367 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 354 NesSuggestContext/properties/recentFiles */ { items: 355 },
-  /* 355 NesRecentFile */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 356 NesSuggestContext/properties/relatedSnippets */ { items: 357 },
-  /* 357 NesRelatedSnippet */ { properties: [{ name: "excerpts", node: 358 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 358 NesRelatedSnippet/properties/excerpts */ { items: 359 },
-  /* 359 NesExcerpt */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 360 NesSuggestContext/properties/editHistory */ { items: 361 },
-  /* 361 NesEditHistoryEntry */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 362 NesSuggestContext/properties/userActions */ { items: 363 },
-  /* 363 NesUserAction */ { properties: [{ name: "position", node: 197 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 364 NesSuggestContext/properties/openFiles */ { items: 365 },
-  /* 365 NesOpenFile */ { properties: [{ name: "visibleRange", node: 366, onError: 241, omit: true }, { name: "lastFocusedMs", onError: 189, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 366 NesOpenFile/properties/visibleRange */ { union: { variants: [{ node: 196, check: 240 }, { check: 2 }] } },
-  /* 367 NesSuggestContext/properties/diagnostics */ { items: 368 },
-  /* 368 NesDiagnostic */ { properties: [{ name: "range", node: 196 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 369 CloseNesRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 370 ClientResponse */ { union: { variants: [{ node: 371, check: 267 }, { node: 380, check: 183 }] } },
-  /* 371 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 372 }] },
-  /* 372 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 373, check: 261 }, { node: 377, check: 262 }, { node: 378, check: 263 }, { node: 379, check: 264 }, { check: 174 }, { check: 173 }] } },
-  /* 373 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 374 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 374 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 375 }, { other: true }] } },
-  /* 375 RequestPermissionOutcome/anyOf/1 */ { allOf: [376] },
-  /* 376 SelectedPermissionOutcome */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 377 CreateElicitationResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 378 ConnectMcpResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 379 DisconnectMcpResponse */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 380 ClientResponse/anyOf/1 */ { properties: [{ name: "error", node: 207 }] },
-  /* 381 ClientNotification */ { properties: [{ name: "params", node: 382 }] },
-  /* 382 ClientNotification/properties/params */ { union: { variants: [{ node: 383, check: 281 }, { check: 2 }] } },
-  /* 383 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 384, check: 273 }, { node: 385, check: 274 }, { node: 386, check: 275 }, { node: 390, check: 276 }, { node: 391, check: 277 }, { node: 392, check: 278 }, { node: 393, check: 279 }, { node: 394, check: 280 }, { node: 285, check: 209 }, { check: 210 }] } },
-  /* 384 CancelSessionNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 385 DidOpenDocumentNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 386 DidChangeDocumentNotification */ { properties: [{ name: "contentChanges", node: 387, onError: 270, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 387 DidChangeDocumentNotification/properties/contentChanges */ { items: 388, skipInvalid: 268 },
-  /* 388 TextDocumentContentChangeEvent */ { properties: [{ name: "range", node: 389 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 389 TextDocumentContentChangeEvent/properties/range */ { union: { variants: [{ node: 196, check: 240 }, { check: 2 }] } },
-  /* 390 DidCloseDocumentNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 391 DidSaveDocumentNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 392 DidFocusDocumentNotification */ { properties: [{ name: "position", node: 197 }, { name: "visibleRange", node: 196 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 393 AcceptNesNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 394 RejectNesNotification */ { properties: [{ name: "reason", onError: 272, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 395 ProtocolLevelNotification */ { properties: [{ name: "params", node: 396 }] },
-  /* 396 ProtocolLevelNotification/properties/params */ { union: { variants: [{ node: 397, check: 283 }, { check: 2 }] } },
-  /* 397 ProtocolLevelNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 398 }] } },
-  /* 398 CancelRequestNotification */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
+  /* 20 ImageContent */ { properties: [{ name: "uri", onError: 15, omit: true }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 21 ContentBlock/anyOf/3 */ { allOf: [22] },
+  /* 22 ResourceLink */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "icons", node: 23, onError: 24, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "size", onError: 25, omit: true }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 23 ResourceLink/properties/icons */ { items: 24, skipInvalid: 22 },
+  /* 24 Icon */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "sizes", node: 25, onError: 19, omit: true }, { name: "theme", onError: 21, omit: true }] },
+  /* 25 Icon/properties/sizes */ { skipInvalid: 18 },
+  /* 26 ContentBlock/anyOf/4 */ { allOf: [27] },
+  /* 27 EmbeddedResource */ { properties: [{ name: "resource", node: 28 }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 28 EmbeddedResourceResource */ { union: { variants: [{ node: 29, check: 26 }, { node: 29, check: 27 }] } },
+  /* 29 TextResourceContents */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 30 ToolCallContent/anyOf/1 */ { allOf: [31] },
+  /* 31 Diff */ { properties: [{ name: "changes", node: 32 }, { name: "patch", onError: 32, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 32 Diff/properties/changes */ { items: 33, skipInvalid: 30 },
+  /* 33 DiffChange */ { properties: [{ name: "fileType", onError: 29, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 34 ToolCallContent/anyOf/2 */ { allOf: [35] },
+  /* 35 Terminal */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
+  /* 36 ToolCallUpdate/properties/locations */ { items: 37, skipInvalid: 37 },
+  /* 37 ToolCallLocation */ { properties: [{ name: "line", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 38 RequestPermissionSubject/anyOf/1 */ { allOf: [39] },
+  /* 39 CommandPermissionSubject */ { properties: [{ name: "toolCallId", onError: 41, omit: true }, { name: "terminalId", onError: 43, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 40 RequestPermissionRequest/properties/options */ { items: 35 },
+  /* 41 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 42 }, { tag: "url", node: 62 }, { other: true, node: 63 }] } },
+  /* 42 CreateElicitationRequest/anyOf/0 */ { allOf: [43] },
+  /* 43 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 44 }], union: { variants: [{ node: 61, check: 53 }, { check: 54 }] } },
+  /* 44 ElicitationSchema */ { properties: [{ name: "type", onError: 45, fallback: "object", default: "object" }, { name: "title", onError: 0, omit: true }, { name: "properties", node: 45, default: {} }, { name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 45 ElicitationSchema/properties/properties */ { values: 46, declared: [] },
+  /* 46 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 47 }, { tag: "number", node: 51 }, { tag: "integer", node: 53 }, { tag: "boolean", node: 55 }, { tag: "array", node: 57 }, { other: true }] } },
+  /* 47 ElicitationPropertySchema/anyOf/0 */ { allOf: [48] },
+  /* 48 StringPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 0, omit: true }, { name: "oneOf", node: 49 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 49 StringPropertySchema/properties/oneOf */ { items: 50 },
+  /* 50 EnumOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 51 ElicitationPropertySchema/anyOf/1 */ { allOf: [52] },
+  /* 52 NumberPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 46, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 53 ElicitationPropertySchema/anyOf/2 */ { allOf: [54] },
+  /* 54 IntegerPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 25, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 55 ElicitationPropertySchema/anyOf/3 */ { allOf: [56] },
+  /* 56 BooleanPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 47, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 57 ElicitationPropertySchema/anyOf/4 */ { allOf: [58] },
+  /* 58 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "items", node: 59 }, { name: "default", node: 25, onError: 19, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 59 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 34, check: 50 }, { other: true, check: 51 }, { node: 60, check: 52 }] } },
+  /* 60 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 49 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 61 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 41, omit: true }] },
+  /* 62 CreateElicitationRequest/anyOf/1 */ { allOf: [63] },
+  /* 63 ElicitationUrlMode */ { union: { variants: [{ node: 61, check: 53 }, { check: 54 }] } },
+  /* 64 AgentResponse */ { union: { variants: [{ node: 65, check: 179 }, { node: 142, check: 183 }] } },
+  /* 65 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 66 }] },
+  /* 66 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 67, check: 156 }, { node: 35, check: 157 }, { node: 113, check: 158 }, { node: 35, check: 159 }, { node: 35, check: 160 }, { node: 35, check: 161 }, { node: 118, check: 162 }, { node: 127, check: 163 }, { node: 35, check: 164 }, { node: 118, check: 165 }, { node: 118, check: 166 }, { node: 35, check: 167 }, { node: 118, check: 168 }, { node: 35, check: 169 }, { node: 35, check: 170 }, { node: 131, check: 171 }, { node: 35, check: 172 }, { check: 173 }, { check: 174 }] } },
+  /* 67 InitializeResponse */ { properties: [{ name: "info", node: 68 }, { name: "capabilities", node: 69, onError: 122, fallback: {}, default: {} }, { name: "authMethods", node: 107, onError: 130, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 68 Implementation */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 69 AgentCapabilities */ { properties: [{ name: "session", node: 70, onError: 85, omit: true }, { name: "auth", node: 85, onError: 87, omit: true }, { name: "providers", node: 86, onError: 89, omit: true }, { name: "nes", node: 87, onError: 119, omit: true }, { name: "positionEncoding", onError: 121, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 70 AgentCapabilities/properties/session */ { union: { variants: [{ node: 71, check: 84 }, { check: 2 }] } },
+  /* 71 SessionCapabilities */ { properties: [{ name: "prompt", node: 72, onError: 69, omit: true }, { name: "mcp", node: 77, onError: 77, omit: true }, { name: "delete", node: 82, onError: 79, omit: true }, { name: "additionalDirectories", node: 83, onError: 81, omit: true }, { name: "fork", node: 84, onError: 83, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 72 SessionCapabilities/properties/prompt */ { union: { variants: [{ node: 73, check: 68 }, { check: 2 }] } },
+  /* 73 PromptCapabilities */ { properties: [{ name: "image", node: 74, onError: 63, omit: true }, { name: "audio", node: 75, onError: 65, omit: true }, { name: "embeddedContext", node: 76, onError: 67, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 74 PromptCapabilities/properties/image */ { union: { variants: [{ node: 35, check: 62 }, { check: 2 }] } },
+  /* 75 PromptCapabilities/properties/audio */ { union: { variants: [{ node: 35, check: 64 }, { check: 2 }] } },
+  /* 76 PromptCapabilities/properties/embeddedContext */ { union: { variants: [{ node: 35, check: 66 }, { check: 2 }] } },
+  /* 77 SessionCapabilities/properties/mcp */ { union: { variants: [{ node: 78, check: 76 }, { check: 2 }] } },
+  /* 78 McpCapabilities */ { properties: [{ name: "stdio", node: 79, onError: 71, omit: true }, { name: "http", node: 80, onError: 73, omit: true }, { name: "acp", node: 81, onError: 75, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 79 McpCapabilities/properties/stdio */ { union: { variants: [{ node: 35, check: 70 }, { check: 2 }] } },
+  /* 80 McpCapabilities/properties/http */ { union: { variants: [{ node: 35, check: 72 }, { check: 2 }] } },
+  /* 81 McpCapabilities/properties/acp */ { union: { variants: [{ node: 35, check: 74 }, { check: 2 }] } },
+  /* 82 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 35, check: 78 }, { check: 2 }] } },
+  /* 83 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 35, check: 80 }, { check: 2 }] } },
+  /* 84 SessionCapabilities/properties/fork */ { union: { variants: [{ node: 35, check: 82 }, { check: 2 }] } },
+  /* 85 AgentCapabilities/properties/auth */ { union: { variants: [{ node: 35, check: 86 }, { check: 2 }] } },
+  /* 86 AgentCapabilities/properties/providers */ { union: { variants: [{ node: 35, check: 88 }, { check: 2 }] } },
+  /* 87 AgentCapabilities/properties/nes */ { union: { variants: [{ node: 88, check: 118 }, { check: 2 }] } },
+  /* 88 NesCapabilities */ { properties: [{ name: "events", node: 89, onError: 103, omit: true }, { name: "context", node: 98, onError: 117, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 89 NesCapabilities/properties/events */ { union: { variants: [{ node: 90, check: 102 }, { check: 2 }] } },
+  /* 90 NesEventCapabilities */ { properties: [{ name: "document", node: 91, onError: 101, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 91 NesEventCapabilities/properties/document */ { union: { variants: [{ node: 92, check: 100 }, { check: 2 }] } },
+  /* 92 NesDocumentEventCapabilities */ { properties: [{ name: "didOpen", node: 93, onError: 91, omit: true }, { name: "didChange", node: 94, onError: 93, omit: true }, { name: "didClose", node: 95, onError: 95, omit: true }, { name: "didSave", node: 96, onError: 97, omit: true }, { name: "didFocus", node: 97, onError: 99, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 93 NesDocumentEventCapabilities/properties/didOpen */ { union: { variants: [{ node: 35, check: 90 }, { check: 2 }] } },
+  /* 94 NesDocumentEventCapabilities/properties/didChange */ { union: { variants: [{ node: 35, check: 92 }, { check: 2 }] } },
+  /* 95 NesDocumentEventCapabilities/properties/didClose */ { union: { variants: [{ node: 35, check: 94 }, { check: 2 }] } },
+  /* 96 NesDocumentEventCapabilities/properties/didSave */ { union: { variants: [{ node: 35, check: 96 }, { check: 2 }] } },
+  /* 97 NesDocumentEventCapabilities/properties/didFocus */ { union: { variants: [{ node: 35, check: 98 }, { check: 2 }] } },
+  /* 98 NesCapabilities/properties/context */ { union: { variants: [{ node: 99, check: 116 }, { check: 2 }] } },
+  /* 99 NesContextCapabilities */ { properties: [{ name: "recentFiles", node: 100, onError: 105, omit: true }, { name: "relatedSnippets", node: 102, onError: 107, omit: true }, { name: "editHistory", node: 103, onError: 109, omit: true }, { name: "userActions", node: 104, onError: 111, omit: true }, { name: "openFiles", node: 105, onError: 113, omit: true }, { name: "diagnostics", node: 106, onError: 115, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 100 NesContextCapabilities/properties/recentFiles */ { union: { variants: [{ node: 101, check: 104 }, { check: 2 }] } },
+  /* 101 NesRecentFilesCapabilities */ { properties: [{ name: "maxCount", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 102 NesContextCapabilities/properties/relatedSnippets */ { union: { variants: [{ node: 35, check: 106 }, { check: 2 }] } },
+  /* 103 NesContextCapabilities/properties/editHistory */ { union: { variants: [{ node: 101, check: 108 }, { check: 2 }] } },
+  /* 104 NesContextCapabilities/properties/userActions */ { union: { variants: [{ node: 101, check: 110 }, { check: 2 }] } },
+  /* 105 NesContextCapabilities/properties/openFiles */ { union: { variants: [{ node: 35, check: 112 }, { check: 2 }] } },
+  /* 106 NesContextCapabilities/properties/diagnostics */ { union: { variants: [{ node: 35, check: 114 }, { check: 2 }] } },
+  /* 107 InitializeResponse/properties/authMethods */ { items: 108, skipInvalid: 128 },
+  /* 108 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 109 }, { tag: "agent", node: 112 }, { other: true, node: 50 }] } },
+  /* 109 AuthMethod/anyOf/0 */ { allOf: [110] },
+  /* 110 AuthMethodTerminal */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "args", node: 25, onError: 123, fallback: [] }, { name: "env", node: 111, onError: 127, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 111 AuthMethodTerminal/properties/env */ { items: 35, skipInvalid: 124 },
+  /* 112 AuthMethod/anyOf/1 */ { allOf: [50] },
+  /* 113 ListProvidersResponse */ { properties: [{ name: "providers", node: 114 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 114 ListProvidersResponse/properties/providers */ { items: 115 },
+  /* 115 ProviderInfo */ { properties: [{ name: "supported", node: 116, onError: 133, fallback: [] }, { name: "current", node: 117 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 116 ProviderInfo/properties/supported */ { skipInvalid: 131 },
+  /* 117 ProviderInfo/properties/current */ { union: { variants: [{ node: 35, check: 134 }, { check: 2 }] } },
+  /* 118 NewSessionResponse */ { properties: [{ name: "configOptions", node: 119, onError: 145, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 119 NewSessionResponse/properties/configOptions */ { items: 120, skipInvalid: 143 },
+  /* 120 SessionConfigOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "category", onError: 136, omit: true }, { name: "_meta", onError: 12, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 121 }, { tag: "boolean" }, { other: true }] } },
+  /* 121 SessionConfigOption/anyOf/0 */ { allOf: [122] },
+  /* 122 SessionConfigSelect */ { properties: [{ name: "options", node: 123 }] },
+  /* 123 SessionConfigSelectOptions */ { union: { variants: [{ node: 49, check: 139 }, { node: 124, check: 142 }] } },
+  /* 124 SessionConfigSelectOptions/anyOf/1 */ { items: 125 },
+  /* 125 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 126, onError: 139, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 126 SessionConfigSelectGroup/properties/options */ { items: 50, skipInvalid: 137 },
+  /* 127 ListSessionsResponse */ { properties: [{ name: "sessions", node: 128, onError: 151, fallback: [] }, { name: "nextCursor", onError: 153, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 128 ListSessionsResponse/properties/sessions */ { items: 129, skipInvalid: 149 },
+  /* 129 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 130, onError: 148, fallback: [] }, { name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 130 SessionInfo/properties/additionalDirectories */ { skipInvalid: 146 },
+  /* 131 SuggestNesResponse */ { properties: [{ name: "suggestions", node: 132 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 132 SuggestNesResponse/properties/suggestions */ { items: 133 },
+  /* 133 NesSuggestion */ { union: { tag: "kind", variants: [{ tag: "edit", node: 134 }, { tag: "jump", node: 140 }, { tag: "rename", node: 140 }, { tag: "searchAndReplace", node: 34 }, { other: true }] } },
+  /* 134 NesSuggestion/anyOf/0 */ { allOf: [135] },
+  /* 135 NesEditSuggestion */ { properties: [{ name: "edits", node: 136 }, { name: "cursorPosition", node: 139, onError: 155, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 136 NesEditSuggestion/properties/edits */ { items: 137 },
+  /* 137 NesTextEdit */ { properties: [{ name: "range", node: 138 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 138 Range */ { properties: [{ name: "start", node: 35 }, { name: "end", node: 35 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 139 NesEditSuggestion/properties/cursorPosition */ { union: { variants: [{ node: 35, check: 154 }, { check: 2 }] } },
+  /* 140 NesSuggestion/anyOf/1 */ { allOf: [141] },
+  /* 141 NesJumpSuggestion */ { properties: [{ name: "position", node: 35 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 142 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 143 }] },
+  /* 143 Error */ {  },
+  /* 144 AgentNotification */ { properties: [{ name: "params", node: 145 }] },
+  /* 145 AgentNotification/properties/params */ { union: { variants: [{ node: 146, check: 211 }, { check: 2 }] } },
+  /* 146 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 147, check: 207 }, { node: 35, check: 208 }, { node: 186, check: 209 }, { check: 210 }] } },
+  /* 147 UpdateSessionNotification */ { properties: [{ name: "update", node: 148 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 148 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 11 }, { tag: "user_message", node: 149 }, { tag: "agent_message_chunk", node: 11 }, { tag: "agent_message", node: 149 }, { tag: "agent_thought_chunk", node: 11 }, { tag: "agent_thought", node: 149 }, { tag: "state_update", node: 152 }, { tag: "tool_call_content_chunk", node: 158 }, { tag: "tool_call_update", node: 160 }, { tag: "terminal_update", node: 161 }, { tag: "terminal_output_chunk", node: 34 }, { tag: "plan_update", node: 166 }, { tag: "plan_removed", node: 34 }, { tag: "available_commands_update", node: 172 }, { tag: "config_option_update", node: 178 }, { tag: "session_info_update", node: 179 }, { tag: "usage_update", node: 181 }, { tag: "notice", node: 112 }, { tag: "compaction_update", node: 184 }, { tag: "compaction_summary_chunk", node: 11 }, { other: true }] } },
+  /* 149 SessionUpdate/anyOf/1 */ { allOf: [150] },
+  /* 150 UserMessage */ { properties: [{ name: "content", node: 151, onError: 186, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 151 UserMessage/properties/content */ { items: 13, skipInvalid: 184 },
+  /* 152 SessionUpdate/anyOf/6 */ { allOf: [153] },
+  /* 153 StateUpdate */ { union: { tag: "state", variants: [{ tag: "running", node: 34 }, { tag: "idle", node: 154 }, { tag: "requires_action", node: 34 }, { other: true }] } },
+  /* 154 StateUpdate/anyOf/1 */ { allOf: [155] },
+  /* 155 IdleStateUpdate */ { properties: [{ name: "stopReason", onError: 188, omit: true }, { name: "usage", node: 156, onError: 191, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 156 IdleStateUpdate/properties/usage */ { union: { variants: [{ node: 157, check: 190 }, { check: 2 }] } },
+  /* 157 Usage */ { properties: [{ name: "thoughtTokens", onError: 189, omit: true }, { name: "cachedReadTokens", onError: 189, omit: true }, { name: "cachedWriteTokens", onError: 189, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 158 SessionUpdate/anyOf/7 */ { allOf: [159] },
+  /* 159 ToolCallContentChunk */ { properties: [{ name: "content", node: 10 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 160 SessionUpdate/anyOf/8 */ { allOf: [8] },
+  /* 161 SessionUpdate/anyOf/9 */ { allOf: [162] },
+  /* 162 TerminalUpdate */ { properties: [{ name: "command", onError: 0, omit: true }, { name: "cwd", onError: 192, omit: true }, { name: "output", node: 163, onError: 194, omit: true }, { name: "exitStatus", node: 164, onError: 196, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 163 TerminalUpdate/properties/output */ { union: { variants: [{ node: 35, check: 193 }, { check: 2 }] } },
+  /* 164 TerminalUpdate/properties/exitStatus */ { union: { variants: [{ node: 165, check: 195 }, { check: 2 }] } },
+  /* 165 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 36, omit: true }, { name: "signal", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 166 SessionUpdate/anyOf/11 */ { allOf: [167] },
+  /* 167 PlanUpdate */ { properties: [{ name: "plan", node: 168 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 168 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 169 }, { tag: "file", node: 34 }, { tag: "markdown", node: 34 }, { other: true }] } },
+  /* 169 PlanUpdateContent/anyOf/0 */ { allOf: [170] },
+  /* 170 PlanItems */ { properties: [{ name: "entries", node: 171, onError: 199, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 171 PlanItems/properties/entries */ { items: 35, skipInvalid: 197 },
+  /* 172 SessionUpdate/anyOf/13 */ { allOf: [173] },
+  /* 173 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 174, onError: 204, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 174 AvailableCommandsUpdate/properties/availableCommands */ { items: 175, skipInvalid: 202 },
+  /* 175 AvailableCommand */ { properties: [{ name: "input", node: 176, onError: 201, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 176 AvailableCommand/properties/input */ { union: { variants: [{ node: 177, check: 200 }, { check: 2 }] } },
+  /* 177 AvailableCommandInput */ { union: { tag: "type", variants: [{ tag: "text", node: 34 }, { other: true }] } },
+  /* 178 SessionUpdate/anyOf/14 */ { allOf: [118] },
+  /* 179 SessionUpdate/anyOf/15 */ { allOf: [180] },
+  /* 180 SessionInfoUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 181 SessionUpdate/anyOf/16 */ { allOf: [182] },
+  /* 182 UsageUpdate */ { properties: [{ name: "cost", node: 183, onError: 206, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 183 UsageUpdate/properties/cost */ { union: { variants: [{ node: 35, check: 205 }, { check: 2 }] } },
+  /* 184 SessionUpdate/anyOf/18 */ { allOf: [185] },
+  /* 185 CompactionUpdate */ { properties: [{ name: "summary", node: 151, onError: 186, omit: true }, { name: "error", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 186 MessageMcpNotification */ { properties: [{ name: "params", onError: 12, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 187 ClientRequest */ { properties: [{ name: "params", node: 188 }] },
+  /* 188 ClientRequest/properties/params */ { union: { variants: [{ node: 189, check: 260 }, { check: 2 }] } },
+  /* 189 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 190, check: 243 }, { node: 35, check: 244 }, { node: 35, check: 245 }, { node: 35, check: 246 }, { node: 35, check: 247 }, { node: 35, check: 248 }, { node: 205, check: 249 }, { node: 35, check: 250 }, { node: 35, check: 251 }, { node: 205, check: 252 }, { node: 212, check: 253 }, { node: 35, check: 254 }, { node: 35, check: 255 }, { node: 215, check: 256 }, { node: 217, check: 257 }, { node: 219, check: 258 }, { node: 35, check: 259 }, { node: 35, check: 58 }, { check: 60 }] } },
+  /* 190 InitializeRequest */ { properties: [{ name: "info", node: 68 }, { name: "capabilities", node: 191, onError: 232, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
+  /* 191 ClientCapabilities */ { properties: [{ name: "auth", node: 192, onError: 215, omit: true }, { name: "elicitation", node: 195, onError: 221, omit: true }, { name: "nes", node: 199, onError: 229, omit: true }, { name: "positionEncodings", node: 204, onError: 231, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 192 ClientCapabilities/properties/auth */ { union: { variants: [{ node: 193, check: 214 }, { check: 2 }] } },
+  /* 193 AuthCapabilities */ { properties: [{ name: "terminal", node: 194, onError: 213, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 194 AuthCapabilities/properties/terminal */ { union: { variants: [{ node: 35, check: 212 }, { check: 2 }] } },
+  /* 195 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 196, check: 220 }, { check: 2 }] } },
+  /* 196 ElicitationCapabilities */ { properties: [{ name: "form", node: 197, onError: 217, omit: true }, { name: "url", node: 198, onError: 219, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 197 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 35, check: 216 }, { check: 2 }] } },
+  /* 198 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 35, check: 218 }, { check: 2 }] } },
+  /* 199 ClientCapabilities/properties/nes */ { union: { variants: [{ node: 200, check: 228 }, { check: 2 }] } },
+  /* 200 ClientNesCapabilities */ { properties: [{ name: "jump", node: 201, onError: 223, omit: true }, { name: "rename", node: 202, onError: 225, omit: true }, { name: "searchAndReplace", node: 203, onError: 227, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 201 ClientNesCapabilities/properties/jump */ { union: { variants: [{ node: 35, check: 222 }, { check: 2 }] } },
+  /* 202 ClientNesCapabilities/properties/rename */ { union: { variants: [{ node: 35, check: 224 }, { check: 2 }] } },
+  /* 203 ClientNesCapabilities/properties/searchAndReplace */ { union: { variants: [{ node: 35, check: 226 }, { check: 2 }] } },
+  /* 204 ClientCapabilities/properties/positionEncodings */ { skipInvalid: 120 },
+  /* 205 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 130, onError: 148, fallback: [] }, { name: "mcpServers", node: 206, onError: 235, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 206 NewSessionRequest/properties/mcpServers */ { items: 207, skipInvalid: 233 },
+  /* 207 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 208 }, { tag: "acp", node: 34 }, { tag: "stdio", node: 210 }, { other: true }] } },
+  /* 208 McpServer/anyOf/0 */ { allOf: [209] },
+  /* 209 McpServerHttp */ { properties: [{ name: "headers", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 210 McpServer/anyOf/2 */ { allOf: [211] },
+  /* 211 McpServerStdio */ { properties: [{ name: "env", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 212 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 130, onError: 148, fallback: [] }, { name: "mcpServers", node: 206, onError: 235, fallback: [] }, { name: "replayFrom", node: 213, onError: 237, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 213 ResumeSessionRequest/properties/replayFrom */ { union: { variants: [{ node: 214, check: 236 }, { check: 2 }] } },
+  /* 214 ReplayFrom */ { union: { tag: "type", variants: [{ tag: "start", node: 34 }, { other: true, node: 35 }] } },
+  /* 215 PromptRequest */ { properties: [{ name: "prompt", node: 216 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 216 PromptRequest/properties/prompt */ { items: 13 },
+  /* 217 StartNesRequest */ { properties: [{ name: "workspaceUri", onError: 15, omit: true }, { name: "workspaceFolders", node: 40 }, { name: "repository", node: 218, onError: 239, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 218 StartNesRequest/properties/repository */ { union: { variants: [{ node: 35, check: 238 }, { check: 2 }] } },
+  /* 219 SuggestNesRequest */ { properties: [{ name: "position", node: 35 }, { name: "selection", node: 220 }, { name: "context", node: 221 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 220 SuggestNesRequest/properties/selection */ { union: { variants: [{ node: 138, check: 240 }, { check: 2 }] } },
+  /* 221 SuggestNesRequest/properties/context */ { union: { variants: [{ node: 222, check: 242 }, { check: 2 }] } },
+  /* 222 NesSuggestContext */ { properties: [{ name: "recentFiles", node: 40 }, { name: "relatedSnippets", node: 223 }, { name: "editHistory", node: 40 }, { name: "userActions", node: 225 }, { name: "openFiles", node: 226 }, { name: "diagnostics", node: 136 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 223 NesSuggestContext/properties/relatedSnippets */ { items: 224 },
+  /* 224 NesRelatedSnippet */ { properties: [{ name: "excerpts", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 225 NesSuggestContext/properties/userActions */ { items: 141 },
+  /* 226 NesSuggestContext/properties/openFiles */ { items: 227 },
+  /* 227 NesOpenFile */ { properties: [{ name: "visibleRange", node: 220, onError: 241, omit: true }, { name: "lastFocusedMs", onError: 189, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 228 ClientResponse */ { union: { variants: [{ node: 229, check: 267 }, { node: 142, check: 183 }] } },
+  /* 229 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 230 }] },
+  /* 230 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 231, check: 261 }, { node: 35, check: 262 }, { node: 35, check: 263 }, { node: 35, check: 264 }, { check: 174 }, { check: 173 }] } },
+  /* 231 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 232 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 232 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 34 }, { other: true }] } },
+  /* 233 ClientNotification */ { properties: [{ name: "params", node: 234 }] },
+  /* 234 ClientNotification/properties/params */ { union: { variants: [{ node: 235, check: 281 }, { check: 2 }] } },
+  /* 235 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 35, check: 273 }, { node: 35, check: 274 }, { node: 236, check: 275 }, { node: 35, check: 276 }, { node: 35, check: 277 }, { node: 239, check: 278 }, { node: 35, check: 279 }, { node: 240, check: 280 }, { node: 186, check: 209 }, { check: 210 }] } },
+  /* 236 DidChangeDocumentNotification */ { properties: [{ name: "contentChanges", node: 237, onError: 270, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 237 DidChangeDocumentNotification/properties/contentChanges */ { items: 238, skipInvalid: 268 },
+  /* 238 TextDocumentContentChangeEvent */ { properties: [{ name: "range", node: 220 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 239 DidFocusDocumentNotification */ { properties: [{ name: "position", node: 35 }, { name: "visibleRange", node: 138 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 240 RejectNesNotification */ { properties: [{ name: "reason", onError: 272, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 241 ProtocolLevelNotification */ { properties: [{ name: "params", node: 242 }] },
+  /* 242 ProtocolLevelNotification/properties/params */ { union: { variants: [{ node: 243, check: 283 }, { check: 2 }] } },
+  /* 243 ProtocolLevelNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 35 }] } },
 ];
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
 const shapes = [
   /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
   /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
-  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 55, repair: 3 }, { kinds: "object", node: 66, check: 56, repair: 49 }, { kinds: "object", node: 98, check: 57, repair: 77 }, { kinds: "object", node: 100, check: 58, repair: 78 }, { kinds: "object", node: 103, check: 59, repair: 79 }, { node: 105, check: 60 }] }] },
-  /* 3 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 4], ["options", 62], ["_meta", 65]] },
+  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 55, repair: 3 }, { kinds: "object", node: 41, check: 56, repair: 41 }, { kinds: "object", node: 59, check: 57, repair: 35 }, { kinds: "object", node: 60, check: 58, repair: 35 }, { kinds: "object", node: 61, check: 59, repair: 35 }, { node: 16, check: 60 }] }] },
+  /* 3 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 4], ["options", 39], ["_meta", 15]] },
   /* 4 RequestPermissionRequest/properties/subject */ { unions: [{ variants: [{ kinds: "object", node: 5 }, { kinds: "scalar" }] }] },
-  /* 5 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 59 }, { other: true, node: 61 }], tag: "type" }] },
+  /* 5 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 38 }, { other: true, node: 26 }], tag: "type" }] },
   /* 6 RequestPermissionSubject/union/0/anyOf/0 */ { keys: [["type", -1], ["toolCall", 7]] },
-  /* 7 ToolCallUpdate */ { keys: [["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 55], ["rawInput", 16], ["rawOutput", 16], ["_meta", 58]] },
+  /* 7 ToolCallUpdate */ { keys: [["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 36], ["rawInput", 16], ["rawOutput", 16], ["_meta", 15]] },
   /* 8 ToolCallUpdate/properties/content */ { items: 9 },
-  /* 9 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 10 }, { tag: "diff", node: 39 }, { tag: "terminal", node: 52 }, { other: true, node: 54 }], tag: "type" }] },
-  /* 10 ToolCallContent/union/0/anyOf/0 */ { keys: [["type", -1], ["content", 11], ["_meta", 38]] },
-  /* 11 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 12 }, { tag: "image", node: 18 }, { tag: "audio", node: 21 }, { tag: "resource_link", node: 24 }, { tag: "resource", node: 29 }, { other: true, node: 37 }], tag: "type" }] },
-  /* 12 ContentBlock/union/0/anyOf/0 */ { keys: [["type", -1], ["text", -1], ["annotations", 13], ["_meta", 17]] },
+  /* 9 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 10 }, { tag: "diff", node: 27 }, { tag: "terminal", node: 35 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 10 ToolCallContent/union/0/anyOf/0 */ { keys: [["type", -1], ["content", 11], ["_meta", 15]] },
+  /* 11 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 18 }, { tag: "resource_link", node: 19 }, { tag: "resource", node: 22 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 12 ContentBlock/union/0/anyOf/0 */ { keys: [["type", -1], ["text", -1], ["annotations", 13], ["_meta", 15]] },
   /* 13 ContentBlock/union/0/anyOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
   /* 14 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 15]] },
   /* 15 Annotations/properties/_meta */ { others: 16 },
   /* 16 (free-form) */ { free: true },
-  /* 17 ContentBlock/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 18 ContentBlock/union/0/anyOf/1 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 19], ["_meta", 20]] },
-  /* 19 ContentBlock/union/0/anyOf/1/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 20 ContentBlock/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 21 ContentBlock/union/0/anyOf/2 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["annotations", 22], ["_meta", 23]] },
-  /* 22 ContentBlock/union/0/anyOf/2/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 23 ContentBlock/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 24 ContentBlock/union/0/anyOf/3 */ { keys: [["type", -1], ["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 25], ["mimeType", -1], ["size", -1], ["annotations", 27], ["_meta", 28]] },
-  /* 25 ContentBlock/union/0/anyOf/3/properties/icons */ { items: 26 },
-  /* 26 Icon */ { keys: [["src", -1], ["mimeType", -1], ["sizes", -1], ["theme", -1]] },
-  /* 27 ContentBlock/union/0/anyOf/3/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 28 ContentBlock/union/0/anyOf/3/properties/_meta */ { others: 16 },
-  /* 29 ContentBlock/union/0/anyOf/4 */ { keys: [["type", -1], ["resource", 30], ["annotations", 35], ["_meta", 36]] },
-  /* 30 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 31, check: 26, repair: 34 }, { kinds: "object", node: 33, check: 27, repair: 35 }] }] },
-  /* 31 TextResourceContents */ { keys: [["text", -1], ["uri", -1], ["mimeType", -1], ["_meta", 32]] },
-  /* 32 TextResourceContents/properties/_meta */ { others: 16 },
-  /* 33 BlobResourceContents */ { keys: [["blob", -1], ["uri", -1], ["mimeType", -1], ["_meta", 34]] },
-  /* 34 BlobResourceContents/properties/_meta */ { others: 16 },
-  /* 35 ContentBlock/union/0/anyOf/4/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 36 ContentBlock/union/0/anyOf/4/properties/_meta */ { others: 16 },
-  /* 37 ContentBlock/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
-  /* 38 ToolCallContent/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 39 ToolCallContent/union/0/anyOf/1 */ { keys: [["type", -1], ["changes", 40], ["patch", 49], ["_meta", 51]] },
-  /* 40 ToolCallContent/union/0/anyOf/1/properties/changes */ { items: 41 },
-  /* 41 DiffChange */ { keys: [["fileType", -1], ["mimeType", -1], ["_meta", 42]], unions: [{ variants: [{ tag: "add", node: 43 }, { tag: "delete", node: 44 }, { tag: "modify", node: 45 }, { tag: "move", node: 46 }, { tag: "copy", node: 47 }, { other: true, node: 48 }], tag: "operation" }] },
-  /* 42 DiffChange/properties/_meta */ { others: 16 },
-  /* 43 DiffChange/union/0/anyOf/0 */ { keys: [["operation", -1], ["path", -1]] },
-  /* 44 DiffChange/union/0/anyOf/1 */ { keys: [["operation", -1], ["path", -1]] },
-  /* 45 DiffChange/union/0/anyOf/2 */ { keys: [["operation", -1], ["path", -1]] },
-  /* 46 DiffChange/union/0/anyOf/3 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
-  /* 47 DiffChange/union/0/anyOf/4 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
-  /* 48 DiffChange/union/0/anyOf/5 */ { keys: [["operation", -1]], others: 16 },
-  /* 49 ToolCallContent/union/0/anyOf/1/properties/patch */ { unions: [{ variants: [{ kinds: "object", node: 50 }, { kinds: "scalar" }] }] },
-  /* 50 DiffPatch */ { keys: [["format", -1], ["text", -1]] },
-  /* 51 ToolCallContent/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 52 ToolCallContent/union/0/anyOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 53]] },
-  /* 53 ToolCallContent/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 54 ToolCallContent/union/0/anyOf/3 */ { keys: [["type", -1]], others: 16 },
-  /* 55 ToolCallUpdate/properties/locations */ { items: 56 },
-  /* 56 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 57]] },
-  /* 57 ToolCallLocation/properties/_meta */ { others: 16 },
-  /* 58 ToolCallUpdate/properties/_meta */ { others: 16 },
-  /* 59 RequestPermissionSubject/union/0/anyOf/1 */ { keys: [["type", -1], ["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 60]] },
-  /* 60 RequestPermissionSubject/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 61 RequestPermissionSubject/union/0/anyOf/2 */ { keys: [["type", -1]], others: 16 },
-  /* 62 RequestPermissionRequest/properties/options */ { items: 63 },
-  /* 63 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 64]] },
-  /* 64 PermissionOption/properties/_meta */ { others: 16 },
-  /* 65 RequestPermissionRequest/properties/_meta */ { others: 16 },
-  /* 66 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 67]], unions: [{ variants: [{ tag: "form", node: 68 }, { tag: "url", node: 96 }, { other: true, node: 97 }], tag: "mode" }] },
-  /* 67 CreateElicitationRequest/properties/_meta */ { others: 16 },
-  /* 68 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 69]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 69 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 70], ["required", -1], ["description", -1], ["_meta", 93]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
-  /* 70 ElicitationSchema/properties/properties */ { others: 71 },
-  /* 71 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 72 }, { tag: "number", node: 77 }, { tag: "integer", node: 79 }, { tag: "boolean", node: 81 }, { tag: "array", node: 83 }, { other: true, node: 92 }], tag: "type" }] },
-  /* 72 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 73], ["_meta", 76]] },
-  /* 73 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 74 },
-  /* 74 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 75]] },
-  /* 75 EnumOption/properties/_meta */ { others: 16 },
-  /* 76 ElicitationPropertySchema/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 77 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 78]] },
-  /* 78 ElicitationPropertySchema/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 79 ElicitationPropertySchema/union/0/anyOf/2 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 80]] },
-  /* 80 ElicitationPropertySchema/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 81 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 82]] },
-  /* 82 ElicitationPropertySchema/union/0/anyOf/3/properties/_meta */ { others: 16 },
-  /* 83 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 84], ["default", -1], ["_meta", 91]] },
-  /* 84 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 85, check: 50, repair: 68 }, { other: true, node: 87, check: 51 }, { kinds: "object", node: 88, check: 52, repair: 70 }], tag: "type" }] },
-  /* 85 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 86]] },
-  /* 86 MultiSelectItems/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 87 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 16 },
-  /* 88 TitledMultiSelectItems */ { keys: [["anyOf", 89], ["_meta", 90]] },
-  /* 89 TitledMultiSelectItems/properties/anyOf */ { items: 74 },
-  /* 90 TitledMultiSelectItems/properties/_meta */ { others: 16 },
-  /* 91 ElicitationPropertySchema/union/0/anyOf/4/properties/_meta */ { others: 16 },
-  /* 92 ElicitationPropertySchema/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
-  /* 93 ElicitationSchema/properties/_meta */ { others: 16 },
-  /* 94 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
-  /* 95 ElicitationRequestScope */ { keys: [["requestId", -1]] },
-  /* 96 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 97 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 16, unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 98 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 99]] },
-  /* 99 ConnectMcpRequest/properties/_meta */ { others: 16 },
-  /* 100 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 101], ["_meta", 102]] },
-  /* 101 MessageMcpRequest/properties/params */ { others: 16 },
-  /* 102 MessageMcpRequest/properties/_meta */ { others: 16 },
-  /* 103 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 104]] },
-  /* 104 DisconnectMcpRequest/properties/_meta */ { others: 16 },
-  /* 105 ExtRequest */ { free: true },
-  /* 106 TextContent */ { keys: [["text", -1], ["annotations", 13], ["_meta", 17]] },
-  /* 107 ImageContent */ { keys: [["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 19], ["_meta", 20]] },
-  /* 108 AudioContent */ { keys: [["data", -1], ["mimeType", -1], ["annotations", 22], ["_meta", 23]] },
-  /* 109 ResourceLink */ { keys: [["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 25], ["mimeType", -1], ["size", -1], ["annotations", 27], ["_meta", 28]] },
-  /* 110 EmbeddedResource */ { keys: [["resource", 30], ["annotations", 35], ["_meta", 36]] },
-  /* 111 Content */ { keys: [["content", 11], ["_meta", 38]] },
-  /* 112 DiffPathChange */ { keys: [["path", -1]] },
-  /* 113 DiffPathPairChange */ { keys: [["oldPath", -1], ["path", -1]] },
-  /* 114 Diff */ { keys: [["changes", 40], ["patch", 49], ["_meta", 51]] },
-  /* 115 Terminal */ { keys: [["terminalId", -1], ["_meta", 53]] },
-  /* 116 ToolCallPermissionSubject */ { keys: [["toolCall", 7]] },
-  /* 117 CommandPermissionSubject */ { keys: [["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 60]] },
-  /* 118 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 73], ["_meta", 76]] },
-  /* 119 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 78]] },
-  /* 120 IntegerPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 80]] },
-  /* 121 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 82]] },
-  /* 122 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 86]] },
-  /* 123 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 84], ["default", -1], ["_meta", 91]] },
-  /* 124 ElicitationFormMode */ { keys: [["requestedSchema", 69]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 125 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 94, check: 53, repair: 73 }, { kinds: "object", node: 95, check: 54 }] }] },
-  /* 126 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 127, check: 179, repair: 81 }, { kinds: "object", node: 312, check: 183, repair: 206 }] }] },
-  /* 127 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 128]] },
-  /* 128 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 129, check: 156, repair: 83 }, { kinds: "object", node: 233, check: 157, repair: 154 }, { kinds: "object", node: 235, check: 158, repair: 155 }, { kinds: "object", node: 243, check: 159, repair: 161 }, { kinds: "object", node: 245, check: 160, repair: 162 }, { kinds: "object", node: 247, check: 161, repair: 163 }, { kinds: "object", node: 249, check: 162, repair: 164 }, { kinds: "object", node: 265, check: 163, repair: 175 }, { kinds: "object", node: 270, check: 164, repair: 179 }, { kinds: "object", node: 272, check: 165, repair: 180 }, { kinds: "object", node: 275, check: 166, repair: 182 }, { kinds: "object", node: 278, check: 167, repair: 184 }, { kinds: "object", node: 280, check: 168, repair: 185 }, { kinds: "object", node: 283, check: 169, repair: 187 }, { kinds: "object", node: 285, check: 170, repair: 188 }, { kinds: "object", node: 287, check: 171, repair: 189 }, { kinds: "object", node: 308, check: 172, repair: 205 }, { node: 310, check: 173 }, { node: 311, check: 174 }] }] },
-  /* 129 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 130], ["capabilities", 132], ["authMethods", 221], ["_meta", 232]], fills: [{ name: "capabilities", default: {} }] },
-  /* 130 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 131]] },
-  /* 131 Implementation/properties/_meta */ { others: 16 },
-  /* 132 AgentCapabilities */ { keys: [["session", 133], ["auth", 169], ["providers", 172], ["nes", 175], ["positionEncoding", -1], ["_meta", 220]] },
-  /* 133 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 134 }, { kinds: "scalar" }] }] },
-  /* 134 SessionCapabilities */ { keys: [["prompt", 135], ["mcp", 147], ["delete", 159], ["additionalDirectories", 162], ["fork", 165], ["_meta", 168]] },
-  /* 135 SessionCapabilities/properties/prompt */ { unions: [{ variants: [{ kinds: "object", node: 136 }, { kinds: "scalar" }] }] },
-  /* 136 PromptCapabilities */ { keys: [["image", 137], ["audio", 140], ["embeddedContext", 143], ["_meta", 146]] },
-  /* 137 PromptCapabilities/properties/image */ { unions: [{ variants: [{ kinds: "object", node: 138 }, { kinds: "scalar" }] }] },
-  /* 138 PromptImageCapabilities */ { keys: [["_meta", 139]] },
-  /* 139 PromptImageCapabilities/properties/_meta */ { others: 16 },
-  /* 140 PromptCapabilities/properties/audio */ { unions: [{ variants: [{ kinds: "object", node: 141 }, { kinds: "scalar" }] }] },
-  /* 141 PromptAudioCapabilities */ { keys: [["_meta", 142]] },
-  /* 142 PromptAudioCapabilities/properties/_meta */ { others: 16 },
-  /* 143 PromptCapabilities/properties/embeddedContext */ { unions: [{ variants: [{ kinds: "object", node: 144 }, { kinds: "scalar" }] }] },
-  /* 144 PromptEmbeddedContextCapabilities */ { keys: [["_meta", 145]] },
-  /* 145 PromptEmbeddedContextCapabilities/properties/_meta */ { others: 16 },
-  /* 146 PromptCapabilities/properties/_meta */ { others: 16 },
-  /* 147 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 148 }, { kinds: "scalar" }] }] },
-  /* 148 McpCapabilities */ { keys: [["stdio", 149], ["http", 152], ["acp", 155], ["_meta", 158]] },
-  /* 149 McpCapabilities/properties/stdio */ { unions: [{ variants: [{ kinds: "object", node: 150 }, { kinds: "scalar" }] }] },
-  /* 150 McpStdioCapabilities */ { keys: [["_meta", 151]] },
-  /* 151 McpStdioCapabilities/properties/_meta */ { others: 16 },
-  /* 152 McpCapabilities/properties/http */ { unions: [{ variants: [{ kinds: "object", node: 153 }, { kinds: "scalar" }] }] },
-  /* 153 McpHttpCapabilities */ { keys: [["_meta", 154]] },
-  /* 154 McpHttpCapabilities/properties/_meta */ { others: 16 },
-  /* 155 McpCapabilities/properties/acp */ { unions: [{ variants: [{ kinds: "object", node: 156 }, { kinds: "scalar" }] }] },
-  /* 156 McpAcpCapabilities */ { keys: [["_meta", 157]] },
-  /* 157 McpAcpCapabilities/properties/_meta */ { others: 16 },
-  /* 158 McpCapabilities/properties/_meta */ { others: 16 },
-  /* 159 SessionCapabilities/properties/delete */ { unions: [{ variants: [{ kinds: "object", node: 160 }, { kinds: "scalar" }] }] },
-  /* 160 SessionDeleteCapabilities */ { keys: [["_meta", 161]] },
-  /* 161 SessionDeleteCapabilities/properties/_meta */ { others: 16 },
-  /* 162 SessionCapabilities/properties/additionalDirectories */ { unions: [{ variants: [{ kinds: "object", node: 163 }, { kinds: "scalar" }] }] },
-  /* 163 SessionAdditionalDirectoriesCapabilities */ { keys: [["_meta", 164]] },
-  /* 164 SessionAdditionalDirectoriesCapabilities/properties/_meta */ { others: 16 },
-  /* 165 SessionCapabilities/properties/fork */ { unions: [{ variants: [{ kinds: "object", node: 166 }, { kinds: "scalar" }] }] },
-  /* 166 SessionForkCapabilities */ { keys: [["_meta", 167]] },
-  /* 167 SessionForkCapabilities/properties/_meta */ { others: 16 },
-  /* 168 SessionCapabilities/properties/_meta */ { others: 16 },
-  /* 169 AgentCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 170 }, { kinds: "scalar" }] }] },
-  /* 170 AgentAuthCapabilities */ { keys: [["_meta", 171]] },
-  /* 171 AgentAuthCapabilities/properties/_meta */ { others: 16 },
-  /* 172 AgentCapabilities/properties/providers */ { unions: [{ variants: [{ kinds: "object", node: 173 }, { kinds: "scalar" }] }] },
-  /* 173 ProvidersCapabilities */ { keys: [["_meta", 174]] },
-  /* 174 ProvidersCapabilities/properties/_meta */ { others: 16 },
-  /* 175 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 176 }, { kinds: "scalar" }] }] },
-  /* 176 NesCapabilities */ { keys: [["events", 177], ["context", 198], ["_meta", 219]] },
-  /* 177 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 178 }, { kinds: "scalar" }] }] },
-  /* 178 NesEventCapabilities */ { keys: [["document", 179], ["_meta", 197]] },
-  /* 179 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 180 }, { kinds: "scalar" }] }] },
-  /* 180 NesDocumentEventCapabilities */ { keys: [["didOpen", 181], ["didChange", 184], ["didClose", 187], ["didSave", 190], ["didFocus", 193], ["_meta", 196]] },
-  /* 181 NesDocumentEventCapabilities/properties/didOpen */ { unions: [{ variants: [{ kinds: "object", node: 182 }, { kinds: "scalar" }] }] },
-  /* 182 NesDocumentDidOpenCapabilities */ { keys: [["_meta", 183]] },
-  /* 183 NesDocumentDidOpenCapabilities/properties/_meta */ { others: 16 },
-  /* 184 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 185 }, { kinds: "scalar" }] }] },
-  /* 185 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 186]] },
-  /* 186 NesDocumentDidChangeCapabilities/properties/_meta */ { others: 16 },
-  /* 187 NesDocumentEventCapabilities/properties/didClose */ { unions: [{ variants: [{ kinds: "object", node: 188 }, { kinds: "scalar" }] }] },
-  /* 188 NesDocumentDidCloseCapabilities */ { keys: [["_meta", 189]] },
-  /* 189 NesDocumentDidCloseCapabilities/properties/_meta */ { others: 16 },
-  /* 190 NesDocumentEventCapabilities/properties/didSave */ { unions: [{ variants: [{ kinds: "object", node: 191 }, { kinds: "scalar" }] }] },
-  /* 191 NesDocumentDidSaveCapabilities */ { keys: [["_meta", 192]] },
-  /* 192 NesDocumentDidSaveCapabilities/properties/_meta */ { others: 16 },
-  /* 193 NesDocumentEventCapabilities/properties/didFocus */ { unions: [{ variants: [{ kinds: "object", node: 194 }, { kinds: "scalar" }] }] },
-  /* 194 NesDocumentDidFocusCapabilities */ { keys: [["_meta", 195]] },
-  /* 195 NesDocumentDidFocusCapabilities/properties/_meta */ { others: 16 },
-  /* 196 NesDocumentEventCapabilities/properties/_meta */ { others: 16 },
-  /* 197 NesEventCapabilities/properties/_meta */ { others: 16 },
-  /* 198 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 199 }, { kinds: "scalar" }] }] },
-  /* 199 NesContextCapabilities */ { keys: [["recentFiles", 200], ["relatedSnippets", 203], ["editHistory", 206], ["userActions", 209], ["openFiles", 212], ["diagnostics", 215], ["_meta", 218]] },
-  /* 200 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 201 }, { kinds: "scalar" }] }] },
-  /* 201 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 202]] },
-  /* 202 NesRecentFilesCapabilities/properties/_meta */ { others: 16 },
-  /* 203 NesContextCapabilities/properties/relatedSnippets */ { unions: [{ variants: [{ kinds: "object", node: 204 }, { kinds: "scalar" }] }] },
-  /* 204 NesRelatedSnippetsCapabilities */ { keys: [["_meta", 205]] },
-  /* 205 NesRelatedSnippetsCapabilities/properties/_meta */ { others: 16 },
-  /* 206 NesContextCapabilities/properties/editHistory */ { unions: [{ variants: [{ kinds: "object", node: 207 }, { kinds: "scalar" }] }] },
-  /* 207 NesEditHistoryCapabilities */ { keys: [["maxCount", -1], ["_meta", 208]] },
-  /* 208 NesEditHistoryCapabilities/properties/_meta */ { others: 16 },
-  /* 209 NesContextCapabilities/properties/userActions */ { unions: [{ variants: [{ kinds: "object", node: 210 }, { kinds: "scalar" }] }] },
-  /* 210 NesUserActionsCapabilities */ { keys: [["maxCount", -1], ["_meta", 211]] },
-  /* 211 NesUserActionsCapabilities/properties/_meta */ { others: 16 },
-  /* 212 NesContextCapabilities/properties/openFiles */ { unions: [{ variants: [{ kinds: "object", node: 213 }, { kinds: "scalar" }] }] },
-  /* 213 NesOpenFilesCapabilities */ { keys: [["_meta", 214]] },
-  /* 214 NesOpenFilesCapabilities/properties/_meta */ { others: 16 },
-  /* 215 NesContextCapabilities/properties/diagnostics */ { unions: [{ variants: [{ kinds: "object", node: 216 }, { kinds: "scalar" }] }] },
-  /* 216 NesDiagnosticsCapabilities */ { keys: [["_meta", 217]] },
-  /* 217 NesDiagnosticsCapabilities/properties/_meta */ { others: 16 },
-  /* 218 NesContextCapabilities/properties/_meta */ { others: 16 },
-  /* 219 NesCapabilities/properties/_meta */ { others: 16 },
-  /* 220 AgentCapabilities/properties/_meta */ { others: 16 },
-  /* 221 InitializeResponse/properties/authMethods */ { items: 222 },
-  /* 222 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 223 }, { tag: "agent", node: 228 }, { other: true, node: 230 }], tag: "type" }] },
-  /* 223 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 224], ["_meta", 227]] },
-  /* 224 AuthMethod/union/0/anyOf/0/properties/env */ { items: 225 },
-  /* 225 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 226]] },
-  /* 226 EnvVariable/properties/_meta */ { others: 16 },
-  /* 227 AuthMethod/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 228 AuthMethod/union/0/anyOf/1 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 229]] },
-  /* 229 AuthMethod/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 230 AuthMethod/union/0/anyOf/2 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 231]], others: 16 },
-  /* 231 AuthMethod/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 232 InitializeResponse/properties/_meta */ { others: 16 },
-  /* 233 LoginAuthResponse */ { keys: [["_meta", 234]] },
-  /* 234 LoginAuthResponse/properties/_meta */ { others: 16 },
-  /* 235 ListProvidersResponse */ { keys: [["providers", 236], ["_meta", 242]] },
-  /* 236 ListProvidersResponse/properties/providers */ { items: 237 },
-  /* 237 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 238], ["_meta", 241]] },
-  /* 238 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 239 }, { kinds: "scalar" }] }] },
-  /* 239 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 240]] },
-  /* 240 ProviderCurrentConfig/properties/_meta */ { others: 16 },
-  /* 241 ProviderInfo/properties/_meta */ { others: 16 },
-  /* 242 ListProvidersResponse/properties/_meta */ { others: 16 },
-  /* 243 SetProviderResponse */ { keys: [["_meta", 244]] },
-  /* 244 SetProviderResponse/properties/_meta */ { others: 16 },
-  /* 245 DisableProviderResponse */ { keys: [["_meta", 246]] },
-  /* 246 DisableProviderResponse/properties/_meta */ { others: 16 },
-  /* 247 LogoutAuthResponse */ { keys: [["_meta", 248]] },
-  /* 248 LogoutAuthResponse/properties/_meta */ { others: 16 },
-  /* 249 NewSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 250], ["_meta", 264]] },
-  /* 250 NewSessionResponse/properties/configOptions */ { items: 251 },
-  /* 251 SessionConfigOption */ { keys: [["configId", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 252]], unions: [{ variants: [{ tag: "select", node: 253 }, { tag: "boolean", node: 262 }, { other: true, node: 263 }], tag: "type" }] },
-  /* 252 SessionConfigOption/properties/_meta */ { others: 16 },
-  /* 253 SessionConfigOption/union/0/anyOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 254]] },
-  /* 254 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 255, check: 139, repair: 170 }, { kinds: "array", node: 258, check: 142, repair: 172 }] }] },
-  /* 255 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 256 },
-  /* 256 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 257]] },
-  /* 257 SessionConfigSelectOption/properties/_meta */ { others: 16 },
-  /* 258 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 259 },
-  /* 259 SessionConfigSelectGroup */ { keys: [["groupId", -1], ["name", -1], ["options", 260], ["_meta", 261]] },
-  /* 260 SessionConfigSelectGroup/properties/options */ { items: 256 },
-  /* 261 SessionConfigSelectGroup/properties/_meta */ { others: 16 },
-  /* 262 SessionConfigOption/union/0/anyOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
-  /* 263 SessionConfigOption/union/0/anyOf/2 */ { keys: [["type", -1]], others: 16 },
-  /* 264 NewSessionResponse/properties/_meta */ { others: 16 },
-  /* 265 ListSessionsResponse */ { keys: [["sessions", 266], ["nextCursor", -1], ["_meta", 269]] },
-  /* 266 ListSessionsResponse/properties/sessions */ { items: 267 },
-  /* 267 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 268]] },
-  /* 268 SessionInfo/properties/_meta */ { others: 16 },
-  /* 269 ListSessionsResponse/properties/_meta */ { others: 16 },
-  /* 270 DeleteSessionResponse */ { keys: [["_meta", 271]] },
-  /* 271 DeleteSessionResponse/properties/_meta */ { others: 16 },
-  /* 272 ForkSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 273], ["_meta", 274]] },
-  /* 273 ForkSessionResponse/properties/configOptions */ { items: 251 },
-  /* 274 ForkSessionResponse/properties/_meta */ { others: 16 },
-  /* 275 ResumeSessionResponse */ { keys: [["configOptions", 276], ["_meta", 277]] },
-  /* 276 ResumeSessionResponse/properties/configOptions */ { items: 251 },
-  /* 277 ResumeSessionResponse/properties/_meta */ { others: 16 },
-  /* 278 CloseSessionResponse */ { keys: [["_meta", 279]] },
-  /* 279 CloseSessionResponse/properties/_meta */ { others: 16 },
-  /* 280 SetSessionConfigOptionResponse */ { keys: [["configOptions", 281], ["_meta", 282]] },
-  /* 281 SetSessionConfigOptionResponse/properties/configOptions */ { items: 251 },
-  /* 282 SetSessionConfigOptionResponse/properties/_meta */ { others: 16 },
-  /* 283 PromptResponse */ { keys: [["_meta", 284]] },
-  /* 284 PromptResponse/properties/_meta */ { others: 16 },
-  /* 285 StartNesResponse */ { keys: [["sessionId", -1], ["_meta", 286]] },
-  /* 286 StartNesResponse/properties/_meta */ { others: 16 },
-  /* 287 SuggestNesResponse */ { keys: [["suggestions", 288], ["_meta", 307]] },
-  /* 288 SuggestNesResponse/properties/suggestions */ { items: 289 },
-  /* 289 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 290 }, { tag: "jump", node: 300 }, { tag: "rename", node: 302 }, { tag: "searchAndReplace", node: 304 }, { other: true, node: 306 }], tag: "kind" }] },
-  /* 290 NesSuggestion/union/0/anyOf/0 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["edits", 291], ["cursorPosition", 298], ["_meta", 299]] },
-  /* 291 NesSuggestion/union/0/anyOf/0/properties/edits */ { items: 292 },
-  /* 292 NesTextEdit */ { keys: [["range", 293], ["newText", -1], ["_meta", 297]] },
-  /* 293 Range */ { keys: [["start", 294], ["end", 294], ["_meta", 296]] },
-  /* 294 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 295]] },
-  /* 295 Position/properties/_meta */ { others: 16 },
-  /* 296 Range/properties/_meta */ { others: 16 },
-  /* 297 NesTextEdit/properties/_meta */ { others: 16 },
-  /* 298 NesSuggestion/union/0/anyOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 294 }, { kinds: "scalar" }] }] },
-  /* 299 NesSuggestion/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 300 NesSuggestion/union/0/anyOf/1 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 294], ["_meta", 301]] },
-  /* 301 NesSuggestion/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 302 NesSuggestion/union/0/anyOf/2 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 294], ["newName", -1], ["_meta", 303]] },
-  /* 303 NesSuggestion/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 304 NesSuggestion/union/0/anyOf/3 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 305]] },
-  /* 305 NesSuggestion/union/0/anyOf/3/properties/_meta */ { others: 16 },
-  /* 306 NesSuggestion/union/0/anyOf/4 */ { keys: [["kind", -1], ["suggestionId", -1]], others: 16 },
-  /* 307 SuggestNesResponse/properties/_meta */ { others: 16 },
-  /* 308 CloseNesResponse */ { keys: [["_meta", 309]] },
-  /* 309 CloseNesResponse/properties/_meta */ { others: 16 },
-  /* 310 ExtResponse */ { free: true },
-  /* 311 MessageMcpResponse */ { free: true },
-  /* 312 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 313]] },
-  /* 313 Error */ { keys: [["code", -1], ["message", -1], ["data", 16]] },
-  /* 314 AuthMethodTerminal */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 224], ["_meta", 227]] },
-  /* 315 AuthMethodAgent */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["_meta", 229]] },
-  /* 316 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 254]] },
-  /* 317 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
-  /* 318 NesEditSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["edits", 291], ["cursorPosition", 298], ["_meta", 299]] },
-  /* 319 NesJumpSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 294], ["_meta", 301]] },
-  /* 320 NesRenameSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 294], ["newName", -1], ["_meta", 303]] },
-  /* 321 NesSearchAndReplaceSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 305]] },
-  /* 322 AgentNotification */ { keys: [["method", -1], ["params", 323]] },
-  /* 323 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 324 }, { kinds: "scalar" }] }] },
-  /* 324 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 325, check: 207, repair: 211 }, { kinds: "object", node: 408, check: 208, repair: 284 }, { kinds: "object", node: 410, check: 209, repair: 285 }, { node: 413, check: 210 }] }] },
-  /* 325 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 326], ["_meta", 407]] },
-  /* 326 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 327 }, { tag: "user_message", node: 329 }, { tag: "agent_message_chunk", node: 332 }, { tag: "agent_message", node: 333 }, { tag: "agent_thought_chunk", node: 336 }, { tag: "agent_thought", node: 337 }, { tag: "state_update", node: 340 }, { tag: "tool_call_content_chunk", node: 351 }, { tag: "tool_call_update", node: 353 }, { tag: "terminal_update", node: 354 }, { tag: "terminal_output_chunk", node: 362 }, { tag: "plan_update", node: 364 }, { tag: "plan_removed", node: 377 }, { tag: "available_commands_update", node: 379 }, { tag: "config_option_update", node: 389 }, { tag: "session_info_update", node: 392 }, { tag: "usage_update", node: 394 }, { tag: "notice", node: 399 }, { tag: "compaction_update", node: 401 }, { tag: "compaction_summary_chunk", node: 404 }, { other: true, node: 406 }], tag: "sessionUpdate" }] },
-  /* 327 SessionUpdate/union/0/anyOf/0 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 328]] },
-  /* 328 SessionUpdate/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 329 SessionUpdate/union/0/anyOf/1 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 330], ["_meta", 331]] },
-  /* 330 SessionUpdate/union/0/anyOf/1/properties/content */ { items: 11 },
-  /* 331 SessionUpdate/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 332 SessionUpdate/union/0/anyOf/2 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 328]] },
-  /* 333 SessionUpdate/union/0/anyOf/3 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 334], ["_meta", 335]] },
-  /* 334 SessionUpdate/union/0/anyOf/3/properties/content */ { items: 11 },
-  /* 335 SessionUpdate/union/0/anyOf/3/properties/_meta */ { others: 16 },
-  /* 336 SessionUpdate/union/0/anyOf/4 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 328]] },
-  /* 337 SessionUpdate/union/0/anyOf/5 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 338], ["_meta", 339]] },
-  /* 338 SessionUpdate/union/0/anyOf/5/properties/content */ { items: 11 },
-  /* 339 SessionUpdate/union/0/anyOf/5/properties/_meta */ { others: 16 },
-  /* 340 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 341 }, { tag: "idle", node: 343 }, { tag: "requires_action", node: 348 }, { other: true, node: 350 }], tag: "state" }] },
-  /* 341 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0 */ { keys: [["state", -1], ["_meta", 342]] },
-  /* 342 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 343 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["usage", 344], ["_meta", 347]] },
-  /* 344 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 345 }, { kinds: "scalar" }] }] },
-  /* 345 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 346]] },
-  /* 346 Usage/properties/_meta */ { others: 16 },
-  /* 347 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 348 SessionUpdate/union/0/anyOf/6/union/0/anyOf/2 */ { keys: [["state", -1], ["_meta", 349]] },
-  /* 349 SessionUpdate/union/0/anyOf/6/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 350 SessionUpdate/union/0/anyOf/6/union/0/anyOf/3 */ { keys: [["state", -1]], others: 16 },
-  /* 351 SessionUpdate/union/0/anyOf/7 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["content", 9], ["_meta", 352]] },
-  /* 352 SessionUpdate/union/0/anyOf/7/properties/_meta */ { others: 16 },
-  /* 353 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 55], ["rawInput", 16], ["rawOutput", 16], ["_meta", 58]] },
-  /* 354 SessionUpdate/union/0/anyOf/9 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 355], ["exitStatus", 358], ["_meta", 361]] },
-  /* 355 SessionUpdate/union/0/anyOf/9/properties/output */ { unions: [{ variants: [{ kinds: "object", node: 356 }, { kinds: "scalar" }] }] },
-  /* 356 TerminalOutput */ { keys: [["data", -1], ["_meta", 357]] },
-  /* 357 TerminalOutput/properties/_meta */ { others: 16 },
-  /* 358 SessionUpdate/union/0/anyOf/9/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 359 }, { kinds: "scalar" }] }] },
-  /* 359 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 360]] },
-  /* 360 TerminalExitStatus/properties/_meta */ { others: 16 },
-  /* 361 SessionUpdate/union/0/anyOf/9/properties/_meta */ { others: 16 },
-  /* 362 SessionUpdate/union/0/anyOf/10 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["data", -1], ["_meta", 363]] },
-  /* 363 SessionUpdate/union/0/anyOf/10/properties/_meta */ { others: 16 },
-  /* 364 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 365], ["_meta", 376]] },
-  /* 365 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 366 }, { tag: "file", node: 371 }, { tag: "markdown", node: 373 }, { other: true, node: 375 }], tag: "type" }] },
-  /* 366 PlanUpdateContent/union/0/anyOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 367], ["_meta", 370]] },
-  /* 367 PlanUpdateContent/union/0/anyOf/0/properties/entries */ { items: 368 },
-  /* 368 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 369]] },
-  /* 369 PlanEntry/properties/_meta */ { others: 16 },
-  /* 370 PlanUpdateContent/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 371 PlanUpdateContent/union/0/anyOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 372]] },
-  /* 372 PlanUpdateContent/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 373 PlanUpdateContent/union/0/anyOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 374]] },
-  /* 374 PlanUpdateContent/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 375 PlanUpdateContent/union/0/anyOf/3 */ { keys: [["type", -1], ["planId", -1]], others: 16 },
-  /* 376 SessionUpdate/union/0/anyOf/11/properties/_meta */ { others: 16 },
-  /* 377 SessionUpdate/union/0/anyOf/12 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 378]] },
-  /* 378 SessionUpdate/union/0/anyOf/12/properties/_meta */ { others: 16 },
-  /* 379 SessionUpdate/union/0/anyOf/13 */ { keys: [["sessionUpdate", -1], ["availableCommands", 380], ["_meta", 388]] },
-  /* 380 SessionUpdate/union/0/anyOf/13/properties/availableCommands */ { items: 381 },
-  /* 381 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 382], ["_meta", 387]] },
-  /* 382 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 383 }, { kinds: "scalar" }] }] },
-  /* 383 AvailableCommandInput */ { unions: [{ variants: [{ tag: "text", node: 384 }, { other: true, node: 386 }], tag: "type" }] },
-  /* 384 AvailableCommandInput/union/0/anyOf/0 */ { keys: [["type", -1], ["hint", -1], ["_meta", 385]] },
-  /* 385 AvailableCommandInput/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 386 AvailableCommandInput/union/0/anyOf/1 */ { keys: [["type", -1]], others: 16 },
-  /* 387 AvailableCommand/properties/_meta */ { others: 16 },
-  /* 388 SessionUpdate/union/0/anyOf/13/properties/_meta */ { others: 16 },
-  /* 389 SessionUpdate/union/0/anyOf/14 */ { keys: [["sessionUpdate", -1], ["configOptions", 390], ["_meta", 391]] },
-  /* 390 SessionUpdate/union/0/anyOf/14/properties/configOptions */ { items: 251 },
-  /* 391 SessionUpdate/union/0/anyOf/14/properties/_meta */ { others: 16 },
-  /* 392 SessionUpdate/union/0/anyOf/15 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 393]] },
-  /* 393 SessionUpdate/union/0/anyOf/15/properties/_meta */ { others: 16 },
-  /* 394 SessionUpdate/union/0/anyOf/16 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 395], ["_meta", 398]] },
-  /* 395 SessionUpdate/union/0/anyOf/16/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 396 }, { kinds: "scalar" }] }] },
-  /* 396 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 397]] },
-  /* 397 Cost/properties/_meta */ { others: 16 },
-  /* 398 SessionUpdate/union/0/anyOf/16/properties/_meta */ { others: 16 },
-  /* 399 SessionUpdate/union/0/anyOf/17 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 400]] },
-  /* 400 SessionUpdate/union/0/anyOf/17/properties/_meta */ { others: 16 },
-  /* 401 SessionUpdate/union/0/anyOf/18 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 402], ["error", -1], ["_meta", 403]] },
-  /* 402 SessionUpdate/union/0/anyOf/18/properties/summary */ { items: 11 },
-  /* 403 SessionUpdate/union/0/anyOf/18/properties/_meta */ { others: 16 },
-  /* 404 SessionUpdate/union/0/anyOf/19 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 11], ["_meta", 405]] },
-  /* 405 SessionUpdate/union/0/anyOf/19/properties/_meta */ { others: 16 },
-  /* 406 SessionUpdate/union/0/anyOf/20 */ { keys: [["sessionUpdate", -1]], others: 16 },
-  /* 407 UpdateSessionNotification/properties/_meta */ { others: 16 },
-  /* 408 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 409]] },
-  /* 409 CompleteElicitationNotification/properties/_meta */ { others: 16 },
-  /* 410 MessageMcpNotification */ { keys: [["connectionId", -1], ["method", -1], ["params", 411], ["_meta", 412]] },
-  /* 411 MessageMcpNotification/properties/params */ { others: 16 },
-  /* 412 MessageMcpNotification/properties/_meta */ { others: 16 },
-  /* 413 ExtNotification */ { free: true },
-  /* 414 ContentChunk */ { keys: [["messageId", -1], ["content", 11], ["_meta", 328]] },
-  /* 415 UserMessage */ { keys: [["messageId", -1], ["content", 330], ["_meta", 331]] },
-  /* 416 AgentMessage */ { keys: [["messageId", -1], ["content", 334], ["_meta", 335]] },
-  /* 417 AgentThought */ { keys: [["messageId", -1], ["content", 338], ["_meta", 339]] },
-  /* 418 RunningStateUpdate */ { keys: [["_meta", 342]] },
-  /* 419 IdleStateUpdate */ { keys: [["stopReason", -1], ["usage", 344], ["_meta", 347]] },
-  /* 420 RequiresActionStateUpdate */ { keys: [["_meta", 349]] },
-  /* 421 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 341 }, { tag: "idle", node: 343 }, { tag: "requires_action", node: 348 }, { other: true, node: 350 }], tag: "state" }] },
-  /* 422 ToolCallContentChunk */ { keys: [["toolCallId", -1], ["content", 9], ["_meta", 352]] },
-  /* 423 TerminalUpdate */ { keys: [["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 355], ["exitStatus", 358], ["_meta", 361]] },
-  /* 424 TerminalOutputChunk */ { keys: [["terminalId", -1], ["data", -1], ["_meta", 363]] },
-  /* 425 PlanItems */ { keys: [["planId", -1], ["entries", 367], ["_meta", 370]] },
-  /* 426 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 372]] },
-  /* 427 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 374]] },
-  /* 428 PlanUpdate */ { keys: [["plan", 365], ["_meta", 376]] },
-  /* 429 PlanRemoved */ { keys: [["planId", -1], ["_meta", 378]] },
-  /* 430 TextCommandInput */ { keys: [["hint", -1], ["_meta", 385]] },
-  /* 431 AvailableCommandsUpdate */ { keys: [["availableCommands", 380], ["_meta", 388]] },
-  /* 432 ConfigOptionUpdate */ { keys: [["configOptions", 390], ["_meta", 391]] },
-  /* 433 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 393]] },
-  /* 434 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 395], ["_meta", 398]] },
-  /* 435 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 400]] },
-  /* 436 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 402], ["error", -1], ["_meta", 403]] },
-  /* 437 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 11], ["_meta", 405]] },
-  /* 438 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 439]] },
-  /* 439 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 440 }, { kinds: "scalar" }] }] },
-  /* 440 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 441, check: 243, repair: 289 }, { kinds: "object", node: 472, check: 244, repair: 310 }, { kinds: "object", node: 474, check: 245, repair: 311 }, { kinds: "object", node: 476, check: 246, repair: 312 }, { kinds: "object", node: 479, check: 247, repair: 313 }, { kinds: "object", node: 481, check: 248, repair: 314 }, { kinds: "object", node: 483, check: 249, repair: 315 }, { kinds: "object", node: 498, check: 250, repair: 328 }, { kinds: "object", node: 500, check: 251, repair: 329 }, { kinds: "object", node: 502, check: 252, repair: 330 }, { kinds: "object", node: 505, check: 253, repair: 333 }, { kinds: "object", node: 514, check: 254, repair: 341 }, { kinds: "object", node: 516, check: 255, repair: 342 }, { kinds: "object", node: 521, check: 256, repair: 343 }, { kinds: "object", node: 524, check: 257, repair: 345 }, { kinds: "object", node: 532, check: 258, repair: 350 }, { kinds: "object", node: 560, check: 259, repair: 369 }, { kinds: "object", node: 100, check: 58, repair: 78 }, { node: 105, check: 60 }] }] },
-  /* 441 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 130], ["capabilities", 442], ["_meta", 471]], fills: [{ name: "capabilities", default: {} }] },
-  /* 442 ClientCapabilities */ { keys: [["auth", 443], ["elicitation", 449], ["nes", 458], ["positionEncodings", -1], ["_meta", 470]] },
-  /* 443 ClientCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 444 }, { kinds: "scalar" }] }] },
-  /* 444 AuthCapabilities */ { keys: [["terminal", 445], ["_meta", 448]] },
-  /* 445 AuthCapabilities/properties/terminal */ { unions: [{ variants: [{ kinds: "object", node: 446 }, { kinds: "scalar" }] }] },
-  /* 446 TerminalAuthCapabilities */ { keys: [["_meta", 447]] },
-  /* 447 TerminalAuthCapabilities/properties/_meta */ { others: 16 },
-  /* 448 AuthCapabilities/properties/_meta */ { others: 16 },
-  /* 449 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 450 }, { kinds: "scalar" }] }] },
-  /* 450 ElicitationCapabilities */ { keys: [["form", 451], ["url", 454], ["_meta", 457]] },
-  /* 451 ElicitationCapabilities/properties/form */ { unions: [{ variants: [{ kinds: "object", node: 452 }, { kinds: "scalar" }] }] },
-  /* 452 ElicitationFormCapabilities */ { keys: [["_meta", 453]] },
-  /* 453 ElicitationFormCapabilities/properties/_meta */ { others: 16 },
-  /* 454 ElicitationCapabilities/properties/url */ { unions: [{ variants: [{ kinds: "object", node: 455 }, { kinds: "scalar" }] }] },
-  /* 455 ElicitationUrlCapabilities */ { keys: [["_meta", 456]] },
-  /* 456 ElicitationUrlCapabilities/properties/_meta */ { others: 16 },
-  /* 457 ElicitationCapabilities/properties/_meta */ { others: 16 },
-  /* 458 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 459 }, { kinds: "scalar" }] }] },
-  /* 459 ClientNesCapabilities */ { keys: [["jump", 460], ["rename", 463], ["searchAndReplace", 466], ["_meta", 469]] },
-  /* 460 ClientNesCapabilities/properties/jump */ { unions: [{ variants: [{ kinds: "object", node: 461 }, { kinds: "scalar" }] }] },
-  /* 461 NesJumpCapabilities */ { keys: [["_meta", 462]] },
-  /* 462 NesJumpCapabilities/properties/_meta */ { others: 16 },
-  /* 463 ClientNesCapabilities/properties/rename */ { unions: [{ variants: [{ kinds: "object", node: 464 }, { kinds: "scalar" }] }] },
-  /* 464 NesRenameCapabilities */ { keys: [["_meta", 465]] },
-  /* 465 NesRenameCapabilities/properties/_meta */ { others: 16 },
-  /* 466 ClientNesCapabilities/properties/searchAndReplace */ { unions: [{ variants: [{ kinds: "object", node: 467 }, { kinds: "scalar" }] }] },
-  /* 467 NesSearchAndReplaceCapabilities */ { keys: [["_meta", 468]] },
-  /* 468 NesSearchAndReplaceCapabilities/properties/_meta */ { others: 16 },
-  /* 469 ClientNesCapabilities/properties/_meta */ { others: 16 },
-  /* 470 ClientCapabilities/properties/_meta */ { others: 16 },
-  /* 471 InitializeRequest/properties/_meta */ { others: 16 },
-  /* 472 LoginAuthRequest */ { keys: [["methodId", -1], ["_meta", 473]] },
-  /* 473 LoginAuthRequest/properties/_meta */ { others: 16 },
-  /* 474 ListProvidersRequest */ { keys: [["_meta", 475]] },
-  /* 475 ListProvidersRequest/properties/_meta */ { others: 16 },
-  /* 476 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 477], ["_meta", 478]] },
-  /* 477 SetProviderRequest/properties/headers */ { others: -1 },
-  /* 478 SetProviderRequest/properties/_meta */ { others: 16 },
-  /* 479 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 480]] },
-  /* 480 DisableProviderRequest/properties/_meta */ { others: 16 },
-  /* 481 LogoutAuthRequest */ { keys: [["_meta", 482]] },
-  /* 482 LogoutAuthRequest/properties/_meta */ { others: 16 },
-  /* 483 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 484], ["_meta", 497]] },
-  /* 484 NewSessionRequest/properties/mcpServers */ { items: 485 },
-  /* 485 McpServer */ { unions: [{ variants: [{ tag: "http", node: 486 }, { tag: "acp", node: 491 }, { tag: "stdio", node: 493 }, { other: true, node: 496 }], tag: "type" }] },
-  /* 486 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 487], ["_meta", 490]] },
-  /* 487 McpServer/union/0/anyOf/0/properties/headers */ { items: 488 },
-  /* 488 HttpHeader */ { keys: [["name", -1], ["value", -1], ["_meta", 489]] },
-  /* 489 HttpHeader/properties/_meta */ { others: 16 },
-  /* 490 McpServer/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 491 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 492]] },
-  /* 492 McpServer/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 493 McpServer/union/0/anyOf/2 */ { keys: [["type", -1], ["name", -1], ["command", -1], ["args", -1], ["env", 494], ["_meta", 495]] },
-  /* 494 McpServer/union/0/anyOf/2/properties/env */ { items: 225 },
-  /* 495 McpServer/union/0/anyOf/2/properties/_meta */ { others: 16 },
-  /* 496 McpServer/union/0/anyOf/3 */ { keys: [["type", -1]], others: 16 },
-  /* 497 NewSessionRequest/properties/_meta */ { others: 16 },
-  /* 498 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 499]] },
-  /* 499 ListSessionsRequest/properties/_meta */ { others: 16 },
-  /* 500 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 501]] },
-  /* 501 DeleteSessionRequest/properties/_meta */ { others: 16 },
-  /* 502 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 503], ["_meta", 504]] },
-  /* 503 ForkSessionRequest/properties/mcpServers */ { items: 485 },
-  /* 504 ForkSessionRequest/properties/_meta */ { others: 16 },
-  /* 505 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 506], ["replayFrom", 507], ["_meta", 513]] },
-  /* 506 ResumeSessionRequest/properties/mcpServers */ { items: 485 },
-  /* 507 ResumeSessionRequest/properties/replayFrom */ { unions: [{ variants: [{ kinds: "object", node: 508 }, { kinds: "scalar" }] }] },
-  /* 508 ReplayFrom */ { unions: [{ variants: [{ tag: "start", node: 509 }, { other: true, node: 511 }], tag: "type" }] },
-  /* 509 ReplayFrom/union/0/anyOf/0 */ { keys: [["type", -1], ["_meta", 510]] },
-  /* 510 ReplayFrom/union/0/anyOf/0/properties/_meta */ { others: 16 },
-  /* 511 ReplayFrom/union/0/anyOf/1 */ { keys: [["type", -1], ["_meta", 512]], others: 16 },
-  /* 512 ReplayFrom/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 513 ResumeSessionRequest/properties/_meta */ { others: 16 },
-  /* 514 CloseSessionRequest */ { keys: [["sessionId", -1], ["_meta", 515]] },
-  /* 515 CloseSessionRequest/properties/_meta */ { others: 16 },
-  /* 516 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 517]], unions: [{ variants: [{ tag: "id", node: 518 }, { tag: "boolean", node: 519 }, { other: true, node: 520 }], tag: "type" }] },
-  /* 517 SetSessionConfigOptionRequest/properties/_meta */ { others: 16 },
-  /* 518 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
-  /* 519 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1], ["type", -1]] },
-  /* 520 SetSessionConfigOptionRequest/union/0/anyOf/2 */ { keys: [["type", -1], ["value", 16]], others: 16 },
-  /* 521 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 522], ["_meta", 523]] },
-  /* 522 PromptRequest/properties/prompt */ { items: 11 },
-  /* 523 PromptRequest/properties/_meta */ { others: 16 },
-  /* 524 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 525], ["repository", 528], ["_meta", 531]] },
-  /* 525 StartNesRequest/properties/workspaceFolders */ { items: 526 },
-  /* 526 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 527]] },
-  /* 527 WorkspaceFolder/properties/_meta */ { others: 16 },
-  /* 528 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 529 }, { kinds: "scalar" }] }] },
-  /* 529 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 530]] },
-  /* 530 NesRepository/properties/_meta */ { others: 16 },
-  /* 531 StartNesRequest/properties/_meta */ { others: 16 },
-  /* 532 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 294], ["selection", 533], ["triggerKind", -1], ["context", 534], ["_meta", 559]] },
-  /* 533 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 293 }, { kinds: "scalar" }] }] },
-  /* 534 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 535 }, { kinds: "scalar" }] }] },
-  /* 535 NesSuggestContext */ { keys: [["recentFiles", 536], ["relatedSnippets", 539], ["editHistory", 545], ["userActions", 548], ["openFiles", 551], ["diagnostics", 555], ["_meta", 558]] },
-  /* 536 NesSuggestContext/properties/recentFiles */ { items: 537 },
-  /* 537 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 538]] },
-  /* 538 NesRecentFile/properties/_meta */ { others: 16 },
-  /* 539 NesSuggestContext/properties/relatedSnippets */ { items: 540 },
-  /* 540 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 541], ["_meta", 544]] },
-  /* 541 NesRelatedSnippet/properties/excerpts */ { items: 542 },
-  /* 542 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 543]] },
-  /* 543 NesExcerpt/properties/_meta */ { others: 16 },
-  /* 544 NesRelatedSnippet/properties/_meta */ { others: 16 },
-  /* 545 NesSuggestContext/properties/editHistory */ { items: 546 },
-  /* 546 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 547]] },
-  /* 547 NesEditHistoryEntry/properties/_meta */ { others: 16 },
-  /* 548 NesSuggestContext/properties/userActions */ { items: 549 },
-  /* 549 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 294], ["timestampMs", -1], ["_meta", 550]] },
-  /* 550 NesUserAction/properties/_meta */ { others: 16 },
-  /* 551 NesSuggestContext/properties/openFiles */ { items: 552 },
-  /* 552 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 553], ["lastFocusedMs", -1], ["_meta", 554]] },
-  /* 553 NesOpenFile/properties/visibleRange */ { unions: [{ variants: [{ kinds: "object", node: 293 }, { kinds: "scalar" }] }] },
-  /* 554 NesOpenFile/properties/_meta */ { others: 16 },
-  /* 555 NesSuggestContext/properties/diagnostics */ { items: 556 },
-  /* 556 NesDiagnostic */ { keys: [["uri", -1], ["range", 293], ["severity", -1], ["message", -1], ["_meta", 557]] },
-  /* 557 NesDiagnostic/properties/_meta */ { others: 16 },
-  /* 558 NesSuggestContext/properties/_meta */ { others: 16 },
-  /* 559 SuggestNesRequest/properties/_meta */ { others: 16 },
-  /* 560 CloseNesRequest */ { keys: [["sessionId", -1], ["_meta", 561]] },
-  /* 561 CloseNesRequest/properties/_meta */ { others: 16 },
-  /* 562 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 487], ["_meta", 490]] },
-  /* 563 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 492]] },
-  /* 564 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 494], ["_meta", 495]] },
-  /* 565 ReplayFromStart */ { keys: [["_meta", 510]] },
-  /* 566 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 567, check: 267, repair: 371 }, { kinds: "object", node: 587, check: 183, repair: 380 }] }] },
-  /* 567 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 568]] },
-  /* 568 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 569, check: 261, repair: 373 }, { kinds: "object", node: 576, check: 262, repair: 377 }, { kinds: "object", node: 583, check: 263, repair: 378 }, { kinds: "object", node: 585, check: 264, repair: 379 }, { node: 311, check: 174 }, { node: 310, check: 173 }] }] },
-  /* 569 RequestPermissionResponse */ { keys: [["outcome", 570], ["_meta", 575]] },
-  /* 570 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 571 }, { tag: "selected", node: 572 }, { other: true, node: 574 }], tag: "outcome" }] },
-  /* 571 RequestPermissionOutcome/union/0/anyOf/0 */ { keys: [["outcome", -1]] },
-  /* 572 RequestPermissionOutcome/union/0/anyOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 573]] },
-  /* 573 RequestPermissionOutcome/union/0/anyOf/1/properties/_meta */ { others: 16 },
-  /* 574 RequestPermissionOutcome/union/0/anyOf/2 */ { keys: [["outcome", -1]], others: 16 },
-  /* 575 RequestPermissionResponse/properties/_meta */ { others: 16 },
-  /* 576 CreateElicitationResponse */ { keys: [["_meta", 577]], unions: [{ variants: [{ tag: "accept", node: 578 }, { tag: "decline", node: 580 }, { tag: "cancel", node: 581 }, { other: true, node: 582 }], tag: "action" }] },
-  /* 577 CreateElicitationResponse/properties/_meta */ { others: 16 },
-  /* 578 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 579]] },
-  /* 579 CreateElicitationResponse/union/0/anyOf/0/properties/content */ { others: -1 },
-  /* 580 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
-  /* 581 CreateElicitationResponse/union/0/anyOf/2 */ { keys: [["action", -1]] },
-  /* 582 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 16 },
-  /* 583 ConnectMcpResponse */ { keys: [["connectionId", -1], ["_meta", 584]] },
-  /* 584 ConnectMcpResponse/properties/_meta */ { others: 16 },
-  /* 585 DisconnectMcpResponse */ { keys: [["_meta", 586]] },
-  /* 586 DisconnectMcpResponse/properties/_meta */ { others: 16 },
-  /* 587 ClientResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 313]] },
-  /* 588 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 573]] },
-  /* 589 ElicitationAcceptAction */ { keys: [["content", 579]] },
-  /* 590 ClientNotification */ { keys: [["method", -1], ["params", 591]] },
-  /* 591 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 592 }, { kinds: "scalar" }] }] },
-  /* 592 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 593, check: 273, repair: 384 }, { kinds: "object", node: 595, check: 274, repair: 385 }, { kinds: "object", node: 597, check: 275, repair: 386 }, { kinds: "object", node: 603, check: 276, repair: 390 }, { kinds: "object", node: 605, check: 277, repair: 391 }, { kinds: "object", node: 607, check: 278, repair: 392 }, { kinds: "object", node: 609, check: 279, repair: 393 }, { kinds: "object", node: 611, check: 280, repair: 394 }, { kinds: "object", node: 410, check: 209, repair: 285 }, { node: 413, check: 210 }] }] },
-  /* 593 CancelSessionNotification */ { keys: [["sessionId", -1], ["_meta", 594]] },
-  /* 594 CancelSessionNotification/properties/_meta */ { others: 16 },
-  /* 595 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 596]] },
-  /* 596 DidOpenDocumentNotification/properties/_meta */ { others: 16 },
-  /* 597 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 598], ["_meta", 602]] },
-  /* 598 DidChangeDocumentNotification/properties/contentChanges */ { items: 599 },
-  /* 599 TextDocumentContentChangeEvent */ { keys: [["range", 600], ["text", -1], ["_meta", 601]] },
-  /* 600 TextDocumentContentChangeEvent/properties/range */ { unions: [{ variants: [{ kinds: "object", node: 293 }, { kinds: "scalar" }] }] },
-  /* 601 TextDocumentContentChangeEvent/properties/_meta */ { others: 16 },
-  /* 602 DidChangeDocumentNotification/properties/_meta */ { others: 16 },
-  /* 603 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 604]] },
-  /* 604 DidCloseDocumentNotification/properties/_meta */ { others: 16 },
-  /* 605 DidSaveDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 606]] },
-  /* 606 DidSaveDocumentNotification/properties/_meta */ { others: 16 },
-  /* 607 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 294], ["visibleRange", 293], ["_meta", 608]] },
-  /* 608 DidFocusDocumentNotification/properties/_meta */ { others: 16 },
-  /* 609 AcceptNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["_meta", 610]] },
-  /* 610 AcceptNesNotification/properties/_meta */ { others: 16 },
-  /* 611 RejectNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["reason", -1], ["_meta", 612]] },
-  /* 612 RejectNesNotification/properties/_meta */ { others: 16 },
-  /* 613 ProtocolLevelNotification */ { keys: [["method", -1], ["params", 614]] },
-  /* 614 ProtocolLevelNotification/properties/params */ { unions: [{ variants: [{ kinds: "object", node: 615 }, { kinds: "scalar" }] }] },
-  /* 615 ProtocolLevelNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 616 }] }] },
-  /* 616 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 617]] },
-  /* 617 CancelRequestNotification/properties/_meta */ { others: 16 },
+  /* 17 ContentBlock/union/0/anyOf/1 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 18 ContentBlock/union/0/anyOf/2 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 19 ContentBlock/union/0/anyOf/3 */ { keys: [["type", -1], ["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 20], ["mimeType", -1], ["size", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 20 ContentBlock/union/0/anyOf/3/properties/icons */ { items: 21 },
+  /* 21 Icon */ { keys: [["src", -1], ["mimeType", -1], ["sizes", -1], ["theme", -1]] },
+  /* 22 ContentBlock/union/0/anyOf/4 */ { keys: [["type", -1], ["resource", 23], ["annotations", 13], ["_meta", 15]] },
+  /* 23 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 24, check: 26, repair: 29 }, { kinds: "object", node: 25, check: 27, repair: 29 }] }] },
+  /* 24 TextResourceContents */ { keys: [["text", -1], ["uri", -1], ["mimeType", -1], ["_meta", 15]] },
+  /* 25 BlobResourceContents */ { keys: [["blob", -1], ["uri", -1], ["mimeType", -1], ["_meta", 15]] },
+  /* 26 ContentBlock/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
+  /* 27 ToolCallContent/union/0/anyOf/1 */ { keys: [["type", -1], ["changes", 28], ["patch", 33], ["_meta", 15]] },
+  /* 28 ToolCallContent/union/0/anyOf/1/properties/changes */ { items: 29 },
+  /* 29 DiffChange */ { keys: [["fileType", -1], ["mimeType", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "add", node: 30 }, { tag: "delete", node: 30 }, { tag: "modify", node: 30 }, { tag: "move", node: 31 }, { tag: "copy", node: 31 }, { other: true, node: 32 }], tag: "operation" }] },
+  /* 30 DiffChange/union/0/anyOf/0 */ { keys: [["operation", -1], ["path", -1]] },
+  /* 31 DiffChange/union/0/anyOf/3 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
+  /* 32 DiffChange/union/0/anyOf/5 */ { keys: [["operation", -1]], others: 16 },
+  /* 33 ToolCallContent/union/0/anyOf/1/properties/patch */ { unions: [{ variants: [{ kinds: "object", node: 34 }, { kinds: "scalar" }] }] },
+  /* 34 DiffPatch */ { keys: [["format", -1], ["text", -1]] },
+  /* 35 ToolCallContent/union/0/anyOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 15]] },
+  /* 36 ToolCallUpdate/properties/locations */ { items: 37 },
+  /* 37 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 15]] },
+  /* 38 RequestPermissionSubject/union/0/anyOf/1 */ { keys: [["type", -1], ["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 15]] },
+  /* 39 RequestPermissionRequest/properties/options */ { items: 40 },
+  /* 40 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 15]] },
+  /* 41 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "form", node: 42 }, { tag: "url", node: 57 }, { other: true, node: 58 }], tag: "mode" }] },
+  /* 42 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 43]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 43 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 44], ["required", -1], ["description", -1], ["_meta", 15]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
+  /* 44 ElicitationSchema/properties/properties */ { others: 45 },
+  /* 45 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 46 }, { tag: "number", node: 49 }, { tag: "integer", node: 49 }, { tag: "boolean", node: 50 }, { tag: "array", node: 51 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 46 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 47], ["_meta", 15]] },
+  /* 47 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 48 },
+  /* 48 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 15]] },
+  /* 49 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 15]] },
+  /* 50 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 15]] },
+  /* 51 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 52], ["default", -1], ["_meta", 15]] },
+  /* 52 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 53, check: 50, repair: 34 }, { other: true, node: 26, check: 51 }, { kinds: "object", node: 54, check: 52, repair: 60 }], tag: "type" }] },
+  /* 53 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 15]] },
+  /* 54 TitledMultiSelectItems */ { keys: [["anyOf", 47], ["_meta", 15]] },
+  /* 55 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
+  /* 56 ElicitationRequestScope */ { keys: [["requestId", -1]] },
+  /* 57 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 58 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 16, unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 59 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 15]] },
+  /* 60 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 15], ["_meta", 15]] },
+  /* 61 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 15]] },
+  /* 62 TextContent */ { keys: [["text", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 63 ImageContent */ { keys: [["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 64 AudioContent */ { keys: [["data", -1], ["mimeType", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 65 ResourceLink */ { keys: [["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 20], ["mimeType", -1], ["size", -1], ["annotations", 13], ["_meta", 15]] },
+  /* 66 EmbeddedResource */ { keys: [["resource", 23], ["annotations", 13], ["_meta", 15]] },
+  /* 67 Content */ { keys: [["content", 11], ["_meta", 15]] },
+  /* 68 DiffPathChange */ { keys: [["path", -1]] },
+  /* 69 DiffPathPairChange */ { keys: [["oldPath", -1], ["path", -1]] },
+  /* 70 Diff */ { keys: [["changes", 28], ["patch", 33], ["_meta", 15]] },
+  /* 71 Terminal */ { keys: [["terminalId", -1], ["_meta", 15]] },
+  /* 72 ToolCallPermissionSubject */ { keys: [["toolCall", 7]] },
+  /* 73 CommandPermissionSubject */ { keys: [["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 15]] },
+  /* 74 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 47], ["_meta", 15]] },
+  /* 75 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 15]] },
+  /* 76 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 15]] },
+  /* 77 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 15]] },
+  /* 78 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 52], ["default", -1], ["_meta", 15]] },
+  /* 79 ElicitationFormMode */ { keys: [["requestedSchema", 43]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 80 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
+  /* 81 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 82, check: 179, repair: 65 }, { kinds: "object", node: 147, check: 183, repair: 142 }] }] },
+  /* 82 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 83]] },
+  /* 83 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 84, check: 156, repair: 67 }, { kinds: "object", node: 92, check: 157, repair: 35 }, { kinds: "object", node: 114, check: 158, repair: 113 }, { kinds: "object", node: 92, check: 159, repair: 35 }, { kinds: "object", node: 92, check: 160, repair: 35 }, { kinds: "object", node: 92, check: 161, repair: 35 }, { kinds: "object", node: 119, check: 162, repair: 118 }, { kinds: "object", node: 129, check: 163, repair: 127 }, { kinds: "object", node: 92, check: 164, repair: 35 }, { kinds: "object", node: 119, check: 165, repair: 118 }, { kinds: "object", node: 132, check: 166, repair: 118 }, { kinds: "object", node: 92, check: 167, repair: 35 }, { kinds: "object", node: 132, check: 168, repair: 118 }, { kinds: "object", node: 92, check: 169, repair: 35 }, { kinds: "object", node: 133, check: 170, repair: 35 }, { kinds: "object", node: 134, check: 171, repair: 131 }, { kinds: "object", node: 92, check: 172, repair: 35 }, { node: 16, check: 173 }, { node: 16, check: 174 }] }] },
+  /* 84 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 85], ["capabilities", 86], ["authMethods", 107], ["_meta", 15]], fills: [{ name: "capabilities", default: {} }] },
+  /* 85 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 15]] },
+  /* 86 AgentCapabilities */ { keys: [["session", 87], ["auth", 91], ["providers", 91], ["nes", 95], ["positionEncoding", -1], ["_meta", 15]] },
+  /* 87 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 88 }, { kinds: "scalar" }] }] },
+  /* 88 SessionCapabilities */ { keys: [["prompt", 89], ["mcp", 93], ["delete", 91], ["additionalDirectories", 91], ["fork", 91], ["_meta", 15]] },
+  /* 89 SessionCapabilities/properties/prompt */ { unions: [{ variants: [{ kinds: "object", node: 90 }, { kinds: "scalar" }] }] },
+  /* 90 PromptCapabilities */ { keys: [["image", 91], ["audio", 91], ["embeddedContext", 91], ["_meta", 15]] },
+  /* 91 PromptCapabilities/properties/image */ { unions: [{ variants: [{ kinds: "object", node: 92 }, { kinds: "scalar" }] }] },
+  /* 92 PromptImageCapabilities */ { keys: [["_meta", 15]] },
+  /* 93 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 94 }, { kinds: "scalar" }] }] },
+  /* 94 McpCapabilities */ { keys: [["stdio", 91], ["http", 91], ["acp", 91], ["_meta", 15]] },
+  /* 95 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 96 }, { kinds: "scalar" }] }] },
+  /* 96 NesCapabilities */ { keys: [["events", 97], ["context", 103], ["_meta", 15]] },
+  /* 97 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 98 }, { kinds: "scalar" }] }] },
+  /* 98 NesEventCapabilities */ { keys: [["document", 99], ["_meta", 15]] },
+  /* 99 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 100 }, { kinds: "scalar" }] }] },
+  /* 100 NesDocumentEventCapabilities */ { keys: [["didOpen", 91], ["didChange", 101], ["didClose", 91], ["didSave", 91], ["didFocus", 91], ["_meta", 15]] },
+  /* 101 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 102 }, { kinds: "scalar" }] }] },
+  /* 102 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 15]] },
+  /* 103 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 104 }, { kinds: "scalar" }] }] },
+  /* 104 NesContextCapabilities */ { keys: [["recentFiles", 105], ["relatedSnippets", 91], ["editHistory", 105], ["userActions", 105], ["openFiles", 91], ["diagnostics", 91], ["_meta", 15]] },
+  /* 105 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 106 }, { kinds: "scalar" }] }] },
+  /* 106 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 15]] },
+  /* 107 InitializeResponse/properties/authMethods */ { items: 108 },
+  /* 108 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 109 }, { tag: "agent", node: 112 }, { other: true, node: 113 }], tag: "type" }] },
+  /* 109 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 110], ["_meta", 15]] },
+  /* 110 AuthMethod/union/0/anyOf/0/properties/env */ { items: 111 },
+  /* 111 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 15]] },
+  /* 112 AuthMethod/union/0/anyOf/1 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
+  /* 113 AuthMethod/union/0/anyOf/2 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]], others: 16 },
+  /* 114 ListProvidersResponse */ { keys: [["providers", 115], ["_meta", 15]] },
+  /* 115 ListProvidersResponse/properties/providers */ { items: 116 },
+  /* 116 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 117], ["_meta", 15]] },
+  /* 117 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 118 }, { kinds: "scalar" }] }] },
+  /* 118 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 15]] },
+  /* 119 NewSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 120], ["_meta", 15]] },
+  /* 120 NewSessionResponse/properties/configOptions */ { items: 121 },
+  /* 121 SessionConfigOption */ { keys: [["configId", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "select", node: 122 }, { tag: "boolean", node: 128 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 122 SessionConfigOption/union/0/anyOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 123]] },
+  /* 123 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 124, check: 139, repair: 49 }, { kinds: "array", node: 126, check: 142, repair: 124 }] }] },
+  /* 124 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 125 },
+  /* 125 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
+  /* 126 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 127 },
+  /* 127 SessionConfigSelectGroup */ { keys: [["groupId", -1], ["name", -1], ["options", 124], ["_meta", 15]] },
+  /* 128 SessionConfigOption/union/0/anyOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
+  /* 129 ListSessionsResponse */ { keys: [["sessions", 130], ["nextCursor", -1], ["_meta", 15]] },
+  /* 130 ListSessionsResponse/properties/sessions */ { items: 131 },
+  /* 131 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 15]] },
+  /* 132 ResumeSessionResponse */ { keys: [["configOptions", 120], ["_meta", 15]] },
+  /* 133 StartNesResponse */ { keys: [["sessionId", -1], ["_meta", 15]] },
+  /* 134 SuggestNesResponse */ { keys: [["suggestions", 135], ["_meta", 15]] },
+  /* 135 SuggestNesResponse/properties/suggestions */ { items: 136 },
+  /* 136 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 137 }, { tag: "jump", node: 143 }, { tag: "rename", node: 144 }, { tag: "searchAndReplace", node: 145 }, { other: true, node: 146 }], tag: "kind" }] },
+  /* 137 NesSuggestion/union/0/anyOf/0 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["edits", 138], ["cursorPosition", 142], ["_meta", 15]] },
+  /* 138 NesSuggestion/union/0/anyOf/0/properties/edits */ { items: 139 },
+  /* 139 NesTextEdit */ { keys: [["range", 140], ["newText", -1], ["_meta", 15]] },
+  /* 140 Range */ { keys: [["start", 141], ["end", 141], ["_meta", 15]] },
+  /* 141 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 15]] },
+  /* 142 NesSuggestion/union/0/anyOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 141 }, { kinds: "scalar" }] }] },
+  /* 143 NesSuggestion/union/0/anyOf/1 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 141], ["_meta", 15]] },
+  /* 144 NesSuggestion/union/0/anyOf/2 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 141], ["newName", -1], ["_meta", 15]] },
+  /* 145 NesSuggestion/union/0/anyOf/3 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 15]] },
+  /* 146 NesSuggestion/union/0/anyOf/4 */ { keys: [["kind", -1], ["suggestionId", -1]], others: 16 },
+  /* 147 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 148]] },
+  /* 148 Error */ { keys: [["code", -1], ["message", -1], ["data", 16]] },
+  /* 149 AuthMethodTerminal */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 110], ["_meta", 15]] },
+  /* 150 AuthMethodAgent */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
+  /* 151 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 123]] },
+  /* 152 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
+  /* 153 NesEditSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["edits", 138], ["cursorPosition", 142], ["_meta", 15]] },
+  /* 154 NesJumpSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 141], ["_meta", 15]] },
+  /* 155 NesRenameSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 141], ["newName", -1], ["_meta", 15]] },
+  /* 156 NesSearchAndReplaceSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 15]] },
+  /* 157 AgentNotification */ { keys: [["method", -1], ["params", 158]] },
+  /* 158 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 159 }, { kinds: "scalar" }] }] },
+  /* 159 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 160, check: 207, repair: 147 }, { kinds: "object", node: 203, check: 208, repair: 35 }, { kinds: "object", node: 60, check: 209, repair: 186 }, { node: 16, check: 210 }] }] },
+  /* 160 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 161], ["_meta", 15]] },
+  /* 161 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 162 }, { tag: "user_message", node: 163 }, { tag: "agent_message_chunk", node: 162 }, { tag: "agent_message", node: 163 }, { tag: "agent_thought_chunk", node: 162 }, { tag: "agent_thought", node: 163 }, { tag: "state_update", node: 165 }, { tag: "tool_call_content_chunk", node: 171 }, { tag: "tool_call_update", node: 172 }, { tag: "terminal_update", node: 173 }, { tag: "terminal_output_chunk", node: 178 }, { tag: "plan_update", node: 179 }, { tag: "plan_removed", node: 187 }, { tag: "available_commands_update", node: 188 }, { tag: "config_option_update", node: 194 }, { tag: "session_info_update", node: 195 }, { tag: "usage_update", node: 196 }, { tag: "notice", node: 199 }, { tag: "compaction_update", node: 200 }, { tag: "compaction_summary_chunk", node: 201 }, { other: true, node: 202 }], tag: "sessionUpdate" }] },
+  /* 162 SessionUpdate/union/0/anyOf/0 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 15]] },
+  /* 163 SessionUpdate/union/0/anyOf/1 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 164], ["_meta", 15]] },
+  /* 164 SessionUpdate/union/0/anyOf/1/properties/content */ { items: 11 },
+  /* 165 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 166 }, { tag: "idle", node: 167 }, { tag: "requires_action", node: 166 }, { other: true, node: 170 }], tag: "state" }] },
+  /* 166 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0 */ { keys: [["state", -1], ["_meta", 15]] },
+  /* 167 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["usage", 168], ["_meta", 15]] },
+  /* 168 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 169 }, { kinds: "scalar" }] }] },
+  /* 169 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 15]] },
+  /* 170 SessionUpdate/union/0/anyOf/6/union/0/anyOf/3 */ { keys: [["state", -1]], others: 16 },
+  /* 171 SessionUpdate/union/0/anyOf/7 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["content", 9], ["_meta", 15]] },
+  /* 172 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 36], ["rawInput", 16], ["rawOutput", 16], ["_meta", 15]] },
+  /* 173 SessionUpdate/union/0/anyOf/9 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 174], ["exitStatus", 176], ["_meta", 15]] },
+  /* 174 SessionUpdate/union/0/anyOf/9/properties/output */ { unions: [{ variants: [{ kinds: "object", node: 175 }, { kinds: "scalar" }] }] },
+  /* 175 TerminalOutput */ { keys: [["data", -1], ["_meta", 15]] },
+  /* 176 SessionUpdate/union/0/anyOf/9/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 177 }, { kinds: "scalar" }] }] },
+  /* 177 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 15]] },
+  /* 178 SessionUpdate/union/0/anyOf/10 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["data", -1], ["_meta", 15]] },
+  /* 179 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 180], ["_meta", 15]] },
+  /* 180 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 181 }, { tag: "file", node: 184 }, { tag: "markdown", node: 185 }, { other: true, node: 186 }], tag: "type" }] },
+  /* 181 PlanUpdateContent/union/0/anyOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 182], ["_meta", 15]] },
+  /* 182 PlanUpdateContent/union/0/anyOf/0/properties/entries */ { items: 183 },
+  /* 183 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 15]] },
+  /* 184 PlanUpdateContent/union/0/anyOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 15]] },
+  /* 185 PlanUpdateContent/union/0/anyOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 15]] },
+  /* 186 PlanUpdateContent/union/0/anyOf/3 */ { keys: [["type", -1], ["planId", -1]], others: 16 },
+  /* 187 SessionUpdate/union/0/anyOf/12 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 15]] },
+  /* 188 SessionUpdate/union/0/anyOf/13 */ { keys: [["sessionUpdate", -1], ["availableCommands", 189], ["_meta", 15]] },
+  /* 189 SessionUpdate/union/0/anyOf/13/properties/availableCommands */ { items: 190 },
+  /* 190 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 191], ["_meta", 15]] },
+  /* 191 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 192 }, { kinds: "scalar" }] }] },
+  /* 192 AvailableCommandInput */ { unions: [{ variants: [{ tag: "text", node: 193 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 193 AvailableCommandInput/union/0/anyOf/0 */ { keys: [["type", -1], ["hint", -1], ["_meta", 15]] },
+  /* 194 SessionUpdate/union/0/anyOf/14 */ { keys: [["sessionUpdate", -1], ["configOptions", 120], ["_meta", 15]] },
+  /* 195 SessionUpdate/union/0/anyOf/15 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 15]] },
+  /* 196 SessionUpdate/union/0/anyOf/16 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 197], ["_meta", 15]] },
+  /* 197 SessionUpdate/union/0/anyOf/16/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 198 }, { kinds: "scalar" }] }] },
+  /* 198 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 15]] },
+  /* 199 SessionUpdate/union/0/anyOf/17 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 15]] },
+  /* 200 SessionUpdate/union/0/anyOf/18 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 164], ["error", -1], ["_meta", 15]] },
+  /* 201 SessionUpdate/union/0/anyOf/19 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 11], ["_meta", 15]] },
+  /* 202 SessionUpdate/union/0/anyOf/20 */ { keys: [["sessionUpdate", -1]], others: 16 },
+  /* 203 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 15]] },
+  /* 204 ContentChunk */ { keys: [["messageId", -1], ["content", 11], ["_meta", 15]] },
+  /* 205 UserMessage */ { keys: [["messageId", -1], ["content", 164], ["_meta", 15]] },
+  /* 206 IdleStateUpdate */ { keys: [["stopReason", -1], ["usage", 168], ["_meta", 15]] },
+  /* 207 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 166 }, { tag: "idle", node: 167 }, { tag: "requires_action", node: 166 }, { other: true, node: 170 }], tag: "state" }] },
+  /* 208 ToolCallContentChunk */ { keys: [["toolCallId", -1], ["content", 9], ["_meta", 15]] },
+  /* 209 TerminalUpdate */ { keys: [["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 174], ["exitStatus", 176], ["_meta", 15]] },
+  /* 210 TerminalOutputChunk */ { keys: [["terminalId", -1], ["data", -1], ["_meta", 15]] },
+  /* 211 PlanItems */ { keys: [["planId", -1], ["entries", 182], ["_meta", 15]] },
+  /* 212 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 15]] },
+  /* 213 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 15]] },
+  /* 214 PlanUpdate */ { keys: [["plan", 180], ["_meta", 15]] },
+  /* 215 PlanRemoved */ { keys: [["planId", -1], ["_meta", 15]] },
+  /* 216 TextCommandInput */ { keys: [["hint", -1], ["_meta", 15]] },
+  /* 217 AvailableCommandsUpdate */ { keys: [["availableCommands", 189], ["_meta", 15]] },
+  /* 218 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 15]] },
+  /* 219 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 197], ["_meta", 15]] },
+  /* 220 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 15]] },
+  /* 221 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 164], ["error", -1], ["_meta", 15]] },
+  /* 222 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 11], ["_meta", 15]] },
+  /* 223 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 224]] },
+  /* 224 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 225 }, { kinds: "scalar" }] }] },
+  /* 225 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 226, check: 243, repair: 190 }, { kinds: "object", node: 234, check: 244, repair: 35 }, { kinds: "object", node: 92, check: 245, repair: 35 }, { kinds: "object", node: 235, check: 246, repair: 35 }, { kinds: "object", node: 237, check: 247, repair: 35 }, { kinds: "object", node: 92, check: 248, repair: 35 }, { kinds: "object", node: 238, check: 249, repair: 205 }, { kinds: "object", node: 244, check: 250, repair: 35 }, { kinds: "object", node: 133, check: 251, repair: 35 }, { kinds: "object", node: 245, check: 252, repair: 205 }, { kinds: "object", node: 246, check: 253, repair: 212 }, { kinds: "object", node: 133, check: 254, repair: 35 }, { kinds: "object", node: 251, check: 255, repair: 35 }, { kinds: "object", node: 254, check: 256, repair: 215 }, { kinds: "object", node: 255, check: 257, repair: 217 }, { kinds: "object", node: 260, check: 258, repair: 219 }, { kinds: "object", node: 133, check: 259, repair: 35 }, { kinds: "object", node: 60, check: 58, repair: 35 }, { node: 16, check: 60 }] }] },
+  /* 226 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 85], ["capabilities", 227], ["_meta", 15]], fills: [{ name: "capabilities", default: {} }] },
+  /* 227 ClientCapabilities */ { keys: [["auth", 228], ["elicitation", 230], ["nes", 232], ["positionEncodings", -1], ["_meta", 15]] },
+  /* 228 ClientCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 229 }, { kinds: "scalar" }] }] },
+  /* 229 AuthCapabilities */ { keys: [["terminal", 91], ["_meta", 15]] },
+  /* 230 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 231 }, { kinds: "scalar" }] }] },
+  /* 231 ElicitationCapabilities */ { keys: [["form", 91], ["url", 91], ["_meta", 15]] },
+  /* 232 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 233 }, { kinds: "scalar" }] }] },
+  /* 233 ClientNesCapabilities */ { keys: [["jump", 91], ["rename", 91], ["searchAndReplace", 91], ["_meta", 15]] },
+  /* 234 LoginAuthRequest */ { keys: [["methodId", -1], ["_meta", 15]] },
+  /* 235 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 236], ["_meta", 15]] },
+  /* 236 SetProviderRequest/properties/headers */ { others: -1 },
+  /* 237 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 15]] },
+  /* 238 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 239], ["_meta", 15]] },
+  /* 239 NewSessionRequest/properties/mcpServers */ { items: 240 },
+  /* 240 McpServer */ { unions: [{ variants: [{ tag: "http", node: 241 }, { tag: "acp", node: 242 }, { tag: "stdio", node: 243 }, { other: true, node: 26 }], tag: "type" }] },
+  /* 241 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 110], ["_meta", 15]] },
+  /* 242 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 15]] },
+  /* 243 McpServer/union/0/anyOf/2 */ { keys: [["type", -1], ["name", -1], ["command", -1], ["args", -1], ["env", 110], ["_meta", 15]] },
+  /* 244 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 15]] },
+  /* 245 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 239], ["_meta", 15]] },
+  /* 246 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 239], ["replayFrom", 247], ["_meta", 15]] },
+  /* 247 ResumeSessionRequest/properties/replayFrom */ { unions: [{ variants: [{ kinds: "object", node: 248 }, { kinds: "scalar" }] }] },
+  /* 248 ReplayFrom */ { unions: [{ variants: [{ tag: "start", node: 249 }, { other: true, node: 250 }], tag: "type" }] },
+  /* 249 ReplayFrom/union/0/anyOf/0 */ { keys: [["type", -1], ["_meta", 15]] },
+  /* 250 ReplayFrom/union/0/anyOf/1 */ { keys: [["type", -1], ["_meta", 15]], others: 16 },
+  /* 251 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "id", node: 252 }, { tag: "boolean", node: 252 }, { other: true, node: 253 }], tag: "type" }] },
+  /* 252 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
+  /* 253 SetSessionConfigOptionRequest/union/0/anyOf/2 */ { keys: [["type", -1], ["value", 16]], others: 16 },
+  /* 254 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 164], ["_meta", 15]] },
+  /* 255 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 256], ["repository", 258], ["_meta", 15]] },
+  /* 256 StartNesRequest/properties/workspaceFolders */ { items: 257 },
+  /* 257 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 15]] },
+  /* 258 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 259 }, { kinds: "scalar" }] }] },
+  /* 259 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 15]] },
+  /* 260 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 141], ["selection", 261], ["triggerKind", -1], ["context", 262], ["_meta", 15]] },
+  /* 261 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 140 }, { kinds: "scalar" }] }] },
+  /* 262 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 263 }, { kinds: "scalar" }] }] },
+  /* 263 NesSuggestContext */ { keys: [["recentFiles", 264], ["relatedSnippets", 266], ["editHistory", 270], ["userActions", 272], ["openFiles", 274], ["diagnostics", 276], ["_meta", 15]] },
+  /* 264 NesSuggestContext/properties/recentFiles */ { items: 265 },
+  /* 265 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 15]] },
+  /* 266 NesSuggestContext/properties/relatedSnippets */ { items: 267 },
+  /* 267 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 268], ["_meta", 15]] },
+  /* 268 NesRelatedSnippet/properties/excerpts */ { items: 269 },
+  /* 269 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 15]] },
+  /* 270 NesSuggestContext/properties/editHistory */ { items: 271 },
+  /* 271 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 15]] },
+  /* 272 NesSuggestContext/properties/userActions */ { items: 273 },
+  /* 273 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 141], ["timestampMs", -1], ["_meta", 15]] },
+  /* 274 NesSuggestContext/properties/openFiles */ { items: 275 },
+  /* 275 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 261], ["lastFocusedMs", -1], ["_meta", 15]] },
+  /* 276 NesSuggestContext/properties/diagnostics */ { items: 277 },
+  /* 277 NesDiagnostic */ { keys: [["uri", -1], ["range", 140], ["severity", -1], ["message", -1], ["_meta", 15]] },
+  /* 278 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 110], ["_meta", 15]] },
+  /* 279 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 15]] },
+  /* 280 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 110], ["_meta", 15]] },
+  /* 281 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 282, check: 267, repair: 229 }, { kinds: "object", node: 147, check: 183, repair: 142 }] }] },
+  /* 282 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 283]] },
+  /* 283 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 284, check: 261, repair: 231 }, { kinds: "object", node: 289, check: 262, repair: 35 }, { kinds: "object", node: 61, check: 263, repair: 35 }, { kinds: "object", node: 92, check: 264, repair: 35 }, { node: 16, check: 174 }, { node: 16, check: 173 }] }] },
+  /* 284 RequestPermissionResponse */ { keys: [["outcome", 285], ["_meta", 15]] },
+  /* 285 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 286 }, { tag: "selected", node: 287 }, { other: true, node: 288 }], tag: "outcome" }] },
+  /* 286 RequestPermissionOutcome/union/0/anyOf/0 */ { keys: [["outcome", -1]] },
+  /* 287 RequestPermissionOutcome/union/0/anyOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 15]] },
+  /* 288 RequestPermissionOutcome/union/0/anyOf/2 */ { keys: [["outcome", -1]], others: 16 },
+  /* 289 CreateElicitationResponse */ { keys: [["_meta", 15]], unions: [{ variants: [{ tag: "accept", node: 290 }, { tag: "decline", node: 291 }, { tag: "cancel", node: 291 }, { other: true, node: 292 }], tag: "action" }] },
+  /* 290 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 236]] },
+  /* 291 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
+  /* 292 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 16 },
+  /* 293 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 15]] },
+  /* 294 ElicitationAcceptAction */ { keys: [["content", 236]] },
+  /* 295 ClientNotification */ { keys: [["method", -1], ["params", 296]] },
+  /* 296 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 297 }, { kinds: "scalar" }] }] },
+  /* 297 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 133, check: 273, repair: 35 }, { kinds: "object", node: 298, check: 274, repair: 35 }, { kinds: "object", node: 299, check: 275, repair: 236 }, { kinds: "object", node: 302, check: 276, repair: 35 }, { kinds: "object", node: 302, check: 277, repair: 35 }, { kinds: "object", node: 303, check: 278, repair: 239 }, { kinds: "object", node: 304, check: 279, repair: 35 }, { kinds: "object", node: 305, check: 280, repair: 240 }, { kinds: "object", node: 60, check: 209, repair: 186 }, { node: 16, check: 210 }] }] },
+  /* 298 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 15]] },
+  /* 299 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 300], ["_meta", 15]] },
+  /* 300 DidChangeDocumentNotification/properties/contentChanges */ { items: 301 },
+  /* 301 TextDocumentContentChangeEvent */ { keys: [["range", 261], ["text", -1], ["_meta", 15]] },
+  /* 302 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 15]] },
+  /* 303 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 141], ["visibleRange", 140], ["_meta", 15]] },
+  /* 304 AcceptNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["_meta", 15]] },
+  /* 305 RejectNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["reason", -1], ["_meta", 15]] },
+  /* 306 ProtocolLevelNotification */ { keys: [["method", -1], ["params", 307]] },
+  /* 307 ProtocolLevelNotification/properties/params */ { unions: [{ variants: [{ kinds: "object", node: 308 }, { kinds: "scalar" }] }] },
+  /* 308 ProtocolLevelNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 309 }] }] },
+  /* 309 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 15]] },
 ];
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
@@ -1572,37 +1109,37 @@ function s2(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (x) return S(v, 2, x);
   if (Array.isArray(v)) {
-    return s105(v, x);
+    return s16(v, x);
   }
   if (c55(v)) {
     return s3(v, x);
   }
   { const r = Q(v, 3, 55); if (r !== undefined) return s3(r, x); }
   if (c56(v)) {
-    return s66(v, x);
+    return s41(v, x);
   }
-  { const r = Q(v, 49, 56); if (r !== undefined) return s66(r, x); }
+  { const r = Q(v, 41, 56); if (r !== undefined) return s41(r, x); }
   if (c57(v)) {
-    return s98(v, x);
+    return s59(v, x);
   }
-  { const r = Q(v, 77, 57); if (r !== undefined) return s98(r, x); }
+  { const r = Q(v, 35, 57); if (r !== undefined) return s59(r, x); }
   if (c58(v)) {
-    return s100(v, x);
+    return s60(v, x);
   }
-  { const r = Q(v, 78, 58); if (r !== undefined) return s100(r, x); }
+  { const r = Q(v, 35, 58); if (r !== undefined) return s60(r, x); }
   if (c59(v)) {
-    return s103(v, x);
+    return s61(v, x);
   }
-  { const r = Q(v, 79, 59); if (r !== undefined) return s103(r, x); }
-  return s105(v, x);
+  { const r = Q(v, 35, 59); if (r !== undefined) return s61(r, x); }
+  return s16(v, x);
 }
 function s3(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "title": case "description": continue;
     case "subject": if (s4(v["subject"], x) !== v["subject"]) return S(v, 3, x); continue;
-    case "options": if (s62(v["options"], x) !== v["options"]) return S(v, 3, x); continue;
-    case "_meta": if (s65(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
+    case "options": if (s39(v["options"], x) !== v["options"]) return S(v, 3, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
     default: return S(v, 3, x);
   }
   return v;
@@ -1620,11 +1157,11 @@ function s5(v, x) {
       return s6(v, x);
     }
     case "command": {
-      return s59(v, x);
+      return s38(v, x);
     }
     default: {
       if (typeof v["type"] !== "string") break;
-      return s61(v, x);
+      return s26(v, x);
     }
   }
   return S(v, 5, x);
@@ -1643,10 +1180,10 @@ function s7(v, x) {
   for (const k in v) switch (k) {
     case "toolCallId": case "name": case "title": case "kind": case "status": continue;
     case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 7, x); continue;
-    case "locations": if (s55(v["locations"], x) !== v["locations"]) return S(v, 7, x); continue;
+    case "locations": if (s36(v["locations"], x) !== v["locations"]) return S(v, 7, x); continue;
     case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 7, x); continue;
     case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 7, x); continue;
-    case "_meta": if (s58(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
     default: return S(v, 7, x);
   }
   return v;
@@ -1668,14 +1205,14 @@ function s9(v, x) {
       return s10(v, x);
     }
     case "diff": {
-      return s39(v, x);
+      return s27(v, x);
     }
     case "terminal": {
-      return s52(v, x);
+      return s35(v, x);
     }
     default: {
       if (typeof v["type"] !== "string") break;
-      return s54(v, x);
+      return s26(v, x);
     }
   }
   return S(v, 9, x);
@@ -1685,7 +1222,7 @@ function s10(v, x) {
   for (const k in v) switch (k) {
     case "type": continue;
     case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 10, x); continue;
-    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 10, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 10, x); continue;
     default: return S(v, 10, x);
   }
   return v;
@@ -1698,20 +1235,20 @@ function s11(v, x) {
       return s12(v, x);
     }
     case "image": {
-      return s18(v, x);
+      return s17(v, x);
     }
     case "audio": {
-      return s21(v, x);
+      return s18(v, x);
     }
     case "resource_link": {
-      return s24(v, x);
+      return s19(v, x);
     }
     case "resource": {
-      return s29(v, x);
+      return s22(v, x);
     }
     default: {
       if (typeof v["type"] !== "string") break;
-      return s37(v, x);
+      return s26(v, x);
     }
   }
   return S(v, 11, x);
@@ -1721,7 +1258,7 @@ function s12(v, x) {
   for (const k in v) switch (k) {
     case "type": case "text": continue;
     case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 12, x); continue;
-    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
     default: return S(v, 12, x);
   }
   return v;
@@ -1751,235 +1288,159 @@ function s16(v) { return F(v); }
 function s17(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 17, x); continue;
+    case "type": case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 17, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 17, x); continue;
+    default: return S(v, 17, x);
   }
   return v;
 }
 function s18(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s19(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
-    case "_meta": if (s20(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
+    case "type": case "data": case "mimeType": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
     default: return S(v, 18, x);
   }
   return v;
 }
 function s19(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 19, x);
-  return s14(v, x);
+  for (const k in v) switch (k) {
+    case "type": case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
+    case "icons": if (s20(v["icons"], x) !== v["icons"]) return S(v, 19, x); continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
+    default: return S(v, 19, x);
+  }
+  return v;
 }
 function s20(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 20, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s21(v[i], x) !== v[i]) return S(v, 20, x);
+    return v;
   }
+  return S(v, 20, x);
   return v;
 }
 function s21(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": continue;
-    case "annotations": if (s22(v["annotations"], x) !== v["annotations"]) return S(v, 21, x); continue;
-    case "_meta": if (s23(v["_meta"], x) !== v["_meta"]) return S(v, 21, x); continue;
+    case "src": case "mimeType": case "sizes": case "theme": continue;
     default: return S(v, 21, x);
   }
   return v;
 }
 function s22(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 22, x);
-  return s14(v, x);
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "resource": if (s23(v["resource"], x) !== v["resource"]) return S(v, 22, x); continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 22, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
+    default: return S(v, 22, x);
+  }
+  return v;
 }
 function s23(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 23, x); continue;
+  if (x) return S(v, 23, x);
+  if (Array.isArray(v)) return S(v, 23, x);
+  if (c26(v)) {
+    return s24(v, x);
   }
-  return v;
+  { const r = Q(v, 29, 26); if (r !== undefined) return s24(r, x); }
+  return s25(v, x);
 }
 function s24(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
-    case "icons": if (s25(v["icons"], x) !== v["icons"]) return S(v, 24, x); continue;
-    case "annotations": if (s27(v["annotations"], x) !== v["annotations"]) return S(v, 24, x); continue;
-    case "_meta": if (s28(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
+    case "text": case "uri": case "mimeType": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
     default: return S(v, 24, x);
   }
   return v;
 }
 function s25(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s26(v[i], x) !== v[i]) return S(v, 25, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "blob": case "uri": case "mimeType": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 25, x); continue;
+    default: return S(v, 25, x);
   }
-  return S(v, 25, x);
   return v;
 }
 function s26(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "src": case "mimeType": case "sizes": case "theme": continue;
-    default: return S(v, 26, x);
+    case "type": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 26, x); continue;
   }
   return v;
 }
 function s27(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 27, x);
-  return s14(v, x);
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "changes": if (s28(v["changes"], x) !== v["changes"]) return S(v, 27, x); continue;
+    case "patch": if (s33(v["patch"], x) !== v["patch"]) return S(v, 27, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 27, x); continue;
+    default: return S(v, 27, x);
+  }
+  return v;
 }
 function s28(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 28, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s29(v[i], x) !== v[i]) return S(v, 28, x);
+    return v;
   }
+  return S(v, 28, x);
   return v;
 }
 function s29(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 29, x); continue;
-    case "annotations": if (s35(v["annotations"], x) !== v["annotations"]) return S(v, 29, x); continue;
-    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-    default: return S(v, 29, x);
-  }
-  return v;
-}
-function s30(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 30, x);
-  if (Array.isArray(v)) return S(v, 30, x);
-  if (c26(v)) {
-    return s31(v, x);
-  }
-  { const r = Q(v, 34, 26); if (r !== undefined) return s31(r, x); }
-  return s33(v, x);
-}
-function s31(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": case "uri": case "mimeType": continue;
-    case "_meta": if (s32(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
-    default: return S(v, 31, x);
-  }
-  return v;
-}
-function s32(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 32, x); continue;
-  }
-  return v;
-}
-function s33(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "blob": case "uri": case "mimeType": continue;
-    case "_meta": if (s34(v["_meta"], x) !== v["_meta"]) return S(v, 33, x); continue;
-    default: return S(v, 33, x);
-  }
-  return v;
-}
-function s34(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 34, x); continue;
-  }
-  return v;
-}
-function s35(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 35, x);
-  return s14(v, x);
-}
-function s36(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 36, x); continue;
-  }
-  return v;
-}
-function s37(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 37, x); continue;
-  }
-  return v;
-}
-function s38(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 38, x); continue;
-  }
-  return v;
-}
-function s39(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "changes": if (s40(v["changes"], x) !== v["changes"]) return S(v, 39, x); continue;
-    case "patch": if (s49(v["patch"], x) !== v["patch"]) return S(v, 39, x); continue;
-    case "_meta": if (s51(v["_meta"], x) !== v["_meta"]) return S(v, 39, x); continue;
-    default: return S(v, 39, x);
-  }
-  return v;
-}
-function s40(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s41(v[i], x) !== v[i]) return S(v, 40, x);
-    return v;
-  }
-  return S(v, 40, x);
-  return v;
-}
-function s41(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 41, x);
+  if (Array.isArray(v)) return S(v, 29, x);
   switch (v["operation"]) {
     case "add": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
     case "delete": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
     case "modify": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
     case "move": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
     case "copy": {
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: return S(v, 41, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: return S(v, 29, x);
       }
       return v;
     }
@@ -1987,78 +1448,229 @@ function s41(v, x) {
       if (typeof v["operation"] !== "string") break;
       for (const k in v) switch (k) {
         case "fileType": case "mimeType": case "operation": continue;
-        case "_meta": if (s42(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 41, x); continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 29, x); continue;
       }
       return v;
+    }
+  }
+  return S(v, 29, x);
+}
+function s30(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "path": continue;
+    default: return S(v, 30, x);
+  }
+  return v;
+}
+function s31(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": case "oldPath": case "path": continue;
+    default: return S(v, 31, x);
+  }
+  return v;
+}
+function s32(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "operation": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 32, x); continue;
+  }
+  return v;
+}
+function s33(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 33, x);
+  return s34(v, x);
+}
+function s34(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "format": case "text": continue;
+    default: return S(v, 34, x);
+  }
+  return v;
+}
+function s35(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "terminalId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 35, x); continue;
+    default: return S(v, 35, x);
+  }
+  return v;
+}
+function s36(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s37(v[i], x) !== v[i]) return S(v, 36, x);
+    return v;
+  }
+  return S(v, 36, x);
+  return v;
+}
+function s37(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "path": case "line": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 37, x); continue;
+    default: return S(v, 37, x);
+  }
+  return v;
+}
+function s38(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "command": case "cwd": case "toolCallId": case "terminalId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 38, x); continue;
+    default: return S(v, 38, x);
+  }
+  return v;
+}
+function s39(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s40(v[i], x) !== v[i]) return S(v, 39, x);
+    return v;
+  }
+  return S(v, 39, x);
+  return v;
+}
+function s40(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "optionId": case "name": case "kind": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 40, x); continue;
+    default: return S(v, 40, x);
+  }
+  return v;
+}
+function s41(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 41, x);
+  switch (v["mode"]) {
+    case "form": {
+      return S(v, 41, x);
+    }
+    case "url": {
+      return S(v, 41, x);
+    }
+    default: {
+      if (typeof v["mode"] !== "string") break;
+      return S(v, 41, x);
     }
   }
   return S(v, 41, x);
 }
 function s42(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 42, x);
+  if (Array.isArray(v)) return S(v, 42, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 42, x); continue;
+      default: return S(v, 42, x);
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 42, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 42, x); continue;
+    case "mode": case "requestId": continue;
+    case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 42, x); continue;
+    default: return S(v, 42, x);
   }
   return v;
 }
 function s43(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "operation": case "path": continue;
+    case "type": case "title": case "required": case "description": continue;
+    case "properties": if (s44(v["properties"], x) !== v["properties"]) return S(v, 43, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 43, x); continue;
     default: return S(v, 43, x);
   }
+  if (!H(v, "type")) return S(v, 43, x);
+  if (!H(v, "properties")) return S(v, 43, x);
   return v;
 }
 function s44(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "operation": case "path": continue;
-    default: return S(v, 44, x);
+    default: if (k === "__proto__" || s45(v[k], x) !== v[k]) return S(v, 44, x); continue;
   }
   return v;
 }
 function s45(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": case "path": continue;
-    default: return S(v, 45, x);
+  if (Array.isArray(v)) return S(v, 45, x);
+  switch (v["type"]) {
+    case "string": {
+      return s46(v, x);
+    }
+    case "number": {
+      return s49(v, x);
+    }
+    case "integer": {
+      return s49(v, x);
+    }
+    case "boolean": {
+      return s50(v, x);
+    }
+    case "array": {
+      return s51(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s26(v, x);
+    }
   }
-  return v;
+  return S(v, 45, x);
 }
 function s46(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "operation": case "oldPath": case "path": continue;
+    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s47(v["oneOf"], x) !== v["oneOf"]) return S(v, 46, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 46, x); continue;
     default: return S(v, 46, x);
   }
   return v;
 }
 function s47(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": case "oldPath": case "path": continue;
-    default: return S(v, 47, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s48(v[i], x) !== v[i]) return S(v, 47, x);
+    return v;
   }
+  return S(v, 47, x);
   return v;
 }
 function s48(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "operation": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 48, x); continue;
+    case "const": case "title": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 48, x); continue;
+    default: return S(v, 48, x);
   }
   return v;
 }
 function s49(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 49, x);
-  return s50(v, x);
+  for (const k in v) switch (k) {
+    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 49, x); continue;
+    default: return S(v, 49, x);
+  }
+  return v;
 }
 function s50(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "format": case "text": continue;
+    case "type": case "title": case "description": case "default": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 50, x); continue;
     default: return S(v, 50, x);
   }
   return v;
@@ -2066,62 +1678,101 @@ function s50(v, x) {
 function s51(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 51, x); continue;
+    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s52(v["items"], x) !== v["items"]) return S(v, 51, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 51, x); continue;
+    default: return S(v, 51, x);
   }
   return v;
 }
 function s52(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "terminalId": continue;
-    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 52, x); continue;
-    default: return S(v, 52, x);
+  if (x) return S(v, 52, x);
+  if (Array.isArray(v)) return S(v, 52, x);
+  switch (v["type"]) {
+    case "string": {
+      if (c50(v)) {
+        return s53(v, x);
+      }
+      { const r = Q(v, 34, 50); if (r !== undefined) return s53(r, x); }
+      break;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      if (c51(v)) {
+        return s26(v, x);
+      }
+      break;
+    }
   }
-  return v;
+  return s54(v, x);
 }
 function s53(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 53, x); continue;
+    case "type": case "enum": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 53, x); continue;
+    default: return S(v, 53, x);
   }
   return v;
 }
 function s54(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 54, x); continue;
+    case "anyOf": if (s47(v["anyOf"], x) !== v["anyOf"]) return S(v, 54, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
+    default: return S(v, 54, x);
   }
   return v;
 }
 function s55(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s56(v[i], x) !== v[i]) return S(v, 55, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "toolCallId": continue;
+    default: return S(v, 55, x);
   }
-  return S(v, 55, x);
   return v;
 }
 function s56(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "path": case "line": continue;
-    case "_meta": if (s57(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
+    case "requestId": continue;
     default: return S(v, 56, x);
   }
   return v;
 }
 function s57(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 57, x);
+  if (Array.isArray(v)) return S(v, 57, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 57, x);
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 57, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 57, x); continue;
+    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 57, x);
   }
   return v;
 }
 function s58(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 58, x);
+  if (Array.isArray(v)) return S(v, 58, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "mode": case "sessionId": case "toolCallId": continue;
+      default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 58, x);
   for (const k in v) switch (k) {
+    case "mode": case "requestId": continue;
     default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
   }
   return v;
@@ -2129,8 +1780,8 @@ function s58(v, x) {
 function s59(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "command": case "cwd": case "toolCallId": case "terminalId": continue;
-    case "_meta": if (s60(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
+    case "serverId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
     default: return S(v, 59, x);
   }
   return v;
@@ -2138,32 +1789,38 @@ function s59(v, x) {
 function s60(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 60, x); continue;
+    case "connectionId": case "method": continue;
+    case "params": if (s15(v["params"], x) !== v["params"]) return S(v, 60, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
+    default: return S(v, 60, x);
   }
   return v;
 }
 function s61(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 61, x); continue;
+    case "connectionId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 61, x); continue;
+    default: return S(v, 61, x);
   }
   return v;
 }
 function s62(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s63(v[i], x) !== v[i]) return S(v, 62, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "text": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 62, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 62, x); continue;
+    default: return S(v, 62, x);
   }
-  return S(v, 62, x);
   return v;
 }
 function s63(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "optionId": case "name": case "kind": continue;
-    case "_meta": if (s64(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
+    case "data": case "mimeType": case "uri": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 63, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
     default: return S(v, 63, x);
   }
   return v;
@@ -2171,57 +1828,47 @@ function s63(v, x) {
 function s64(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 64, x); continue;
+    case "data": case "mimeType": continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 64, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 64, x); continue;
+    default: return S(v, 64, x);
   }
   return v;
 }
 function s65(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 65, x); continue;
+    case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
+    case "icons": if (s20(v["icons"], x) !== v["icons"]) return S(v, 65, x); continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 65, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 65, x); continue;
+    default: return S(v, 65, x);
   }
   return v;
 }
 function s66(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 66, x);
-  switch (v["mode"]) {
-    case "form": {
-      return S(v, 66, x);
-    }
-    case "url": {
-      return S(v, 66, x);
-    }
-    default: {
-      if (typeof v["mode"] !== "string") break;
-      return S(v, 66, x);
-    }
+  for (const k in v) switch (k) {
+    case "resource": if (s23(v["resource"], x) !== v["resource"]) return S(v, 66, x); continue;
+    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 66, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 66, x); continue;
+    default: return S(v, 66, x);
   }
-  return S(v, 66, x);
+  return v;
 }
 function s67(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 67, x); continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 67, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 67, x); continue;
+    default: return S(v, 67, x);
   }
   return v;
 }
 function s68(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 68, x);
-  if (Array.isArray(v)) return S(v, 68, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
-      default: return S(v, 68, x);
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 68, x);
   for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
+    case "path": continue;
     default: return S(v, 68, x);
   }
   return v;
@@ -2229,72 +1876,53 @@ function s68(v, x) {
 function s69(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "required": case "description": continue;
-    case "properties": if (s70(v["properties"], x) !== v["properties"]) return S(v, 69, x); continue;
-    case "_meta": if (s93(v["_meta"], x) !== v["_meta"]) return S(v, 69, x); continue;
+    case "oldPath": case "path": continue;
     default: return S(v, 69, x);
   }
-  if (!H(v, "type")) return S(v, 69, x);
-  if (!H(v, "properties")) return S(v, 69, x);
   return v;
 }
 function s70(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s71(v[k], x) !== v[k]) return S(v, 70, x); continue;
+    case "changes": if (s28(v["changes"], x) !== v["changes"]) return S(v, 70, x); continue;
+    case "patch": if (s33(v["patch"], x) !== v["patch"]) return S(v, 70, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
+    default: return S(v, 70, x);
   }
   return v;
 }
 function s71(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 71, x);
-  switch (v["type"]) {
-    case "string": {
-      return s72(v, x);
-    }
-    case "number": {
-      return s77(v, x);
-    }
-    case "integer": {
-      return s79(v, x);
-    }
-    case "boolean": {
-      return s81(v, x);
-    }
-    case "array": {
-      return s83(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s92(v, x);
-    }
+  for (const k in v) switch (k) {
+    case "terminalId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 71, x); continue;
+    default: return S(v, 71, x);
   }
-  return S(v, 71, x);
+  return v;
 }
 function s72(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s73(v["oneOf"], x) !== v["oneOf"]) return S(v, 72, x); continue;
-    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 72, x); continue;
+    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 72, x); continue;
     default: return S(v, 72, x);
   }
   return v;
 }
 function s73(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s74(v[i], x) !== v[i]) return S(v, 73, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "command": case "cwd": case "toolCallId": case "terminalId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
+    default: return S(v, 73, x);
   }
-  return S(v, 73, x);
   return v;
 }
 function s74(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "const": case "title": case "description": continue;
-    case "_meta": if (s75(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
+    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
+    case "oneOf": if (s47(v["oneOf"], x) !== v["oneOf"]) return S(v, 74, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
     default: return S(v, 74, x);
   }
   return v;
@@ -2302,22 +1930,26 @@ function s74(v, x) {
 function s75(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 75, x); continue;
+    case "title": case "description": case "minimum": case "maximum": case "default": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
+    default: return S(v, 75, x);
   }
   return v;
 }
 function s76(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 76, x); continue;
+    case "title": case "description": case "default": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 76, x); continue;
+    default: return S(v, 76, x);
   }
   return v;
 }
 function s77(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
+    case "enum": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
     default: return S(v, 77, x);
   }
   return v;
@@ -2325,79 +1957,170 @@ function s77(v, x) {
 function s78(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 78, x); continue;
+    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
+    case "items": if (s52(v["items"], x) !== v["items"]) return S(v, 78, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 78, x); continue;
+    default: return S(v, 78, x);
   }
   return v;
 }
 function s79(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 79, x);
+  if (Array.isArray(v)) return S(v, 79, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "sessionId": case "toolCallId": continue;
+      case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 79, x); continue;
+      default: return S(v, 79, x);
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 79, x);
   for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s80(v["_meta"], x) !== v["_meta"]) return S(v, 79, x); continue;
+    case "requestId": continue;
+    case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 79, x); continue;
     default: return S(v, 79, x);
   }
   return v;
 }
 function s80(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 80, x);
+  if (Array.isArray(v)) return S(v, 80, x);
+  if (c53(v)) {
+    for (const k in v) switch (k) {
+      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
+      default: return S(v, 80, x);
+    }
+    return v;
+  }
+  if (Q(v, 61, 53) !== undefined) return S(v, 80, x);
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 80, x); continue;
+    case "elicitationId": case "url": case "requestId": continue;
+    default: return S(v, 80, x);
   }
   return v;
 }
 function s81(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "default": continue;
-    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 81, x); continue;
-    default: return S(v, 81, x);
+  if (x) return S(v, 81, x);
+  if (Array.isArray(v)) return S(v, 81, x);
+  if (c179(v)) {
+    return s82(v, x);
   }
-  return v;
+  { const r = Q(v, 65, 179); if (r !== undefined) return s82(r, x); }
+  return s147(v, x);
 }
 function s82(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 82, x); continue;
+    case "id": continue;
+    case "result": if (s83(v["result"], x) !== v["result"]) return S(v, 82, x); continue;
+    default: return S(v, 82, x);
   }
   return v;
 }
 function s83(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s84(v["items"], x) !== v["items"]) return S(v, 83, x); continue;
-    case "_meta": if (s91(v["_meta"], x) !== v["_meta"]) return S(v, 83, x); continue;
-    default: return S(v, 83, x);
+  if (x) return S(v, 83, x);
+  if (Array.isArray(v)) {
+    if (c173(v)) {
+      return s16(v, x);
+    }
+    return s16(v, x);
   }
-  return v;
+  if (c156(v)) {
+    return s84(v, x);
+  }
+  { const r = Q(v, 67, 156); if (r !== undefined) return s84(r, x); }
+  if (c157(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 157); if (r !== undefined) return s92(r, x); }
+  if (c158(v)) {
+    return s114(v, x);
+  }
+  { const r = Q(v, 113, 158); if (r !== undefined) return s114(r, x); }
+  if (c159(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 159); if (r !== undefined) return s92(r, x); }
+  if (c160(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 160); if (r !== undefined) return s92(r, x); }
+  if (c161(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 161); if (r !== undefined) return s92(r, x); }
+  if (c162(v)) {
+    return s119(v, x);
+  }
+  { const r = Q(v, 118, 162); if (r !== undefined) return s119(r, x); }
+  if (c163(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 127, 163); if (r !== undefined) return s129(r, x); }
+  if (c164(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 164); if (r !== undefined) return s92(r, x); }
+  if (c165(v)) {
+    return s119(v, x);
+  }
+  { const r = Q(v, 118, 165); if (r !== undefined) return s119(r, x); }
+  if (c166(v)) {
+    return s132(v, x);
+  }
+  { const r = Q(v, 118, 166); if (r !== undefined) return s132(r, x); }
+  if (c167(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 167); if (r !== undefined) return s92(r, x); }
+  if (c168(v)) {
+    return s132(v, x);
+  }
+  { const r = Q(v, 118, 168); if (r !== undefined) return s132(r, x); }
+  if (c169(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 169); if (r !== undefined) return s92(r, x); }
+  if (c170(v)) {
+    return s133(v, x);
+  }
+  { const r = Q(v, 35, 170); if (r !== undefined) return s133(r, x); }
+  if (c171(v)) {
+    return s134(v, x);
+  }
+  { const r = Q(v, 131, 171); if (r !== undefined) return s134(r, x); }
+  if (c172(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 172); if (r !== undefined) return s92(r, x); }
+  if (c173(v)) {
+    return s16(v, x);
+  }
+  return s16(v, x);
 }
 function s84(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 84, x);
-  if (Array.isArray(v)) return S(v, 84, x);
-  switch (v["type"]) {
-    case "string": {
-      if (c50(v)) {
-        return s85(v, x);
-      }
-      { const r = Q(v, 68, 50); if (r !== undefined) return s85(r, x); }
-      break;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      if (c51(v)) {
-        return s87(v, x);
-      }
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "protocolVersion": continue;
+    case "info": if (s85(v["info"], x) !== v["info"]) return S(v, 84, x); continue;
+    case "capabilities": if (s86(v["capabilities"], x) !== v["capabilities"]) return S(v, 84, x); continue;
+    case "authMethods": if (s107(v["authMethods"], x) !== v["authMethods"]) return S(v, 84, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
+    default: return S(v, 84, x);
   }
-  return s88(v, x);
+  if (!H(v, "capabilities")) return S(v, 84, x);
+  return v;
 }
 function s85(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "enum": continue;
-    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
+    case "name": case "title": case "version": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
     default: return S(v, 85, x);
   }
   return v;
@@ -2405,230 +2128,223 @@ function s85(v, x) {
 function s86(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 86, x); continue;
+    case "positionEncoding": continue;
+    case "session": if (s87(v["session"], x) !== v["session"]) return S(v, 86, x); continue;
+    case "auth": if (s91(v["auth"], x) !== v["auth"]) return S(v, 86, x); continue;
+    case "providers": if (s91(v["providers"], x) !== v["providers"]) return S(v, 86, x); continue;
+    case "nes": if (s95(v["nes"], x) !== v["nes"]) return S(v, 86, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 86, x); continue;
+    default: return S(v, 86, x);
   }
   return v;
 }
 function s87(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 87, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 87, x);
+  return s88(v, x);
 }
 function s88(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "anyOf": if (s89(v["anyOf"], x) !== v["anyOf"]) return S(v, 88, x); continue;
-    case "_meta": if (s90(v["_meta"], x) !== v["_meta"]) return S(v, 88, x); continue;
+    case "prompt": if (s89(v["prompt"], x) !== v["prompt"]) return S(v, 88, x); continue;
+    case "mcp": if (s93(v["mcp"], x) !== v["mcp"]) return S(v, 88, x); continue;
+    case "delete": if (s91(v["delete"], x) !== v["delete"]) return S(v, 88, x); continue;
+    case "additionalDirectories": if (s91(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 88, x); continue;
+    case "fork": if (s91(v["fork"], x) !== v["fork"]) return S(v, 88, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 88, x); continue;
     default: return S(v, 88, x);
   }
   return v;
 }
 function s89(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s74(v[i], x) !== v[i]) return S(v, 89, x);
-    return v;
-  }
-  return S(v, 89, x);
-  return v;
+  if (Array.isArray(v)) return S(v, 89, x);
+  return s90(v, x);
 }
 function s90(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 90, x); continue;
+    case "image": if (s91(v["image"], x) !== v["image"]) return S(v, 90, x); continue;
+    case "audio": if (s91(v["audio"], x) !== v["audio"]) return S(v, 90, x); continue;
+    case "embeddedContext": if (s91(v["embeddedContext"], x) !== v["embeddedContext"]) return S(v, 90, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 90, x); continue;
+    default: return S(v, 90, x);
   }
   return v;
 }
 function s91(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 91, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 91, x);
+  return s92(v, x);
 }
 function s92(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 92, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 92, x); continue;
+    default: return S(v, 92, x);
   }
   return v;
 }
 function s93(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 93, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 93, x);
+  return s94(v, x);
 }
 function s94(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "toolCallId": continue;
+    case "stdio": if (s91(v["stdio"], x) !== v["stdio"]) return S(v, 94, x); continue;
+    case "http": if (s91(v["http"], x) !== v["http"]) return S(v, 94, x); continue;
+    case "acp": if (s91(v["acp"], x) !== v["acp"]) return S(v, 94, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 94, x); continue;
     default: return S(v, 94, x);
   }
   return v;
 }
 function s95(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    default: return S(v, 95, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 95, x);
+  return s96(v, x);
 }
 function s96(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 96, x);
-  if (Array.isArray(v)) return S(v, 96, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 96, x);
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 96, x);
   for (const k in v) switch (k) {
-    case "mode": case "elicitationId": case "url": case "requestId": continue;
+    case "events": if (s97(v["events"], x) !== v["events"]) return S(v, 96, x); continue;
+    case "context": if (s103(v["context"], x) !== v["context"]) return S(v, 96, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
     default: return S(v, 96, x);
   }
   return v;
 }
 function s97(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 97, x);
   if (Array.isArray(v)) return S(v, 97, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 97, x); continue;
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 97, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 97, x); continue;
-  }
-  return v;
+  return s98(v, x);
 }
 function s98(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "serverId": continue;
-    case "_meta": if (s99(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
+    case "document": if (s99(v["document"], x) !== v["document"]) return S(v, 98, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
     default: return S(v, 98, x);
   }
   return v;
 }
 function s99(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 99, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 99, x);
+  return s100(v, x);
 }
 function s100(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "connectionId": case "method": continue;
-    case "params": if (s101(v["params"], x) !== v["params"]) return S(v, 100, x); continue;
-    case "_meta": if (s102(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
+    case "didOpen": if (s91(v["didOpen"], x) !== v["didOpen"]) return S(v, 100, x); continue;
+    case "didChange": if (s101(v["didChange"], x) !== v["didChange"]) return S(v, 100, x); continue;
+    case "didClose": if (s91(v["didClose"], x) !== v["didClose"]) return S(v, 100, x); continue;
+    case "didSave": if (s91(v["didSave"], x) !== v["didSave"]) return S(v, 100, x); continue;
+    case "didFocus": if (s91(v["didFocus"], x) !== v["didFocus"]) return S(v, 100, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
     default: return S(v, 100, x);
   }
   return v;
 }
 function s101(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 101, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 101, x);
+  return s102(v, x);
 }
 function s102(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 102, x); continue;
+    case "syncKind": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
+    default: return S(v, 102, x);
   }
   return v;
 }
 function s103(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": continue;
-    case "_meta": if (s104(v["_meta"], x) !== v["_meta"]) return S(v, 103, x); continue;
-    default: return S(v, 103, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 103, x);
+  return s104(v, x);
 }
 function s104(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 104, x); continue;
+    case "recentFiles": if (s105(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 104, x); continue;
+    case "relatedSnippets": if (s91(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 104, x); continue;
+    case "editHistory": if (s105(v["editHistory"], x) !== v["editHistory"]) return S(v, 104, x); continue;
+    case "userActions": if (s105(v["userActions"], x) !== v["userActions"]) return S(v, 104, x); continue;
+    case "openFiles": if (s91(v["openFiles"], x) !== v["openFiles"]) return S(v, 104, x); continue;
+    case "diagnostics": if (s91(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 104, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 104, x); continue;
+    default: return S(v, 104, x);
   }
   return v;
 }
-function s105(v) { return F(v); }
+function s105(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 105, x);
+  return s106(v, x);
+}
 function s106(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "text": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 106, x); continue;
-    case "_meta": if (s17(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
+    case "maxCount": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
     default: return S(v, 106, x);
   }
   return v;
 }
 function s107(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s19(v["annotations"], x) !== v["annotations"]) return S(v, 107, x); continue;
-    case "_meta": if (s20(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
-    default: return S(v, 107, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s108(v[i], x) !== v[i]) return S(v, 107, x);
+    return v;
   }
+  return S(v, 107, x);
   return v;
 }
 function s108(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": continue;
-    case "annotations": if (s22(v["annotations"], x) !== v["annotations"]) return S(v, 108, x); continue;
-    case "_meta": if (s23(v["_meta"], x) !== v["_meta"]) return S(v, 108, x); continue;
-    default: return S(v, 108, x);
+  if (Array.isArray(v)) return S(v, 108, x);
+  switch (v["type"]) {
+    case "terminal": {
+      return s109(v, x);
+    }
+    case "agent": {
+      return s112(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s113(v, x);
+    }
   }
-  return v;
+  return S(v, 108, x);
 }
 function s109(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
-    case "icons": if (s25(v["icons"], x) !== v["icons"]) return S(v, 109, x); continue;
-    case "annotations": if (s27(v["annotations"], x) !== v["annotations"]) return S(v, 109, x); continue;
-    case "_meta": if (s28(v["_meta"], x) !== v["_meta"]) return S(v, 109, x); continue;
+    case "type": case "methodId": case "name": case "description": case "args": continue;
+    case "env": if (s110(v["env"], x) !== v["env"]) return S(v, 109, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 109, x); continue;
     default: return S(v, 109, x);
   }
   return v;
 }
 function s110(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "resource": if (s30(v["resource"], x) !== v["resource"]) return S(v, 110, x); continue;
-    case "annotations": if (s35(v["annotations"], x) !== v["annotations"]) return S(v, 110, x); continue;
-    case "_meta": if (s36(v["_meta"], x) !== v["_meta"]) return S(v, 110, x); continue;
-    default: return S(v, 110, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s111(v[i], x) !== v[i]) return S(v, 110, x);
+    return v;
   }
+  return S(v, 110, x);
   return v;
 }
 function s111(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 111, x); continue;
-    case "_meta": if (s38(v["_meta"], x) !== v["_meta"]) return S(v, 111, x); continue;
+    case "name": case "value": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 111, x); continue;
     default: return S(v, 111, x);
   }
   return v;
@@ -2636,7 +2352,8 @@ function s111(v, x) {
 function s112(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "path": continue;
+    case "type": case "methodId": case "name": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 112, x); continue;
     default: return S(v, 112, x);
   }
   return v;
@@ -2644,53 +2361,50 @@ function s112(v, x) {
 function s113(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "oldPath": case "path": continue;
-    default: return S(v, 113, x);
+    case "type": case "methodId": case "name": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 113, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 113, x); continue;
   }
   return v;
 }
 function s114(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "changes": if (s40(v["changes"], x) !== v["changes"]) return S(v, 114, x); continue;
-    case "patch": if (s49(v["patch"], x) !== v["patch"]) return S(v, 114, x); continue;
-    case "_meta": if (s51(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
+    case "providers": if (s115(v["providers"], x) !== v["providers"]) return S(v, 114, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
     default: return S(v, 114, x);
   }
   return v;
 }
 function s115(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s53(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
-    default: return S(v, 115, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s116(v[i], x) !== v[i]) return S(v, 115, x);
+    return v;
   }
+  return S(v, 115, x);
   return v;
 }
 function s116(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 116, x); continue;
+    case "providerId": case "supported": case "required": continue;
+    case "current": if (s117(v["current"], x) !== v["current"]) return S(v, 116, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
     default: return S(v, 116, x);
   }
   return v;
 }
 function s117(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "command": case "cwd": case "toolCallId": case "terminalId": continue;
-    case "_meta": if (s60(v["_meta"], x) !== v["_meta"]) return S(v, 117, x); continue;
-    default: return S(v, 117, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 117, x);
+  return s118(v, x);
 }
 function s118(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s73(v["oneOf"], x) !== v["oneOf"]) return S(v, 118, x); continue;
-    case "_meta": if (s76(v["_meta"], x) !== v["_meta"]) return S(v, 118, x); continue;
+    case "apiType": case "baseUrl": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 118, x); continue;
     default: return S(v, 118, x);
   }
   return v;
@@ -2698,1113 +2412,40 @@ function s118(v, x) {
 function s119(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s78(v["_meta"], x) !== v["_meta"]) return S(v, 119, x); continue;
+    case "sessionId": continue;
+    case "configOptions": if (s120(v["configOptions"], x) !== v["configOptions"]) return S(v, 119, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 119, x); continue;
     default: return S(v, 119, x);
   }
   return v;
 }
 function s120(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s80(v["_meta"], x) !== v["_meta"]) return S(v, 120, x); continue;
-    default: return S(v, 120, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s121(v[i], x) !== v[i]) return S(v, 120, x);
+    return v;
   }
+  return S(v, 120, x);
   return v;
 }
 function s121(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "default": continue;
-    case "_meta": if (s82(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
-    default: return S(v, 121, x);
-  }
-  return v;
-}
-function s122(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "enum": continue;
-    case "_meta": if (s86(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
-    default: return S(v, 122, x);
-  }
-  return v;
-}
-function s123(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s84(v["items"], x) !== v["items"]) return S(v, 123, x); continue;
-    case "_meta": if (s91(v["_meta"], x) !== v["_meta"]) return S(v, 123, x); continue;
-    default: return S(v, 123, x);
-  }
-  return v;
-}
-function s124(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 124, x);
-  if (Array.isArray(v)) return S(v, 124, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 124, x); continue;
-      default: return S(v, 124, x);
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 124, x);
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "requestedSchema": if (s69(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 124, x); continue;
-    default: return S(v, 124, x);
-  }
-  return v;
-}
-function s125(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 125, x);
-  if (Array.isArray(v)) return S(v, 125, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 125, x);
-    }
-    return v;
-  }
-  if (Q(v, 73, 53) !== undefined) return S(v, 125, x);
-  for (const k in v) switch (k) {
-    case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 125, x);
-  }
-  return v;
-}
-function s126(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 126, x);
-  if (Array.isArray(v)) return S(v, 126, x);
-  if (c179(v)) {
-    return s127(v, x);
-  }
-  { const r = Q(v, 81, 179); if (r !== undefined) return s127(r, x); }
-  return s312(v, x);
-}
-function s127(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s128(v["result"], x) !== v["result"]) return S(v, 127, x); continue;
-    default: return S(v, 127, x);
-  }
-  return v;
-}
-function s128(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 128, x);
-  if (Array.isArray(v)) {
-    if (c173(v)) {
-      return s310(v, x);
-    }
-    return s311(v, x);
-  }
-  if (c156(v)) {
-    return s129(v, x);
-  }
-  { const r = Q(v, 83, 156); if (r !== undefined) return s129(r, x); }
-  if (c157(v)) {
-    return s233(v, x);
-  }
-  { const r = Q(v, 154, 157); if (r !== undefined) return s233(r, x); }
-  if (c158(v)) {
-    return s235(v, x);
-  }
-  { const r = Q(v, 155, 158); if (r !== undefined) return s235(r, x); }
-  if (c159(v)) {
-    return s243(v, x);
-  }
-  { const r = Q(v, 161, 159); if (r !== undefined) return s243(r, x); }
-  if (c160(v)) {
-    return s245(v, x);
-  }
-  { const r = Q(v, 162, 160); if (r !== undefined) return s245(r, x); }
-  if (c161(v)) {
-    return s247(v, x);
-  }
-  { const r = Q(v, 163, 161); if (r !== undefined) return s247(r, x); }
-  if (c162(v)) {
-    return s249(v, x);
-  }
-  { const r = Q(v, 164, 162); if (r !== undefined) return s249(r, x); }
-  if (c163(v)) {
-    return s265(v, x);
-  }
-  { const r = Q(v, 175, 163); if (r !== undefined) return s265(r, x); }
-  if (c164(v)) {
-    return s270(v, x);
-  }
-  { const r = Q(v, 179, 164); if (r !== undefined) return s270(r, x); }
-  if (c165(v)) {
-    return s272(v, x);
-  }
-  { const r = Q(v, 180, 165); if (r !== undefined) return s272(r, x); }
-  if (c166(v)) {
-    return s275(v, x);
-  }
-  { const r = Q(v, 182, 166); if (r !== undefined) return s275(r, x); }
-  if (c167(v)) {
-    return s278(v, x);
-  }
-  { const r = Q(v, 184, 167); if (r !== undefined) return s278(r, x); }
-  if (c168(v)) {
-    return s280(v, x);
-  }
-  { const r = Q(v, 185, 168); if (r !== undefined) return s280(r, x); }
-  if (c169(v)) {
-    return s283(v, x);
-  }
-  { const r = Q(v, 187, 169); if (r !== undefined) return s283(r, x); }
-  if (c170(v)) {
-    return s285(v, x);
-  }
-  { const r = Q(v, 188, 170); if (r !== undefined) return s285(r, x); }
-  if (c171(v)) {
-    return s287(v, x);
-  }
-  { const r = Q(v, 189, 171); if (r !== undefined) return s287(r, x); }
-  if (c172(v)) {
-    return s308(v, x);
-  }
-  { const r = Q(v, 205, 172); if (r !== undefined) return s308(r, x); }
-  if (c173(v)) {
-    return s310(v, x);
-  }
-  return s311(v, x);
-}
-function s129(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "info": if (s130(v["info"], x) !== v["info"]) return S(v, 129, x); continue;
-    case "capabilities": if (s132(v["capabilities"], x) !== v["capabilities"]) return S(v, 129, x); continue;
-    case "authMethods": if (s221(v["authMethods"], x) !== v["authMethods"]) return S(v, 129, x); continue;
-    case "_meta": if (s232(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
-    default: return S(v, 129, x);
-  }
-  if (!H(v, "capabilities")) return S(v, 129, x);
-  return v;
-}
-function s130(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "title": case "version": continue;
-    case "_meta": if (s131(v["_meta"], x) !== v["_meta"]) return S(v, 130, x); continue;
-    default: return S(v, 130, x);
-  }
-  return v;
-}
-function s131(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 131, x); continue;
-  }
-  return v;
-}
-function s132(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "positionEncoding": continue;
-    case "session": if (s133(v["session"], x) !== v["session"]) return S(v, 132, x); continue;
-    case "auth": if (s169(v["auth"], x) !== v["auth"]) return S(v, 132, x); continue;
-    case "providers": if (s172(v["providers"], x) !== v["providers"]) return S(v, 132, x); continue;
-    case "nes": if (s175(v["nes"], x) !== v["nes"]) return S(v, 132, x); continue;
-    case "_meta": if (s220(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
-    default: return S(v, 132, x);
-  }
-  return v;
-}
-function s133(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 133, x);
-  return s134(v, x);
-}
-function s134(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "prompt": if (s135(v["prompt"], x) !== v["prompt"]) return S(v, 134, x); continue;
-    case "mcp": if (s147(v["mcp"], x) !== v["mcp"]) return S(v, 134, x); continue;
-    case "delete": if (s159(v["delete"], x) !== v["delete"]) return S(v, 134, x); continue;
-    case "additionalDirectories": if (s162(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 134, x); continue;
-    case "fork": if (s165(v["fork"], x) !== v["fork"]) return S(v, 134, x); continue;
-    case "_meta": if (s168(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
-    default: return S(v, 134, x);
-  }
-  return v;
-}
-function s135(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 135, x);
-  return s136(v, x);
-}
-function s136(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "image": if (s137(v["image"], x) !== v["image"]) return S(v, 136, x); continue;
-    case "audio": if (s140(v["audio"], x) !== v["audio"]) return S(v, 136, x); continue;
-    case "embeddedContext": if (s143(v["embeddedContext"], x) !== v["embeddedContext"]) return S(v, 136, x); continue;
-    case "_meta": if (s146(v["_meta"], x) !== v["_meta"]) return S(v, 136, x); continue;
-    default: return S(v, 136, x);
-  }
-  return v;
-}
-function s137(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 137, x);
-  return s138(v, x);
-}
-function s138(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s139(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
-    default: return S(v, 138, x);
-  }
-  return v;
-}
-function s139(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 139, x); continue;
-  }
-  return v;
-}
-function s140(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 140, x);
-  return s141(v, x);
-}
-function s141(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s142(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
-    default: return S(v, 141, x);
-  }
-  return v;
-}
-function s142(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 142, x); continue;
-  }
-  return v;
-}
-function s143(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 143, x);
-  return s144(v, x);
-}
-function s144(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s145(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
-    default: return S(v, 144, x);
-  }
-  return v;
-}
-function s145(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 145, x); continue;
-  }
-  return v;
-}
-function s146(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 146, x); continue;
-  }
-  return v;
-}
-function s147(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 147, x);
-  return s148(v, x);
-}
-function s148(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stdio": if (s149(v["stdio"], x) !== v["stdio"]) return S(v, 148, x); continue;
-    case "http": if (s152(v["http"], x) !== v["http"]) return S(v, 148, x); continue;
-    case "acp": if (s155(v["acp"], x) !== v["acp"]) return S(v, 148, x); continue;
-    case "_meta": if (s158(v["_meta"], x) !== v["_meta"]) return S(v, 148, x); continue;
-    default: return S(v, 148, x);
-  }
-  return v;
-}
-function s149(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 149, x);
-  return s150(v, x);
-}
-function s150(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s151(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
-    default: return S(v, 150, x);
-  }
-  return v;
-}
-function s151(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 151, x); continue;
-  }
-  return v;
-}
-function s152(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 152, x);
-  return s153(v, x);
-}
-function s153(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s154(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
-    default: return S(v, 153, x);
-  }
-  return v;
-}
-function s154(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 154, x); continue;
-  }
-  return v;
-}
-function s155(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 155, x);
-  return s156(v, x);
-}
-function s156(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s157(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
-    default: return S(v, 156, x);
-  }
-  return v;
-}
-function s157(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 157, x); continue;
-  }
-  return v;
-}
-function s158(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 158, x); continue;
-  }
-  return v;
-}
-function s159(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 159, x);
-  return s160(v, x);
-}
-function s160(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s161(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
-    default: return S(v, 160, x);
-  }
-  return v;
-}
-function s161(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 161, x); continue;
-  }
-  return v;
-}
-function s162(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 162, x);
-  return s163(v, x);
-}
-function s163(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s164(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
-    default: return S(v, 163, x);
-  }
-  return v;
-}
-function s164(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 164, x); continue;
-  }
-  return v;
-}
-function s165(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 165, x);
-  return s166(v, x);
-}
-function s166(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s167(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
-    default: return S(v, 166, x);
-  }
-  return v;
-}
-function s167(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 167, x); continue;
-  }
-  return v;
-}
-function s168(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 168, x); continue;
-  }
-  return v;
-}
-function s169(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 169, x);
-  return s170(v, x);
-}
-function s170(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s171(v["_meta"], x) !== v["_meta"]) return S(v, 170, x); continue;
-    default: return S(v, 170, x);
-  }
-  return v;
-}
-function s171(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 171, x); continue;
-  }
-  return v;
-}
-function s172(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 172, x);
-  return s173(v, x);
-}
-function s173(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s174(v["_meta"], x) !== v["_meta"]) return S(v, 173, x); continue;
-    default: return S(v, 173, x);
-  }
-  return v;
-}
-function s174(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 174, x); continue;
-  }
-  return v;
-}
-function s175(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 175, x);
-  return s176(v, x);
-}
-function s176(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "events": if (s177(v["events"], x) !== v["events"]) return S(v, 176, x); continue;
-    case "context": if (s198(v["context"], x) !== v["context"]) return S(v, 176, x); continue;
-    case "_meta": if (s219(v["_meta"], x) !== v["_meta"]) return S(v, 176, x); continue;
-    default: return S(v, 176, x);
-  }
-  return v;
-}
-function s177(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 177, x);
-  return s178(v, x);
-}
-function s178(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "document": if (s179(v["document"], x) !== v["document"]) return S(v, 178, x); continue;
-    case "_meta": if (s197(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
-    default: return S(v, 178, x);
-  }
-  return v;
-}
-function s179(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 179, x);
-  return s180(v, x);
-}
-function s180(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "didOpen": if (s181(v["didOpen"], x) !== v["didOpen"]) return S(v, 180, x); continue;
-    case "didChange": if (s184(v["didChange"], x) !== v["didChange"]) return S(v, 180, x); continue;
-    case "didClose": if (s187(v["didClose"], x) !== v["didClose"]) return S(v, 180, x); continue;
-    case "didSave": if (s190(v["didSave"], x) !== v["didSave"]) return S(v, 180, x); continue;
-    case "didFocus": if (s193(v["didFocus"], x) !== v["didFocus"]) return S(v, 180, x); continue;
-    case "_meta": if (s196(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
-    default: return S(v, 180, x);
-  }
-  return v;
-}
-function s181(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 181, x);
-  return s182(v, x);
-}
-function s182(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s183(v["_meta"], x) !== v["_meta"]) return S(v, 182, x); continue;
-    default: return S(v, 182, x);
-  }
-  return v;
-}
-function s183(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 183, x); continue;
-  }
-  return v;
-}
-function s184(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 184, x);
-  return s185(v, x);
-}
-function s185(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "syncKind": continue;
-    case "_meta": if (s186(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
-    default: return S(v, 185, x);
-  }
-  return v;
-}
-function s186(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 186, x); continue;
-  }
-  return v;
-}
-function s187(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 187, x);
-  return s188(v, x);
-}
-function s188(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s189(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
-    default: return S(v, 188, x);
-  }
-  return v;
-}
-function s189(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 189, x); continue;
-  }
-  return v;
-}
-function s190(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 190, x);
-  return s191(v, x);
-}
-function s191(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s192(v["_meta"], x) !== v["_meta"]) return S(v, 191, x); continue;
-    default: return S(v, 191, x);
-  }
-  return v;
-}
-function s192(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 192, x); continue;
-  }
-  return v;
-}
-function s193(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 193, x);
-  return s194(v, x);
-}
-function s194(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s195(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
-    default: return S(v, 194, x);
-  }
-  return v;
-}
-function s195(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 195, x); continue;
-  }
-  return v;
-}
-function s196(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 196, x); continue;
-  }
-  return v;
-}
-function s197(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 197, x); continue;
-  }
-  return v;
-}
-function s198(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 198, x);
-  return s199(v, x);
-}
-function s199(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "recentFiles": if (s200(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 199, x); continue;
-    case "relatedSnippets": if (s203(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 199, x); continue;
-    case "editHistory": if (s206(v["editHistory"], x) !== v["editHistory"]) return S(v, 199, x); continue;
-    case "userActions": if (s209(v["userActions"], x) !== v["userActions"]) return S(v, 199, x); continue;
-    case "openFiles": if (s212(v["openFiles"], x) !== v["openFiles"]) return S(v, 199, x); continue;
-    case "diagnostics": if (s215(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 199, x); continue;
-    case "_meta": if (s218(v["_meta"], x) !== v["_meta"]) return S(v, 199, x); continue;
-    default: return S(v, 199, x);
-  }
-  return v;
-}
-function s200(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 200, x);
-  return s201(v, x);
-}
-function s201(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "maxCount": continue;
-    case "_meta": if (s202(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
-    default: return S(v, 201, x);
-  }
-  return v;
-}
-function s202(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 202, x); continue;
-  }
-  return v;
-}
-function s203(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 203, x);
-  return s204(v, x);
-}
-function s204(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s205(v["_meta"], x) !== v["_meta"]) return S(v, 204, x); continue;
-    default: return S(v, 204, x);
-  }
-  return v;
-}
-function s205(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 205, x); continue;
-  }
-  return v;
-}
-function s206(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 206, x);
-  return s207(v, x);
-}
-function s207(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "maxCount": continue;
-    case "_meta": if (s208(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
-    default: return S(v, 207, x);
-  }
-  return v;
-}
-function s208(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 208, x); continue;
-  }
-  return v;
-}
-function s209(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 209, x);
-  return s210(v, x);
-}
-function s210(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "maxCount": continue;
-    case "_meta": if (s211(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
-    default: return S(v, 210, x);
-  }
-  return v;
-}
-function s211(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 211, x); continue;
-  }
-  return v;
-}
-function s212(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 212, x);
-  return s213(v, x);
-}
-function s213(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s214(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
-    default: return S(v, 213, x);
-  }
-  return v;
-}
-function s214(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 214, x); continue;
-  }
-  return v;
-}
-function s215(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 215, x);
-  return s216(v, x);
-}
-function s216(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s217(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
-    default: return S(v, 216, x);
-  }
-  return v;
-}
-function s217(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 217, x); continue;
-  }
-  return v;
-}
-function s218(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 218, x); continue;
-  }
-  return v;
-}
-function s219(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 219, x); continue;
-  }
-  return v;
-}
-function s220(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 220, x); continue;
-  }
-  return v;
-}
-function s221(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s222(v[i], x) !== v[i]) return S(v, 221, x);
-    return v;
-  }
-  return S(v, 221, x);
-  return v;
-}
-function s222(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 222, x);
-  switch (v["type"]) {
-    case "terminal": {
-      return s223(v, x);
-    }
-    case "agent": {
-      return s228(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s230(v, x);
-    }
-  }
-  return S(v, 222, x);
-}
-function s223(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": case "args": continue;
-    case "env": if (s224(v["env"], x) !== v["env"]) return S(v, 223, x); continue;
-    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
-    default: return S(v, 223, x);
-  }
-  return v;
-}
-function s224(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s225(v[i], x) !== v[i]) return S(v, 224, x);
-    return v;
-  }
-  return S(v, 224, x);
-  return v;
-}
-function s225(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s226(v["_meta"], x) !== v["_meta"]) return S(v, 225, x); continue;
-    default: return S(v, 225, x);
-  }
-  return v;
-}
-function s226(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 226, x); continue;
-  }
-  return v;
-}
-function s227(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 227, x); continue;
-  }
-  return v;
-}
-function s228(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": continue;
-    case "_meta": if (s229(v["_meta"], x) !== v["_meta"]) return S(v, 228, x); continue;
-    default: return S(v, 228, x);
-  }
-  return v;
-}
-function s229(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 229, x); continue;
-  }
-  return v;
-}
-function s230(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": continue;
-    case "_meta": if (s231(v["_meta"], x) !== v["_meta"]) return S(v, 230, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 230, x); continue;
-  }
-  return v;
-}
-function s231(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 231, x); continue;
-  }
-  return v;
-}
-function s232(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 232, x); continue;
-  }
-  return v;
-}
-function s233(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s234(v["_meta"], x) !== v["_meta"]) return S(v, 233, x); continue;
-    default: return S(v, 233, x);
-  }
-  return v;
-}
-function s234(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 234, x); continue;
-  }
-  return v;
-}
-function s235(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providers": if (s236(v["providers"], x) !== v["providers"]) return S(v, 235, x); continue;
-    case "_meta": if (s242(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
-    default: return S(v, 235, x);
-  }
-  return v;
-}
-function s236(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s237(v[i], x) !== v[i]) return S(v, 236, x);
-    return v;
-  }
-  return S(v, 236, x);
-  return v;
-}
-function s237(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": case "supported": case "required": continue;
-    case "current": if (s238(v["current"], x) !== v["current"]) return S(v, 237, x); continue;
-    case "_meta": if (s241(v["_meta"], x) !== v["_meta"]) return S(v, 237, x); continue;
-    default: return S(v, 237, x);
-  }
-  return v;
-}
-function s238(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 238, x);
-  return s239(v, x);
-}
-function s239(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "apiType": case "baseUrl": continue;
-    case "_meta": if (s240(v["_meta"], x) !== v["_meta"]) return S(v, 239, x); continue;
-    default: return S(v, 239, x);
-  }
-  return v;
-}
-function s240(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 240, x); continue;
-  }
-  return v;
-}
-function s241(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 241, x); continue;
-  }
-  return v;
-}
-function s242(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 242, x); continue;
-  }
-  return v;
-}
-function s243(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s244(v["_meta"], x) !== v["_meta"]) return S(v, 243, x); continue;
-    default: return S(v, 243, x);
-  }
-  return v;
-}
-function s244(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 244, x); continue;
-  }
-  return v;
-}
-function s245(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s246(v["_meta"], x) !== v["_meta"]) return S(v, 245, x); continue;
-    default: return S(v, 245, x);
-  }
-  return v;
-}
-function s246(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 246, x); continue;
-  }
-  return v;
-}
-function s247(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s248(v["_meta"], x) !== v["_meta"]) return S(v, 247, x); continue;
-    default: return S(v, 247, x);
-  }
-  return v;
-}
-function s248(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 248, x); continue;
-  }
-  return v;
-}
-function s249(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "configOptions": if (s250(v["configOptions"], x) !== v["configOptions"]) return S(v, 249, x); continue;
-    case "_meta": if (s264(v["_meta"], x) !== v["_meta"]) return S(v, 249, x); continue;
-    default: return S(v, 249, x);
-  }
-  return v;
-}
-function s250(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 250, x);
-    return v;
-  }
-  return S(v, 250, x);
-  return v;
-}
-function s251(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 251, x);
+  if (Array.isArray(v)) return S(v, 121, x);
   switch (v["type"]) {
     case "select": {
       for (const k in v) switch (k) {
         case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
-        case "options": if (s254(v["options"], x) !== v["options"]) return S(v, 251, x); continue;
-        default: return S(v, 251, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
+        case "options": if (s123(v["options"], x) !== v["options"]) return S(v, 121, x); continue;
+        default: return S(v, 121, x);
       }
       return v;
     }
     case "boolean": {
       for (const k in v) switch (k) {
         case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
-        default: return S(v, 251, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
+        default: return S(v, 121, x);
       }
       return v;
     }
@@ -3812,7 +2453,1442 @@ function s251(v, x) {
       if (typeof v["type"] !== "string") break;
       for (const k in v) switch (k) {
         case "configId": case "name": case "description": case "category": case "type": continue;
-        case "_meta": if (s252(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 121, x); continue;
+      }
+      return v;
+    }
+  }
+  return S(v, 121, x);
+}
+function s122(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "currentValue": continue;
+    case "options": if (s123(v["options"], x) !== v["options"]) return S(v, 122, x); continue;
+    default: return S(v, 122, x);
+  }
+  return v;
+}
+function s123(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 123, x);
+  if (Array.isArray(v)) {
+    if (c139(v)) {
+      return s124(v, x);
+    }
+    { const r = Q(v, 49, 139); if (r !== undefined) return s124(r, x); }
+    return s126(v, x);
+  }
+  return S(v, 123, x);
+}
+function s124(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s125(v[i], x) !== v[i]) return S(v, 124, x);
+    return v;
+  }
+  return S(v, 124, x);
+  return v;
+}
+function s125(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "value": case "name": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
+    default: return S(v, 125, x);
+  }
+  return v;
+}
+function s126(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s127(v[i], x) !== v[i]) return S(v, 126, x);
+    return v;
+  }
+  return S(v, 126, x);
+  return v;
+}
+function s127(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "groupId": case "name": continue;
+    case "options": if (s124(v["options"], x) !== v["options"]) return S(v, 127, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
+    default: return S(v, 127, x);
+  }
+  return v;
+}
+function s128(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "currentValue": continue;
+    default: return S(v, 128, x);
+  }
+  return v;
+}
+function s129(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "nextCursor": continue;
+    case "sessions": if (s130(v["sessions"], x) !== v["sessions"]) return S(v, 129, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
+    default: return S(v, 129, x);
+  }
+  return v;
+}
+function s130(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s131(v[i], x) !== v[i]) return S(v, 130, x);
+    return v;
+  }
+  return S(v, 130, x);
+  return v;
+}
+function s131(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
+    default: return S(v, 131, x);
+  }
+  return v;
+}
+function s132(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "configOptions": if (s120(v["configOptions"], x) !== v["configOptions"]) return S(v, 132, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
+    default: return S(v, 132, x);
+  }
+  return v;
+}
+function s133(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 133, x); continue;
+    default: return S(v, 133, x);
+  }
+  return v;
+}
+function s134(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestions": if (s135(v["suggestions"], x) !== v["suggestions"]) return S(v, 134, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
+    default: return S(v, 134, x);
+  }
+  return v;
+}
+function s135(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s136(v[i], x) !== v[i]) return S(v, 135, x);
+    return v;
+  }
+  return S(v, 135, x);
+  return v;
+}
+function s136(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 136, x);
+  switch (v["kind"]) {
+    case "edit": {
+      return s137(v, x);
+    }
+    case "jump": {
+      return s143(v, x);
+    }
+    case "rename": {
+      return s144(v, x);
+    }
+    case "searchAndReplace": {
+      return s145(v, x);
+    }
+    default: {
+      if (typeof v["kind"] !== "string") break;
+      return s146(v, x);
+    }
+  }
+  return S(v, 136, x);
+}
+function s137(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": continue;
+    case "edits": if (s138(v["edits"], x) !== v["edits"]) return S(v, 137, x); continue;
+    case "cursorPosition": if (s142(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 137, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
+    default: return S(v, 137, x);
+  }
+  return v;
+}
+function s138(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s139(v[i], x) !== v[i]) return S(v, 138, x);
+    return v;
+  }
+  return S(v, 138, x);
+  return v;
+}
+function s139(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "newText": continue;
+    case "range": if (s140(v["range"], x) !== v["range"]) return S(v, 139, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 139, x); continue;
+    default: return S(v, 139, x);
+  }
+  return v;
+}
+function s140(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "start": if (s141(v["start"], x) !== v["start"]) return S(v, 140, x); continue;
+    case "end": if (s141(v["end"], x) !== v["end"]) return S(v, 140, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 140, x); continue;
+    default: return S(v, 140, x);
+  }
+  return v;
+}
+function s141(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "line": case "character": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
+    default: return S(v, 141, x);
+  }
+  return v;
+}
+function s142(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 142, x);
+  return s141(v, x);
+}
+function s143(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": continue;
+    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 143, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 143, x); continue;
+    default: return S(v, 143, x);
+  }
+  return v;
+}
+function s144(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": case "newName": continue;
+    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 144, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
+    default: return S(v, 144, x);
+  }
+  return v;
+}
+function s145(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
+    default: return S(v, 145, x);
+  }
+  return v;
+}
+function s146(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 146, x); continue;
+  }
+  return v;
+}
+function s147(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "error": if (s148(v["error"], x) !== v["error"]) return S(v, 147, x); continue;
+    default: return S(v, 147, x);
+  }
+  return v;
+}
+function s148(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "code": case "message": continue;
+    case "data": if (s16(v["data"], x) !== v["data"]) return S(v, 148, x); continue;
+    default: return S(v, 148, x);
+  }
+  return v;
+}
+function s149(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "methodId": case "name": case "description": case "args": continue;
+    case "env": if (s110(v["env"], x) !== v["env"]) return S(v, 149, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 149, x); continue;
+    default: return S(v, 149, x);
+  }
+  return v;
+}
+function s150(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "methodId": case "name": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
+    default: return S(v, 150, x);
+  }
+  return v;
+}
+function s151(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "currentValue": continue;
+    case "options": if (s123(v["options"], x) !== v["options"]) return S(v, 151, x); continue;
+    default: return S(v, 151, x);
+  }
+  return v;
+}
+function s152(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "currentValue": continue;
+    default: return S(v, 152, x);
+  }
+  return v;
+}
+function s153(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": continue;
+    case "edits": if (s138(v["edits"], x) !== v["edits"]) return S(v, 153, x); continue;
+    case "cursorPosition": if (s142(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 153, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
+    default: return S(v, 153, x);
+  }
+  return v;
+}
+function s154(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": continue;
+    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 154, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 154, x); continue;
+    default: return S(v, 154, x);
+  }
+  return v;
+}
+function s155(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": case "newName": continue;
+    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 155, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 155, x); continue;
+    default: return S(v, 155, x);
+  }
+  return v;
+}
+function s156(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
+    default: return S(v, 156, x);
+  }
+  return v;
+}
+function s157(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s158(v["params"], x) !== v["params"]) return S(v, 157, x); continue;
+    default: return S(v, 157, x);
+  }
+  return v;
+}
+function s158(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s159(v, x);
+  }
+  return s159(v, x);
+}
+function s159(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 159, x);
+  if (Array.isArray(v)) {
+    return s16(v, x);
+  }
+  if (c207(v)) {
+    return s160(v, x);
+  }
+  { const r = Q(v, 147, 207); if (r !== undefined) return s160(r, x); }
+  if (c208(v)) {
+    return s203(v, x);
+  }
+  { const r = Q(v, 35, 208); if (r !== undefined) return s203(r, x); }
+  if (c209(v)) {
+    return s60(v, x);
+  }
+  { const r = Q(v, 186, 209); if (r !== undefined) return s60(r, x); }
+  return s16(v, x);
+}
+function s160(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "update": if (s161(v["update"], x) !== v["update"]) return S(v, 160, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
+    default: return S(v, 160, x);
+  }
+  return v;
+}
+function s161(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 161, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s162(v, x);
+    }
+    case "user_message": {
+      return s163(v, x);
+    }
+    case "agent_message_chunk": {
+      return s162(v, x);
+    }
+    case "agent_message": {
+      return s163(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s162(v, x);
+    }
+    case "agent_thought": {
+      return s163(v, x);
+    }
+    case "state_update": {
+      return s165(v, x);
+    }
+    case "tool_call_content_chunk": {
+      return s171(v, x);
+    }
+    case "tool_call_update": {
+      return s172(v, x);
+    }
+    case "terminal_update": {
+      return s173(v, x);
+    }
+    case "terminal_output_chunk": {
+      return s178(v, x);
+    }
+    case "plan_update": {
+      return s179(v, x);
+    }
+    case "plan_removed": {
+      return s187(v, x);
+    }
+    case "available_commands_update": {
+      return s188(v, x);
+    }
+    case "config_option_update": {
+      return s194(v, x);
+    }
+    case "session_info_update": {
+      return s195(v, x);
+    }
+    case "usage_update": {
+      return s196(v, x);
+    }
+    case "notice": {
+      return s199(v, x);
+    }
+    case "compaction_update": {
+      return s200(v, x);
+    }
+    case "compaction_summary_chunk": {
+      return s201(v, x);
+    }
+    default: {
+      if (typeof v["sessionUpdate"] !== "string") break;
+      return s202(v, x);
+    }
+  }
+  return S(v, 161, x);
+}
+function s162(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 162, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
+    default: return S(v, 162, x);
+  }
+  return v;
+}
+function s163(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "messageId": continue;
+    case "content": if (s164(v["content"], x) !== v["content"]) return S(v, 163, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
+    default: return S(v, 163, x);
+  }
+  return v;
+}
+function s164(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 164, x);
+    return v;
+  }
+  return S(v, 164, x);
+  return v;
+}
+function s165(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 165, x);
+  switch (v["state"]) {
+    case "running": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
+        default: return S(v, 165, x);
+      }
+      return v;
+    }
+    case "idle": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": case "stopReason": continue;
+        case "usage": if (s168(v["usage"], x) !== v["usage"]) return S(v, 165, x); continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
+        default: return S(v, 165, x);
+      }
+      return v;
+    }
+    case "requires_action": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
+        default: return S(v, 165, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 165, x); continue;
+      }
+      return v;
+    }
+  }
+  return S(v, 165, x);
+}
+function s166(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "state": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
+    default: return S(v, 166, x);
+  }
+  return v;
+}
+function s167(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "state": case "stopReason": continue;
+    case "usage": if (s168(v["usage"], x) !== v["usage"]) return S(v, 167, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
+    default: return S(v, 167, x);
+  }
+  return v;
+}
+function s168(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 168, x);
+  return s169(v, x);
+}
+function s169(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 169, x); continue;
+    default: return S(v, 169, x);
+  }
+  return v;
+}
+function s170(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "state": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 170, x); continue;
+  }
+  return v;
+}
+function s171(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 171, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 171, x); continue;
+    default: return S(v, 171, x);
+  }
+  return v;
+}
+function s172(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": case "name": case "title": case "kind": case "status": continue;
+    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 172, x); continue;
+    case "locations": if (s36(v["locations"], x) !== v["locations"]) return S(v, 172, x); continue;
+    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 172, x); continue;
+    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 172, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 172, x); continue;
+    default: return S(v, 172, x);
+  }
+  return v;
+}
+function s173(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "terminalId": case "command": case "cwd": continue;
+    case "output": if (s174(v["output"], x) !== v["output"]) return S(v, 173, x); continue;
+    case "exitStatus": if (s176(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 173, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 173, x); continue;
+    default: return S(v, 173, x);
+  }
+  return v;
+}
+function s174(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 174, x);
+  return s175(v, x);
+}
+function s175(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "data": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 175, x); continue;
+    default: return S(v, 175, x);
+  }
+  return v;
+}
+function s176(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 176, x);
+  return s177(v, x);
+}
+function s177(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "exitCode": case "signal": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
+    default: return S(v, 177, x);
+  }
+  return v;
+}
+function s178(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "terminalId": case "data": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
+    default: return S(v, 178, x);
+  }
+  return v;
+}
+function s179(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "plan": if (s180(v["plan"], x) !== v["plan"]) return S(v, 179, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
+    default: return S(v, 179, x);
+  }
+  return v;
+}
+function s180(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 180, x);
+  switch (v["type"]) {
+    case "items": {
+      return s181(v, x);
+    }
+    case "file": {
+      return s184(v, x);
+    }
+    case "markdown": {
+      return s185(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s186(v, x);
+    }
+  }
+  return S(v, 180, x);
+}
+function s181(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "planId": continue;
+    case "entries": if (s182(v["entries"], x) !== v["entries"]) return S(v, 181, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+    default: return S(v, 181, x);
+  }
+  return v;
+}
+function s182(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s183(v[i], x) !== v[i]) return S(v, 182, x);
+    return v;
+  }
+  return S(v, 182, x);
+  return v;
+}
+function s183(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "content": case "priority": case "status": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
+    default: return S(v, 183, x);
+  }
+  return v;
+}
+function s184(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "planId": case "uri": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
+    default: return S(v, 184, x);
+  }
+  return v;
+}
+function s185(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "planId": case "content": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
+    default: return S(v, 185, x);
+  }
+  return v;
+}
+function s186(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "planId": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 186, x); continue;
+  }
+  return v;
+}
+function s187(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "planId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
+    default: return S(v, 187, x);
+  }
+  return v;
+}
+function s188(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "availableCommands": if (s189(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 188, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
+    default: return S(v, 188, x);
+  }
+  return v;
+}
+function s189(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s190(v[i], x) !== v[i]) return S(v, 189, x);
+    return v;
+  }
+  return S(v, 189, x);
+  return v;
+}
+function s190(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "name": case "description": continue;
+    case "input": if (s191(v["input"], x) !== v["input"]) return S(v, 190, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
+    default: return S(v, 190, x);
+  }
+  return v;
+}
+function s191(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 191, x);
+  return s192(v, x);
+}
+function s192(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 192, x);
+  switch (v["type"]) {
+    case "text": {
+      return s193(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s26(v, x);
+    }
+  }
+  return S(v, 192, x);
+}
+function s193(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "hint": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
+    default: return S(v, 193, x);
+  }
+  return v;
+}
+function s194(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "configOptions": if (s120(v["configOptions"], x) !== v["configOptions"]) return S(v, 194, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
+    default: return S(v, 194, x);
+  }
+  return v;
+}
+function s195(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "title": case "updatedAt": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 195, x); continue;
+    default: return S(v, 195, x);
+  }
+  return v;
+}
+function s196(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "used": case "size": continue;
+    case "cost": if (s197(v["cost"], x) !== v["cost"]) return S(v, 196, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
+    default: return S(v, 196, x);
+  }
+  return v;
+}
+function s197(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 197, x);
+  return s198(v, x);
+}
+function s198(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "amount": case "currency": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
+    default: return S(v, 198, x);
+  }
+  return v;
+}
+function s199(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "severity": case "title": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 199, x); continue;
+    default: return S(v, 199, x);
+  }
+  return v;
+}
+function s200(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
+    case "summary": if (s164(v["summary"], x) !== v["summary"]) return S(v, 200, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 200, x); continue;
+    default: return S(v, 200, x);
+  }
+  return v;
+}
+function s201(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 201, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
+    default: return S(v, 201, x);
+  }
+  return v;
+}
+function s202(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 202, x); continue;
+  }
+  return v;
+}
+function s203(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "elicitationId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 203, x); continue;
+    default: return S(v, 203, x);
+  }
+  return v;
+}
+function s204(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "messageId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 204, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 204, x); continue;
+    default: return S(v, 204, x);
+  }
+  return v;
+}
+function s205(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "messageId": continue;
+    case "content": if (s164(v["content"], x) !== v["content"]) return S(v, 205, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 205, x); continue;
+    default: return S(v, 205, x);
+  }
+  return v;
+}
+function s206(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "stopReason": continue;
+    case "usage": if (s168(v["usage"], x) !== v["usage"]) return S(v, 206, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 206, x); continue;
+    default: return S(v, 206, x);
+  }
+  return v;
+}
+function s207(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 207, x);
+  switch (v["state"]) {
+    case "running": {
+      return s166(v, x);
+    }
+    case "idle": {
+      return s167(v, x);
+    }
+    case "requires_action": {
+      return s166(v, x);
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      return s170(v, x);
+    }
+  }
+  return S(v, 207, x);
+}
+function s208(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "toolCallId": continue;
+    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 208, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 208, x); continue;
+    default: return S(v, 208, x);
+  }
+  return v;
+}
+function s209(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminalId": case "command": case "cwd": continue;
+    case "output": if (s174(v["output"], x) !== v["output"]) return S(v, 209, x); continue;
+    case "exitStatus": if (s176(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 209, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 209, x); continue;
+    default: return S(v, 209, x);
+  }
+  return v;
+}
+function s210(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminalId": case "data": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
+    default: return S(v, 210, x);
+  }
+  return v;
+}
+function s211(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "planId": continue;
+    case "entries": if (s182(v["entries"], x) !== v["entries"]) return S(v, 211, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 211, x); continue;
+    default: return S(v, 211, x);
+  }
+  return v;
+}
+function s212(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "planId": case "uri": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
+    default: return S(v, 212, x);
+  }
+  return v;
+}
+function s213(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "planId": case "content": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
+    default: return S(v, 213, x);
+  }
+  return v;
+}
+function s214(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "plan": if (s180(v["plan"], x) !== v["plan"]) return S(v, 214, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
+    default: return S(v, 214, x);
+  }
+  return v;
+}
+function s215(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "planId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 215, x); continue;
+    default: return S(v, 215, x);
+  }
+  return v;
+}
+function s216(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "hint": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
+    default: return S(v, 216, x);
+  }
+  return v;
+}
+function s217(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "availableCommands": if (s189(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 217, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 217, x); continue;
+    default: return S(v, 217, x);
+  }
+  return v;
+}
+function s218(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "title": case "updatedAt": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 218, x); continue;
+    default: return S(v, 218, x);
+  }
+  return v;
+}
+function s219(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "used": case "size": continue;
+    case "cost": if (s197(v["cost"], x) !== v["cost"]) return S(v, 219, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 219, x); continue;
+    default: return S(v, 219, x);
+  }
+  return v;
+}
+function s220(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "severity": case "title": case "description": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 220, x); continue;
+    default: return S(v, 220, x);
+  }
+  return v;
+}
+function s221(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "compactionId": case "status": case "error": continue;
+    case "summary": if (s164(v["summary"], x) !== v["summary"]) return S(v, 221, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 221, x); continue;
+    default: return S(v, 221, x);
+  }
+  return v;
+}
+function s222(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "compactionId": continue;
+    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 222, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
+    default: return S(v, 222, x);
+  }
+  return v;
+}
+function s223(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "id": case "method": continue;
+    case "params": if (s224(v["params"], x) !== v["params"]) return S(v, 223, x); continue;
+    default: return S(v, 223, x);
+  }
+  return v;
+}
+function s224(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s225(v, x);
+  }
+  return s225(v, x);
+}
+function s225(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 225, x);
+  if (Array.isArray(v)) {
+    return s16(v, x);
+  }
+  if (c243(v)) {
+    return s226(v, x);
+  }
+  { const r = Q(v, 190, 243); if (r !== undefined) return s226(r, x); }
+  if (c244(v)) {
+    return s234(v, x);
+  }
+  { const r = Q(v, 35, 244); if (r !== undefined) return s234(r, x); }
+  if (c245(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 245); if (r !== undefined) return s92(r, x); }
+  if (c246(v)) {
+    return s235(v, x);
+  }
+  { const r = Q(v, 35, 246); if (r !== undefined) return s235(r, x); }
+  if (c247(v)) {
+    return s237(v, x);
+  }
+  { const r = Q(v, 35, 247); if (r !== undefined) return s237(r, x); }
+  if (c248(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 248); if (r !== undefined) return s92(r, x); }
+  if (c249(v)) {
+    return s238(v, x);
+  }
+  { const r = Q(v, 205, 249); if (r !== undefined) return s238(r, x); }
+  if (c250(v)) {
+    return s244(v, x);
+  }
+  { const r = Q(v, 35, 250); if (r !== undefined) return s244(r, x); }
+  if (c251(v)) {
+    return s133(v, x);
+  }
+  { const r = Q(v, 35, 251); if (r !== undefined) return s133(r, x); }
+  if (c252(v)) {
+    return s245(v, x);
+  }
+  { const r = Q(v, 205, 252); if (r !== undefined) return s245(r, x); }
+  if (c253(v)) {
+    return s246(v, x);
+  }
+  { const r = Q(v, 212, 253); if (r !== undefined) return s246(r, x); }
+  if (c254(v)) {
+    return s133(v, x);
+  }
+  { const r = Q(v, 35, 254); if (r !== undefined) return s133(r, x); }
+  if (c255(v)) {
+    return s251(v, x);
+  }
+  { const r = Q(v, 35, 255); if (r !== undefined) return s251(r, x); }
+  if (c256(v)) {
+    return s254(v, x);
+  }
+  { const r = Q(v, 215, 256); if (r !== undefined) return s254(r, x); }
+  if (c257(v)) {
+    return s255(v, x);
+  }
+  { const r = Q(v, 217, 257); if (r !== undefined) return s255(r, x); }
+  if (c258(v)) {
+    return s260(v, x);
+  }
+  { const r = Q(v, 219, 258); if (r !== undefined) return s260(r, x); }
+  if (c259(v)) {
+    return s133(v, x);
+  }
+  { const r = Q(v, 35, 259); if (r !== undefined) return s133(r, x); }
+  if (c58(v)) {
+    return s60(v, x);
+  }
+  { const r = Q(v, 35, 58); if (r !== undefined) return s60(r, x); }
+  return s16(v, x);
+}
+function s226(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "protocolVersion": continue;
+    case "info": if (s85(v["info"], x) !== v["info"]) return S(v, 226, x); continue;
+    case "capabilities": if (s227(v["capabilities"], x) !== v["capabilities"]) return S(v, 226, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
+    default: return S(v, 226, x);
+  }
+  if (!H(v, "capabilities")) return S(v, 226, x);
+  return v;
+}
+function s227(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "positionEncodings": continue;
+    case "auth": if (s228(v["auth"], x) !== v["auth"]) return S(v, 227, x); continue;
+    case "elicitation": if (s230(v["elicitation"], x) !== v["elicitation"]) return S(v, 227, x); continue;
+    case "nes": if (s232(v["nes"], x) !== v["nes"]) return S(v, 227, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 227, x); continue;
+    default: return S(v, 227, x);
+  }
+  return v;
+}
+function s228(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 228, x);
+  return s229(v, x);
+}
+function s229(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "terminal": if (s91(v["terminal"], x) !== v["terminal"]) return S(v, 229, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 229, x); continue;
+    default: return S(v, 229, x);
+  }
+  return v;
+}
+function s230(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 230, x);
+  return s231(v, x);
+}
+function s231(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "form": if (s91(v["form"], x) !== v["form"]) return S(v, 231, x); continue;
+    case "url": if (s91(v["url"], x) !== v["url"]) return S(v, 231, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 231, x); continue;
+    default: return S(v, 231, x);
+  }
+  return v;
+}
+function s232(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 232, x);
+  return s233(v, x);
+}
+function s233(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "jump": if (s91(v["jump"], x) !== v["jump"]) return S(v, 233, x); continue;
+    case "rename": if (s91(v["rename"], x) !== v["rename"]) return S(v, 233, x); continue;
+    case "searchAndReplace": if (s91(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 233, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 233, x); continue;
+    default: return S(v, 233, x);
+  }
+  return v;
+}
+function s234(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "methodId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 234, x); continue;
+    default: return S(v, 234, x);
+  }
+  return v;
+}
+function s235(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "providerId": case "apiType": case "baseUrl": continue;
+    case "headers": if (s236(v["headers"], x) !== v["headers"]) return S(v, 235, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
+    default: return S(v, 235, x);
+  }
+  return v;
+}
+function s236(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    default: if (k === "__proto__") return S(v, 236, x); continue;
+  }
+  return v;
+}
+function s237(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "providerId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 237, x); continue;
+    default: return S(v, 237, x);
+  }
+  return v;
+}
+function s238(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s239(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 238, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 238, x); continue;
+    default: return S(v, 238, x);
+  }
+  return v;
+}
+function s239(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s240(v[i], x) !== v[i]) return S(v, 239, x);
+    return v;
+  }
+  return S(v, 239, x);
+  return v;
+}
+function s240(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 240, x);
+  switch (v["type"]) {
+    case "http": {
+      return s241(v, x);
+    }
+    case "acp": {
+      return s242(v, x);
+    }
+    case "stdio": {
+      return s243(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s26(v, x);
+    }
+  }
+  return S(v, 240, x);
+}
+function s241(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "url": continue;
+    case "headers": if (s110(v["headers"], x) !== v["headers"]) return S(v, 241, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 241, x); continue;
+    default: return S(v, 241, x);
+  }
+  return v;
+}
+function s242(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "serverId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 242, x); continue;
+    default: return S(v, 242, x);
+  }
+  return v;
+}
+function s243(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "command": case "args": continue;
+    case "env": if (s110(v["env"], x) !== v["env"]) return S(v, 243, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 243, x); continue;
+    default: return S(v, 243, x);
+  }
+  return v;
+}
+function s244(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "cwd": case "cursor": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
+    default: return S(v, 244, x);
+  }
+  return v;
+}
+function s245(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s239(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 245, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 245, x); continue;
+    default: return S(v, 245, x);
+  }
+  return v;
+}
+function s246(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s239(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 246, x); continue;
+    case "replayFrom": if (s247(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 246, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 246, x); continue;
+    default: return S(v, 246, x);
+  }
+  return v;
+}
+function s247(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 247, x);
+  return s248(v, x);
+}
+function s248(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 248, x);
+  switch (v["type"]) {
+    case "start": {
+      return s249(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s250(v, x);
+    }
+  }
+  return S(v, 248, x);
+}
+function s249(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 249, x); continue;
+    default: return S(v, 249, x);
+  }
+  return v;
+}
+function s250(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  for (const k in v) switch (k) {
+    case "type": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 250, x); continue;
+  }
+  return v;
+}
+function s251(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 251, x);
+  switch (v["type"]) {
+    case "id": {
+      for (const k in v) switch (k) {
+        case "sessionId": case "configId": case "value": case "type": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+        default: return S(v, 251, x);
+      }
+      return v;
+    }
+    case "boolean": {
+      for (const k in v) switch (k) {
+        case "sessionId": case "configId": case "value": case "type": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+        default: return S(v, 251, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "sessionId": case "configId": case "type": continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+        case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 251, x); continue;
         default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 251, x); continue;
       }
       return v;
@@ -3823,120 +3899,123 @@ function s251(v, x) {
 function s252(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 252, x); continue;
+    case "value": case "type": continue;
+    default: return S(v, 252, x);
   }
   return v;
 }
 function s253(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    case "options": if (s254(v["options"], x) !== v["options"]) return S(v, 253, x); continue;
-    default: return S(v, 253, x);
+    case "type": continue;
+    case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 253, x); continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 253, x); continue;
   }
   return v;
 }
 function s254(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 254, x);
-  if (Array.isArray(v)) {
-    if (c139(v)) {
-      return s255(v, x);
-    }
-    { const r = Q(v, 170, 139); if (r !== undefined) return s255(r, x); }
-    return s258(v, x);
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "prompt": if (s164(v["prompt"], x) !== v["prompt"]) return S(v, 254, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 254, x); continue;
+    default: return S(v, 254, x);
   }
-  return S(v, 254, x);
+  return v;
 }
 function s255(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s256(v[i], x) !== v[i]) return S(v, 255, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "workspaceUri": continue;
+    case "workspaceFolders": if (s256(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 255, x); continue;
+    case "repository": if (s258(v["repository"], x) !== v["repository"]) return S(v, 255, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 255, x); continue;
+    default: return S(v, 255, x);
   }
-  return S(v, 255, x);
   return v;
 }
 function s256(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "name": case "description": continue;
-    case "_meta": if (s257(v["_meta"], x) !== v["_meta"]) return S(v, 256, x); continue;
-    default: return S(v, 256, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s257(v[i], x) !== v[i]) return S(v, 256, x);
+    return v;
   }
+  return S(v, 256, x);
   return v;
 }
 function s257(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 257, x); continue;
+    case "uri": case "name": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 257, x); continue;
+    default: return S(v, 257, x);
   }
   return v;
 }
 function s258(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s259(v[i], x) !== v[i]) return S(v, 258, x);
-    return v;
-  }
-  return S(v, 258, x);
-  return v;
+  if (Array.isArray(v)) return S(v, 258, x);
+  return s259(v, x);
 }
 function s259(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "groupId": case "name": continue;
-    case "options": if (s260(v["options"], x) !== v["options"]) return S(v, 259, x); continue;
-    case "_meta": if (s261(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
+    case "name": case "owner": case "remoteUrl": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
     default: return S(v, 259, x);
   }
   return v;
 }
 function s260(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s256(v[i], x) !== v[i]) return S(v, 260, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "version": case "triggerKind": continue;
+    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 260, x); continue;
+    case "selection": if (s261(v["selection"], x) !== v["selection"]) return S(v, 260, x); continue;
+    case "context": if (s262(v["context"], x) !== v["context"]) return S(v, 260, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 260, x); continue;
+    default: return S(v, 260, x);
   }
-  return S(v, 260, x);
   return v;
 }
 function s261(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 261, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 261, x);
+  return s140(v, x);
 }
 function s262(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    default: return S(v, 262, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 262, x);
+  return s263(v, x);
 }
 function s263(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 263, x); continue;
+    case "recentFiles": if (s264(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 263, x); continue;
+    case "relatedSnippets": if (s266(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 263, x); continue;
+    case "editHistory": if (s270(v["editHistory"], x) !== v["editHistory"]) return S(v, 263, x); continue;
+    case "userActions": if (s272(v["userActions"], x) !== v["userActions"]) return S(v, 263, x); continue;
+    case "openFiles": if (s274(v["openFiles"], x) !== v["openFiles"]) return S(v, 263, x); continue;
+    case "diagnostics": if (s276(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 263, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 263, x); continue;
+    default: return S(v, 263, x);
   }
   return v;
 }
 function s264(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 264, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s265(v[i], x) !== v[i]) return S(v, 264, x);
+    return v;
   }
+  return S(v, 264, x);
   return v;
 }
 function s265(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "nextCursor": continue;
-    case "sessions": if (s266(v["sessions"], x) !== v["sessions"]) return S(v, 265, x); continue;
-    case "_meta": if (s269(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
+    case "uri": case "languageId": case "text": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
     default: return S(v, 265, x);
   }
   return v;
@@ -3953,72 +4032,83 @@ function s266(v, x) {
 function s267(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
-    case "_meta": if (s268(v["_meta"], x) !== v["_meta"]) return S(v, 267, x); continue;
+    case "uri": continue;
+    case "excerpts": if (s268(v["excerpts"], x) !== v["excerpts"]) return S(v, 267, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 267, x); continue;
     default: return S(v, 267, x);
   }
   return v;
 }
 function s268(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 268, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s269(v[i], x) !== v[i]) return S(v, 268, x);
+    return v;
   }
+  return S(v, 268, x);
   return v;
 }
 function s269(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 269, x); continue;
+    case "startLine": case "endLine": case "text": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 269, x); continue;
+    default: return S(v, 269, x);
   }
   return v;
 }
 function s270(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s271(v["_meta"], x) !== v["_meta"]) return S(v, 270, x); continue;
-    default: return S(v, 270, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s271(v[i], x) !== v[i]) return S(v, 270, x);
+    return v;
   }
+  return S(v, 270, x);
   return v;
 }
 function s271(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 271, x); continue;
+    case "uri": case "diff": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 271, x); continue;
+    default: return S(v, 271, x);
   }
   return v;
 }
 function s272(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "configOptions": if (s273(v["configOptions"], x) !== v["configOptions"]) return S(v, 272, x); continue;
-    case "_meta": if (s274(v["_meta"], x) !== v["_meta"]) return S(v, 272, x); continue;
-    default: return S(v, 272, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s273(v[i], x) !== v[i]) return S(v, 272, x);
+    return v;
   }
+  return S(v, 272, x);
   return v;
 }
 function s273(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 273, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "action": case "uri": case "timestampMs": continue;
+    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 273, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 273, x); continue;
+    default: return S(v, 273, x);
   }
-  return S(v, 273, x);
   return v;
 }
 function s274(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 274, x); continue;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s275(v[i], x) !== v[i]) return S(v, 274, x);
+    return v;
   }
+  return S(v, 274, x);
   return v;
 }
 function s275(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "configOptions": if (s276(v["configOptions"], x) !== v["configOptions"]) return S(v, 275, x); continue;
-    case "_meta": if (s277(v["_meta"], x) !== v["_meta"]) return S(v, 275, x); continue;
+    case "uri": case "languageId": case "lastFocusedMs": continue;
+    case "visibleRange": if (s261(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 275, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 275, x); continue;
     default: return S(v, 275, x);
   }
   return v;
@@ -4026,7 +4116,7 @@ function s275(v, x) {
 function s276(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 276, x);
+    for (let i = 0; i < v.length; i++) if (s277(v[i], x) !== v[i]) return S(v, 276, x);
     return v;
   }
   return S(v, 276, x);
@@ -4035,14 +4125,19 @@ function s276(v, x) {
 function s277(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 277, x); continue;
+    case "uri": case "severity": case "message": continue;
+    case "range": if (s140(v["range"], x) !== v["range"]) return S(v, 277, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 277, x); continue;
+    default: return S(v, 277, x);
   }
   return v;
 }
 function s278(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "_meta": if (s279(v["_meta"], x) !== v["_meta"]) return S(v, 278, x); continue;
+    case "name": case "url": continue;
+    case "headers": if (s110(v["headers"], x) !== v["headers"]) return S(v, 278, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 278, x); continue;
     default: return S(v, 278, x);
   }
   return v;
@@ -4050,2752 +4145,148 @@ function s278(v, x) {
 function s279(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 279, x); continue;
+    case "name": case "serverId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 279, x); continue;
+    default: return S(v, 279, x);
   }
   return v;
 }
 function s280(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "configOptions": if (s281(v["configOptions"], x) !== v["configOptions"]) return S(v, 280, x); continue;
-    case "_meta": if (s282(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
+    case "name": case "command": case "args": continue;
+    case "env": if (s110(v["env"], x) !== v["env"]) return S(v, 280, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
     default: return S(v, 280, x);
   }
   return v;
 }
 function s281(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 281, x);
-    return v;
+  if (x) return S(v, 281, x);
+  if (Array.isArray(v)) return S(v, 281, x);
+  if (c267(v)) {
+    return s282(v, x);
   }
-  return S(v, 281, x);
-  return v;
+  { const r = Q(v, 229, 267); if (r !== undefined) return s282(r, x); }
+  return s147(v, x);
 }
 function s282(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 282, x); continue;
+    case "id": continue;
+    case "result": if (s283(v["result"], x) !== v["result"]) return S(v, 282, x); continue;
+    default: return S(v, 282, x);
   }
   return v;
 }
 function s283(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s284(v["_meta"], x) !== v["_meta"]) return S(v, 283, x); continue;
-    default: return S(v, 283, x);
+  if (x) return S(v, 283, x);
+  if (Array.isArray(v)) {
+    if (c174(v)) {
+      return s16(v, x);
+    }
+    return s16(v, x);
   }
-  return v;
+  if (c261(v)) {
+    return s284(v, x);
+  }
+  { const r = Q(v, 231, 261); if (r !== undefined) return s284(r, x); }
+  if (c262(v)) {
+    return s289(v, x);
+  }
+  { const r = Q(v, 35, 262); if (r !== undefined) return s289(r, x); }
+  if (c263(v)) {
+    return s61(v, x);
+  }
+  { const r = Q(v, 35, 263); if (r !== undefined) return s61(r, x); }
+  if (c264(v)) {
+    return s92(v, x);
+  }
+  { const r = Q(v, 35, 264); if (r !== undefined) return s92(r, x); }
+  if (c174(v)) {
+    return s16(v, x);
+  }
+  return s16(v, x);
 }
 function s284(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 284, x); continue;
+    case "outcome": if (s285(v["outcome"], x) !== v["outcome"]) return S(v, 284, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 284, x); continue;
+    default: return S(v, 284, x);
   }
   return v;
 }
 function s285(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s286(v["_meta"], x) !== v["_meta"]) return S(v, 285, x); continue;
-    default: return S(v, 285, x);
+  if (Array.isArray(v)) return S(v, 285, x);
+  switch (v["outcome"]) {
+    case "cancelled": {
+      return s286(v, x);
+    }
+    case "selected": {
+      return s287(v, x);
+    }
+    default: {
+      if (typeof v["outcome"] !== "string") break;
+      return s288(v, x);
+    }
   }
-  return v;
+  return S(v, 285, x);
 }
 function s286(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 286, x); continue;
+    case "outcome": continue;
+    default: return S(v, 286, x);
   }
   return v;
 }
 function s287(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "suggestions": if (s288(v["suggestions"], x) !== v["suggestions"]) return S(v, 287, x); continue;
-    case "_meta": if (s307(v["_meta"], x) !== v["_meta"]) return S(v, 287, x); continue;
+    case "outcome": case "optionId": continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 287, x); continue;
     default: return S(v, 287, x);
   }
   return v;
 }
 function s288(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s289(v[i], x) !== v[i]) return S(v, 288, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "outcome": continue;
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 288, x); continue;
   }
-  return S(v, 288, x);
   return v;
 }
 function s289(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 289, x);
-  switch (v["kind"]) {
-    case "edit": {
-      return s290(v, x);
-    }
-    case "jump": {
-      return s300(v, x);
-    }
-    case "rename": {
-      return s302(v, x);
-    }
-    case "searchAndReplace": {
-      return s304(v, x);
-    }
-    default: {
-      if (typeof v["kind"] !== "string") break;
-      return s306(v, x);
-    }
-  }
-  return S(v, 289, x);
-}
-function s290(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": case "uri": continue;
-    case "edits": if (s291(v["edits"], x) !== v["edits"]) return S(v, 290, x); continue;
-    case "cursorPosition": if (s298(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 290, x); continue;
-    case "_meta": if (s299(v["_meta"], x) !== v["_meta"]) return S(v, 290, x); continue;
-    default: return S(v, 290, x);
-  }
-  return v;
-}
-function s291(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s292(v[i], x) !== v[i]) return S(v, 291, x);
-    return v;
-  }
-  return S(v, 291, x);
-  return v;
-}
-function s292(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "newText": continue;
-    case "range": if (s293(v["range"], x) !== v["range"]) return S(v, 292, x); continue;
-    case "_meta": if (s297(v["_meta"], x) !== v["_meta"]) return S(v, 292, x); continue;
-    default: return S(v, 292, x);
-  }
-  return v;
-}
-function s293(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "start": if (s294(v["start"], x) !== v["start"]) return S(v, 293, x); continue;
-    case "end": if (s294(v["end"], x) !== v["end"]) return S(v, 293, x); continue;
-    case "_meta": if (s296(v["_meta"], x) !== v["_meta"]) return S(v, 293, x); continue;
-    default: return S(v, 293, x);
-  }
-  return v;
-}
-function s294(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "line": case "character": continue;
-    case "_meta": if (s295(v["_meta"], x) !== v["_meta"]) return S(v, 294, x); continue;
-    default: return S(v, 294, x);
-  }
-  return v;
-}
-function s295(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 295, x); continue;
-  }
-  return v;
-}
-function s296(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 296, x); continue;
-  }
-  return v;
-}
-function s297(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 297, x); continue;
-  }
-  return v;
-}
-function s298(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 298, x);
-  return s294(v, x);
-}
-function s299(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 299, x); continue;
-  }
-  return v;
-}
-function s300(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": case "uri": continue;
-    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 300, x); continue;
-    case "_meta": if (s301(v["_meta"], x) !== v["_meta"]) return S(v, 300, x); continue;
-    default: return S(v, 300, x);
-  }
-  return v;
-}
-function s301(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 301, x); continue;
-  }
-  return v;
-}
-function s302(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": case "uri": case "newName": continue;
-    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 302, x); continue;
-    case "_meta": if (s303(v["_meta"], x) !== v["_meta"]) return S(v, 302, x); continue;
-    default: return S(v, 302, x);
-  }
-  return v;
-}
-function s303(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 303, x); continue;
-  }
-  return v;
-}
-function s304(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
-    case "_meta": if (s305(v["_meta"], x) !== v["_meta"]) return S(v, 304, x); continue;
-    default: return S(v, 304, x);
-  }
-  return v;
-}
-function s305(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 305, x); continue;
-  }
-  return v;
-}
-function s306(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 306, x); continue;
-  }
-  return v;
-}
-function s307(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 307, x); continue;
-  }
-  return v;
-}
-function s308(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s309(v["_meta"], x) !== v["_meta"]) return S(v, 308, x); continue;
-    default: return S(v, 308, x);
-  }
-  return v;
-}
-function s309(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 309, x); continue;
-  }
-  return v;
-}
-function s310(v) { return F(v); }
-function s311(v) { return F(v); }
-function s312(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s313(v["error"], x) !== v["error"]) return S(v, 312, x); continue;
-    default: return S(v, 312, x);
-  }
-  return v;
-}
-function s313(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "code": case "message": continue;
-    case "data": if (s16(v["data"], x) !== v["data"]) return S(v, 313, x); continue;
-    default: return S(v, 313, x);
-  }
-  return v;
-}
-function s314(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": case "name": case "description": case "args": continue;
-    case "env": if (s224(v["env"], x) !== v["env"]) return S(v, 314, x); continue;
-    case "_meta": if (s227(v["_meta"], x) !== v["_meta"]) return S(v, 314, x); continue;
-    default: return S(v, 314, x);
-  }
-  return v;
-}
-function s315(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": case "name": case "description": continue;
-    case "_meta": if (s229(v["_meta"], x) !== v["_meta"]) return S(v, 315, x); continue;
-    default: return S(v, 315, x);
-  }
-  return v;
-}
-function s316(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    case "options": if (s254(v["options"], x) !== v["options"]) return S(v, 316, x); continue;
-    default: return S(v, 316, x);
-  }
-  return v;
-}
-function s317(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    default: return S(v, 317, x);
-  }
-  return v;
-}
-function s318(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestionId": case "uri": continue;
-    case "edits": if (s291(v["edits"], x) !== v["edits"]) return S(v, 318, x); continue;
-    case "cursorPosition": if (s298(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 318, x); continue;
-    case "_meta": if (s299(v["_meta"], x) !== v["_meta"]) return S(v, 318, x); continue;
-    default: return S(v, 318, x);
-  }
-  return v;
-}
-function s319(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestionId": case "uri": continue;
-    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 319, x); continue;
-    case "_meta": if (s301(v["_meta"], x) !== v["_meta"]) return S(v, 319, x); continue;
-    default: return S(v, 319, x);
-  }
-  return v;
-}
-function s320(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestionId": case "uri": case "newName": continue;
-    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 320, x); continue;
-    case "_meta": if (s303(v["_meta"], x) !== v["_meta"]) return S(v, 320, x); continue;
-    default: return S(v, 320, x);
-  }
-  return v;
-}
-function s321(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
-    case "_meta": if (s305(v["_meta"], x) !== v["_meta"]) return S(v, 321, x); continue;
-    default: return S(v, 321, x);
-  }
-  return v;
-}
-function s322(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s323(v["params"], x) !== v["params"]) return S(v, 322, x); continue;
-    default: return S(v, 322, x);
-  }
-  return v;
-}
-function s323(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s324(v, x);
-  }
-  return s324(v, x);
-}
-function s324(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 324, x);
-  if (Array.isArray(v)) {
-    return s413(v, x);
-  }
-  if (c207(v)) {
-    return s325(v, x);
-  }
-  { const r = Q(v, 211, 207); if (r !== undefined) return s325(r, x); }
-  if (c208(v)) {
-    return s408(v, x);
-  }
-  { const r = Q(v, 284, 208); if (r !== undefined) return s408(r, x); }
-  if (c209(v)) {
-    return s410(v, x);
-  }
-  { const r = Q(v, 285, 209); if (r !== undefined) return s410(r, x); }
-  return s413(v, x);
-}
-function s325(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "update": if (s326(v["update"], x) !== v["update"]) return S(v, 325, x); continue;
-    case "_meta": if (s407(v["_meta"], x) !== v["_meta"]) return S(v, 325, x); continue;
-    default: return S(v, 325, x);
-  }
-  return v;
-}
-function s326(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 326, x);
-  switch (v["sessionUpdate"]) {
-    case "user_message_chunk": {
-      return s327(v, x);
-    }
-    case "user_message": {
-      return s329(v, x);
-    }
-    case "agent_message_chunk": {
-      return s332(v, x);
-    }
-    case "agent_message": {
-      return s333(v, x);
-    }
-    case "agent_thought_chunk": {
-      return s336(v, x);
-    }
-    case "agent_thought": {
-      return s337(v, x);
-    }
-    case "state_update": {
-      return s340(v, x);
-    }
-    case "tool_call_content_chunk": {
-      return s351(v, x);
-    }
-    case "tool_call_update": {
-      return s353(v, x);
-    }
-    case "terminal_update": {
-      return s354(v, x);
-    }
-    case "terminal_output_chunk": {
-      return s362(v, x);
-    }
-    case "plan_update": {
-      return s364(v, x);
-    }
-    case "plan_removed": {
-      return s377(v, x);
-    }
-    case "available_commands_update": {
-      return s379(v, x);
-    }
-    case "config_option_update": {
-      return s389(v, x);
-    }
-    case "session_info_update": {
-      return s392(v, x);
-    }
-    case "usage_update": {
-      return s394(v, x);
-    }
-    case "notice": {
-      return s399(v, x);
-    }
-    case "compaction_update": {
-      return s401(v, x);
-    }
-    case "compaction_summary_chunk": {
-      return s404(v, x);
-    }
-    default: {
-      if (typeof v["sessionUpdate"] !== "string") break;
-      return s406(v, x);
-    }
-  }
-  return S(v, 326, x);
-}
-function s327(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 327, x); continue;
-    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 327, x); continue;
-    default: return S(v, 327, x);
-  }
-  return v;
-}
-function s328(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 328, x); continue;
-  }
-  return v;
-}
-function s329(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s330(v["content"], x) !== v["content"]) return S(v, 329, x); continue;
-    case "_meta": if (s331(v["_meta"], x) !== v["_meta"]) return S(v, 329, x); continue;
-    default: return S(v, 329, x);
-  }
-  return v;
-}
-function s330(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 330, x);
-    return v;
-  }
-  return S(v, 330, x);
-  return v;
-}
-function s331(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 331, x); continue;
-  }
-  return v;
-}
-function s332(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 332, x); continue;
-    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 332, x); continue;
-    default: return S(v, 332, x);
-  }
-  return v;
-}
-function s333(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s334(v["content"], x) !== v["content"]) return S(v, 333, x); continue;
-    case "_meta": if (s335(v["_meta"], x) !== v["_meta"]) return S(v, 333, x); continue;
-    default: return S(v, 333, x);
-  }
-  return v;
-}
-function s334(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 334, x);
-    return v;
-  }
-  return S(v, 334, x);
-  return v;
-}
-function s335(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 335, x); continue;
-  }
-  return v;
-}
-function s336(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 336, x); continue;
-    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 336, x); continue;
-    default: return S(v, 336, x);
-  }
-  return v;
-}
-function s337(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s338(v["content"], x) !== v["content"]) return S(v, 337, x); continue;
-    case "_meta": if (s339(v["_meta"], x) !== v["_meta"]) return S(v, 337, x); continue;
-    default: return S(v, 337, x);
-  }
-  return v;
-}
-function s338(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 338, x);
-    return v;
-  }
-  return S(v, 338, x);
-  return v;
-}
-function s339(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 339, x); continue;
-  }
-  return v;
-}
-function s340(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 340, x);
-  switch (v["state"]) {
-    case "running": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        case "_meta": if (s342(v["_meta"], x) !== v["_meta"]) return S(v, 340, x); continue;
-        default: return S(v, 340, x);
-      }
-      return v;
-    }
-    case "idle": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": case "stopReason": continue;
-        case "usage": if (s344(v["usage"], x) !== v["usage"]) return S(v, 340, x); continue;
-        case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 340, x); continue;
-        default: return S(v, 340, x);
-      }
-      return v;
-    }
-    case "requires_action": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        case "_meta": if (s349(v["_meta"], x) !== v["_meta"]) return S(v, 340, x); continue;
-        default: return S(v, 340, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["state"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 340, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 340, x);
-}
-function s341(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    case "_meta": if (s342(v["_meta"], x) !== v["_meta"]) return S(v, 341, x); continue;
-    default: return S(v, 341, x);
-  }
-  return v;
-}
-function s342(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 342, x); continue;
-  }
-  return v;
-}
-function s343(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": case "stopReason": continue;
-    case "usage": if (s344(v["usage"], x) !== v["usage"]) return S(v, 343, x); continue;
-    case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 343, x); continue;
-    default: return S(v, 343, x);
-  }
-  return v;
-}
-function s344(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 344, x);
-  return s345(v, x);
-}
-function s345(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
-    case "_meta": if (s346(v["_meta"], x) !== v["_meta"]) return S(v, 345, x); continue;
-    default: return S(v, 345, x);
-  }
-  return v;
-}
-function s346(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 346, x); continue;
-  }
-  return v;
-}
-function s347(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 347, x); continue;
-  }
-  return v;
-}
-function s348(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    case "_meta": if (s349(v["_meta"], x) !== v["_meta"]) return S(v, 348, x); continue;
-    default: return S(v, 348, x);
-  }
-  return v;
-}
-function s349(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 349, x); continue;
-  }
-  return v;
-}
-function s350(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 350, x); continue;
-  }
-  return v;
-}
-function s351(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 351, x); continue;
-    case "_meta": if (s352(v["_meta"], x) !== v["_meta"]) return S(v, 351, x); continue;
-    default: return S(v, 351, x);
-  }
-  return v;
-}
-function s352(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 352, x); continue;
-  }
-  return v;
-}
-function s353(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "name": case "title": case "kind": case "status": continue;
-    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 353, x); continue;
-    case "locations": if (s55(v["locations"], x) !== v["locations"]) return S(v, 353, x); continue;
-    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 353, x); continue;
-    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 353, x); continue;
-    case "_meta": if (s58(v["_meta"], x) !== v["_meta"]) return S(v, 353, x); continue;
-    default: return S(v, 353, x);
-  }
-  return v;
-}
-function s354(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "terminalId": case "command": case "cwd": continue;
-    case "output": if (s355(v["output"], x) !== v["output"]) return S(v, 354, x); continue;
-    case "exitStatus": if (s358(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 354, x); continue;
-    case "_meta": if (s361(v["_meta"], x) !== v["_meta"]) return S(v, 354, x); continue;
-    default: return S(v, 354, x);
-  }
-  return v;
-}
-function s355(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 355, x);
-  return s356(v, x);
-}
-function s356(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": continue;
-    case "_meta": if (s357(v["_meta"], x) !== v["_meta"]) return S(v, 356, x); continue;
-    default: return S(v, 356, x);
-  }
-  return v;
-}
-function s357(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 357, x); continue;
-  }
-  return v;
-}
-function s358(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 358, x);
-  return s359(v, x);
-}
-function s359(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s360(v["_meta"], x) !== v["_meta"]) return S(v, 359, x); continue;
-    default: return S(v, 359, x);
-  }
-  return v;
-}
-function s360(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 360, x); continue;
-  }
-  return v;
-}
-function s361(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 361, x); continue;
-  }
-  return v;
-}
-function s362(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "terminalId": case "data": continue;
-    case "_meta": if (s363(v["_meta"], x) !== v["_meta"]) return S(v, 362, x); continue;
-    default: return S(v, 362, x);
-  }
-  return v;
-}
-function s363(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 363, x); continue;
-  }
-  return v;
-}
-function s364(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "plan": if (s365(v["plan"], x) !== v["plan"]) return S(v, 364, x); continue;
-    case "_meta": if (s376(v["_meta"], x) !== v["_meta"]) return S(v, 364, x); continue;
-    default: return S(v, 364, x);
-  }
-  return v;
-}
-function s365(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 365, x);
-  switch (v["type"]) {
-    case "items": {
-      return s366(v, x);
-    }
-    case "file": {
-      return s371(v, x);
-    }
-    case "markdown": {
-      return s373(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s375(v, x);
-    }
-  }
-  return S(v, 365, x);
-}
-function s366(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    case "entries": if (s367(v["entries"], x) !== v["entries"]) return S(v, 366, x); continue;
-    case "_meta": if (s370(v["_meta"], x) !== v["_meta"]) return S(v, 366, x); continue;
-    default: return S(v, 366, x);
-  }
-  return v;
-}
-function s367(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s368(v[i], x) !== v[i]) return S(v, 367, x);
-    return v;
-  }
-  return S(v, 367, x);
-  return v;
-}
-function s368(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": case "priority": case "status": continue;
-    case "_meta": if (s369(v["_meta"], x) !== v["_meta"]) return S(v, 368, x); continue;
-    default: return S(v, 368, x);
-  }
-  return v;
-}
-function s369(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 369, x); continue;
-  }
-  return v;
-}
-function s370(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 370, x); continue;
-  }
-  return v;
-}
-function s371(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": case "uri": continue;
-    case "_meta": if (s372(v["_meta"], x) !== v["_meta"]) return S(v, 371, x); continue;
-    default: return S(v, 371, x);
-  }
-  return v;
-}
-function s372(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 372, x); continue;
-  }
-  return v;
-}
-function s373(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": case "content": continue;
-    case "_meta": if (s374(v["_meta"], x) !== v["_meta"]) return S(v, 373, x); continue;
-    default: return S(v, 373, x);
-  }
-  return v;
-}
-function s374(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 374, x); continue;
-  }
-  return v;
-}
-function s375(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 375, x); continue;
-  }
-  return v;
-}
-function s376(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 376, x); continue;
-  }
-  return v;
-}
-function s377(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "planId": continue;
-    case "_meta": if (s378(v["_meta"], x) !== v["_meta"]) return S(v, 377, x); continue;
-    default: return S(v, 377, x);
-  }
-  return v;
-}
-function s378(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 378, x); continue;
-  }
-  return v;
-}
-function s379(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "availableCommands": if (s380(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 379, x); continue;
-    case "_meta": if (s388(v["_meta"], x) !== v["_meta"]) return S(v, 379, x); continue;
-    default: return S(v, 379, x);
-  }
-  return v;
-}
-function s380(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s381(v[i], x) !== v[i]) return S(v, 380, x);
-    return v;
-  }
-  return S(v, 380, x);
-  return v;
-}
-function s381(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "description": continue;
-    case "input": if (s382(v["input"], x) !== v["input"]) return S(v, 381, x); continue;
-    case "_meta": if (s387(v["_meta"], x) !== v["_meta"]) return S(v, 381, x); continue;
-    default: return S(v, 381, x);
-  }
-  return v;
-}
-function s382(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 382, x);
-  return s383(v, x);
-}
-function s383(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 383, x);
-  switch (v["type"]) {
-    case "text": {
-      return s384(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s386(v, x);
-    }
-  }
-  return S(v, 383, x);
-}
-function s384(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "hint": continue;
-    case "_meta": if (s385(v["_meta"], x) !== v["_meta"]) return S(v, 384, x); continue;
-    default: return S(v, 384, x);
-  }
-  return v;
-}
-function s385(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 385, x); continue;
-  }
-  return v;
-}
-function s386(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 386, x); continue;
-  }
-  return v;
-}
-function s387(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 387, x); continue;
-  }
-  return v;
-}
-function s388(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 388, x); continue;
-  }
-  return v;
-}
-function s389(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "configOptions": if (s390(v["configOptions"], x) !== v["configOptions"]) return S(v, 389, x); continue;
-    case "_meta": if (s391(v["_meta"], x) !== v["_meta"]) return S(v, 389, x); continue;
-    default: return S(v, 389, x);
-  }
-  return v;
-}
-function s390(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s251(v[i], x) !== v[i]) return S(v, 390, x);
-    return v;
-  }
-  return S(v, 390, x);
-  return v;
-}
-function s391(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 391, x); continue;
-  }
-  return v;
-}
-function s392(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "title": case "updatedAt": continue;
-    case "_meta": if (s393(v["_meta"], x) !== v["_meta"]) return S(v, 392, x); continue;
-    default: return S(v, 392, x);
-  }
-  return v;
-}
-function s393(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 393, x); continue;
-  }
-  return v;
-}
-function s394(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "used": case "size": continue;
-    case "cost": if (s395(v["cost"], x) !== v["cost"]) return S(v, 394, x); continue;
-    case "_meta": if (s398(v["_meta"], x) !== v["_meta"]) return S(v, 394, x); continue;
-    default: return S(v, 394, x);
-  }
-  return v;
-}
-function s395(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 395, x);
-  return s396(v, x);
-}
-function s396(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "amount": case "currency": continue;
-    case "_meta": if (s397(v["_meta"], x) !== v["_meta"]) return S(v, 396, x); continue;
-    default: return S(v, 396, x);
-  }
-  return v;
-}
-function s397(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 397, x); continue;
-  }
-  return v;
-}
-function s398(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 398, x); continue;
-  }
-  return v;
-}
-function s399(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "severity": case "title": case "description": continue;
-    case "_meta": if (s400(v["_meta"], x) !== v["_meta"]) return S(v, 399, x); continue;
-    default: return S(v, 399, x);
-  }
-  return v;
-}
-function s400(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 400, x); continue;
-  }
-  return v;
-}
-function s401(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
-    case "summary": if (s402(v["summary"], x) !== v["summary"]) return S(v, 401, x); continue;
-    case "_meta": if (s403(v["_meta"], x) !== v["_meta"]) return S(v, 401, x); continue;
-    default: return S(v, 401, x);
-  }
-  return v;
-}
-function s402(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 402, x);
-    return v;
-  }
-  return S(v, 402, x);
-  return v;
-}
-function s403(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 403, x); continue;
-  }
-  return v;
-}
-function s404(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "compactionId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 404, x); continue;
-    case "_meta": if (s405(v["_meta"], x) !== v["_meta"]) return S(v, 404, x); continue;
-    default: return S(v, 404, x);
-  }
-  return v;
-}
-function s405(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 405, x); continue;
-  }
-  return v;
-}
-function s406(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 406, x); continue;
-  }
-  return v;
-}
-function s407(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 407, x); continue;
-  }
-  return v;
-}
-function s408(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "elicitationId": continue;
-    case "_meta": if (s409(v["_meta"], x) !== v["_meta"]) return S(v, 408, x); continue;
-    default: return S(v, 408, x);
-  }
-  return v;
-}
-function s409(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 409, x); continue;
-  }
-  return v;
-}
-function s410(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": case "method": continue;
-    case "params": if (s411(v["params"], x) !== v["params"]) return S(v, 410, x); continue;
-    case "_meta": if (s412(v["_meta"], x) !== v["_meta"]) return S(v, 410, x); continue;
-    default: return S(v, 410, x);
-  }
-  return v;
-}
-function s411(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 411, x); continue;
-  }
-  return v;
-}
-function s412(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 412, x); continue;
-  }
-  return v;
-}
-function s413(v) { return F(v); }
-function s414(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 414, x); continue;
-    case "_meta": if (s328(v["_meta"], x) !== v["_meta"]) return S(v, 414, x); continue;
-    default: return S(v, 414, x);
-  }
-  return v;
-}
-function s415(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s330(v["content"], x) !== v["content"]) return S(v, 415, x); continue;
-    case "_meta": if (s331(v["_meta"], x) !== v["_meta"]) return S(v, 415, x); continue;
-    default: return S(v, 415, x);
-  }
-  return v;
-}
-function s416(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s334(v["content"], x) !== v["content"]) return S(v, 416, x); continue;
-    case "_meta": if (s335(v["_meta"], x) !== v["_meta"]) return S(v, 416, x); continue;
-    default: return S(v, 416, x);
-  }
-  return v;
-}
-function s417(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s338(v["content"], x) !== v["content"]) return S(v, 417, x); continue;
-    case "_meta": if (s339(v["_meta"], x) !== v["_meta"]) return S(v, 417, x); continue;
-    default: return S(v, 417, x);
-  }
-  return v;
-}
-function s418(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s342(v["_meta"], x) !== v["_meta"]) return S(v, 418, x); continue;
-    default: return S(v, 418, x);
-  }
-  return v;
-}
-function s419(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stopReason": continue;
-    case "usage": if (s344(v["usage"], x) !== v["usage"]) return S(v, 419, x); continue;
-    case "_meta": if (s347(v["_meta"], x) !== v["_meta"]) return S(v, 419, x); continue;
-    default: return S(v, 419, x);
-  }
-  return v;
-}
-function s420(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s349(v["_meta"], x) !== v["_meta"]) return S(v, 420, x); continue;
-    default: return S(v, 420, x);
-  }
-  return v;
-}
-function s421(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 421, x);
-  switch (v["state"]) {
-    case "running": {
-      return s341(v, x);
-    }
-    case "idle": {
-      return s343(v, x);
-    }
-    case "requires_action": {
-      return s348(v, x);
-    }
-    default: {
-      if (typeof v["state"] !== "string") break;
-      return s350(v, x);
-    }
-  }
-  return S(v, 421, x);
-}
-function s422(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 422, x); continue;
-    case "_meta": if (s352(v["_meta"], x) !== v["_meta"]) return S(v, 422, x); continue;
-    default: return S(v, 422, x);
-  }
-  return v;
-}
-function s423(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": case "command": case "cwd": continue;
-    case "output": if (s355(v["output"], x) !== v["output"]) return S(v, 423, x); continue;
-    case "exitStatus": if (s358(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 423, x); continue;
-    case "_meta": if (s361(v["_meta"], x) !== v["_meta"]) return S(v, 423, x); continue;
-    default: return S(v, 423, x);
-  }
-  return v;
-}
-function s424(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": case "data": continue;
-    case "_meta": if (s363(v["_meta"], x) !== v["_meta"]) return S(v, 424, x); continue;
-    default: return S(v, 424, x);
-  }
-  return v;
-}
-function s425(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "entries": if (s367(v["entries"], x) !== v["entries"]) return S(v, 425, x); continue;
-    case "_meta": if (s370(v["_meta"], x) !== v["_meta"]) return S(v, 425, x); continue;
-    default: return S(v, 425, x);
-  }
-  return v;
-}
-function s426(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": case "uri": continue;
-    case "_meta": if (s372(v["_meta"], x) !== v["_meta"]) return S(v, 426, x); continue;
-    default: return S(v, 426, x);
-  }
-  return v;
-}
-function s427(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": case "content": continue;
-    case "_meta": if (s374(v["_meta"], x) !== v["_meta"]) return S(v, 427, x); continue;
-    default: return S(v, 427, x);
-  }
-  return v;
-}
-function s428(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "plan": if (s365(v["plan"], x) !== v["plan"]) return S(v, 428, x); continue;
-    case "_meta": if (s376(v["_meta"], x) !== v["_meta"]) return S(v, 428, x); continue;
-    default: return S(v, 428, x);
-  }
-  return v;
-}
-function s429(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "_meta": if (s378(v["_meta"], x) !== v["_meta"]) return S(v, 429, x); continue;
-    default: return S(v, 429, x);
-  }
-  return v;
-}
-function s430(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "hint": continue;
-    case "_meta": if (s385(v["_meta"], x) !== v["_meta"]) return S(v, 430, x); continue;
-    default: return S(v, 430, x);
-  }
-  return v;
-}
-function s431(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "availableCommands": if (s380(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 431, x); continue;
-    case "_meta": if (s388(v["_meta"], x) !== v["_meta"]) return S(v, 431, x); continue;
-    default: return S(v, 431, x);
-  }
-  return v;
-}
-function s432(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s390(v["configOptions"], x) !== v["configOptions"]) return S(v, 432, x); continue;
-    case "_meta": if (s391(v["_meta"], x) !== v["_meta"]) return S(v, 432, x); continue;
-    default: return S(v, 432, x);
-  }
-  return v;
-}
-function s433(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "updatedAt": continue;
-    case "_meta": if (s393(v["_meta"], x) !== v["_meta"]) return S(v, 433, x); continue;
-    default: return S(v, 433, x);
-  }
-  return v;
-}
-function s434(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "used": case "size": continue;
-    case "cost": if (s395(v["cost"], x) !== v["cost"]) return S(v, 434, x); continue;
-    case "_meta": if (s398(v["_meta"], x) !== v["_meta"]) return S(v, 434, x); continue;
-    default: return S(v, 434, x);
-  }
-  return v;
-}
-function s435(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "severity": case "title": case "description": continue;
-    case "_meta": if (s400(v["_meta"], x) !== v["_meta"]) return S(v, 435, x); continue;
-    default: return S(v, 435, x);
-  }
-  return v;
-}
-function s436(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "compactionId": case "status": case "error": continue;
-    case "summary": if (s402(v["summary"], x) !== v["summary"]) return S(v, 436, x); continue;
-    case "_meta": if (s403(v["_meta"], x) !== v["_meta"]) return S(v, 436, x); continue;
-    default: return S(v, 436, x);
-  }
-  return v;
-}
-function s437(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "compactionId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 437, x); continue;
-    case "_meta": if (s405(v["_meta"], x) !== v["_meta"]) return S(v, 437, x); continue;
-    default: return S(v, 437, x);
-  }
-  return v;
-}
-function s438(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s439(v["params"], x) !== v["params"]) return S(v, 438, x); continue;
-    default: return S(v, 438, x);
-  }
-  return v;
-}
-function s439(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s440(v, x);
-  }
-  return s440(v, x);
-}
-function s440(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 440, x);
-  if (Array.isArray(v)) {
-    return s105(v, x);
-  }
-  if (c243(v)) {
-    return s441(v, x);
-  }
-  { const r = Q(v, 289, 243); if (r !== undefined) return s441(r, x); }
-  if (c244(v)) {
-    return s472(v, x);
-  }
-  { const r = Q(v, 310, 244); if (r !== undefined) return s472(r, x); }
-  if (c245(v)) {
-    return s474(v, x);
-  }
-  { const r = Q(v, 311, 245); if (r !== undefined) return s474(r, x); }
-  if (c246(v)) {
-    return s476(v, x);
-  }
-  { const r = Q(v, 312, 246); if (r !== undefined) return s476(r, x); }
-  if (c247(v)) {
-    return s479(v, x);
-  }
-  { const r = Q(v, 313, 247); if (r !== undefined) return s479(r, x); }
-  if (c248(v)) {
-    return s481(v, x);
-  }
-  { const r = Q(v, 314, 248); if (r !== undefined) return s481(r, x); }
-  if (c249(v)) {
-    return s483(v, x);
-  }
-  { const r = Q(v, 315, 249); if (r !== undefined) return s483(r, x); }
-  if (c250(v)) {
-    return s498(v, x);
-  }
-  { const r = Q(v, 328, 250); if (r !== undefined) return s498(r, x); }
-  if (c251(v)) {
-    return s500(v, x);
-  }
-  { const r = Q(v, 329, 251); if (r !== undefined) return s500(r, x); }
-  if (c252(v)) {
-    return s502(v, x);
-  }
-  { const r = Q(v, 330, 252); if (r !== undefined) return s502(r, x); }
-  if (c253(v)) {
-    return s505(v, x);
-  }
-  { const r = Q(v, 333, 253); if (r !== undefined) return s505(r, x); }
-  if (c254(v)) {
-    return s514(v, x);
-  }
-  { const r = Q(v, 341, 254); if (r !== undefined) return s514(r, x); }
-  if (c255(v)) {
-    return s516(v, x);
-  }
-  { const r = Q(v, 342, 255); if (r !== undefined) return s516(r, x); }
-  if (c256(v)) {
-    return s521(v, x);
-  }
-  { const r = Q(v, 343, 256); if (r !== undefined) return s521(r, x); }
-  if (c257(v)) {
-    return s524(v, x);
-  }
-  { const r = Q(v, 345, 257); if (r !== undefined) return s524(r, x); }
-  if (c258(v)) {
-    return s532(v, x);
-  }
-  { const r = Q(v, 350, 258); if (r !== undefined) return s532(r, x); }
-  if (c259(v)) {
-    return s560(v, x);
-  }
-  { const r = Q(v, 369, 259); if (r !== undefined) return s560(r, x); }
-  if (c58(v)) {
-    return s100(v, x);
-  }
-  { const r = Q(v, 78, 58); if (r !== undefined) return s100(r, x); }
-  return s105(v, x);
-}
-function s441(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "info": if (s130(v["info"], x) !== v["info"]) return S(v, 441, x); continue;
-    case "capabilities": if (s442(v["capabilities"], x) !== v["capabilities"]) return S(v, 441, x); continue;
-    case "_meta": if (s471(v["_meta"], x) !== v["_meta"]) return S(v, 441, x); continue;
-    default: return S(v, 441, x);
-  }
-  if (!H(v, "capabilities")) return S(v, 441, x);
-  return v;
-}
-function s442(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "positionEncodings": continue;
-    case "auth": if (s443(v["auth"], x) !== v["auth"]) return S(v, 442, x); continue;
-    case "elicitation": if (s449(v["elicitation"], x) !== v["elicitation"]) return S(v, 442, x); continue;
-    case "nes": if (s458(v["nes"], x) !== v["nes"]) return S(v, 442, x); continue;
-    case "_meta": if (s470(v["_meta"], x) !== v["_meta"]) return S(v, 442, x); continue;
-    default: return S(v, 442, x);
-  }
-  return v;
-}
-function s443(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 443, x);
-  return s444(v, x);
-}
-function s444(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": if (s445(v["terminal"], x) !== v["terminal"]) return S(v, 444, x); continue;
-    case "_meta": if (s448(v["_meta"], x) !== v["_meta"]) return S(v, 444, x); continue;
-    default: return S(v, 444, x);
-  }
-  return v;
-}
-function s445(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 445, x);
-  return s446(v, x);
-}
-function s446(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s447(v["_meta"], x) !== v["_meta"]) return S(v, 446, x); continue;
-    default: return S(v, 446, x);
-  }
-  return v;
-}
-function s447(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 447, x); continue;
-  }
-  return v;
-}
-function s448(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 448, x); continue;
-  }
-  return v;
-}
-function s449(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 449, x);
-  return s450(v, x);
-}
-function s450(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "form": if (s451(v["form"], x) !== v["form"]) return S(v, 450, x); continue;
-    case "url": if (s454(v["url"], x) !== v["url"]) return S(v, 450, x); continue;
-    case "_meta": if (s457(v["_meta"], x) !== v["_meta"]) return S(v, 450, x); continue;
-    default: return S(v, 450, x);
-  }
-  return v;
-}
-function s451(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 451, x);
-  return s452(v, x);
-}
-function s452(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s453(v["_meta"], x) !== v["_meta"]) return S(v, 452, x); continue;
-    default: return S(v, 452, x);
-  }
-  return v;
-}
-function s453(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 453, x); continue;
-  }
-  return v;
-}
-function s454(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 454, x);
-  return s455(v, x);
-}
-function s455(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s456(v["_meta"], x) !== v["_meta"]) return S(v, 455, x); continue;
-    default: return S(v, 455, x);
-  }
-  return v;
-}
-function s456(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 456, x); continue;
-  }
-  return v;
-}
-function s457(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 457, x); continue;
-  }
-  return v;
-}
-function s458(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 458, x);
-  return s459(v, x);
-}
-function s459(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "jump": if (s460(v["jump"], x) !== v["jump"]) return S(v, 459, x); continue;
-    case "rename": if (s463(v["rename"], x) !== v["rename"]) return S(v, 459, x); continue;
-    case "searchAndReplace": if (s466(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 459, x); continue;
-    case "_meta": if (s469(v["_meta"], x) !== v["_meta"]) return S(v, 459, x); continue;
-    default: return S(v, 459, x);
-  }
-  return v;
-}
-function s460(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 460, x);
-  return s461(v, x);
-}
-function s461(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s462(v["_meta"], x) !== v["_meta"]) return S(v, 461, x); continue;
-    default: return S(v, 461, x);
-  }
-  return v;
-}
-function s462(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 462, x); continue;
-  }
-  return v;
-}
-function s463(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 463, x);
-  return s464(v, x);
-}
-function s464(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s465(v["_meta"], x) !== v["_meta"]) return S(v, 464, x); continue;
-    default: return S(v, 464, x);
-  }
-  return v;
-}
-function s465(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 465, x); continue;
-  }
-  return v;
-}
-function s466(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 466, x);
-  return s467(v, x);
-}
-function s467(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s468(v["_meta"], x) !== v["_meta"]) return S(v, 467, x); continue;
-    default: return S(v, 467, x);
-  }
-  return v;
-}
-function s468(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 468, x); continue;
-  }
-  return v;
-}
-function s469(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 469, x); continue;
-  }
-  return v;
-}
-function s470(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 470, x); continue;
-  }
-  return v;
-}
-function s471(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 471, x); continue;
-  }
-  return v;
-}
-function s472(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": continue;
-    case "_meta": if (s473(v["_meta"], x) !== v["_meta"]) return S(v, 472, x); continue;
-    default: return S(v, 472, x);
-  }
-  return v;
-}
-function s473(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 473, x); continue;
-  }
-  return v;
-}
-function s474(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s475(v["_meta"], x) !== v["_meta"]) return S(v, 474, x); continue;
-    default: return S(v, 474, x);
-  }
-  return v;
-}
-function s475(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 475, x); continue;
-  }
-  return v;
-}
-function s476(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": case "apiType": case "baseUrl": continue;
-    case "headers": if (s477(v["headers"], x) !== v["headers"]) return S(v, 476, x); continue;
-    case "_meta": if (s478(v["_meta"], x) !== v["_meta"]) return S(v, 476, x); continue;
-    default: return S(v, 476, x);
-  }
-  return v;
-}
-function s477(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 477, x); continue;
-  }
-  return v;
-}
-function s478(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 478, x); continue;
-  }
-  return v;
-}
-function s479(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": continue;
-    case "_meta": if (s480(v["_meta"], x) !== v["_meta"]) return S(v, 479, x); continue;
-    default: return S(v, 479, x);
-  }
-  return v;
-}
-function s480(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 480, x); continue;
-  }
-  return v;
-}
-function s481(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s482(v["_meta"], x) !== v["_meta"]) return S(v, 481, x); continue;
-    default: return S(v, 481, x);
-  }
-  return v;
-}
-function s482(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 482, x); continue;
-  }
-  return v;
-}
-function s483(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s484(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 483, x); continue;
-    case "_meta": if (s497(v["_meta"], x) !== v["_meta"]) return S(v, 483, x); continue;
-    default: return S(v, 483, x);
-  }
-  return v;
-}
-function s484(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s485(v[i], x) !== v[i]) return S(v, 484, x);
-    return v;
-  }
-  return S(v, 484, x);
-  return v;
-}
-function s485(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 485, x);
-  switch (v["type"]) {
-    case "http": {
-      return s486(v, x);
-    }
-    case "acp": {
-      return s491(v, x);
-    }
-    case "stdio": {
-      return s493(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s496(v, x);
-    }
-  }
-  return S(v, 485, x);
-}
-function s486(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s487(v["headers"], x) !== v["headers"]) return S(v, 486, x); continue;
-    case "_meta": if (s490(v["_meta"], x) !== v["_meta"]) return S(v, 486, x); continue;
-    default: return S(v, 486, x);
-  }
-  return v;
-}
-function s487(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s488(v[i], x) !== v[i]) return S(v, 487, x);
-    return v;
-  }
-  return S(v, 487, x);
-  return v;
-}
-function s488(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s489(v["_meta"], x) !== v["_meta"]) return S(v, 488, x); continue;
-    default: return S(v, 488, x);
-  }
-  return v;
-}
-function s489(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 489, x); continue;
-  }
-  return v;
-}
-function s490(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 490, x); continue;
-  }
-  return v;
-}
-function s491(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "serverId": continue;
-    case "_meta": if (s492(v["_meta"], x) !== v["_meta"]) return S(v, 491, x); continue;
-    default: return S(v, 491, x);
-  }
-  return v;
-}
-function s492(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 492, x); continue;
-  }
-  return v;
-}
-function s493(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "command": case "args": continue;
-    case "env": if (s494(v["env"], x) !== v["env"]) return S(v, 493, x); continue;
-    case "_meta": if (s495(v["_meta"], x) !== v["_meta"]) return S(v, 493, x); continue;
-    default: return S(v, 493, x);
-  }
-  return v;
-}
-function s494(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s225(v[i], x) !== v[i]) return S(v, 494, x);
-    return v;
-  }
-  return S(v, 494, x);
-  return v;
-}
-function s495(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 495, x); continue;
-  }
-  return v;
-}
-function s496(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 496, x); continue;
-  }
-  return v;
-}
-function s497(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 497, x); continue;
-  }
-  return v;
-}
-function s498(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "cursor": continue;
-    case "_meta": if (s499(v["_meta"], x) !== v["_meta"]) return S(v, 498, x); continue;
-    default: return S(v, 498, x);
-  }
-  return v;
-}
-function s499(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 499, x); continue;
-  }
-  return v;
-}
-function s500(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s501(v["_meta"], x) !== v["_meta"]) return S(v, 500, x); continue;
-    default: return S(v, 500, x);
-  }
-  return v;
-}
-function s501(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 501, x); continue;
-  }
-  return v;
-}
-function s502(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s503(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 502, x); continue;
-    case "_meta": if (s504(v["_meta"], x) !== v["_meta"]) return S(v, 502, x); continue;
-    default: return S(v, 502, x);
-  }
-  return v;
-}
-function s503(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s485(v[i], x) !== v[i]) return S(v, 503, x);
-    return v;
-  }
-  return S(v, 503, x);
-  return v;
-}
-function s504(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 504, x); continue;
-  }
-  return v;
-}
-function s505(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s506(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 505, x); continue;
-    case "replayFrom": if (s507(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 505, x); continue;
-    case "_meta": if (s513(v["_meta"], x) !== v["_meta"]) return S(v, 505, x); continue;
-    default: return S(v, 505, x);
-  }
-  return v;
-}
-function s506(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s485(v[i], x) !== v[i]) return S(v, 506, x);
-    return v;
-  }
-  return S(v, 506, x);
-  return v;
-}
-function s507(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 507, x);
-  return s508(v, x);
-}
-function s508(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 508, x);
-  switch (v["type"]) {
-    case "start": {
-      return s509(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s511(v, x);
-    }
-  }
-  return S(v, 508, x);
-}
-function s509(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "_meta": if (s510(v["_meta"], x) !== v["_meta"]) return S(v, 509, x); continue;
-    default: return S(v, 509, x);
-  }
-  return v;
-}
-function s510(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 510, x); continue;
-  }
-  return v;
-}
-function s511(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "_meta": if (s512(v["_meta"], x) !== v["_meta"]) return S(v, 511, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 511, x); continue;
-  }
-  return v;
-}
-function s512(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 512, x); continue;
-  }
-  return v;
-}
-function s513(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 513, x); continue;
-  }
-  return v;
-}
-function s514(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s515(v["_meta"], x) !== v["_meta"]) return S(v, 514, x); continue;
-    default: return S(v, 514, x);
-  }
-  return v;
-}
-function s515(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 515, x); continue;
-  }
-  return v;
-}
-function s516(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 516, x);
-  switch (v["type"]) {
-    case "id": {
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "value": case "type": continue;
-        case "_meta": if (s517(v["_meta"], x) !== v["_meta"]) return S(v, 516, x); continue;
-        default: return S(v, 516, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "value": case "type": continue;
-        case "_meta": if (s517(v["_meta"], x) !== v["_meta"]) return S(v, 516, x); continue;
-        default: return S(v, 516, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "type": continue;
-        case "_meta": if (s517(v["_meta"], x) !== v["_meta"]) return S(v, 516, x); continue;
-        case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 516, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 516, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 516, x);
-}
-function s517(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 517, x); continue;
-  }
-  return v;
-}
-function s518(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "type": continue;
-    default: return S(v, 518, x);
-  }
-  return v;
-}
-function s519(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "type": continue;
-    default: return S(v, 519, x);
-  }
-  return v;
-}
-function s520(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 520, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 520, x); continue;
-  }
-  return v;
-}
-function s521(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "prompt": if (s522(v["prompt"], x) !== v["prompt"]) return S(v, 521, x); continue;
-    case "_meta": if (s523(v["_meta"], x) !== v["_meta"]) return S(v, 521, x); continue;
-    default: return S(v, 521, x);
-  }
-  return v;
-}
-function s522(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 522, x);
-    return v;
-  }
-  return S(v, 522, x);
-  return v;
-}
-function s523(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 523, x); continue;
-  }
-  return v;
-}
-function s524(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "workspaceUri": continue;
-    case "workspaceFolders": if (s525(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 524, x); continue;
-    case "repository": if (s528(v["repository"], x) !== v["repository"]) return S(v, 524, x); continue;
-    case "_meta": if (s531(v["_meta"], x) !== v["_meta"]) return S(v, 524, x); continue;
-    default: return S(v, 524, x);
-  }
-  return v;
-}
-function s525(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s526(v[i], x) !== v[i]) return S(v, 525, x);
-    return v;
-  }
-  return S(v, 525, x);
-  return v;
-}
-function s526(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "name": continue;
-    case "_meta": if (s527(v["_meta"], x) !== v["_meta"]) return S(v, 526, x); continue;
-    default: return S(v, 526, x);
-  }
-  return v;
-}
-function s527(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 527, x); continue;
-  }
-  return v;
-}
-function s528(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 528, x);
-  return s529(v, x);
-}
-function s529(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "owner": case "remoteUrl": continue;
-    case "_meta": if (s530(v["_meta"], x) !== v["_meta"]) return S(v, 529, x); continue;
-    default: return S(v, 529, x);
-  }
-  return v;
-}
-function s530(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 530, x); continue;
-  }
-  return v;
-}
-function s531(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 531, x); continue;
-  }
-  return v;
-}
-function s532(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "version": case "triggerKind": continue;
-    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 532, x); continue;
-    case "selection": if (s533(v["selection"], x) !== v["selection"]) return S(v, 532, x); continue;
-    case "context": if (s534(v["context"], x) !== v["context"]) return S(v, 532, x); continue;
-    case "_meta": if (s559(v["_meta"], x) !== v["_meta"]) return S(v, 532, x); continue;
-    default: return S(v, 532, x);
-  }
-  return v;
-}
-function s533(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 533, x);
-  return s293(v, x);
-}
-function s534(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 534, x);
-  return s535(v, x);
-}
-function s535(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "recentFiles": if (s536(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 535, x); continue;
-    case "relatedSnippets": if (s539(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 535, x); continue;
-    case "editHistory": if (s545(v["editHistory"], x) !== v["editHistory"]) return S(v, 535, x); continue;
-    case "userActions": if (s548(v["userActions"], x) !== v["userActions"]) return S(v, 535, x); continue;
-    case "openFiles": if (s551(v["openFiles"], x) !== v["openFiles"]) return S(v, 535, x); continue;
-    case "diagnostics": if (s555(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 535, x); continue;
-    case "_meta": if (s558(v["_meta"], x) !== v["_meta"]) return S(v, 535, x); continue;
-    default: return S(v, 535, x);
-  }
-  return v;
-}
-function s536(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s537(v[i], x) !== v[i]) return S(v, 536, x);
-    return v;
-  }
-  return S(v, 536, x);
-  return v;
-}
-function s537(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "languageId": case "text": continue;
-    case "_meta": if (s538(v["_meta"], x) !== v["_meta"]) return S(v, 537, x); continue;
-    default: return S(v, 537, x);
-  }
-  return v;
-}
-function s538(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 538, x); continue;
-  }
-  return v;
-}
-function s539(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s540(v[i], x) !== v[i]) return S(v, 539, x);
-    return v;
-  }
-  return S(v, 539, x);
-  return v;
-}
-function s540(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": continue;
-    case "excerpts": if (s541(v["excerpts"], x) !== v["excerpts"]) return S(v, 540, x); continue;
-    case "_meta": if (s544(v["_meta"], x) !== v["_meta"]) return S(v, 540, x); continue;
-    default: return S(v, 540, x);
-  }
-  return v;
-}
-function s541(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s542(v[i], x) !== v[i]) return S(v, 541, x);
-    return v;
-  }
-  return S(v, 541, x);
-  return v;
-}
-function s542(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "startLine": case "endLine": case "text": continue;
-    case "_meta": if (s543(v["_meta"], x) !== v["_meta"]) return S(v, 542, x); continue;
-    default: return S(v, 542, x);
-  }
-  return v;
-}
-function s543(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 543, x); continue;
-  }
-  return v;
-}
-function s544(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 544, x); continue;
-  }
-  return v;
-}
-function s545(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s546(v[i], x) !== v[i]) return S(v, 545, x);
-    return v;
-  }
-  return S(v, 545, x);
-  return v;
-}
-function s546(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "diff": continue;
-    case "_meta": if (s547(v["_meta"], x) !== v["_meta"]) return S(v, 546, x); continue;
-    default: return S(v, 546, x);
-  }
-  return v;
-}
-function s547(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 547, x); continue;
-  }
-  return v;
-}
-function s548(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s549(v[i], x) !== v[i]) return S(v, 548, x);
-    return v;
-  }
-  return S(v, 548, x);
-  return v;
-}
-function s549(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": case "uri": case "timestampMs": continue;
-    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 549, x); continue;
-    case "_meta": if (s550(v["_meta"], x) !== v["_meta"]) return S(v, 549, x); continue;
-    default: return S(v, 549, x);
-  }
-  return v;
-}
-function s550(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 550, x); continue;
-  }
-  return v;
-}
-function s551(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s552(v[i], x) !== v[i]) return S(v, 551, x);
-    return v;
-  }
-  return S(v, 551, x);
-  return v;
-}
-function s552(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "languageId": case "lastFocusedMs": continue;
-    case "visibleRange": if (s553(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 552, x); continue;
-    case "_meta": if (s554(v["_meta"], x) !== v["_meta"]) return S(v, 552, x); continue;
-    default: return S(v, 552, x);
-  }
-  return v;
-}
-function s553(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 553, x);
-  return s293(v, x);
-}
-function s554(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 554, x); continue;
-  }
-  return v;
-}
-function s555(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s556(v[i], x) !== v[i]) return S(v, 555, x);
-    return v;
-  }
-  return S(v, 555, x);
-  return v;
-}
-function s556(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "severity": case "message": continue;
-    case "range": if (s293(v["range"], x) !== v["range"]) return S(v, 556, x); continue;
-    case "_meta": if (s557(v["_meta"], x) !== v["_meta"]) return S(v, 556, x); continue;
-    default: return S(v, 556, x);
-  }
-  return v;
-}
-function s557(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 557, x); continue;
-  }
-  return v;
-}
-function s558(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 558, x); continue;
-  }
-  return v;
-}
-function s559(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 559, x); continue;
-  }
-  return v;
-}
-function s560(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s561(v["_meta"], x) !== v["_meta"]) return S(v, 560, x); continue;
-    default: return S(v, 560, x);
-  }
-  return v;
-}
-function s561(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 561, x); continue;
-  }
-  return v;
-}
-function s562(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "url": continue;
-    case "headers": if (s487(v["headers"], x) !== v["headers"]) return S(v, 562, x); continue;
-    case "_meta": if (s490(v["_meta"], x) !== v["_meta"]) return S(v, 562, x); continue;
-    default: return S(v, 562, x);
-  }
-  return v;
-}
-function s563(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "serverId": continue;
-    case "_meta": if (s492(v["_meta"], x) !== v["_meta"]) return S(v, 563, x); continue;
-    default: return S(v, 563, x);
-  }
-  return v;
-}
-function s564(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "command": case "args": continue;
-    case "env": if (s494(v["env"], x) !== v["env"]) return S(v, 564, x); continue;
-    case "_meta": if (s495(v["_meta"], x) !== v["_meta"]) return S(v, 564, x); continue;
-    default: return S(v, 564, x);
-  }
-  return v;
-}
-function s565(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s510(v["_meta"], x) !== v["_meta"]) return S(v, 565, x); continue;
-    default: return S(v, 565, x);
-  }
-  return v;
-}
-function s566(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 566, x);
-  if (Array.isArray(v)) return S(v, 566, x);
-  if (c267(v)) {
-    return s567(v, x);
-  }
-  { const r = Q(v, 371, 267); if (r !== undefined) return s567(r, x); }
-  return s587(v, x);
-}
-function s567(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s568(v["result"], x) !== v["result"]) return S(v, 567, x); continue;
-    default: return S(v, 567, x);
-  }
-  return v;
-}
-function s568(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 568, x);
-  if (Array.isArray(v)) {
-    if (c174(v)) {
-      return s311(v, x);
-    }
-    return s310(v, x);
-  }
-  if (c261(v)) {
-    return s569(v, x);
-  }
-  { const r = Q(v, 373, 261); if (r !== undefined) return s569(r, x); }
-  if (c262(v)) {
-    return s576(v, x);
-  }
-  { const r = Q(v, 377, 262); if (r !== undefined) return s576(r, x); }
-  if (c263(v)) {
-    return s583(v, x);
-  }
-  { const r = Q(v, 378, 263); if (r !== undefined) return s583(r, x); }
-  if (c264(v)) {
-    return s585(v, x);
-  }
-  { const r = Q(v, 379, 264); if (r !== undefined) return s585(r, x); }
-  if (c174(v)) {
-    return s311(v, x);
-  }
-  return s310(v, x);
-}
-function s569(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": if (s570(v["outcome"], x) !== v["outcome"]) return S(v, 569, x); continue;
-    case "_meta": if (s575(v["_meta"], x) !== v["_meta"]) return S(v, 569, x); continue;
-    default: return S(v, 569, x);
-  }
-  return v;
-}
-function s570(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 570, x);
-  switch (v["outcome"]) {
-    case "cancelled": {
-      return s571(v, x);
-    }
-    case "selected": {
-      return s572(v, x);
-    }
-    default: {
-      if (typeof v["outcome"] !== "string") break;
-      return s574(v, x);
-    }
-  }
-  return S(v, 570, x);
-}
-function s571(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": continue;
-    default: return S(v, 571, x);
-  }
-  return v;
-}
-function s572(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": case "optionId": continue;
-    case "_meta": if (s573(v["_meta"], x) !== v["_meta"]) return S(v, 572, x); continue;
-    default: return S(v, 572, x);
-  }
-  return v;
-}
-function s573(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 573, x); continue;
-  }
-  return v;
-}
-function s574(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 574, x); continue;
-  }
-  return v;
-}
-function s575(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 575, x); continue;
-  }
-  return v;
-}
-function s576(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 576, x);
   switch (v["action"]) {
     case "accept": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s577(v["_meta"], x) !== v["_meta"]) return S(v, 576, x); continue;
-        case "content": if (s579(v["content"], x) !== v["content"]) return S(v, 576, x); continue;
-        default: return S(v, 576, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
+        case "content": if (s236(v["content"], x) !== v["content"]) return S(v, 289, x); continue;
+        default: return S(v, 289, x);
       }
       return v;
     }
     case "decline": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s577(v["_meta"], x) !== v["_meta"]) return S(v, 576, x); continue;
-        default: return S(v, 576, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
+        default: return S(v, 289, x);
       }
       return v;
     }
     case "cancel": {
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s577(v["_meta"], x) !== v["_meta"]) return S(v, 576, x); continue;
-        default: return S(v, 576, x);
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
+        default: return S(v, 289, x);
       }
       return v;
     }
@@ -6803,376 +4294,221 @@ function s576(v, x) {
       if (typeof v["action"] !== "string") break;
       for (const k in v) switch (k) {
         case "action": continue;
-        case "_meta": if (s577(v["_meta"], x) !== v["_meta"]) return S(v, 576, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 576, x); continue;
+        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
+        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 289, x); continue;
       }
       return v;
     }
   }
-  return S(v, 576, x);
+  return S(v, 289, x);
 }
-function s577(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 577, x); continue;
-  }
-  return v;
-}
-function s578(v, x) {
+function s290(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    case "content": if (s579(v["content"], x) !== v["content"]) return S(v, 578, x); continue;
-    default: return S(v, 578, x);
+    case "content": if (s236(v["content"], x) !== v["content"]) return S(v, 290, x); continue;
+    default: return S(v, 290, x);
   }
   return v;
 }
-function s579(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 579, x); continue;
-  }
-  return v;
-}
-function s580(v, x) {
+function s291(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    default: return S(v, 580, x);
+    default: return S(v, 291, x);
   }
   return v;
 }
-function s581(v, x) {
+function s292(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "action": continue;
-    default: return S(v, 581, x);
+    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 292, x); continue;
   }
   return v;
 }
-function s582(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 582, x); continue;
-  }
-  return v;
-}
-function s583(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": continue;
-    case "_meta": if (s584(v["_meta"], x) !== v["_meta"]) return S(v, 583, x); continue;
-    default: return S(v, 583, x);
-  }
-  return v;
-}
-function s584(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 584, x); continue;
-  }
-  return v;
-}
-function s585(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s586(v["_meta"], x) !== v["_meta"]) return S(v, 585, x); continue;
-    default: return S(v, 585, x);
-  }
-  return v;
-}
-function s586(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 586, x); continue;
-  }
-  return v;
-}
-function s587(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s313(v["error"], x) !== v["error"]) return S(v, 587, x); continue;
-    default: return S(v, 587, x);
-  }
-  return v;
-}
-function s588(v, x) {
+function s293(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "optionId": continue;
-    case "_meta": if (s573(v["_meta"], x) !== v["_meta"]) return S(v, 588, x); continue;
-    default: return S(v, 588, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 293, x); continue;
+    default: return S(v, 293, x);
   }
   return v;
 }
-function s589(v, x) {
+function s294(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s579(v["content"], x) !== v["content"]) return S(v, 589, x); continue;
-    default: return S(v, 589, x);
+    case "content": if (s236(v["content"], x) !== v["content"]) return S(v, 294, x); continue;
+    default: return S(v, 294, x);
   }
   return v;
 }
-function s590(v, x) {
+function s295(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "method": continue;
-    case "params": if (s591(v["params"], x) !== v["params"]) return S(v, 590, x); continue;
-    default: return S(v, 590, x);
+    case "params": if (s296(v["params"], x) !== v["params"]) return S(v, 295, x); continue;
+    default: return S(v, 295, x);
   }
   return v;
 }
-function s591(v, x) {
+function s296(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    return s592(v, x);
+    return s297(v, x);
   }
-  return s592(v, x);
+  return s297(v, x);
 }
-function s592(v, x) {
+function s297(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 592, x);
+  if (x) return S(v, 297, x);
   if (Array.isArray(v)) {
-    return s413(v, x);
+    return s16(v, x);
   }
   if (c273(v)) {
-    return s593(v, x);
+    return s133(v, x);
   }
-  { const r = Q(v, 384, 273); if (r !== undefined) return s593(r, x); }
+  { const r = Q(v, 35, 273); if (r !== undefined) return s133(r, x); }
   if (c274(v)) {
-    return s595(v, x);
+    return s298(v, x);
   }
-  { const r = Q(v, 385, 274); if (r !== undefined) return s595(r, x); }
+  { const r = Q(v, 35, 274); if (r !== undefined) return s298(r, x); }
   if (c275(v)) {
-    return s597(v, x);
+    return s299(v, x);
   }
-  { const r = Q(v, 386, 275); if (r !== undefined) return s597(r, x); }
+  { const r = Q(v, 236, 275); if (r !== undefined) return s299(r, x); }
   if (c276(v)) {
-    return s603(v, x);
+    return s302(v, x);
   }
-  { const r = Q(v, 390, 276); if (r !== undefined) return s603(r, x); }
+  { const r = Q(v, 35, 276); if (r !== undefined) return s302(r, x); }
   if (c277(v)) {
-    return s605(v, x);
+    return s302(v, x);
   }
-  { const r = Q(v, 391, 277); if (r !== undefined) return s605(r, x); }
+  { const r = Q(v, 35, 277); if (r !== undefined) return s302(r, x); }
   if (c278(v)) {
-    return s607(v, x);
+    return s303(v, x);
   }
-  { const r = Q(v, 392, 278); if (r !== undefined) return s607(r, x); }
+  { const r = Q(v, 239, 278); if (r !== undefined) return s303(r, x); }
   if (c279(v)) {
-    return s609(v, x);
+    return s304(v, x);
   }
-  { const r = Q(v, 393, 279); if (r !== undefined) return s609(r, x); }
+  { const r = Q(v, 35, 279); if (r !== undefined) return s304(r, x); }
   if (c280(v)) {
-    return s611(v, x);
+    return s305(v, x);
   }
-  { const r = Q(v, 394, 280); if (r !== undefined) return s611(r, x); }
+  { const r = Q(v, 240, 280); if (r !== undefined) return s305(r, x); }
   if (c209(v)) {
-    return s410(v, x);
+    return s60(v, x);
   }
-  { const r = Q(v, 285, 209); if (r !== undefined) return s410(r, x); }
-  return s413(v, x);
+  { const r = Q(v, 186, 209); if (r !== undefined) return s60(r, x); }
+  return s16(v, x);
 }
-function s593(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s594(v["_meta"], x) !== v["_meta"]) return S(v, 593, x); continue;
-    default: return S(v, 593, x);
-  }
-  return v;
-}
-function s594(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 594, x); continue;
-  }
-  return v;
-}
-function s595(v, x) {
+function s298(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": case "languageId": case "version": case "text": continue;
-    case "_meta": if (s596(v["_meta"], x) !== v["_meta"]) return S(v, 595, x); continue;
-    default: return S(v, 595, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 298, x); continue;
+    default: return S(v, 298, x);
   }
   return v;
 }
-function s596(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 596, x); continue;
-  }
-  return v;
-}
-function s597(v, x) {
+function s299(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": case "version": continue;
-    case "contentChanges": if (s598(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 597, x); continue;
-    case "_meta": if (s602(v["_meta"], x) !== v["_meta"]) return S(v, 597, x); continue;
-    default: return S(v, 597, x);
+    case "contentChanges": if (s300(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 299, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 299, x); continue;
+    default: return S(v, 299, x);
   }
   return v;
 }
-function s598(v, x) {
+function s300(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s599(v[i], x) !== v[i]) return S(v, 598, x);
+    for (let i = 0; i < v.length; i++) if (s301(v[i], x) !== v[i]) return S(v, 300, x);
     return v;
   }
-  return S(v, 598, x);
+  return S(v, 300, x);
   return v;
 }
-function s599(v, x) {
+function s301(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "text": continue;
-    case "range": if (s600(v["range"], x) !== v["range"]) return S(v, 599, x); continue;
-    case "_meta": if (s601(v["_meta"], x) !== v["_meta"]) return S(v, 599, x); continue;
-    default: return S(v, 599, x);
+    case "range": if (s261(v["range"], x) !== v["range"]) return S(v, 301, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 301, x); continue;
+    default: return S(v, 301, x);
   }
   return v;
 }
-function s600(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 600, x);
-  return s293(v, x);
-}
-function s601(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 601, x); continue;
-  }
-  return v;
-}
-function s602(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 602, x); continue;
-  }
-  return v;
-}
-function s603(v, x) {
+function s302(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": continue;
-    case "_meta": if (s604(v["_meta"], x) !== v["_meta"]) return S(v, 603, x); continue;
-    default: return S(v, 603, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 302, x); continue;
+    default: return S(v, 302, x);
   }
   return v;
 }
-function s604(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 604, x); continue;
-  }
-  return v;
-}
-function s605(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "uri": continue;
-    case "_meta": if (s606(v["_meta"], x) !== v["_meta"]) return S(v, 605, x); continue;
-    default: return S(v, 605, x);
-  }
-  return v;
-}
-function s606(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 606, x); continue;
-  }
-  return v;
-}
-function s607(v, x) {
+function s303(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": case "version": continue;
-    case "position": if (s294(v["position"], x) !== v["position"]) return S(v, 607, x); continue;
-    case "visibleRange": if (s293(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 607, x); continue;
-    case "_meta": if (s608(v["_meta"], x) !== v["_meta"]) return S(v, 607, x); continue;
-    default: return S(v, 607, x);
+    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 303, x); continue;
+    case "visibleRange": if (s140(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 303, x); continue;
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 303, x); continue;
+    default: return S(v, 303, x);
   }
   return v;
 }
-function s608(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 608, x); continue;
-  }
-  return v;
-}
-function s609(v, x) {
+function s304(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "suggestionId": continue;
-    case "_meta": if (s610(v["_meta"], x) !== v["_meta"]) return S(v, 609, x); continue;
-    default: return S(v, 609, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 304, x); continue;
+    default: return S(v, 304, x);
   }
   return v;
 }
-function s610(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 610, x); continue;
-  }
-  return v;
-}
-function s611(v, x) {
+function s305(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "suggestionId": case "reason": continue;
-    case "_meta": if (s612(v["_meta"], x) !== v["_meta"]) return S(v, 611, x); continue;
-    default: return S(v, 611, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 305, x); continue;
+    default: return S(v, 305, x);
   }
   return v;
 }
-function s612(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 612, x); continue;
-  }
-  return v;
-}
-function s613(v, x) {
+function s306(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "method": continue;
-    case "params": if (s614(v["params"], x) !== v["params"]) return S(v, 613, x); continue;
-    default: return S(v, 613, x);
+    case "params": if (s307(v["params"], x) !== v["params"]) return S(v, 306, x); continue;
+    default: return S(v, 306, x);
   }
   return v;
 }
-function s614(v, x) {
+function s307(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 614, x);
-  return s615(v, x);
+  if (Array.isArray(v)) return S(v, 307, x);
+  return s308(v, x);
 }
-function s615(v, x) {
+function s308(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 615, x);
-  return s616(v, x);
+  if (Array.isArray(v)) return S(v, 308, x);
+  return s309(v, x);
 }
-function s616(v, x) {
+function s309(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "requestId": continue;
-    case "_meta": if (s617(v["_meta"], x) !== v["_meta"]) return S(v, 616, x); continue;
-    default: return S(v, 616, x);
+    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 309, x); continue;
+    default: return S(v, 309, x);
   }
   return v;
 }
-function s617(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 617, x); continue;
-  }
-  return v;
-}
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309, s310, s311, s312, s313, s314, s315, s316, s317, s318, s319, s320, s321, s322, s323, s324, s325, s326, s327, s328, s329, s330, s331, s332, s333, s334, s335, s336, s337, s338, s339, s340, s341, s342, s343, s344, s345, s346, s347, s348, s349, s350, s351, s352, s353, s354, s355, s356, s357, s358, s359, s360, s361, s362, s363, s364, s365, s366, s367, s368, s369, s370, s371, s372, s373, s374, s375, s376, s377, s378, s379, s380, s381, s382, s383, s384, s385, s386, s387, s388, s389, s390, s391, s392, s393, s394, s395, s396, s397, s398, s399, s400, s401, s402, s403, s404, s405, s406, s407, s408, s409, s410, s411, s412, s413, s414, s415, s416, s417, s418, s419, s420, s421, s422, s423, s424, s425, s426, s427, s428, s429, s430, s431, s432, s433, s434, s435, s436, s437, s438, s439, s440, s441, s442, s443, s444, s445, s446, s447, s448, s449, s450, s451, s452, s453, s454, s455, s456, s457, s458, s459, s460, s461, s462, s463, s464, s465, s466, s467, s468, s469, s470, s471, s472, s473, s474, s475, s476, s477, s478, s479, s480, s481, s482, s483, s484, s485, s486, s487, s488, s489, s490, s491, s492, s493, s494, s495, s496, s497, s498, s499, s500, s501, s502, s503, s504, s505, s506, s507, s508, s509, s510, s511, s512, s513, s514, s515, s516, s517, s518, s519, s520, s521, s522, s523, s524, s525, s526, s527, s528, s529, s530, s531, s532, s533, s534, s535, s536, s537, s538, s539, s540, s541, s542, s543, s544, s545, s546, s547, s548, s549, s550, s551, s552, s553, s554, s555, s556, s557, s558, s559, s560, s561, s562, s563, s564, s565, s566, s567, s568, s569, s570, s571, s572, s573, s574, s575, s576, s577, s578, s579, s580, s581, s582, s583, s584, s585, s586, s587, s588, s589, s590, s591, s592, s593, s594, s595, s596, s597, s598, s599, s600, s601, s602, s603, s604, s605, s606, s607, s608, s609, s610, s611, s612, s613, s614, s615, s616, s617]);
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309]);
 const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
 const H = Object.hasOwn;
 
@@ -7190,260 +4526,260 @@ export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s9(v, 
 export function parseContentBlock(v, o) { return vContentBlock(v) ? s11(v, false) : R(v, o, vContentBlock, "ContentBlock", 11, 13); }
 export function parseAnnotations(v, o) { return vAnnotations(v) ? s14(v, false) : R(v, o, vAnnotations, "Annotations", 14, 17); }
 export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
-export function parseTextContent(v, o) { return vTextContent(v) ? s106(v, false) : R(v, o, vTextContent, "TextContent", 106, 15); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s62(v, false) : R(v, o, vTextContent, "TextContent", 62, 15); }
 export function parseMediaType(v, o) { return vMediaType(v) ? v : R(v, o, vMediaType, "MediaType"); }
-export function parseImageContent(v, o) { return vImageContent(v) ? s107(v, false) : R(v, o, vImageContent, "ImageContent", 107, 20); }
-export function parseAudioContent(v, o) { return vAudioContent(v) ? s108(v, false) : R(v, o, vAudioContent, "AudioContent", 108, 23); }
-export function parseIcon(v, o) { return vIcon(v) ? s26(v, false) : R(v, o, vIcon, "Icon", 26, 28); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s63(v, false) : R(v, o, vImageContent, "ImageContent", 63, 20); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s64(v, false) : R(v, o, vAudioContent, "AudioContent", 64, 15); }
+export function parseIcon(v, o) { return vIcon(v) ? s21(v, false) : R(v, o, vIcon, "Icon", 21, 24); }
 export function parseIconTheme(v, o) { return vIconTheme(v) ? v : R(v, o, vIconTheme, "IconTheme"); }
-export function parseResourceLink(v, o) { return vResourceLink(v) ? s109(v, false) : R(v, o, vResourceLink, "ResourceLink", 109, 26); }
-export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s30(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 30, 33); }
-export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s31(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 31, 34); }
-export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s33(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 33, 35); }
-export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s110(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 110, 32); }
-export function parseContent(v, o) { return vContent(v) ? s111(v, false) : R(v, o, vContent, "Content", 111, 12); }
-export function parseDiffChange(v, o) { return vDiffChange(v) ? s41(v, false) : R(v, o, vDiffChange, "DiffChange", 41, 40); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s65(v, false) : R(v, o, vResourceLink, "ResourceLink", 65, 22); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s23(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 23, 28); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s24(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 24, 29); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s25(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 25, 29); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s66(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 66, 27); }
+export function parseContent(v, o) { return vContent(v) ? s67(v, false) : R(v, o, vContent, "Content", 67, 12); }
+export function parseDiffChange(v, o) { return vDiffChange(v) ? s29(v, false) : R(v, o, vDiffChange, "DiffChange", 29, 33); }
 export function parseDiffFileType(v, o) { return vDiffFileType(v) ? v : R(v, o, vDiffFileType, "DiffFileType"); }
 export function parseAbsolutePath(v, o) { return vAbsolutePath(v) ? v : R(v, o, vAbsolutePath, "AbsolutePath"); }
-export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s112(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 112); }
-export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s113(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 113); }
-export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s50(v, false) : R(v, o, vDiffPatch, "DiffPatch", 50); }
+export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s68(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 68); }
+export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s69(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 69); }
+export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s34(v, false) : R(v, o, vDiffPatch, "DiffPatch", 34); }
 export function parseDiffPatchFormat(v, o) { return vDiffPatchFormat(v) ? v : R(v, o, vDiffPatchFormat, "DiffPatchFormat"); }
-export function parseDiff(v, o) { return vDiff(v) ? s114(v, false) : R(v, o, vDiff, "Diff", 114, 38); }
+export function parseDiff(v, o) { return vDiff(v) ? s70(v, false) : R(v, o, vDiff, "Diff", 70, 31); }
 export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
-export function parseTerminal(v, o) { return vTerminal(v) ? s115(v, false) : R(v, o, vTerminal, "Terminal", 115, 42); }
-export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s56(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 56, 44); }
-export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s116(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 116, 7); }
-export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s117(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 117, 46); }
-export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s63(v, false) : R(v, o, vPermissionOption, "PermissionOption", 63, 48); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s71(v, false) : R(v, o, vTerminal, "Terminal", 71, 35); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s37(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 37, 37); }
+export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s72(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 72, 7); }
+export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s73(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 73, 39); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s40(v, false) : R(v, o, vPermissionOption, "PermissionOption", 40, 35); }
 export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
 export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
-export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s66(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 66, 49); }
-export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s94(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 94, 73); }
-export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s95(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 95); }
-export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s69(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 69, 52); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s41(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 41, 41); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s55(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 55, 61); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s56(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 56); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s43(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 43, 44); }
 export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
-export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s71(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 71, 54); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s45(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 45, 46); }
 export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
-export function parseEnumOption(v, o) { return vEnumOption(v) ? s74(v, false) : R(v, o, vEnumOption, "EnumOption", 74, 58); }
-export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s118(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 118, 56); }
-export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s119(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 119, 60); }
-export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s120(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 120, 62); }
-export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s121(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 121, 64); }
-export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s84(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 84, 67); }
-export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s122(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 122, 69); }
-export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s88(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 88, 70); }
-export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s123(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 123, 66); }
-export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s124(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 124, 51); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s48(v, false) : R(v, o, vEnumOption, "EnumOption", 48, 50); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s74(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 74, 48); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s75(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 75, 52); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s75(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 75, 54); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s76(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 76, 56); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s52(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 52, 59); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s77(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 77, 35); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s54(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 54, 60); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s78(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 78, 58); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s79(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 79, 43); }
 export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
-export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s125(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 125, 75); }
-export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s98(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 98, 77); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s80(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 80, 63); }
+export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s59(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 59, 35); }
 export function parseMcpServerAcpId(v, o) { return vMcpServerAcpId(v) ? v : R(v, o, vMcpServerAcpId, "McpServerAcpId"); }
-export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s100(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 100, 78); }
+export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s60(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 60, 35); }
 export function parseMcpConnectionId(v, o) { return vMcpConnectionId(v) ? v : R(v, o, vMcpConnectionId, "McpConnectionId"); }
-export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s103(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 103, 79); }
-export function parseExtRequest(v, o) { return vExtRequest(v) ? s105(v, false) : R(v, o, vExtRequest, "ExtRequest", 105); }
-export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s126(v, false) : R(v, o, vAgentResponse, "AgentResponse", 126, 80); }
-export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s129(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 129, 83); }
+export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s61(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 61, 35); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s16(v, false) : R(v, o, vExtRequest, "ExtRequest", 16); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s81(v, false) : R(v, o, vAgentResponse, "AgentResponse", 81, 64); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s84(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 84, 67); }
 export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
-export function parseImplementation(v, o) { return vImplementation(v) ? s130(v, false) : R(v, o, vImplementation, "Implementation", 130, 84); }
-export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s132(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 132, 85); }
-export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s134(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 134, 87); }
-export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s136(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 136, 89); }
-export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s138(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 138, 91); }
-export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s141(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 141, 93); }
-export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s144(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 144, 95); }
-export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s148(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 148, 97); }
-export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s150(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 150, 99); }
-export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s153(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 153, 101); }
-export function parseMcpAcpCapabilities(v, o) { return vMcpAcpCapabilities(v) ? s156(v, false) : R(v, o, vMcpAcpCapabilities, "McpAcpCapabilities", 156, 103); }
-export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s160(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 160, 105); }
-export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s163(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 163, 107); }
-export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s166(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 166, 109); }
-export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s170(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 170, 111); }
-export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s173(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 173, 113); }
-export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s176(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 176, 115); }
-export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s178(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 178, 117); }
-export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s180(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 180, 119); }
-export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s182(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 182, 121); }
-export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s185(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 185, 123); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s85(v, false) : R(v, o, vImplementation, "Implementation", 85, 68); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s86(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 86, 69); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s88(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 88, 71); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s90(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 90, 73); }
+export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s92(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 92, 35); }
+export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s92(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 92, 35); }
+export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s92(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 92, 35); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s94(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 94, 78); }
+export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s92(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 92, 35); }
+export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s92(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 92, 35); }
+export function parseMcpAcpCapabilities(v, o) { return vMcpAcpCapabilities(v) ? s92(v, false) : R(v, o, vMcpAcpCapabilities, "McpAcpCapabilities", 92, 35); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s92(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 92, 35); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s92(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 92, 35); }
+export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s92(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 92, 35); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s92(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 92, 35); }
+export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s92(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 92, 35); }
+export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s96(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 96, 88); }
+export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s98(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 98, 90); }
+export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s100(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 100, 92); }
+export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s92(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 92, 35); }
+export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s102(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 102, 35); }
 export function parseTextDocumentSyncKind(v, o) { return vTextDocumentSyncKind(v) ? v : R(v, o, vTextDocumentSyncKind, "TextDocumentSyncKind"); }
-export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s188(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 188, 125); }
-export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s191(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 191, 127); }
-export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s194(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 194, 129); }
-export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s199(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 199, 131); }
-export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s201(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 201, 133); }
-export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s204(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 204, 135); }
-export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s207(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 207, 137); }
-export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s210(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 210, 139); }
-export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s213(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 213, 141); }
-export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s216(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 216, 143); }
+export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s92(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 92, 35); }
+export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s92(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 92, 35); }
+export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s92(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 92, 35); }
+export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s104(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 104, 99); }
+export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s106(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 106, 101); }
+export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s92(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 92, 35); }
+export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s106(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 106, 101); }
+export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s106(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 106, 101); }
+export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s92(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 92, 35); }
+export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s92(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 92, 35); }
 export function parsePositionEncodingKind(v, o) { return vPositionEncodingKind(v) ? v : R(v, o, vPositionEncodingKind, "PositionEncodingKind"); }
-export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s222(v, false) : R(v, o, vAuthMethod, "AuthMethod", 222, 145); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s108(v, false) : R(v, o, vAuthMethod, "AuthMethod", 108, 108); }
 export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
-export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s225(v, false) : R(v, o, vEnvVariable, "EnvVariable", 225, 150); }
-export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s314(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 314, 147); }
-export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s315(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 315, 152); }
-export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s233(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 233, 154); }
-export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s235(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 235, 155); }
-export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s237(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 237, 157); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s111(v, false) : R(v, o, vEnvVariable, "EnvVariable", 111, 35); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s149(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 149, 110); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s150(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 150, 50); }
+export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s92(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 92, 35); }
+export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s114(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 114, 113); }
+export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s116(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 116, 115); }
 export function parseProviderId(v, o) { return vProviderId(v) ? v : R(v, o, vProviderId, "ProviderId"); }
 export function parseLlmProtocol(v, o) { return vLlmProtocol(v) ? v : R(v, o, vLlmProtocol, "LlmProtocol"); }
-export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s239(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 239, 160); }
-export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s243(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 243, 161); }
-export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s245(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 245, 162); }
-export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s247(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 247, 163); }
-export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s249(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 249, 164); }
-export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s251(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 251, 166); }
+export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s118(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 118, 35); }
+export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s92(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 92, 35); }
+export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s92(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 92, 35); }
+export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s92(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 92, 35); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s119(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 119, 118); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s121(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 121, 120); }
 export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
 export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
 export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
-export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s254(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 254, 169); }
-export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s256(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 256, 171); }
-export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s259(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 259, 173); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s123(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 123, 123); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s125(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 125, 50); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s127(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 127, 125); }
 export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
-export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s316(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 316, 168); }
-export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s317(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 317); }
-export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s265(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 265, 175); }
-export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s267(v, false) : R(v, o, vSessionInfo, "SessionInfo", 267, 177); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s151(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 151, 122); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s152(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 152); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s129(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 129, 127); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s131(v, false) : R(v, o, vSessionInfo, "SessionInfo", 131, 129); }
 export function parseSessionListCursor(v, o) { return vSessionListCursor(v) ? v : R(v, o, vSessionListCursor, "SessionListCursor"); }
-export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s270(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 270, 179); }
-export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s272(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 272, 180); }
-export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s275(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 275, 182); }
-export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s278(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 278, 184); }
-export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s280(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 280, 185); }
-export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s283(v, false) : R(v, o, vPromptResponse, "PromptResponse", 283, 187); }
-export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s285(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 285, 188); }
-export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s287(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 287, 189); }
-export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s289(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 289, 191); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s92(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 92, 35); }
+export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s119(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 119, 118); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s132(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 132, 118); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s92(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 92, 35); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s132(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 132, 118); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s92(v, false) : R(v, o, vPromptResponse, "PromptResponse", 92, 35); }
+export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s133(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 133, 35); }
+export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s134(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 134, 131); }
+export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s136(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 136, 133); }
 export function parseNesSuggestionId(v, o) { return vNesSuggestionId(v) ? v : R(v, o, vNesSuggestionId, "NesSuggestionId"); }
-export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s292(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 292, 195); }
-export function parseRange(v, o) { return vRange(v) ? s293(v, false) : R(v, o, vRange, "Range", 293, 196); }
-export function parsePosition(v, o) { return vPosition(v) ? s294(v, false) : R(v, o, vPosition, "Position", 294, 197); }
-export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s318(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 318, 193); }
-export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s319(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 319, 200); }
-export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s320(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 320, 202); }
-export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s321(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 321, 204); }
-export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s308(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 308, 205); }
-export function parseExtResponse(v, o) { return vExtResponse(v) ? s310(v, false) : R(v, o, vExtResponse, "ExtResponse", 310); }
-export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s311(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 311); }
-export function parseError(v, o) { return vError(v) ? s313(v, false) : R(v, o, vError, "Error", 313, 207); }
+export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s139(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 139, 137); }
+export function parseRange(v, o) { return vRange(v) ? s140(v, false) : R(v, o, vRange, "Range", 140, 138); }
+export function parsePosition(v, o) { return vPosition(v) ? s141(v, false) : R(v, o, vPosition, "Position", 141, 35); }
+export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s153(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 153, 135); }
+export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s154(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 154, 141); }
+export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s155(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 155, 141); }
+export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s156(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 156, 35); }
+export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s92(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 92, 35); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s16(v, false) : R(v, o, vExtResponse, "ExtResponse", 16); }
+export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s16(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 16); }
+export function parseError(v, o) { return vError(v) ? s148(v, false) : R(v, o, vError, "Error", 148, 143); }
 export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
-export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s322(v, false) : R(v, o, vAgentNotification, "AgentNotification", 322, 208); }
-export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s325(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 325, 211); }
-export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s326(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 326, 212); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s157(v, false) : R(v, o, vAgentNotification, "AgentNotification", 157, 144); }
+export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s160(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 160, 147); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s161(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 161, 148); }
 export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
-export function parseContentChunk(v, o) { return vContentChunk(v) ? s414(v, false) : R(v, o, vContentChunk, "ContentChunk", 414, 214); }
-export function parseUserMessage(v, o) { return vUserMessage(v) ? s415(v, false) : R(v, o, vUserMessage, "UserMessage", 415, 216); }
-export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s416(v, false) : R(v, o, vAgentMessage, "AgentMessage", 416, 220); }
-export function parseAgentThought(v, o) { return vAgentThought(v) ? s417(v, false) : R(v, o, vAgentThought, "AgentThought", 417, 224); }
-export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s418(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 418, 229); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s204(v, false) : R(v, o, vContentChunk, "ContentChunk", 204, 12); }
+export function parseUserMessage(v, o) { return vUserMessage(v) ? s205(v, false) : R(v, o, vUserMessage, "UserMessage", 205, 150); }
+export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s205(v, false) : R(v, o, vAgentMessage, "AgentMessage", 205, 150); }
+export function parseAgentThought(v, o) { return vAgentThought(v) ? s205(v, false) : R(v, o, vAgentThought, "AgentThought", 205, 150); }
+export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s92(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 92, 35); }
 export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
-export function parseUsage(v, o) { return vUsage(v) ? s345(v, false) : R(v, o, vUsage, "Usage", 345, 233); }
-export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s419(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 419, 231); }
-export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s420(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 420, 235); }
-export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s421(v, false) : R(v, o, vStateUpdate, "StateUpdate", 421, 227); }
-export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s422(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 422, 237); }
-export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s356(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 356, 242); }
-export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s359(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 359, 244); }
-export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s423(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 423, 240); }
-export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s424(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 424, 246); }
-export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s365(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 365, 249); }
+export function parseUsage(v, o) { return vUsage(v) ? s169(v, false) : R(v, o, vUsage, "Usage", 169, 157); }
+export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s206(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 206, 155); }
+export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s92(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 92, 35); }
+export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s207(v, false) : R(v, o, vStateUpdate, "StateUpdate", 207, 153); }
+export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s208(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 208, 159); }
+export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s175(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 175, 35); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s177(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 177, 165); }
+export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s209(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 209, 162); }
+export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s210(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 210, 35); }
+export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s180(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 180, 168); }
 export function parsePlanId(v, o) { return vPlanId(v) ? v : R(v, o, vPlanId, "PlanId"); }
-export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s368(v, false) : R(v, o, vPlanEntry, "PlanEntry", 368, 253); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s183(v, false) : R(v, o, vPlanEntry, "PlanEntry", 183, 35); }
 export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
 export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
-export function parsePlanItems(v, o) { return vPlanItems(v) ? s425(v, false) : R(v, o, vPlanItems, "PlanItems", 425, 251); }
-export function parsePlanFile(v, o) { return vPlanFile(v) ? s426(v, false) : R(v, o, vPlanFile, "PlanFile", 426, 255); }
-export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s427(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 427, 257); }
-export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s428(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 428, 248); }
-export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s429(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 429, 259); }
-export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s381(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 381, 263); }
-export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s383(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 383, 265); }
-export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s430(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 430, 267); }
-export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s431(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 431, 261); }
-export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s432(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 432, 269); }
-export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s433(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 433, 272); }
-export function parseCost(v, o) { return vCost(v) ? s396(v, false) : R(v, o, vCost, "Cost", 396, 276); }
-export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s434(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 434, 274); }
+export function parsePlanItems(v, o) { return vPlanItems(v) ? s211(v, false) : R(v, o, vPlanItems, "PlanItems", 211, 170); }
+export function parsePlanFile(v, o) { return vPlanFile(v) ? s212(v, false) : R(v, o, vPlanFile, "PlanFile", 212, 35); }
+export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s213(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 213, 35); }
+export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s214(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 214, 167); }
+export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s215(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 215, 35); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s190(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 190, 175); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s192(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 192, 177); }
+export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s216(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 216, 35); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s217(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 217, 173); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s132(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 132, 118); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s218(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 218, 180); }
+export function parseCost(v, o) { return vCost(v) ? s198(v, false) : R(v, o, vCost, "Cost", 198, 35); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s219(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 219, 182); }
 export function parseNoticeSeverity(v, o) { return vNoticeSeverity(v) ? v : R(v, o, vNoticeSeverity, "NoticeSeverity"); }
-export function parseNotice(v, o) { return vNotice(v) ? s435(v, false) : R(v, o, vNotice, "Notice", 435, 278); }
+export function parseNotice(v, o) { return vNotice(v) ? s220(v, false) : R(v, o, vNotice, "Notice", 220, 50); }
 export function parseCompactionId(v, o) { return vCompactionId(v) ? v : R(v, o, vCompactionId, "CompactionId"); }
 export function parseCompactionStatus(v, o) { return vCompactionStatus(v) ? v : R(v, o, vCompactionStatus, "CompactionStatus"); }
-export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s436(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 436, 280); }
-export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s437(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 437, 283); }
-export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s408(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 408, 284); }
-export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s410(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 410, 285); }
-export function parseExtNotification(v, o) { return vExtNotification(v) ? s413(v, false) : R(v, o, vExtNotification, "ExtNotification", 413); }
-export function parseClientRequest(v, o) { return vClientRequest(v) ? s438(v, false) : R(v, o, vClientRequest, "ClientRequest", 438, 286); }
-export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s441(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 441, 289); }
-export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s442(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 442, 290); }
-export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s444(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 444, 292); }
-export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s446(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 446, 294); }
-export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s450(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 450, 296); }
-export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s452(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 452, 298); }
-export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s455(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 455, 300); }
-export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s459(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 459, 302); }
-export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s461(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 461, 304); }
-export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s464(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 464, 306); }
-export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s467(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 467, 308); }
-export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s472(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 472, 310); }
-export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s474(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 474, 311); }
-export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s476(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 476, 312); }
-export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s479(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 479, 313); }
-export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s481(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 481, 314); }
-export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s483(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 483, 315); }
-export function parseMcpServer(v, o) { return vMcpServer(v) ? s485(v, false) : R(v, o, vMcpServer, "McpServer", 485, 318); }
-export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s488(v, false) : R(v, o, vHttpHeader, "HttpHeader", 488, 322); }
-export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s562(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 562, 320); }
-export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s563(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 563, 324); }
-export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s564(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 564, 326); }
-export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s498(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 498, 328); }
-export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s500(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 500, 329); }
-export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s502(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 502, 330); }
-export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s505(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 505, 333); }
-export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s508(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 508, 337); }
-export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s565(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 565, 339); }
-export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s514(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 514, 341); }
-export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s516(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 516, 342); }
-export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s521(v, false) : R(v, o, vPromptRequest, "PromptRequest", 521, 343); }
-export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s524(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 524, 345); }
-export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s526(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 526, 347); }
-export function parseNesRepository(v, o) { return vNesRepository(v) ? s529(v, false) : R(v, o, vNesRepository, "NesRepository", 529, 349); }
-export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s532(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 532, 350); }
+export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s221(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 221, 185); }
+export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s222(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 222, 12); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s203(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 203, 35); }
+export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s60(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 60, 186); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s16(v, false) : R(v, o, vExtNotification, "ExtNotification", 16); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s223(v, false) : R(v, o, vClientRequest, "ClientRequest", 223, 187); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s226(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 226, 190); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s227(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 227, 191); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s229(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 229, 193); }
+export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s92(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 92, 35); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s231(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 231, 196); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s92(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 92, 35); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s92(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 92, 35); }
+export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s233(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 233, 200); }
+export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s92(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 92, 35); }
+export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s92(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 92, 35); }
+export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s92(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 92, 35); }
+export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s234(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 234, 35); }
+export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s92(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 92, 35); }
+export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s235(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 235, 35); }
+export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s237(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 237, 35); }
+export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s92(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 92, 35); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s238(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 238, 205); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s240(v, false) : R(v, o, vMcpServer, "McpServer", 240, 207); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s111(v, false) : R(v, o, vHttpHeader, "HttpHeader", 111, 35); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s278(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 278, 209); }
+export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s279(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 279, 35); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s280(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 280, 211); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s244(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 244, 35); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s133(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 133, 35); }
+export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s245(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 245, 205); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s246(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 246, 212); }
+export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s248(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 248, 214); }
+export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s92(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 92, 35); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s133(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 133, 35); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s251(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 251, 35); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s254(v, false) : R(v, o, vPromptRequest, "PromptRequest", 254, 215); }
+export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s255(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 255, 217); }
+export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s257(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 257, 35); }
+export function parseNesRepository(v, o) { return vNesRepository(v) ? s259(v, false) : R(v, o, vNesRepository, "NesRepository", 259, 35); }
+export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s260(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 260, 219); }
 export function parseNesTriggerKind(v, o) { return vNesTriggerKind(v) ? v : R(v, o, vNesTriggerKind, "NesTriggerKind"); }
-export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s535(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 535, 353); }
-export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s537(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 537, 355); }
-export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s540(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 540, 357); }
-export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s542(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 542, 359); }
-export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s546(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 546, 361); }
-export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s549(v, false) : R(v, o, vNesUserAction, "NesUserAction", 549, 363); }
-export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s552(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 552, 365); }
-export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s556(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 556, 368); }
+export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s263(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 263, 222); }
+export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s265(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 265, 35); }
+export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s267(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 267, 224); }
+export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s269(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 269, 35); }
+export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s271(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 271, 35); }
+export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s273(v, false) : R(v, o, vNesUserAction, "NesUserAction", 273, 141); }
+export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s275(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 275, 227); }
+export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s277(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 277, 137); }
 export function parseNesDiagnosticSeverity(v, o) { return vNesDiagnosticSeverity(v) ? v : R(v, o, vNesDiagnosticSeverity, "NesDiagnosticSeverity"); }
-export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s560(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 560, 369); }
-export function parseClientResponse(v, o) { return vClientResponse(v) ? s566(v, false) : R(v, o, vClientResponse, "ClientResponse", 566, 370); }
-export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s569(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 569, 373); }
-export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s570(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 570, 374); }
-export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s588(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 588, 376); }
-export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s576(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 576, 377); }
+export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s133(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 133, 35); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s281(v, false) : R(v, o, vClientResponse, "ClientResponse", 281, 228); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s284(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 284, 231); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s285(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 285, 232); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s293(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 293, 35); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s289(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 289, 35); }
 export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
-export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s589(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 589); }
-export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s583(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 583, 378); }
-export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s585(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 585, 379); }
-export function parseClientNotification(v, o) { return vClientNotification(v) ? s590(v, false) : R(v, o, vClientNotification, "ClientNotification", 590, 381); }
-export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s593(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 593, 384); }
-export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s595(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 595, 385); }
-export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s597(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 597, 386); }
-export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s599(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 599, 388); }
-export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s603(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 603, 390); }
-export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s605(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 605, 391); }
-export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s607(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 607, 392); }
-export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s609(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 609, 393); }
-export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s611(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 611, 394); }
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s294(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 294); }
+export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s61(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 61, 35); }
+export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s92(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 92, 35); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s295(v, false) : R(v, o, vClientNotification, "ClientNotification", 295, 233); }
+export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s133(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 133, 35); }
+export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s298(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 298, 35); }
+export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s299(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 299, 236); }
+export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s301(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 301, 238); }
+export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s302(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 302, 35); }
+export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s302(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 302, 35); }
+export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s303(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 303, 239); }
+export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s304(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 304, 35); }
+export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s305(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 305, 240); }
 export function parseNesRejectReason(v, o) { return vNesRejectReason(v) ? v : R(v, o, vNesRejectReason, "NesRejectReason"); }
-export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s613(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 613, 395); }
-export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s616(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 616, 398); }
+export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s306(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 306, 241); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s309(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 309, 35); }
 export const isRequestPermissionSubjectOf = /* @__PURE__ */ plan.variantGuard("type", [["tool_call", 286], ["command", 289]], 290);
 export const isCustomRequestPermissionSubject = /* @__PURE__ */ plan.customGuard("type", ["tool_call", "command"], 290);
 export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 293], ["diff", 296], ["terminal", 299]], 300);
