@@ -77,7 +77,9 @@ for (const m of modules)
   for (const name of Object.keys(await import(pathToFileURL(join(RUNTIME, m)).href)))
     if (!bundled.has(name)) missing.push(`${m}: ${name}`);
 if (missing.length > 0) {
-  console.error(`runtime bundle: exports lost (two modules export one name?): ${missing.join(", ")}`);
+  console.error(
+    `runtime bundle: exports lost (two modules export one name?): ${missing.join(", ")}`,
+  );
   process.exit(1);
 }
 if (!readFileSync(join(OUT, NODE), "utf8").includes(`from "./${WEB}"`)) {
