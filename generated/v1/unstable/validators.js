@@ -148,9 +148,9 @@ export {
   vCancelNotification,
   vCancelRequestNotification,
 } from "../validators.js";
-import { ucs2length as __ucs2length } from "../../runtime/ajv-helpers.js";
-import { issue as __issue } from "../../runtime/ajv-helpers.js";
-import { formats as __formats } from "../../runtime/formats.js";
+import { ucs2length as __ucs2length } from "../../runtime/index.js";
+import { issue as __issue } from "../../runtime/index.js";
+import { formats as __formats } from "../../runtime/index.js";
 import {
   vWriteTextFileRequest as validate21,
   vReadTextFileRequest as validate23,

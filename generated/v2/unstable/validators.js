@@ -34,9 +34,9 @@ export {
   vElicitationContentValue,
   vElicitationAcceptAction,
 } from "../validators.js";
-import { ucs2length as __ucs2length } from "../../runtime/ajv-helpers.js";
-import { issue as __issue } from "../../runtime/ajv-helpers.js";
-import { formats as __formats } from "../../runtime/formats.js";
+import { ucs2length as __ucs2length } from "../../runtime/index.js";
+import { issue as __issue } from "../../runtime/index.js";
+import { formats as __formats } from "../../runtime/index.js";
 import {
   vIcon as validate39,
   vDiffPathChange as validate56,
