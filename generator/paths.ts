@@ -22,6 +22,8 @@ export const ROOT = findRoot();
 export const TEMPLATES_DIR = join(ROOT, "templates");
 /** The JSON-RPC and validation runtime, compiled from templates/runtime by `npm run build`. */
 export const RUNTIME_DIR = join(ROOT, "dist", "runtime");
+/** The runtime's JavaScript as the package ships it, one module each for web and Node (tools/build/runtime-bundle.mjs). */
+export const RUNTIME_BUNDLE_DIR = join(ROOT, "dist", "runtime-bundle");
 
 export const GENERATOR_VERSION: string = JSON.parse(
   readFileSync(join(ROOT, "package.json"), "utf8"),

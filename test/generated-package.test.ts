@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript-5.9";
@@ -238,5 +238,40 @@ describe("validators enforce the schema strictly", () => {
     const assert = mod.assertInitializeRequest as (v: unknown) => unknown;
     expect(() => assert({})).toThrow(mod.ValidationError as new () => Error);
     expect(assert({ protocolVersion: 1 })).toEqual({ protocolVersion: 1 });
+  });
+});
+
+describe("the runtime's JavaScript", () => {
+  const runtimeDir = join(TEST_PACKAGE, "runtime");
+  const jsFiles = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
+
+  it("is one web-platform module and the Node helpers' module, whatever the source's split", () => {
+    const sources = readdirSync(join(import.meta.dirname, "..", "templates", "runtime")).filter(
+      (f) => f.endsWith(".ts") && f !== "node.ts",
+    );
+    expect(sources.length).toBeGreaterThan(1);
+    expect(jsFiles(runtimeDir).sort()).toEqual(["index.js", "node.js"]);
+  });
+
+  it("is imported through those two files only, and the Node module shares the web one", () => {
+    const specifiers = new Set<string>();
+    for (const file of jsFiles(TEST_PACKAGE)) {
+      if (file.startsWith("runtime/")) continue;
+      const code = readFileSync(join(TEST_PACKAGE, file), "utf8");
+      for (const m of code.matchAll(/from "((?:\.\.\/)+runtime\/[^"]+)"/g))
+        specifiers.add((m[1] as string).replace(/^(\.\.\/)+/, ""));
+    }
+    expect([...specifiers].sort()).toEqual(["runtime/index.js", "runtime/node.js"]);
+    const node = readFileSync(join(runtimeDir, "node.js"), "utf8");
+    expect(node).toMatch(/from "\.\/index\.js"/);
+    // A class defined in both would be two classes: `instanceof` would fail across them.
+    // `class Name` or, as a bundler writes it, `var Name = class`.
+    const classes = (code: string) =>
+      [
+        ...code.matchAll(/\bclass\s+(?!extends\b)(\w+)|\b(?:var|let|const)\s+(\w+)\s*=\s*class\b/g),
+      ].map((m) => m[1] ?? m[2]);
+    const web = new Set(classes(readFileSync(join(runtimeDir, "index.js"), "utf8")));
+    expect(classes(node).filter((c) => web.has(c))).toEqual([]);
   });
 });

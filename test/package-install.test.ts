@@ -29,7 +29,7 @@ describe("the packed package", () => {
       .filter(Boolean);
     expect(listing).toContain("package/v1/index.js");
     expect(listing).toContain("package/v2/unstable/index.d.ts");
-    expect(listing).toContain("package/runtime/validation.js");
+    expect(listing).toContain("package/runtime/index.js");
     expect(listing.some((f) => f.includes("node_modules") || f.endsWith(".ts.txt"))).toBe(false);
     const pkg = JSON.parse(
       execFileSync("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" }),

@@ -5,4 +5,4 @@ export * from "./parsers.js";
 export * from "./connection.js";
 export * from "./capabilities.js";
 export * from "./errors.js";
-export { ValidationError } from "../runtime/validation.js";
+export { ValidationError } from "../runtime/index.js";

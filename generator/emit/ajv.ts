@@ -7,6 +7,7 @@ import { RUNTIME_DIR } from "../paths.js";
 import type { Json } from "../schema/json.js";
 import { ACP_KEYWORDS, UNEVALUATED_KEYWORDS } from "../schema/keywords.js";
 import { forEachJson, forEachSchema } from "../schema/walk.js";
+import { runtimeSpecifier } from "../symbols/exports.js";
 import { COMPACTIONS, type Compaction, importValidators } from "./ajv-output.js";
 
 const Ajv2020 = Ajv2020Module.default;
@@ -193,9 +194,12 @@ export function standaloneModule(
   if (/\brequire\(/.test(code))
     throw new Error(`${what} needs an ajv runtime helper the generated package does not ship`);
   const imports = AJV_RUNTIME.filter((n) => new RegExp(`\\b__${n}\\b`).test(code)).map(
-    (n) => `import { ${n} as __${n} } from "${runtimePath}/ajv-helpers.js";`,
+    (n) =>
+      `import { ${n} as __${n} } from "${runtimeSpecifier(runtimePath, "ajv-helpers.js", false)}";`,
   );
   if (code.includes("__formats"))
-    imports.push(`import { formats as __formats } from "${runtimePath}/formats.js";`);
+    imports.push(
+      `import { formats as __formats } from "${runtimeSpecifier(runtimePath, "formats.js", false)}";`,
+    );
   return `${imports.join("\n")}\n${code}\n`;
 }

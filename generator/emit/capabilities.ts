@@ -3,7 +3,7 @@ import type {
   CapabilityGate as RuntimeGate,
 } from "../../templates/runtime/negotiation.js";
 import type { CapabilityGate, Negotiation, SurfaceModel } from "../model/protocol.js";
-import type { Role } from "../symbols/exports.js";
+import { type Role, runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
 import { jsLiteral, literal, propertyKey } from "./js.js";
@@ -56,7 +56,7 @@ export function emitCapabilities({ surface, names, runtime }: EmitContext): Outp
   ];
   const js = [
     head,
-    `import { ${negotiation && helpers ? "capabilitiesFrom, " : ""}frozen } from "${runtime}/negotiation.js";`,
+    `import { ${negotiation && helpers ? "capabilitiesFrom, " : ""}frozen } from "${runtimeSpecifier(runtime, "negotiation.js", false)}";`,
     "",
     ...gatesDoc,
     `export const ${gates} = /* @__PURE__ */ frozen([`,

@@ -1,4 +1,5 @@
 import type { Method } from "../model/protocol.js";
+import { runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { handlerResult, resultType } from "./connection-calls.js";
 import { literal } from "./js.js";
@@ -47,7 +48,9 @@ export function chainJavascript(
       : []),
   ];
   return {
-    imports: [`import { ProxyConnection } from "${runtime}/proxy-connection.js";`],
+    imports: [
+      `import { ProxyConnection } from "${runtimeSpecifier(runtime, "proxy-connection.js", false)}";`,
+    ],
     body: [
       "/** The proxy chain's methods, between a conductor and its proxies. */",
       "const PROXY = Object.freeze([",

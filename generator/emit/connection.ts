@@ -3,7 +3,7 @@ import { methodsOf } from "../model/methods.js";
 import type { Method, RoleCalls, SurfaceModel } from "../model/protocol.js";
 import type { HandlerSide } from "../model/sides.js";
 import { reachingClosedUnions } from "../schema/unions.js";
-import { type Role, reexportLines } from "../symbols/exports.js";
+import { type Role, reexportLines, runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { NEGOTIATION_TABLE, negotiationLines } from "./capabilities.js";
 import {
@@ -71,10 +71,12 @@ function javascript(
   const nullResults = all.some((m) => m.result === null);
   const lines = [
     head,
-    `import { SideConnection } from "${runtime}/side-connection.js";`,
+    `import { SideConnection } from "${runtimeSpecifier(runtime, "side-connection.js", false)}";`,
     ...chain.imports,
     ...(nullResults
-      ? [`import { parseNullResult, validateNullResult } from "${runtime}/null-result.js";`]
+      ? [
+          `import { parseNullResult, validateNullResult } from "${runtimeSpecifier(runtime, "null-result.js", false)}";`,
+        ]
       : []),
     ...(used.length > 0
       ? [

@@ -1,6 +1,7 @@
 import { SESSION_NOT_FOUND } from "../model/conventions.js";
 import { ERROR_CODE_DEFINITION } from "../model/error-codes.js";
 import type { ErrorCode } from "../model/protocol.js";
+import { runtimeSpecifier } from "../symbols/exports.js";
 import type { EmitContext } from "./context.js";
 import { commentLine, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
@@ -17,7 +18,10 @@ export function emitErrors({ surface, names, runtime }: EmitContext): OutputFile
   const { errorClass, helpers, sessionNotFound } = names.errors;
   const data = {
     banner: banner(surface.schemaFile.name).trimEnd(),
-    runtime,
+    requestError: {
+      js: runtimeSpecifier(runtime, "request-error.js", false),
+      dts: runtimeSpecifier(runtime, "request-error.js", true),
+    },
     definition: ERROR_CODE_DEFINITION,
     errorClass,
     helpers: helpers.map(({ name, code }) => ({

@@ -1,3 +1,4 @@
+import { runtimeSpecifier } from "../symbols/exports.js";
 import type { EmitContext } from "./context.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
@@ -18,7 +19,7 @@ export function emitGuards({ surface, names, runtime: runtimePath }: EmitContext
   const head = banner(surface.schemaFile.name);
   const js = [
     head,
-    `import { assertWith, validateWith } from "${runtimePath}/validation.js";`,
+    `import { assertWith, validateWith } from "${runtimeSpecifier(runtimePath, "validation.js", false)}";`,
     `import { ${names.definitions.map((d) => d.validator).join(", ")} } from "./validators.js";`,
     "",
   ];

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
-import { GENERATOR_VERSION, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
-import { reexportLines } from "../symbols/exports.js";
+import { GENERATOR_VERSION, RUNTIME_BUNDLE_DIR, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
+import { RUNTIME_MODULE, RUNTIME_NODE_MODULE, reexportLines } from "../symbols/exports.js";
 import type { Symbols } from "../symbols/table.js";
 import { capabilityRows, readmeShowsCapabilities } from "./capabilities.js";
 import type { EmitContext } from "./context.js";
@@ -41,15 +41,30 @@ export function emitSurfaceIndex({ surface, names, runtime }: EmitContext): Outp
 }
 
 /**
- * The runtime shared by every surface, compiled from templates/runtime by the build. The
- * file list comes from the sources, so a stale file left in dist/ can never ship.
+ * The runtime shared by every surface, compiled from templates/runtime by the build: each
+ * module's declarations, and its JavaScript as the build bundled it (one web-platform module,
+ * `runtime/index.js`, and the Node helpers beside it: symbols/exports.ts `runtimeSpecifier`).
+ * The module list comes from the sources, so a stale file left in dist/ can never ship.
  */
 export function emitRuntime(): OutputFile[] {
-  return readdirSync(join(TEMPLATES_DIR, "runtime"))
+  const modules = readdirSync(join(TEMPLATES_DIR, "runtime"))
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
-    .sort()
-    .flatMap((f) => [`${f.slice(0, -3)}.d.ts`, `${f.slice(0, -3)}.js`])
-    .map((f) => ({ path: `runtime/${f}`, content: readFileSync(join(RUNTIME_DIR, f), "utf8") }));
+    .map((f) => f.slice(0, -3))
+    .sort();
+  const file = (dir: string, name: string): OutputFile => ({
+    path: `runtime/${name}`,
+    content: readFileSync(join(dir, name), "utf8"),
+  });
+  const web = modules.filter((m) => `${m}.js` !== RUNTIME_NODE_MODULE);
+  return [
+    ...modules.map((m) => file(RUNTIME_DIR, `${m}.d.ts`)),
+    file(RUNTIME_BUNDLE_DIR, RUNTIME_MODULE),
+    {
+      path: `runtime/${RUNTIME_MODULE.replace(/\.js$/, ".d.ts")}`,
+      content: `${web.map((m) => `export * from "./${m}.js";`).join("\n")}\n`,
+    },
+    file(RUNTIME_BUNDLE_DIR, RUNTIME_NODE_MODULE),
+  ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Surfaces in the order package.json lists them: by protocol version, stable first. */

@@ -15,6 +15,7 @@ import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
 import { selfNesting } from "../schema/refs.js";
 import { hasCatchAll, knownTags } from "../schema/unions.js";
+import { runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { createStandaloneAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
@@ -89,7 +90,7 @@ function parsersJs(
   // The runtime under one namespace: no definition's validator name (`v<Name>`) can clash.
   const lines = [
     banner(surface.schemaFile.name),
-    `import * as P from "${runtimePath}/parse.js";`,
+    `import * as P from "${runtimeSpecifier(runtimePath, "parse.js", false)}";`,
     `import { ${validators.join(", ")} } from "./validators.js";`,
   ];
   if (locals.size > 0)

@@ -10,8 +10,9 @@ import {
 } from "../schema/unions.js";
 import { fallbackFor, nullReplacement, ON_ERROR, ON_NULL, SKIP_INVALID } from "./annotations.js";
 import { CheckTable } from "./checks.js";
+import { mergeEqualNodes } from "./plan-graph.js";
 import type { Definition, SurfaceModel } from "./protocol.js";
-import { ShapeBuilder, type ShapePlan } from "./shape-plan.js";
+import { mergeShapes, ShapeBuilder, type ShapePlan } from "./shape-plan.js";
 
 /**
  * What parsing does, per definition, as data the runtime interpreter
@@ -95,12 +96,16 @@ class PlanBuilder {
     for (const def of this.surface.definitions)
       if (this.reachesClosed.has(def.key)) open.set(def.key, this.checks.openDef(def.key));
     const unions = this.surface.definitions.flatMap((def) => this.unionHelper(def) ?? []);
+    // Built per subschema path, both plans repeat themselves (a definition reached through
+    // many references, an inline `_meta` in every definition): equal nodes become one.
+    // The shape plan refers to repair nodes, so the repair plan is merged first.
+    const merged = mergeEqualNodes(this.nodes, mapRepairRefs);
     return {
-      nodes: this.nodes,
-      where: this.where,
+      nodes: merged.nodes,
+      where: merged.representatives.map((i) => this.where[i] as string),
       checks: this.checks,
-      roots: this.roots,
-      shapes,
+      roots: new Map([...this.roots].map(([key, node]) => [key, merged.index(node)])),
+      shapes: mergeShapes(shapes, merged.index),
       open,
       unions,
     };
@@ -338,4 +343,24 @@ function walkedChildren(schema: JsonObject): Json[] {
 /** A definition as the open reading checks it: a closed union admits unknown variants. */
 function openSchema(def: Definition): Json {
   return def.union && isObject(def.schema) ? withUnknownVariant(def.schema, def.union) : def.schema;
+}
+
+/** A repair node with each reference to another repair node passed through `f`. */
+function mapRepairRefs(node: PlanNode, f: (index: number) => number): PlanNode {
+  const out: Draft<PlanNode> = { ...node };
+  if (node.properties)
+    out.properties = node.properties.map((p) =>
+      p.node === undefined ? p : { ...p, node: f(p.node) },
+    );
+  if (node.allOf) out.allOf = node.allOf.map(f);
+  if (node.union)
+    out.union = {
+      ...node.union,
+      variants: node.union.variants.map((v) =>
+        v.node === undefined ? v : { ...v, node: f(v.node) },
+      ),
+    };
+  if (node.items !== undefined) out.items = f(node.items);
+  if (node.values !== undefined) out.values = f(node.values);
+  return out;
 }

@@ -17,6 +17,7 @@ import {
 import { isClosed, taggedUnion } from "../schema/unions.js";
 import { validFill } from "./annotations.js";
 import type { CheckTable } from "./checks.js";
+import { mergeEqualNodes } from "./plan-graph.js";
 import type { Definition } from "./protocol.js";
 
 /**
@@ -395,4 +396,42 @@ class Flattened {
   readonly items: Json[] = [];
   /** Union nodes among the parts. */
   readonly unions: JsonObject[] = [];
+}
+
+/**
+ * `plan` with its equal nodes merged (model/plan-graph.ts), and its references into the
+ * repair plan renumbered by `repairIndex` (that plan's own merge).
+ */
+export function mergeShapes(plan: ShapePlan, repairIndex: (old: number) => number): ShapePlan {
+  const renumbered = plan.nodes.map((node) => mapShapeRefs(node, (i) => i, repairIndex));
+  const merged = mergeEqualNodes(renumbered, (node, f) => mapShapeRefs(node, f, (i) => i));
+  return {
+    nodes: merged.nodes,
+    where: merged.representatives.map((i) => plan.where[i] as string),
+    roots: new Map([...plan.roots].map(([key, node]) => [key, merged.index(node)])),
+  };
+}
+
+/** A shape node with each reference to another shape node through `f`, to a repair node through `repair`. */
+function mapShapeRefs(
+  node: ShapeNode,
+  f: (index: number) => number,
+  repair: (index: number) => number,
+): ShapeNode {
+  const out: Draft<ShapeNode> = { ...node };
+  const child = (index: number): number => (index === NO_OBJECT ? index : f(index));
+  if (node.keys) out.keys = node.keys.map(([key, index]) => [key, child(index)] as const);
+  if (node.others !== undefined) out.others = child(node.others);
+  if (node.items !== undefined) out.items = f(node.items);
+  if (node.unions)
+    out.unions = node.unions.map((union) => ({
+      ...union,
+      variants: union.variants.map((v) => {
+        const variant: Draft<ShapeVariant> = { ...v };
+        if (v.node !== undefined) variant.node = f(v.node);
+        if (v.repair !== undefined) variant.repair = repair(v.repair);
+        return variant;
+      }),
+    }));
+  return out;
 }

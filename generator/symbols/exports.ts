@@ -243,6 +243,25 @@ export function packageNames(): string[] {
   ];
 }
 
+/**
+ * The runtime's one JavaScript module for the web platform: the build bundles
+ * templates/runtime into it (tools/build/runtime-bundle.mjs), because Node loads each ES
+ * module file separately and eighteen small files cost a cold import more than their code.
+ * The Node helpers (`node.js`) are a module of their own; declarations stay one file per
+ * runtime module, so a consumer's compiler reads only the ones a surface refers to.
+ */
+export const RUNTIME_MODULE = "index.js";
+/** The Node helpers' module: its own file, which imports the web-platform one. */
+export const RUNTIME_NODE_MODULE = "node.js";
+
+/**
+ * What generated code imports from for the runtime's module `file` (`parse.js`): in
+ * declarations that module's own file, in JavaScript the bundled module that holds it.
+ */
+export function runtimeSpecifier(runtimePath: string, file: string, declarations: boolean): string {
+  return `${runtimePath}/${declarations || file === RUNTIME_NODE_MODULE ? file : RUNTIME_MODULE}`;
+}
+
 /** `export { a, b } from "<runtime>/<module>";` (or `export type`) for each re-export. */
 export function reexportLines(
   reexports: readonly RuntimeReexport[],
@@ -253,6 +272,6 @@ export function reexportLines(
     .filter((r) => declarations || !r.typeOnly)
     .map(
       (r) =>
-        `export ${r.typeOnly ? "type " : ""}{ ${r.names.join(", ")} } from "${runtimePath}/${r.from}";`,
+        `export ${r.typeOnly ? "type " : ""}{ ${r.names.join(", ")} } from "${runtimeSpecifier(runtimePath, r.from, declarations)}";`,
     );
 }

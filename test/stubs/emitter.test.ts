@@ -40,8 +40,17 @@ describe("emitConnection", () => {
   it("imports the runtime at the surface's depth and only validators the methods use", () => {
     const [stable, unstable] = surfaces(SCHEMA_DIR);
     if (!stable || !unstable) throw new Error("expected the vendored surfaces");
-    expect(emitted(stable).js).toContain('from "../runtime/side-connection.js"');
-    expect(emitted(unstable).js).toContain('from "../../runtime/side-connection.js"');
+    // JavaScript from the runtime's one bundled module, declarations from the module's own file.
+    expect(emitted(stable).js).toContain('import { SideConnection } from "../runtime/index.js"');
+    expect(emitted(unstable).js).toContain(
+      'import { SideConnection } from "../../runtime/index.js"',
+    );
+    expect(emitted(stable).dts).toContain(
+      'import { SideConnection } from "../runtime/side-connection.js"',
+    );
+    expect(emitted(unstable).dts).toContain(
+      'import { SideConnection } from "../../runtime/side-connection.js"',
+    );
     const imported =
       emitted(stable)
         .js.match(/^import \{ (.*) \} from "\.\/validators\.js";$/m)?.[1]

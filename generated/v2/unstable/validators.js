@@ -34,13 +34,13 @@ export {
   vElicitationContentValue,
   vElicitationAcceptAction,
 } from "../validators.js";
-import { ucs2length as __ucs2length } from "../../runtime/ajv-helpers.js";
-import { issue as __issue } from "../../runtime/ajv-helpers.js";
-import { pushIssue as __pushIssue } from "../../runtime/ajv-helpers.js";
-import { concatIssues as __concatIssues } from "../../runtime/ajv-helpers.js";
-import { truncateIssues as __truncateIssues } from "../../runtime/ajv-helpers.js";
-import { fail as __fail } from "../../runtime/ajv-helpers.js";
-import { formats as __formats } from "../../runtime/formats.js";
+import { ucs2length as __ucs2length } from "../../runtime/index.js";
+import { issue as __issue } from "../../runtime/index.js";
+import { pushIssue as __pushIssue } from "../../runtime/index.js";
+import { concatIssues as __concatIssues } from "../../runtime/index.js";
+import { truncateIssues as __truncateIssues } from "../../runtime/index.js";
+import { fail as __fail } from "../../runtime/index.js";
+import { formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
   vIcon as validate46,

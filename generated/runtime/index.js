@@ -1,0 +1,2642 @@
+// dist/runtime/ajv-helpers.js
+function issue(instancePath, keyword, params) {
+  return { instancePath, keyword, params };
+}
+function fail(validator, instancePath, keyword, params) {
+  validator.errors = [issue(instancePath, keyword, params)];
+  return false;
+}
+function pushIssue(list, error) {
+  if (list === null)
+    return [error];
+  list.push(error);
+  return list;
+}
+function concatIssues(list, errors) {
+  return list === null ? errors : list.concat(errors);
+}
+function truncateIssues(list, count) {
+  if (list === null || !count)
+    return null;
+  list.length = count;
+  return list;
+}
+function ucs2length(text) {
+  let length = 0;
+  let index = 0;
+  while (index < text.length) {
+    const code = text.charCodeAt(index++);
+    if (code >= 55296 && code <= 56319 && index < text.length) {
+      const next = text.charCodeAt(index);
+      if ((next & 64512) === 56320)
+        index++;
+    }
+    length++;
+  }
+  return length;
+}
+function equal(a, b) {
+  if (a === b)
+    return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
+    return Number.isNaN(a) && Number.isNaN(b);
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length)
+      return false;
+    for (let i = 0; i < a.length; i++)
+      if (!equal(a[i], b[i]))
+        return false;
+    return true;
+  }
+  if (Array.isArray(b))
+    return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length)
+    return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key))
+      return false;
+    if (!equal(a[key], b[key]))
+      return false;
+  }
+  return true;
+}
+
+// dist/runtime/fifo.js
+var BLOCK = 1024;
+var Fifo = class {
+  constructor() {
+    this.head = { slots: new Array(BLOCK), next: void 0 };
+    this.tail = this.head;
+    this.readAt = 0;
+    this.writeAt = 0;
+    this.count = 0;
+  }
+  get length() {
+    return this.count;
+  }
+  push(value) {
+    if (this.writeAt === BLOCK) {
+      const block = { slots: new Array(BLOCK), next: void 0 };
+      this.tail.next = block;
+      this.tail = block;
+      this.writeAt = 0;
+    }
+    this.tail.slots[this.writeAt++] = value;
+    this.count++;
+  }
+  /** The oldest value, removed; undefined when empty. */
+  shift() {
+    if (this.count === 0)
+      return void 0;
+    if (this.readAt === BLOCK) {
+      this.head = this.head.next;
+      this.readAt = 0;
+    }
+    const slots = this.head.slots;
+    const value = slots[this.readAt];
+    slots[this.readAt++] = void 0;
+    this.count--;
+    if (this.count === 0) {
+      this.head = this.tail;
+      this.readAt = 0;
+      this.writeAt = 0;
+    }
+    return value;
+  }
+  clear() {
+    this.head = { slots: new Array(BLOCK), next: void 0 };
+    this.tail = this.head;
+    this.readAt = 0;
+    this.writeAt = 0;
+    this.count = 0;
+  }
+};
+
+// dist/runtime/arrival-queue.js
+var HIGH_WATER = 1024;
+var LOW_WATER = 256;
+var ArrivalQueue = class {
+  constructor() {
+    this.waiting = new Fifo();
+    this.busy = false;
+  }
+  /** True while a call holds the queue or calls wait to start. */
+  get idle() {
+    return !this.busy && this.waiting.length === 0;
+  }
+  /** Calls queued and not started yet. */
+  get length() {
+    return this.waiting.length;
+  }
+  /** `start` runs now or after the calls queued before it; it must not reject. */
+  push(start) {
+    this.waiting.push(start);
+    if (!this.busy)
+      this.drain();
+  }
+  /**
+   * Undefined while fewer than {@link HIGH_WATER} calls wait; otherwise a promise that
+   * resolves once no more than {@link LOW_WATER} do, or at {@link wake}.
+   */
+  whenRoom() {
+    if (this.waiting.length < HIGH_WATER)
+      return void 0;
+    return new Promise((resolve) => {
+      this.room = { resolve };
+    });
+  }
+  /** Resolves a pending {@link whenRoom} now, whatever the queue's length. */
+  wake() {
+    const room = this.room;
+    this.room = void 0;
+    room?.resolve();
+  }
+  /** Drops every call not started yet (the connection closed). */
+  clear() {
+    this.waiting.clear();
+    this.wake();
+  }
+  drain() {
+    while (!this.busy && this.waiting.length > 0) {
+      this.busy = true;
+      const running = this.waiting.shift()();
+      if (running) {
+        void running.then(() => {
+          this.busy = false;
+          this.drain();
+        });
+      } else {
+        this.busy = false;
+      }
+    }
+    if (this.room && this.waiting.length <= LOW_WATER)
+      this.wake();
+  }
+};
+
+// dist/runtime/json-rpc.js
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function isJsonRpcId(value) {
+  return value === null || typeof value === "string" || typeof value === "number" && Number.isFinite(value);
+}
+function isErrorObject(value) {
+  return isRecord(value) && Number.isInteger(value.code) && typeof value.message === "string";
+}
+function classify(value) {
+  if (Array.isArray(value))
+    return { kind: "invalid", reason: "batches are not supported", id: null, answer: true };
+  if (!isRecord(value))
+    return { kind: "invalid", reason: "a message must be a JSON object", id: null, answer: true };
+  const hasId = Object.hasOwn(value, "id");
+  const id = hasId && isJsonRpcId(value.id) ? value.id : null;
+  const responseShaped = !Object.hasOwn(value, "method") && (hasId || Object.hasOwn(value, "result") || Object.hasOwn(value, "error"));
+  const invalid = (reason) => ({
+    kind: "invalid",
+    reason,
+    id,
+    answer: !responseShaped
+  });
+  if (value.jsonrpc !== "2.0")
+    return invalid('"jsonrpc" must be "2.0"');
+  if (hasId && !isJsonRpcId(value.id))
+    return invalid('"id" must be a string, a number or null');
+  if (!responseShaped) {
+    if (typeof value.method !== "string")
+      return invalid('"method" must be a string');
+    return hasId ? { kind: "request", id, method: value.method, params: value.params } : { kind: "notification", method: value.method, params: value.params };
+  }
+  const hasResult = Object.hasOwn(value, "result");
+  const hasError = Object.hasOwn(value, "error");
+  if (!hasId) {
+    if (hasError && !hasResult && isErrorObject(value.error))
+      return { kind: "error", id: null, error: value.error };
+    return invalid('a response needs an "id"');
+  }
+  if (hasResult === hasError)
+    return invalid('a response needs exactly one of "result" and "error"');
+  if (hasResult)
+    return { kind: "result", id, result: value.result };
+  if (!isErrorObject(value.error))
+    return invalid('"error" must be an object with an integer "code" and a string "message"');
+  return { kind: "error", id, error: value.error };
+}
+
+// dist/runtime/message-stream.js
+var _a;
+var _b;
+var _c;
+var _d;
+var MALFORMED = /* @__PURE__ */ Symbol.for("acp-codegen.malformed-frame");
+function isMalformedFrame(value) {
+  return hasMark(value, MALFORMED);
+}
+function hasMark(value, mark) {
+  return typeof value === "object" && value !== null && value[mark] === true;
+}
+var MalformedFrame = class {
+  constructor(problem, size, detail = {}) {
+    this[_a] = true;
+    this.problem = problem;
+    this.size = size;
+    if (detail.text !== void 0)
+      this.text = detail.text;
+    if (detail.peek !== void 0)
+      this.peek = detail.peek;
+    if (detail.limit !== void 0)
+      this.limit = detail.limit;
+  }
+};
+_a = MALFORMED;
+var REFUSED = /* @__PURE__ */ Symbol.for("acp-codegen.refused-message");
+function isRefusedMessage(error) {
+  return typeof error === "object" && error !== null && error[REFUSED] === true;
+}
+var MessageEncodingError = class extends Error {
+  constructor(reason) {
+    super(`message cannot be encoded as JSON${reason instanceof Error ? `: ${reason.message}` : ""}`);
+    this.name = "MessageEncodingError";
+    this[_b] = true;
+    this.reason = reason;
+  }
+};
+_b = REFUSED;
+var MessageTooLargeError = class extends Error {
+  constructor(what, size, limit) {
+    super(`${what} is ${size} bytes encoded, over the limit of ${limit} bytes`);
+    this.name = "MessageTooLargeError";
+    this[_c] = true;
+    this.size = size;
+    this.limit = limit;
+  }
+};
+_c = REFUSED;
+var INPUT_ENDED = /* @__PURE__ */ Symbol.for("acp-codegen.input-ended");
+function isInputEnded(error) {
+  return hasMark(error, INPUT_ENDED);
+}
+var InputEndedError = class extends Error {
+  constructor() {
+    super(...arguments);
+    this.name = "InputEndedError";
+    this[_d] = true;
+  }
+};
+_d = INPUT_ENDED;
+
+// dist/runtime/validation.js
+var ValidationError = class extends Error {
+  constructor(type, issues) {
+    const first = issues[0];
+    const where = first ? `${first.instancePath || "(root)"} ${first.message}` : "invalid";
+    super(`invalid ${type}: ${where}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ""}`);
+    this.name = "ValidationError";
+    this.type = type;
+    this.issues = issues;
+  }
+};
+function issuesOf(validator) {
+  return (validator.errors ?? []).map((e) => ({
+    instancePath: e.instancePath,
+    message: messageOf(e.keyword, e.params ?? {}),
+    keyword: e.keyword
+  }));
+}
+var LIMITS = {
+  maxLength: ["more", "characters"],
+  minLength: ["fewer", "characters"],
+  maxItems: ["more", "items"],
+  minItems: ["fewer", "items"],
+  maxProperties: ["more", "properties"],
+  minProperties: ["fewer", "properties"]
+};
+function messageOf(keyword, params) {
+  const p = (name) => String(params[name]);
+  switch (keyword) {
+    case "type":
+      return `must be ${p("type")}`;
+    case "required":
+      return `must have required property '${p("missingProperty")}'`;
+    case "additionalProperties":
+      return `must NOT have additional properties${unexpected(params.additionalProperty)}`;
+    case "unevaluatedProperties":
+      return `must NOT have unevaluated properties${unexpected(params.unevaluatedProperty)}`;
+    case "enum":
+      return "must be equal to one of the allowed values";
+    case "const":
+      return "must be equal to constant";
+    case "format":
+      return `must match format "${p("format")}"`;
+    case "pattern":
+      return `must match pattern "${p("pattern")}"`;
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      return `must be ${p("comparison")} ${p("limit")}`;
+    case "multipleOf":
+      return `must be multiple of ${p("multipleOf")}`;
+    case "uniqueItems":
+      return `must NOT have duplicate items (items ## ${p("j")} and ${p("i")} are identical)`;
+    case "items":
+    case "additionalItems":
+    case "unevaluatedItems":
+      return `must NOT have more than ${p("limit")} items`;
+    case "contains":
+      return params.maxContains === void 0 ? `must contain at least ${p("minContains")} valid item(s)` : `must contain at least ${p("minContains")} and no more than ${p("maxContains")} valid item(s)`;
+    case "dependencies":
+    case "dependentRequired":
+      return `must have ${params.depsCount === 1 ? "property" : "properties"} ${p("deps")} when property ${p("property")} is present`;
+    case "propertyNames":
+      return "property name must be valid";
+    case "anyOf":
+      return "must match a schema in anyOf";
+    case "oneOf":
+      return "must match exactly one schema in oneOf";
+    case "not":
+      return "must NOT be valid";
+    case "if":
+      return `must match "${p("failingKeyword")}" schema`;
+    case "false schema":
+      return "boolean schema is false";
+    case "discriminator":
+      return params.error === "tag" ? `tag "${p("tag")}" must be string` : `value of tag "${p("tag")}" must be in oneOf`;
+  }
+  const limit = Object.hasOwn(LIMITS, keyword) ? LIMITS[keyword] : void 0;
+  if (limit)
+    return `must NOT have ${limit[0]} than ${p("limit")} ${limit[1]}`;
+  return `must pass "${keyword}" keyword validation`;
+}
+function unexpected(name) {
+  return typeof name === "string" ? `: ${JSON.stringify(name)}` : "";
+}
+var TOO_DEEP = {
+  instancePath: "",
+  message: "is nested too deeply to validate",
+  keyword: "depth"
+};
+function run(validator, value) {
+  try {
+    return validator(value) ? null : issuesOf(validator);
+  } catch (error) {
+    if (error instanceof RangeError)
+      return [TOO_DEEP];
+    throw error;
+  }
+}
+function validateWith(validator, value) {
+  const issues = run(validator, value);
+  return issues === null ? { valid: true, value } : { valid: false, issues };
+}
+function assertWith(validator, type, value) {
+  const issues = run(validator, value);
+  if (issues === null)
+    return value;
+  throw new ValidationError(type, issues);
+}
+
+// dist/runtime/method-routes.js
+function routesOf(entries) {
+  const request = /* @__PURE__ */ new Map();
+  const notification = /* @__PURE__ */ new Map();
+  for (const entry of entries) {
+    (entry.kind === "request" ? request : notification).set(entry.method, entry);
+  }
+  return { request, notification };
+}
+function invalidParams(entry, params) {
+  const validator = entry?.validateParams;
+  if (!entry || !validator || validator(params))
+    return void 0;
+  return new ValidationError(entry.params, issuesOf(validator));
+}
+function receive(parse, validator, type, value, unknownVariants = "reject") {
+  const unknown = [];
+  if (parse) {
+    const open = {
+      unknownVariants: "keep",
+      onUnknownVariant: (variant) => unknown.push(variant)
+    };
+    try {
+      if (unknownVariants === "keep")
+        return { value: parse(value, open), unknown };
+      return { value: parse(value), unknown };
+    } catch (error) {
+      if (!(error instanceof ValidationError))
+        throw error;
+      const only = unknownVariants === "reject" && accepts(() => parse(value, open));
+      return { invalid: error, unknown: only ? unknown : [] };
+    }
+  }
+  if (!validator || validator(value))
+    return { value, unknown };
+  return { invalid: new ValidationError(type, issuesOf(validator)), unknown };
+}
+function accepts(read) {
+  try {
+    read();
+    return true;
+  } catch (error) {
+    if (error instanceof ValidationError)
+      return false;
+    throw error;
+  }
+}
+function kindsOf(unknown) {
+  return [...new Set(unknown.map((u) => `${u.tag} ${JSON.stringify(u.kind)}`))].join(", ");
+}
+function fillEmpty(value, validator) {
+  if (value !== void 0 && value !== null)
+    return value;
+  if (validator && !validator(value ?? null) && validator({}))
+    return {};
+  return value ?? null;
+}
+
+// dist/runtime/request-error.js
+var RequestError = class extends Error {
+  constructor(code, message, data) {
+    super(message);
+    this.name = "RequestError";
+    this.code = code;
+    if (data !== void 0)
+      this.data = data;
+  }
+  /** The `error` member of a JSON-RPC response. */
+  toErrorObject() {
+    return this.data === void 0 ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+};
+var wireErrors = {
+  /** -32700: the line received was not JSON (or not UTF-8). */
+  parseError: (detail) => new RequestError(-32700, withDetail("Parse error", detail)),
+  /** -32600: JSON, but not a valid JSON-RPC request object. */
+  invalidRequest: (data, detail) => new RequestError(-32600, withDetail("Invalid request", detail), data),
+  /** -32601: the method does not exist here, or this side does not implement it. */
+  methodNotFound: (method) => new RequestError(-32601, `Method not found: ${method}`, { method }),
+  /** -32602: the params do not match the method's schema. */
+  invalidParams: (data, detail) => new RequestError(-32602, withDetail("Invalid params", detail), data),
+  /** -32603: the handler failed. */
+  internalError: (data, detail) => new RequestError(-32603, withDetail("Internal error", detail), data),
+  /** -32800: the request was cancelled (`$/cancel_request`, or the caller's signal). */
+  requestCancelled: (data, detail) => new RequestError(-32800, withDetail("Request cancelled", detail), data)
+};
+function withDetail(message, detail) {
+  return detail ? `${message}: ${detail}` : message;
+}
+var ConnectionClosedError = class extends Error {
+  constructor(reason, kind = "closed") {
+    super(closeMessage(kind, reason));
+    this.name = "ConnectionClosedError";
+    this.kind = kind;
+    this.reason = reason;
+  }
+};
+function closeMessage(kind, reason) {
+  const detail = reason instanceof Error ? reason.message : reason === void 0 ? "" : String(reason);
+  switch (kind) {
+    case "end-of-input":
+      return `connection closed: ${detail || "the peer closed its output"}`;
+    case "read-error":
+      return `connection closed: ${detail || "reading failed"}`;
+    case "write-error":
+      return `connection closed: ${detail || "writing failed"}`;
+    case "closed":
+      return detail ? `connection closed: ${detail}` : "connection closed by close()";
+  }
+}
+
+// dist/runtime/negotiation.js
+var other = (role) => role === "agent" ? "client" : "agent";
+var Negotiation = class {
+  constructor(role, spec, gates, options, note, serves) {
+    this.role = role;
+    this.spec = spec;
+    this.gates = gates;
+    this.note = note;
+    this.serves = serves;
+    this.done = false;
+    const modes = typeof options === "string" ? { sent: options, received: options } : options;
+    this.sent = modes?.sent ?? "enforce";
+    this.received = modes?.received ?? "enforce";
+    this.outgoing = byCall(gates.filter((g) => g.side === other(role)));
+    this.incoming = byCall(gates.filter((g) => g.side === role && !g.content));
+  }
+  /** Both sides' capabilities, once `initialize` has completed. */
+  get negotiated() {
+    if (!this.done)
+      return void 0;
+    const [agent, client] = this.role === "agent" ? [this.own, this.peer] : [this.peer, this.own];
+    return this.version === void 0 ? { agent, client } : { protocolVersion: this.version, agent, client };
+  }
+  /**
+   * An outgoing call: the error it fails with, or undefined to send it. A client sending
+   * `initialize` declares its own capabilities with it.
+   */
+  beforeSend(method, kind, params) {
+    if (this.sent === "off" && !(this.role === "client" && method === this.spec.method)) {
+      return void 0;
+    }
+    if (method === this.spec.method && kind === "request") {
+      if (this.role === "client")
+        this.declare(property(params, this.spec.capabilities.client));
+      return void 0;
+    }
+    if (method.startsWith("$/"))
+      return void 0;
+    if (!this.done)
+      return this.refuse(notInitialized(this.role, method), method, "not-initialized");
+    for (const gate of this.outgoing.get(`${kind} ${method}`) ?? []) {
+      if (declared(this.peer, gate.capability))
+        continue;
+      const problem = gate.content ? contentRefusal(this.spec, gate, params) : methodRefusal(this.spec, gate);
+      if (problem)
+        return this.refuse(problem, method, "capability-not-declared");
+    }
+    return void 0;
+  }
+  /**
+   * A (parsed) answer to one of our requests. For the client's `initialize`: the error that
+   * fails the call when the agent speaks another protocol version; otherwise the handshake
+   * is done.
+   */
+  resultReceived(method, resultType, result) {
+    if (this.role !== "client" || method !== this.spec.method)
+      return void 0;
+    const version = this.spec.version === void 0 ? void 0 : property(result, this.spec.version);
+    const speaks = this.spec.versions;
+    if (this.spec.version !== void 0 && this.sent !== "off" && !speaks.includes(version)) {
+      const issue2 = {
+        instancePath: `/${this.spec.version}`,
+        keyword: "const",
+        message: `is ${JSON.stringify(version)}, and this connection speaks protocol version ${speaks.join(" or ")}`
+      };
+      this.note("warn", "protocol-version", `the agent answered ${method} with protocol version ${JSON.stringify(version)}; this connection speaks ${speaks.join(" or ")}`, method);
+      if (this.sent === "enforce")
+        return new ValidationError(resultType ?? "result", [issue2]);
+    }
+    this.peer = property(result, this.spec.capabilities.agent) ?? {};
+    this.version = typeof version === "number" ? version : void 0;
+    this.done = true;
+    return void 0;
+  }
+  /** A request received, as its handler gets it: for the agent, `initialize` brings the client's capabilities. */
+  requestReceived(method, params) {
+    if (this.role !== "agent" || method !== this.spec.method)
+      return;
+    this.peer = property(params, this.spec.capabilities.client) ?? {};
+    const version = this.spec.version === void 0 ? void 0 : property(params, this.spec.version);
+    this.version = typeof version === "number" ? version : void 0;
+  }
+  /** The result a handler answered with, about to be sent: the agent's `initialize` completes the handshake. */
+  answering(method, result) {
+    if (this.role !== "agent" || method !== this.spec.method)
+      return;
+    this.declare(property(result, this.spec.capabilities.agent));
+    const version = this.spec.version === void 0 ? void 0 : property(result, this.spec.version);
+    if (typeof version === "number")
+      this.version = version;
+    this.done = true;
+  }
+  /**
+   * An incoming call of a method this side gates: true when it must not reach the handler
+   * (it was not declared, or nothing was yet). Logged either way.
+   */
+  refuses(method, kind) {
+    if (this.received === "off")
+      return false;
+    const gates = this.incoming.get(`${kind} ${method}`);
+    if (!gates)
+      return false;
+    const missing2 = gates.find((g) => !declared(this.own, g.capability));
+    if (!missing2)
+      return false;
+    const refused = this.received === "enforce";
+    this.note("warn", "undeclared-method", `${refused ? "refused" : "served"} ${method}: this ${this.role} did not declare ${capabilityName(this.spec, missing2)}`, method);
+    return refused;
+  }
+  /** This side's capabilities are now `capabilities`: report each promise its handlers do not keep. */
+  declare(capabilities) {
+    this.own = capabilities ?? {};
+    const missing2 = /* @__PURE__ */ new Map();
+    const unused = /* @__PURE__ */ new Map();
+    for (const gate of this.gates) {
+      if (gate.side !== this.role || gate.content || !gate.handlerRequired)
+        continue;
+      const name = capabilityName(this.spec, gate);
+      const served = this.serves(gate.handler);
+      const isDeclared = declared(this.own, gate.capability);
+      const list = isDeclared && !served ? missing2 : !isDeclared && served ? unused : void 0;
+      list?.set(name, [...list.get(name) ?? [], `${gate.handler} (${gate.method})`]);
+    }
+    for (const [name, handlers] of missing2) {
+      this.note("error", "capability-without-handler", `this ${this.role} declares ${name} but has no ${handlers.join(", ")} handler: the ${other(this.role)} may call what it cannot serve`, this.spec.method);
+    }
+    if (this.received === "off")
+      return;
+    for (const [name, handlers] of unused) {
+      this.note("debug", "capability-without-handler", `this ${this.role} serves ${handlers.join(", ")} but does not declare ${name}: calls will be refused`, this.spec.method);
+    }
+  }
+  refuse(error, method, reason) {
+    if (this.sent === "enforce")
+      return error;
+    this.note("warn", reason, `sent anyway: ${error.message}`, method);
+    return void 0;
+  }
+};
+function capabilitiesFrom(gates, side, handlers, declared2 = {}) {
+  const out = copy(declared2);
+  const byCapability = /* @__PURE__ */ new Map();
+  for (const gate of gates) {
+    if (gate.side !== side || gate.content || !gate.handlerRequired)
+      continue;
+    const key = JSON.stringify(gate.capability);
+    byCapability.set(key, [...byCapability.get(key) ?? [], gate]);
+  }
+  const has = (name) => typeof handlers[name] === "function";
+  for (const list of byCapability.values()) {
+    const first = list[0];
+    if (!list.every((g) => has(g.handler)))
+      continue;
+    let node = out;
+    const path = first.capability;
+    for (const [i, key] of path.entries()) {
+      const last = i === path.length - 1;
+      const current = Object.hasOwn(node, key) ? node[key] : void 0;
+      if (last) {
+        if (!isRecord2(current))
+          define(node, key, first.declare === true ? true : {});
+      } else {
+        const next = isRecord2(current) ? current : {};
+        define(node, key, next);
+        node = next;
+      }
+    }
+  }
+  return out;
+}
+function frozen(value) {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value))
+      frozen(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+function byCall(gates) {
+  const map = /* @__PURE__ */ new Map();
+  for (const gate of gates) {
+    const key = `${gate.kind} ${gate.method}`;
+    map.set(key, [...map.get(key) ?? [], gate]);
+  }
+  return map;
+}
+function declared(capabilities, path) {
+  let node = capabilities;
+  for (const key of path) {
+    if (!isRecord2(node) || !Object.hasOwn(node, key))
+      return false;
+    node = node[key];
+  }
+  return node === true || isRecord2(node);
+}
+function capabilityName(spec, gate) {
+  return [spec.capabilities[gate.side], ...gate.capability].join(".");
+}
+function methodRefusal(spec, gate) {
+  const capability = capabilityName(spec, gate);
+  return new RequestError(-32601, `${gate.method} is not available: the ${gate.side} did not declare ${capability}`, { method: gate.method, capability });
+}
+function contentRefusal(spec, gate, params) {
+  const content = gate.content;
+  for (const at of content.at) {
+    for (const { value, pointer } of valuesAt(params, at)) {
+      if (!isRecord2(value) || !Object.hasOwn(value, content.tag) || value[content.tag] !== content.value)
+        continue;
+      const capability = capabilityName(spec, gate);
+      return new RequestError(-32602, `${gate.method} cannot carry ${content.type} "${content.value}" (at ${pointer || "the params"}): the ${gate.side} did not declare ${capability}`, { method: gate.method, capability, at: pointer });
+    }
+  }
+  return void 0;
+}
+function notInitialized(role, method) {
+  const first = role === "client" ? "send initialize and wait for its answer first" : "an agent calls its client only once it has answered initialize";
+  return wireErrors.invalidRequest({ method, reason: "not-initialized" }, `${method} was called before initialize completed: ${first}`);
+}
+function valuesAt(root, path) {
+  let level = [{ value: root, pointer: "" }];
+  for (const step of path) {
+    const next = [];
+    for (const { value, pointer } of level) {
+      if (step === "*") {
+        if (Array.isArray(value))
+          value.forEach((item, i) => {
+            next.push({ value: item, pointer: `${pointer}/${i}` });
+          });
+        else if (isRecord2(value))
+          for (const key of Object.keys(value))
+            next.push({ value: value[key], pointer: `${pointer}/${pointerToken(key)}` });
+      } else if (isRecord2(value) && Object.hasOwn(value, step)) {
+        next.push({ value: value[step], pointer: `${pointer}/${pointerToken(step)}` });
+      }
+    }
+    level = next;
+  }
+  return level;
+}
+function property(value, name) {
+  return isRecord2(value) && Object.hasOwn(value, name) ? value[name] : void 0;
+}
+function isRecord2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function pointerToken(token) {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+function copy(value) {
+  if (Array.isArray(value))
+    return value.map(copy);
+  if (!isRecord2(value))
+    return value;
+  const out = {};
+  for (const key of Object.keys(value))
+    define(out, key, copy(value[key]));
+  return out;
+}
+function define(target, key, value) {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true
+  });
+}
+
+// dist/runtime/web-globals.js
+var platform = globalThis;
+function missing(name) {
+  return new Error(`acp runtime: this JavaScript platform has no global ${name}`);
+}
+function newAbortController() {
+  const Controller = platform.AbortController;
+  if (!Controller)
+    throw missing("AbortController");
+  return new Controller();
+}
+function strictUtf8Decoder() {
+  const Decoder = platform.TextDecoder;
+  if (!Decoder)
+    throw missing("TextDecoder");
+  return new Decoder("utf-8", { fatal: true });
+}
+function lossyUtf8Decoder() {
+  const Decoder = platform.TextDecoder;
+  if (!Decoder)
+    throw missing("TextDecoder");
+  return new Decoder("utf-8", { fatal: false });
+}
+function utf8Encoder() {
+  const Encoder = platform.TextEncoder;
+  if (!Encoder)
+    throw missing("TextEncoder");
+  return new Encoder();
+}
+function consoleError(...values2) {
+  platform.console?.error(...values2);
+}
+
+// dist/runtime/connection.js
+var CANCEL_REQUEST_METHOD = "$/cancel_request";
+var ABANDONED_MEMORY = 1024;
+var Connection = class {
+  constructor(tables, stream, options = {}) {
+    this.stream = stream;
+    this.malformedLines = 0;
+    this.lifetime = newAbortController();
+    this.pending = /* @__PURE__ */ new Map();
+    this.awaitable = 0;
+    this.notificationsReceived = 0;
+    this.notificationsHandled = 0;
+    this.abandoned = /* @__PURE__ */ new Set();
+    this.inFlight = /* @__PURE__ */ new Map();
+    this.nextId = 0;
+    this.arrivals = new ArrivalQueue();
+    this.resolveClosed = () => {
+    };
+    this.countHandled = () => {
+      this.notificationsHandled++;
+    };
+    this.served = routesOf(tables.serves);
+    this.called = routesOf(tables.calls);
+    this.cancelEntry = tables.protocol?.find((m) => m.method === CANCEL_REQUEST_METHOD && m.kind === "notification");
+    const validate = options.validate ?? true;
+    this.checkReceived = typeof validate === "boolean" ? validate : validate.received ?? true;
+    this.checkSent = typeof validate === "boolean" ? validate : validate.sent ?? true;
+    this.log = options.log ?? defaultLog;
+    this.trace = options.trace;
+    this.answerMalformed = options.malformedInput === "answer";
+    const handshake = tables.negotiation;
+    this.negotiation = handshake ? new Negotiation(handshake.role, handshake.spec, handshake.gates, options.capabilities, (level, reason, message, method) => this.note(level, reason, message, { method }), (name) => this.handler(name) !== void 0) : void 0;
+    this.unknownVariants = options.unknownVariants ?? "keep";
+    this.writer = stream.writable.getWriter();
+    this.closedPromise = new Promise((resolve) => {
+      this.resolveClosed = resolve;
+    });
+  }
+  /** Aborts when the connection closes; its reason is a `ConnectionClosedError`. */
+  get signal() {
+    return this.lifetime.signal;
+  }
+  /** Resolves once the connection has closed and its queued output was flushed. Never rejects. */
+  get closed() {
+    return this.closedPromise;
+  }
+  /** What `initialize` negotiated, once it has completed; undefined before (or without a handshake). */
+  get negotiated() {
+    return this.negotiation?.negotiated;
+  }
+  /**
+   * Start reading, routing incoming calls to `handlers`: for each served method the member
+   * named by its table entry; `extMethod`/`extNotification` for other names starting with `_`.
+   */
+  serve(handlers) {
+    if (this.handlers)
+      throw new Error("this connection is already serving handlers");
+    this.handlers = handlers;
+    void this.readLoop();
+  }
+  /** Send a request; resolves with the peer's result, rejects with its `RequestError`. */
+  request(method, params, options = {}) {
+    if (this.isClosed)
+      return Promise.reject(this.closedError());
+    const entry = this.called.request.get(method);
+    const invalid = this.checkSent ? invalidParams(entry, params) : void 0;
+    if (invalid)
+      return Promise.reject(invalid);
+    const refused = this.negotiation?.beforeSend(method, "request", params);
+    if (refused)
+      return Promise.reject(refused);
+    const signal = options.signal;
+    if (signal?.aborted)
+      return Promise.reject(wireErrors.requestCancelled(void 0, "aborted before it was sent"));
+    const id = this.nextId++;
+    const sentAfter = this.notificationsReceived;
+    const awaitable = this.notificationsHandled < sentAfter;
+    if (awaitable) {
+      this.awaitable++;
+      this.arrivals.wake();
+    }
+    return new Promise((resolve, reject) => {
+      const cancelBy = entry?.cancelBy;
+      const onAbort = cancelBy ? () => this.stopByNotification(id, cancelBy, params) : () => this.abandon(id);
+      this.pending.set(id, {
+        entry,
+        sentAfter,
+        awaitable,
+        resolve,
+        reject,
+        release: () => signal?.removeEventListener("abort", onAbort)
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.send(params === void 0 ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }).catch((error) => this.settle(id)?.reject(error));
+    });
+  }
+  /** Send a notification; resolves once it is handed to the transport. */
+  notify(method, params) {
+    if (this.isClosed)
+      return Promise.reject(this.closedError());
+    const invalid = this.checkSent ? invalidParams(this.called.notification.get(method), params) : void 0;
+    if (invalid)
+      return Promise.reject(invalid);
+    const refused = this.negotiation?.beforeSend(method, "notification", params);
+    if (refused)
+      return Promise.reject(refused);
+    return this.send(params === void 0 ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+  }
+  /**
+   * Close: pending calls reject with a `ConnectionClosedError`, handlers in flight see their
+   * signal abort (their answers are not sent), input is cancelled and output closed after
+   * what was already queued. Idempotent.
+   */
+  close(reason) {
+    this.shutDown(new ConnectionClosedError(reason, "closed"));
+  }
+  shutDown(error) {
+    if (this.isClosed)
+      return;
+    const reason = error.reason;
+    this.lifetime.abort(error);
+    for (const call of this.pending.values()) {
+      call.release();
+      call.reject(error);
+    }
+    this.pending.clear();
+    this.awaitable = 0;
+    for (const controller of this.inFlight.values())
+      controller.abort(error);
+    this.inFlight.clear();
+    this.arrivals.clear();
+    this.reader?.cancel(reason).catch(ignore);
+    attempt(() => this.writer.close()).catch(ignore).then(() => this.resolveClosed());
+  }
+  get isClosed() {
+    return this.lifetime.signal.aborted;
+  }
+  closedError() {
+    const reason = this.lifetime.signal.reason;
+    return reason instanceof ConnectionClosedError ? reason : new ConnectionClosedError(reason);
+  }
+  async readLoop() {
+    try {
+      const reader = this.stream.readable.getReader();
+      this.reader = reader;
+      for (; ; ) {
+        if (this.awaitable === 0) {
+          const room = this.arrivals.whenRoom();
+          if (room)
+            await room;
+          if (this.isClosed)
+            break;
+        }
+        const next = await reader.read();
+        if (this.isClosed)
+          break;
+        if (next.done) {
+          this.shutDown(new ConnectionClosedError(void 0, "end-of-input"));
+          break;
+        }
+        this.trace?.({ direction: "received", message: next.value });
+        this.receive(next.value);
+      }
+    } catch (error) {
+      this.shutDown(new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "read-error"));
+    }
+  }
+  receive(value) {
+    if (isMalformedFrame(value)) {
+      this.malformed(value);
+      return;
+    }
+    const message = classify(value);
+    switch (message.kind) {
+      case "request":
+        this.onRequest(message.id, message.method, message.params);
+        break;
+      case "notification":
+        this.onNotification(message.method, message.params);
+        break;
+      case "result":
+        this.onResponse(message.id, () => this.onResult(message.id, message.result));
+        break;
+      case "error":
+        this.onResponse(message.id, () => this.onErrorResponse(message.id, message.error));
+        break;
+      case "invalid":
+        this.note("warn", "invalid-message", `invalid JSON-RPC message: ${message.reason}`, {
+          id: message.id
+        });
+        if (message.answer) {
+          this.answerWithError(message.id, wireErrors.invalidRequest(void 0, message.reason));
+        }
+    }
+  }
+  malformed(frame) {
+    if (frame.problem === "too-large") {
+      this.tooLarge(frame);
+      return;
+    }
+    const what = frame.problem === "invalid-utf8" ? "not valid UTF-8" : "not valid JSON";
+    const first = this.malformedLines++ === 0;
+    this.note(first ? "warn" : "debug", frame.problem, `an incoming line of ${frame.size} bytes is ${what}${first && !this.answerMalformed ? "; dropped (later ones are logged at debug level)" : ""}`);
+    if (this.answerMalformed)
+      this.answerWithError(null, wireErrors.parseError(what));
+  }
+  /**
+   * A message over the size limit was skipped. Its head usually names it: a request is
+   * answered with its own id, so the peer's call fails instead of waiting; an answer to one
+   * of our calls fails that call.
+   */
+  tooLarge(frame) {
+    const { id, method, response } = frame.peek ?? {};
+    const limit = frame.limit ?? Number.NaN;
+    this.note("warn", "message-too-large", `skipped an incoming message of ${frame.size} bytes: over the size limit`, id === void 0 ? {} : { id });
+    if (response && id !== void 0) {
+      const call = this.settle(id);
+      const what = call?.entry ? `the answer to ${call.entry.method}` : "the answer";
+      call?.reject(new MessageTooLargeError(what, frame.size, limit));
+      return;
+    }
+    if (method && id === void 0)
+      return;
+    if (id === void 0 && !this.answerMalformed)
+      return;
+    this.answerWithError(id ?? null, wireErrors.invalidRequest({ size: frame.size, limit }, "message too large"));
+  }
+  answerWithError(id, error) {
+    this.send({ jsonrpc: "2.0", id, error: error.toErrorObject() }).catch(ignore);
+  }
+  // --- incoming requests -------------------------------------------------------------------
+  onRequest(id, method, params) {
+    if (this.inFlight.has(id)) {
+      this.note("warn", "duplicate-id", `request id ${JSON.stringify(id)} is already in flight`, {
+        method,
+        id
+      });
+      this.answerWithError(id, wireErrors.invalidRequest({ id }, "request id already in flight"));
+      return;
+    }
+    const controller = newAbortController();
+    this.inFlight.set(id, controller);
+    const context = { method, requestId: id, signal: controller.signal };
+    this.arrivals.push(() => {
+      void this.answer(context, params, controller);
+      return void 0;
+    });
+  }
+  async answer(context, params, controller) {
+    const { requestId: id, method } = context;
+    let response;
+    try {
+      response = { jsonrpc: "2.0", id, result: await this.runRequest(context, params) };
+    } catch (error) {
+      response = { jsonrpc: "2.0", id, error: this.errorObjectFor(error, context, controller) };
+    }
+    if (this.inFlight.get(id) === controller)
+      this.inFlight.delete(id);
+    if (this.isClosed)
+      return;
+    if ("result" in response)
+      this.negotiation?.answering(method, response.result);
+    await this.send(response).catch((error) => {
+      if (!isRefusedMessage(error))
+        return;
+      if (error.name === "MessageTooLargeError") {
+        const { size, limit } = error;
+        this.note("error", "message-too-large", `the ${method} result is ${size} bytes, over the limit of ${limit}`, {
+          method,
+          id,
+          error
+        });
+        this.answerWithError(id, wireErrors.internalError({ size, limit }, "result over the message size limit"));
+        return;
+      }
+      this.note("error", "encode-error", `the ${method} result cannot be encoded as JSON`, {
+        method,
+        id,
+        error
+      });
+      this.answerWithError(id, wireErrors.internalError(void 0, "result cannot be encoded as JSON"));
+    });
+  }
+  async runRequest(context, params) {
+    const { method, requestId: id } = context;
+    if (this.isClosed)
+      throw this.closedError();
+    if (method.startsWith("_") && !this.served.request.has(method)) {
+      const ext = this.handler("extMethod");
+      if (!ext)
+        throw this.notFound(method, id);
+      const result2 = await ext.call(this.handlers, method, params, context);
+      return result2 === void 0 ? null : result2;
+    }
+    const entry = this.served.request.get(method);
+    if (entry && this.negotiation?.refuses(method, "request"))
+      throw wireErrors.methodNotFound(method);
+    const handler = entry && this.handler(entry.handler);
+    if (!entry || !handler)
+      throw this.notFound(method, id);
+    const received = this.receiveParams(entry, params);
+    if ("invalid" in received) {
+      const invalid = received.invalid;
+      const message = received.unknown.length > 0 ? `a ${kindsOf(received.unknown)} this package does not know` : invalid.message;
+      this.note("warn", received.unknown.length > 0 ? "unknown-variant" : "invalid-params", `invalid params for ${method}: ${message}`, { method, id, issues: invalid.issues });
+      throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, message);
+    }
+    this.negotiation?.requestReceived(method, received.value);
+    const result = fillEmpty(await handler.call(this.handlers, received.value, context), entry.validateResult);
+    if (this.checkSent && entry.validateResult && !entry.validateResult(result)) {
+      const issues = issuesOf(entry.validateResult);
+      const problem = new ValidationError(entry.result ?? "result", issues);
+      this.note("error", "invalid-result", `the ${method} handler returned an ${problem.message}`, {
+        method,
+        id,
+        issues
+      });
+      throw wireErrors.internalError({ type: problem.type, issues }, `the handler returned an ${problem.message}`);
+    }
+    return result;
+  }
+  notFound(method, id) {
+    this.note("warn", "unknown-method", `no handler for request ${method}`, { method, id });
+    return wireErrors.methodNotFound(method);
+  }
+  errorObjectFor(error, context, controller) {
+    if (error instanceof RequestError)
+      return error.toErrorObject();
+    if (controller.signal.aborted)
+      return wireErrors.requestCancelled().toErrorObject();
+    const { method, requestId: id } = context;
+    this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
+      method,
+      id,
+      error
+    });
+    return wireErrors.internalError({ message: describe(error) }).toErrorObject();
+  }
+  // --- incoming notifications ----------------------------------------------------------------
+  onNotification(method, params) {
+    if (this.cancelEntry && method === this.cancelEntry.method) {
+      this.onCancelRequest(this.cancelEntry, params);
+      return;
+    }
+    this.notificationsReceived++;
+    this.arrivals.push(() => this.runNotification(method, params));
+  }
+  /**
+   * Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go
+   * on. Counts the notification handled once the handler has returned or settled.
+   */
+  runNotification(method, params) {
+    const call = this.isClosed ? void 0 : this.notificationCall(method, params);
+    if (!call) {
+      this.notificationsHandled++;
+      return void 0;
+    }
+    const context = { method, signal: this.lifetime.signal };
+    const failed = (error) => {
+      this.notificationsHandled++;
+      this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
+        method,
+        error
+      });
+    };
+    try {
+      const result = call(context);
+      if (isThenable(result))
+        return Promise.resolve(result).then(this.countHandled, failed);
+      this.notificationsHandled++;
+      return void 0;
+    } catch (error) {
+      failed(error);
+      return void 0;
+    }
+  }
+  /** The handler call for one notification, or undefined (logged) when it is dropped. */
+  notificationCall(method, params) {
+    if (method.startsWith("_") && !this.served.notification.has(method)) {
+      const ext = this.handler("extNotification");
+      if (!ext) {
+        this.note("debug", "unknown-method", `no extNotification handler for ${method}`, {
+          method
+        });
+        return void 0;
+      }
+      return (context) => ext.call(this.handlers, method, params, context);
+    }
+    const entry = this.served.notification.get(method);
+    if (entry && this.negotiation?.refuses(method, "notification"))
+      return void 0;
+    const handler = entry && this.handler(entry.handler);
+    if (!entry || !handler) {
+      const level = method.startsWith("$/") ? "debug" : "warn";
+      this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
+      return void 0;
+    }
+    const received = this.receiveParams(entry, params);
+    if ("invalid" in received) {
+      if (received.unknown.length > 0)
+        this.note("warn", "unknown-variant", `dropped ${method}: a ${kindsOf(received.unknown)} this package does not know`, { method, issues: received.invalid.issues });
+      else
+        this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
+          method,
+          issues: received.invalid.issues
+        });
+      return void 0;
+    }
+    return (context) => handler.call(this.handlers, received.value, context);
+  }
+  onCancelRequest(entry, params) {
+    const invalid = this.checkReceived ? invalidParams(entry, params) : void 0;
+    const requestId = typeof params === "object" && params !== null ? params.requestId : void 0;
+    if (invalid || !isJsonRpcId(requestId)) {
+      const issues = invalid?.issues;
+      this.note("warn", "invalid-params", `dropped ${entry.method}: no valid requestId`, {
+        method: entry.method,
+        ...issues ? { issues } : {}
+      });
+      return;
+    }
+    const controller = this.inFlight.get(requestId);
+    if (!controller) {
+      this.note("debug", "unknown-cancel", `${entry.method} for ${JSON.stringify(requestId)}, which is not in flight`, { id: requestId });
+      return;
+    }
+    controller.abort(wireErrors.requestCancelled({ requestId }));
+  }
+  // --- incoming responses --------------------------------------------------------------------
+  /**
+   * Hands an answer to its call once every notification received before it has been
+   * handled: an agent sends a turn's updates before it answers the prompt, and the caller
+   * must see the turn end after them. The exception: when a notification received before
+   * the request was sent is still being handled, that handler may be waiting for this very
+   * answer (a handler that calls the peer), so it is delivered at once rather than never.
+   */
+  onResponse(id, deliver) {
+    const call = this.pending.get(id);
+    if (!call || this.notificationsHandled === this.notificationsReceived || this.notificationsHandled < call.sentAfter) {
+      deliver();
+      return;
+    }
+    this.arrivals.push(() => {
+      deliver();
+      return void 0;
+    });
+  }
+  onResult(id, value) {
+    const call = this.settle(id);
+    if (!call) {
+      this.unmatched(id);
+      return;
+    }
+    const validator = call.entry?.validateResult;
+    const filled = fillEmpty(value, validator);
+    const received = this.checkReceived && call.entry ? receive(call.entry.parseResult, validator, call.entry.result ?? "result", filled) : { value: filled, unknown: [] };
+    if ("invalid" in received && call.entry) {
+      const problem = received.invalid;
+      const what = received.unknown.length > 0 ? `a ${kindsOf(received.unknown)} this package does not know` : `an ${problem.message}`;
+      this.note("warn", "invalid-result", `${call.entry.method} answered with ${what}`, {
+        method: call.entry.method,
+        id,
+        issues: problem.issues
+      });
+      call.reject(problem);
+      return;
+    }
+    const result = "value" in received ? received.value : filled;
+    const unspoken = call.entry && this.negotiation?.resultReceived(call.entry.method, call.entry.result, result);
+    if (unspoken)
+      call.reject(unspoken);
+    else
+      call.resolve(result);
+  }
+  onErrorResponse(id, error) {
+    const call = this.settle(id);
+    if (!call) {
+      this.unmatched(id, error);
+      return;
+    }
+    call.reject(new RequestError(error.code, error.message, error.data));
+  }
+  unmatched(id, error) {
+    if (id === null && error) {
+      this.note("debug", "unattributed-error", `the peer reported an error not tied to a request: ${error.code} ${error.message}`);
+    } else if (this.abandoned.delete(id)) {
+      this.note("debug", "late-response", `dropped the answer to cancelled request ${JSON.stringify(id)}`, { id });
+    } else {
+      this.note("warn", "unknown-response-id", `dropped a response to unknown request id ${JSON.stringify(id)}`, { id });
+    }
+  }
+  /** Takes a pending call out of the table, or undefined if it is not (or no longer) pending. */
+  settle(id) {
+    const call = this.pending.get(id);
+    if (!call)
+      return void 0;
+    this.pending.delete(id);
+    if (call.awaitable)
+      this.awaitable--;
+    call.release();
+    return call;
+  }
+  /**
+   * The caller aborted a call the protocol stops with a notification (`session/prompt`:
+   * `session/cancel`): send it, and keep waiting, since the peer still answers the call
+   * (ACP: with `stopReason: "cancelled"`). Peers seen in the field ignore
+   * `$/cancel_request` but honour this.
+   */
+  stopByNotification(id, cancelBy, params) {
+    const call = this.pending.get(id);
+    if (!call)
+      return;
+    call.release();
+    const source = typeof params === "object" && params !== null ? params : {};
+    const copied = {};
+    for (const key of cancelBy.copy)
+      if (Object.hasOwn(source, key))
+        copied[key] = source[key];
+    this.notify(cancelBy.method, copied).catch((error) => {
+      this.note("warn", "cancel-failed", `could not send ${cancelBy.method}: ${describe(error)}`, {
+        method: cancelBy.method,
+        id,
+        error
+      });
+    });
+  }
+  /** The caller aborted: stop waiting, tell the peer, drop its answer when it comes. */
+  abandon(id) {
+    const call = this.settle(id);
+    if (!call)
+      return;
+    this.abandoned.add(id);
+    if (this.abandoned.size > ABANDONED_MEMORY)
+      this.abandoned.delete(this.abandoned.values().next().value);
+    if (this.cancelEntry)
+      this.send({
+        jsonrpc: "2.0",
+        method: this.cancelEntry.method,
+        params: { requestId: id }
+      }).catch(ignore);
+    call.reject(wireErrors.requestCancelled({ requestId: id }, "cancelled by the caller"));
+  }
+  // --- output --------------------------------------------------------------------------------
+  /**
+   * Hand one message to the writer, which keeps messages whole and in order (see
+   * `StreamWriter`). A transport failure closes the connection; a message the transport
+   * refuses (it cannot be encoded, or is over the size limit) fails only its own call.
+   */
+  send(message) {
+    if (this.isClosed)
+      return Promise.reject(this.closedError());
+    const written = attempt(() => this.writer.write(message));
+    const trace = this.trace;
+    return (trace ? written.then(() => trace({ direction: "sent", message })) : written).catch((error) => {
+      if (isRefusedMessage(error))
+        throw error;
+      this.shutDown(new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"));
+      throw this.closedError();
+    });
+  }
+  /**
+   * Params as the handler receives them: read with the entry's parser (the open reading
+   * unless `unknownVariants: "reject"`), or as they came when received values go unchecked.
+   * Unknown variants delivered are noted at debug level, with their kinds.
+   */
+  receiveParams(entry, params) {
+    if (!this.checkReceived)
+      return { value: params, unknown: [] };
+    const received = receive(entry.parseParams, entry.validateParams, entry.params, params, this.unknownVariants);
+    if ("value" in received && received.unknown.length > 0)
+      this.note("debug", "unknown-variant", `${entry.method}: delivered a ${kindsOf(received.unknown)} this package does not know`, { method: entry.method });
+    return received;
+  }
+  note(level, reason, message, detail = {}) {
+    this.log({ ...detail, level, reason, message });
+  }
+  handler(name) {
+    const member = this.handlers?.[name];
+    return typeof member === "function" ? member : void 0;
+  }
+};
+function isThenable(value) {
+  return typeof value?.then === "function";
+}
+function describe(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+function defaultLog(event) {
+  if (event.level !== "debug")
+    consoleError(`acp: ${event.message}`);
+}
+function ignore() {
+}
+function attempt(run2) {
+  try {
+    return run2();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+// dist/runtime/formats.js
+function integerIn(min, max) {
+  return { type: "number", validate: (n) => Number.isInteger(n) && n >= min && n <= max };
+}
+var TWO_63 = 2 ** 63;
+var TWO_64 = 2 ** 64;
+var formats = {
+  int8: integerIn(-128, 127),
+  int16: integerIn(-32768, 32767),
+  int32: integerIn(-2147483648, 2147483647),
+  int64: { type: "number", validate: (n) => Number.isInteger(n) && n >= -TWO_63 && n < TWO_63 },
+  uint8: integerIn(0, 255),
+  uint16: integerIn(0, 65535),
+  uint32: integerIn(0, 4294967295),
+  uint64: { type: "number", validate: (n) => Number.isInteger(n) && n >= 0 && n < TWO_64 },
+  uint: { type: "number", validate: (n) => Number.isInteger(n) && n >= 0 && n < TWO_64 }
+};
+
+// dist/runtime/handle.js
+var STATE = /* @__PURE__ */ Symbol("acp-codegen.handle");
+function handlePrototype(spec) {
+  const proto = {};
+  for (const [member, method] of Object.entries(spec.methods)) {
+    proto[member] = function(extra, options) {
+      const state = this[STATE];
+      return state.request(method, { ...extra, ...state.params }, options);
+    };
+  }
+  const asyncDispose = Symbol.asyncDispose;
+  const dispose = spec.dispose === void 0 ? void 0 : proto[spec.dispose];
+  if (typeof asyncDispose === "symbol" && dispose) {
+    proto[asyncDispose] = async function() {
+      await dispose.call(this);
+    };
+  }
+  return Object.freeze(proto);
+}
+function makeHandle(proto, spec, request, createParams, result) {
+  if (typeof result !== "object" || result === null)
+    return result;
+  const source = typeof createParams === "object" && createParams !== null ? createParams : {};
+  const params = {};
+  for (const key of spec.scope)
+    if (Object.hasOwn(source, key))
+      params[key] = source[key];
+  params[spec.id] = result[spec.id];
+  const handle = Object.assign(Object.create(proto), result);
+  Object.defineProperty(handle, STATE, { value: { request, params: Object.freeze(params) } });
+  return handle;
+}
+
+// dist/runtime/line-framing.js
+var LF = 10;
+var OVERSIZE_HEAD_BYTES = 512;
+var LineFramer = class {
+  constructor(maxLineBytes) {
+    this.pieces = [];
+    this.pending = 0;
+    this.head = new Uint8Array(0);
+    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes <= 0) {
+      throw new RangeError(`maxMessageBytes must be a positive integer, got ${maxLineBytes}`);
+    }
+    this.maxLineBytes = maxLineBytes;
+  }
+  /** The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. */
+  push(chunk) {
+    const frames = [];
+    let start = 0;
+    for (let newline = chunk.indexOf(LF); newline !== -1; newline = chunk.indexOf(LF, start)) {
+      frames.push(this.finish(chunk.subarray(start, newline)));
+      start = newline + 1;
+    }
+    this.hold(chunk.subarray(start));
+    return frames;
+  }
+  /** End of input: a last line without its newline still counts. */
+  end() {
+    if (this.skipped === void 0 && this.pending === 0)
+      return [];
+    return [this.finish(new Uint8Array(0))];
+  }
+  hold(rest) {
+    if (rest.length === 0)
+      return;
+    if (this.skipped !== void 0) {
+      this.skipped += rest.length;
+    } else if (this.pending + rest.length > this.maxLineBytes) {
+      this.skipped = this.pending + rest.length;
+      this.head = this.headOf(rest);
+      this.pieces = [];
+      this.pending = 0;
+    } else {
+      this.pieces.push(rest.slice());
+      this.pending += rest.length;
+    }
+  }
+  finish(tail) {
+    const size = (this.skipped ?? this.pending) + tail.length;
+    const oversize = this.skipped !== void 0 || size > this.maxLineBytes;
+    let frame;
+    if (!oversize)
+      frame = { kind: "line", bytes: this.join(tail) };
+    else if (this.skipped !== void 0)
+      frame = { kind: "oversize", size, head: this.head };
+    else
+      frame = { kind: "oversize", size, head: this.headOf(tail) };
+    this.pieces = [];
+    this.pending = 0;
+    this.skipped = void 0;
+    this.head = new Uint8Array(0);
+    return frame;
+  }
+  /** The first OVERSIZE_HEAD_BYTES of the held pieces followed by `tail`, copied. */
+  headOf(tail) {
+    const head = new Uint8Array(Math.min(OVERSIZE_HEAD_BYTES, this.pending + tail.length));
+    let offset = 0;
+    for (const piece of [...this.pieces, tail]) {
+      if (offset === head.length)
+        break;
+      const part = piece.subarray(0, head.length - offset);
+      head.set(part, offset);
+      offset += part.length;
+    }
+    return head;
+  }
+  join(tail) {
+    if (this.pieces.length === 0)
+      return tail;
+    const line = new Uint8Array(this.pending + tail.length);
+    let offset = 0;
+    for (const piece of this.pieces) {
+      line.set(piece, offset);
+      offset += piece.length;
+    }
+    line.set(tail, offset);
+    return line;
+  }
+};
+
+// dist/runtime/peek.js
+function peek(head) {
+  let i = 0;
+  const n = head.length;
+  const found = {};
+  const skipSpace = () => {
+    while (i < n && " 	\r\n".includes(head[i]))
+      i++;
+  };
+  const readString = () => {
+    const start = i;
+    i++;
+    while (i < n) {
+      const c = head[i];
+      if (c === "\\")
+        i += 2;
+      else if (c === '"') {
+        i++;
+        try {
+          return JSON.parse(head.slice(start, i));
+        } catch {
+          return void 0;
+        }
+      } else
+        i++;
+    }
+    return void 0;
+  };
+  const skipValue = () => {
+    let depth = 0;
+    while (i < n) {
+      const c = head[i];
+      if (c === '"') {
+        if (readString() === void 0)
+          return false;
+      } else if (c === "{" || c === "[") {
+        depth++;
+        i++;
+      } else if (c === "}" || c === "]") {
+        if (depth === 0)
+          return true;
+        depth--;
+        i++;
+        if (depth === 0)
+          return true;
+      } else if (c === "," && depth === 0) {
+        return true;
+      } else {
+        i++;
+      }
+    }
+    return false;
+  };
+  skipSpace();
+  if (head[i] !== "{")
+    return found;
+  i++;
+  for (; ; ) {
+    skipSpace();
+    if (head[i] !== '"')
+      return found;
+    const key = readString();
+    if (key === void 0)
+      return found;
+    skipSpace();
+    if (head[i] !== ":")
+      return found;
+    i++;
+    skipSpace();
+    if (key === "method")
+      found.method = true;
+    if (key === "result" || key === "error")
+      found.response = true;
+    if (key === "id") {
+      const start = i;
+      if (!skipValue() || i >= n)
+        return found;
+      try {
+        const id = JSON.parse(head.slice(start, i));
+        if (isJsonRpcId(id))
+          found.id = id;
+      } catch {
+        return found;
+      }
+    } else if (!skipValue()) {
+      return found;
+    }
+    skipSpace();
+    if (head[i] !== ",")
+      return found;
+    i++;
+  }
+}
+
+// dist/runtime/ndjson-stream.js
+var DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+var CR = 13;
+var SKIP = /* @__PURE__ */ Symbol("blank line");
+function ndJsonStream(output, input, options = {}) {
+  const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const framer = new LineFramer(limit);
+  return { readable: lineReadable(input, framer, limit), writable: lineWritable(output, limit) };
+}
+function lineReadable(input, framer, limit) {
+  const decoder = strictUtf8Decoder();
+  let locked = false;
+  return {
+    getReader() {
+      if (locked)
+        throw new TypeError("ndJsonStream: the readable side is already locked to a reader");
+      locked = true;
+      const source = input.getReader();
+      let frames = [];
+      let next = 0;
+      let ended = false;
+      return {
+        async read() {
+          for (; ; ) {
+            while (next < frames.length) {
+              const value = toValue(frames[next++], decoder, limit);
+              if (value !== SKIP)
+                return { done: false, value };
+            }
+            frames = [];
+            next = 0;
+            if (ended)
+              return { done: true };
+            const chunk = await source.read();
+            if (chunk.done) {
+              ended = true;
+              frames = framer.end();
+            } else if (chunk.value) {
+              frames = framer.push(chunk.value);
+            }
+          }
+        },
+        releaseLock() {
+          locked = false;
+          source.releaseLock();
+        },
+        cancel(reason) {
+          ended = true;
+          frames = [];
+          return source.cancel(reason);
+        }
+      };
+    }
+  };
+}
+function toValue(frame, decoder, limit) {
+  if (frame.kind === "oversize") {
+    const peeked = peek(lossyUtf8Decoder().decode(frame.head));
+    return new MalformedFrame("too-large", frame.size, { peek: peeked, limit });
+  }
+  const bytes = frame.bytes[frame.bytes.length - 1] === CR ? frame.bytes.subarray(0, -1) : frame.bytes;
+  let text;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return new MalformedFrame("invalid-utf8", frame.bytes.length, {
+      text: lossyUtf8Decoder().decode(bytes)
+    });
+  }
+  if (text.trim() === "")
+    return SKIP;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return new MalformedFrame("parse-error", frame.bytes.length, { text });
+  }
+}
+function lineWritable(output, limit) {
+  const encoder = utf8Encoder();
+  return {
+    getWriter() {
+      const sink = output.getWriter();
+      return {
+        write(message) {
+          let text;
+          try {
+            text = JSON.stringify(message);
+          } catch (error) {
+            return Promise.reject(new MessageEncodingError(error));
+          }
+          if (text === void 0)
+            return Promise.reject(new MessageEncodingError(void 0));
+          const bytes = encoder.encode(`${text}
+`);
+          if (bytes.length - 1 > limit)
+            return Promise.reject(new MessageTooLargeError(describe2(message), bytes.length - 1, limit));
+          return sink.write(bytes);
+        },
+        close: () => sink.close(),
+        releaseLock: () => sink.releaseLock()
+      };
+    }
+  };
+}
+function describe2(message) {
+  if ("method" in message)
+    return "id" in message ? `the ${message.method} request` : `the ${message.method} notification`;
+  return `the answer to request ${JSON.stringify(message.id)}`;
+}
+
+// dist/runtime/null-result.js
+function validateNullResult(value) {
+  const valid = value === null;
+  validateNullResult.errors = valid ? null : MUST_BE_NULL;
+  return valid;
+}
+validateNullResult.errors = null;
+var MUST_BE_NULL = Object.freeze([
+  Object.freeze({ instancePath: "", message: "must be null", keyword: "type" })
+]);
+function parseNullResult(_value) {
+  return null;
+}
+
+// dist/runtime/parse.js
+var hasOwn = (object, key) => Object.hasOwn(object, key);
+var PROTO = "__proto__";
+function isDict(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function put(object, key, value) {
+  if (key === PROTO)
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true
+    });
+  else
+    object[key] = value;
+}
+function copyOf(object) {
+  const out = {};
+  for (const key of Object.keys(object))
+    put(out, key, object[key]);
+  return out;
+}
+function fresh(value) {
+  if (Array.isArray(value))
+    return value.map(fresh);
+  if (isDict(value)) {
+    const out = {};
+    for (const key of Object.keys(value))
+      if (key !== PROTO)
+        out[key] = fresh(value[key]);
+    return out;
+  }
+  return value;
+}
+function free(value) {
+  if (typeof value !== "object" || value === null || !holdsProto(value))
+    return value;
+  const root = Array.isArray(value) ? [] : {};
+  const stack = [[value, root]];
+  for (let pair = stack.pop(); pair; pair = stack.pop()) {
+    const [source, target] = pair;
+    const take = (item) => {
+      if (typeof item !== "object" || item === null)
+        return item;
+      const copy2 = Array.isArray(item) ? [] : {};
+      stack.push([item, copy2]);
+      return copy2;
+    };
+    if (Array.isArray(source))
+      for (const item of source)
+        target.push(take(item));
+    else
+      for (const key of Object.keys(source))
+        if (key !== PROTO)
+          target[key] = take(source[key]);
+  }
+  return root;
+}
+function holdsProto(value) {
+  const stack = [value];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (Array.isArray(next)) {
+      for (const item of next)
+        if (typeof item === "object" && item !== null)
+          stack.push(item);
+      continue;
+    }
+    if (hasOwn(next, PROTO))
+      return true;
+    for (const key of Object.keys(next)) {
+      const item = next[key];
+      if (typeof item === "object" && item !== null)
+        stack.push(item);
+    }
+  }
+  return false;
+}
+var NONE = -2;
+var NO_OBJECT = -1;
+var Shape = class {
+  constructor(keys, others, fills, unions, items2, free2, passThrough) {
+    this.keys = keys;
+    this.others = others;
+    this.fills = fills;
+    this.unions = unions;
+    this.items = items2;
+    this.free = free2;
+    this.passThrough = passThrough;
+  }
+};
+var Variant = class {
+  constructor(node, check, open, repair) {
+    this.node = node;
+    this.check = check;
+    this.open = open;
+    this.repair = repair;
+  }
+};
+var Picker = class {
+  constructor(tag, closed, byTag, other2, objects, arrays) {
+    this.tag = tag;
+    this.closed = closed;
+    this.byTag = byTag;
+    this.other = other2;
+    this.objects = objects;
+    this.arrays = arrays;
+  }
+};
+var Repaired = class {
+  constructor(value) {
+    this.value = value;
+  }
+};
+var UNKNOWN = new Variant(NONE, NONE, NONE, NONE);
+function variantOf(v) {
+  return new Variant(v.node ?? NONE, v.check ?? NONE, v.open ?? v.check ?? NONE, v.repair ?? NONE);
+}
+function pickerOf(union) {
+  const byTag = /* @__PURE__ */ new Map();
+  const objects = [];
+  const arrays = [];
+  let other2 = null;
+  for (const v of union.variants) {
+    const variant = variantOf(v);
+    if (v.tag !== void 0)
+      byTag.set(v.tag, variant);
+    else if (v.other)
+      other2 = variant;
+    else {
+      if (v.kinds === void 0 || v.kinds === "object")
+        objects.push(variant);
+      if (v.kinds === void 0 || v.kinds === "array")
+        arrays.push(variant);
+    }
+  }
+  return new Picker(union.tag ?? null, union.closed === true, byTag, other2, objects, arrays);
+}
+function shapeOf(node) {
+  const keys = new Map((node.keys ?? []).filter(([key]) => key !== PROTO));
+  const unions = node.unions?.map(pickerOf) ?? null;
+  const passThrough = unions?.length === 1 && node.keys === void 0 && node.others === void 0 && node.fills === void 0 && node.items === void 0 && node.free === void 0;
+  return new Shape(keys, node.others ?? NONE, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE, node.free === true, passThrough);
+}
+function createParsePlan(nodes, shapeNodes, checks, walks) {
+  const passes = (check, value) => check === void 0 || checks[check](value);
+  const variantMaps = /* @__PURE__ */ new Map();
+  const tagged = (union) => {
+    let map = variantMaps.get(union);
+    if (!map) {
+      map = /* @__PURE__ */ new Map();
+      for (const v of union.variants)
+        if (v.tag !== void 0)
+          map.set(v.tag, v);
+      variantMaps.set(union, map);
+    }
+    return map;
+  };
+  function repair(value, index) {
+    const node = nodes[index];
+    let out = value;
+    if (isDict(out)) {
+      if (node.properties)
+        out = repairProperties(out, node.properties);
+      if (node.values !== void 0)
+        out = repairValues(out, node);
+    } else if (Array.isArray(out)) {
+      out = repairItems(out, node);
+    }
+    if (node.union)
+      out = repairUnion(out, node.union);
+    if (node.allOf)
+      for (const part of node.allOf)
+        out = repair(out, part);
+    return out;
+  }
+  function repairProperties(object, properties) {
+    let copy2;
+    const target = () => {
+      if (!copy2)
+        copy2 = copyOf(object);
+      return copy2;
+    };
+    for (const p of properties) {
+      if (!hasOwn(object, p.name)) {
+        if (hasOwn(p, "default"))
+          put(target(), p.name, fresh(p.default));
+        continue;
+      }
+      const value = object[p.name];
+      if (value === null && hasOwn(p, "onNull")) {
+        put(target(), p.name, fresh(p.onNull));
+        continue;
+      }
+      let next = p.node === void 0 ? value : repair(value, p.node);
+      if (p.onError !== void 0 && !passes(p.onError, next)) {
+        if (hasOwn(p, "fallback"))
+          next = fresh(p.fallback);
+        else if (p.omit) {
+          delete target()[p.name];
+          continue;
+        }
+      }
+      if (next !== value)
+        put(target(), p.name, next);
+    }
+    return copy2 ?? object;
+  }
+  function repairValues(object, node) {
+    let copy2;
+    for (const key of Object.keys(object)) {
+      if (node.declared?.includes(key))
+        continue;
+      const value = object[key];
+      const next = repair(value, node.values);
+      if (next === value)
+        continue;
+      if (!copy2)
+        copy2 = copyOf(object);
+      put(copy2, key, next);
+    }
+    return copy2 ?? object;
+  }
+  function repairItems(items2, node) {
+    const skip = node.skipInvalid;
+    if (node.items === void 0 && skip === void 0)
+      return items2;
+    let out;
+    for (let i = 0; i < items2.length; i++) {
+      const item = items2[i];
+      const next = node.items === void 0 ? item : repair(item, node.items);
+      if (skip !== void 0 && !passes(skip, next)) {
+        if (!out)
+          out = items2.slice(0, i);
+        continue;
+      }
+      if (out === void 0 && next !== item)
+        out = items2.slice(0, i);
+      out?.push(next);
+    }
+    return out ?? items2;
+  }
+  function repairUnion(value, union) {
+    const tag = union.tag !== void 0 && isDict(value) && hasOwn(value, union.tag) ? value[union.tag] : void 0;
+    const candidates = [];
+    if (typeof tag === "string") {
+      const own = tagged(union).get(tag) ?? union.variants.find((v) => v.other);
+      if (own)
+        candidates.push(own);
+    }
+    for (const v of union.variants)
+      if (v.tag === void 0 && !v.other)
+        candidates.push(v);
+    if (candidates.length === 0)
+      return value;
+    if (candidates.length === 1) {
+      const only = candidates[0];
+      return only.node === void 0 ? value : repair(value, only.node);
+    }
+    let first;
+    let tried = false;
+    for (const v of candidates) {
+      const next = v.node === void 0 ? value : repair(value, v.node);
+      if (passes(v.check, next))
+        return next;
+      if (!tried) {
+        first = next;
+        tried = true;
+      }
+    }
+    return first;
+  }
+  const shapes = shapeNodes.map(shapeOf);
+  let picked;
+  let reportUnknown;
+  const fits = (v, value, open) => {
+    const check = open ? v.open : v.check;
+    picked = value;
+    if (check === NONE || checks[check](value))
+      return true;
+    if (v.repair === NONE)
+      return false;
+    const fixed = repair(value, v.repair);
+    if (fixed === value || !checks[check](fixed))
+      return false;
+    picked = fixed;
+    return true;
+  };
+  const repairedAs = (value, repairIndex, check) => {
+    const fixed = repair(value, repairIndex);
+    return fixed !== value && checks[check](fixed) ? fixed : void 0;
+  };
+  function pick(union, value, open) {
+    picked = value;
+    const array = Array.isArray(value);
+    const untagged = array ? union.arrays : union.objects;
+    let own = null;
+    let unknownTag = false;
+    if (union.tag !== null && !array && hasOwn(value, union.tag)) {
+      const tag = value[union.tag];
+      if (typeof tag === "string") {
+        own = union.byTag.get(tag) ?? union.other;
+        unknownTag = own === null;
+      }
+    }
+    const keepUnknown = open && unknownTag && union.closed;
+    const unknown = () => {
+      reportUnknown?.({
+        tag: union.tag,
+        kind: value[union.tag]
+      });
+      return UNKNOWN;
+    };
+    if (own !== null && (untagged.length === 0 || fits(own, value, open)))
+      return own;
+    if (untagged.length === 0)
+      return keepUnknown ? unknown() : null;
+    const last = untagged.length - 1;
+    for (let i = 0; i < last; i++) {
+      const v = untagged[i];
+      if (fits(v, value, open))
+        return v;
+    }
+    const final = untagged[last];
+    if (keepUnknown && !fits(final, value, open))
+      return unknown();
+    picked = value;
+    return final;
+  }
+  const deep = (error, type) => error instanceof RangeError ? new ValidationError(type, [TOO_DEEP]) : error;
+  const walk = (value, index, open) => walks[index](value, open);
+  function shape(value, index, open) {
+    if (typeof value !== "object" || value === null)
+      return value;
+    const at = shapes[index];
+    if (at.passThrough) {
+      const variant = pick(at.unions[0], value, open);
+      if (variant === null || variant === UNKNOWN)
+        return free(value);
+      const chosen = picked;
+      return variant.node === NONE ? chosen : walk(chosen, variant.node, open);
+    }
+    if (at.unions === null && !at.free)
+      return Array.isArray(value) ? shapeItems(value, at.items, open) : shapeObject(value, at, open);
+    return shapeFacets(value, [at], open);
+  }
+  function shapeFacets(value, roots, open) {
+    const facets = [];
+    try {
+      for (const root of roots)
+        if (!collect(value, root, open, facets))
+          return free(value);
+    } catch (error) {
+      if (error instanceof Repaired)
+        return shapeFacets(error.value, roots, open);
+      throw error;
+    }
+    if (facets.some((f) => f.free))
+      return free(value);
+    if (Array.isArray(value)) {
+      const items2 = facets.flatMap((f) => f.items === NONE ? [] : [f.items]);
+      if (items2.length <= 1)
+        return shapeItems(value, items2[0] ?? NONE, open);
+      let out;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        const next = shapeAll(item, items2, open);
+        if (out === void 0 && next !== item)
+          out = value.slice(0, i);
+        out?.push(next);
+      }
+      return out ?? value;
+    }
+    return facets.length === 1 ? shapeObject(value, facets[0], open) : shapeMerged(value, facets, open);
+  }
+  function shapeAll(value, indices, open) {
+    if (indices.length === 1)
+      return walk(value, indices[0], open);
+    if (typeof value !== "object" || value === null)
+      return value;
+    return shapeFacets(value, indices.map((i) => shapes[i]), open);
+  }
+  function collect(value, at, open, into) {
+    if (!at.passThrough)
+      into.push(at);
+    for (const union of at.unions ?? []) {
+      const variant = pick(union, value, open);
+      if (variant === null || variant === UNKNOWN)
+        return false;
+      if (picked !== value)
+        throw new Repaired(picked);
+      if (variant.node !== NONE && !collect(value, shapes[variant.node], open, into))
+        return false;
+    }
+    return true;
+  }
+  function shapeItems(items2, node, open) {
+    if (node === NONE)
+      return free(items2);
+    let out;
+    for (let i = 0; i < items2.length; i++) {
+      const item = items2[i];
+      const next = walk(item, node, open);
+      if (out === void 0 && next !== item)
+        out = items2.slice(0, i);
+      out?.push(next);
+    }
+    return out ?? items2;
+  }
+  function shapeObject(object, at, open) {
+    let out;
+    const keys = Object.keys(object);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const child = key === PROTO ? NONE : at.keys.get(key) ?? at.others;
+      if (child === NONE) {
+        if (!out)
+          out = partialCopy(object, keys, i);
+        continue;
+      }
+      const value = object[key];
+      const next = child === NO_OBJECT ? value : walk(value, child, open);
+      if (out === void 0 && next !== value)
+        out = partialCopy(object, keys, i);
+      if (out)
+        out[key] = next;
+    }
+    return at.fills === null ? out ?? object : fill(out ?? object, at.fills, out !== void 0);
+  }
+  function shapeMerged(object, facets, open) {
+    let out;
+    const keys = Object.keys(object);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const children = [];
+      let admitted = false;
+      if (key !== PROTO) {
+        for (const f of facets) {
+          const child = f.keys.get(key);
+          if (child === void 0)
+            continue;
+          admitted = true;
+          if (child !== NO_OBJECT)
+            children.push(child);
+        }
+        if (!admitted) {
+          for (const f of facets)
+            if (f.others !== NONE) {
+              admitted = true;
+              if (f.others !== NO_OBJECT)
+                children.push(f.others);
+            }
+        }
+      }
+      if (!admitted) {
+        if (!out)
+          out = partialCopy(object, keys, i);
+        continue;
+      }
+      const value = object[key];
+      const next = children.length === 0 ? value : shapeAll(value, children, open);
+      if (out === void 0 && next !== value)
+        out = partialCopy(object, keys, i);
+      if (out)
+        out[key] = next;
+    }
+    let result = out ?? object;
+    for (const f of facets)
+      if (f.fills !== null)
+        result = fill(result, f.fills, result !== object);
+    return result;
+  }
+  function partialCopy(object, keys, count) {
+    const out = {};
+    for (let i = 0; i < count; i++) {
+      const key = keys[i];
+      if (key !== PROTO)
+        out[key] = object[key];
+    }
+    return out;
+  }
+  function fill(object, fills, owned) {
+    let out = owned ? object : void 0;
+    for (const f of fills) {
+      const present = hasOwn(object, f.name);
+      let value;
+      if (!present && hasOwn(f, "default"))
+        value = f.default;
+      else if (present && object[f.name] === null && hasOwn(f, "onNull"))
+        value = f.onNull;
+      else
+        continue;
+      if (!out)
+        out = copyOf(object);
+      put(out, f.name, fresh(value));
+    }
+    return out ?? object;
+  }
+  return {
+    reshape: shape,
+    free,
+    repairedAs,
+    read(value, options, validator, type, shapeRoot, repairRoot, open) {
+      try {
+        const keep = options?.unknownVariants === "keep";
+        const root = shapeRoot === void 0 ? void 0 : walks[shapeRoot];
+        if (validator(value))
+          return root === void 0 ? value : root(value, false);
+        const fixed = repairRoot === void 0 ? value : repair(value, repairRoot);
+        if (fixed !== value && validator(fixed))
+          return root === void 0 ? fixed : root(fixed, false);
+        if (keep && open !== void 0 && checks[open](fixed)) {
+          if (root === void 0)
+            return fixed;
+          reportUnknown = options?.onUnknownVariant;
+          try {
+            return root(fixed, true);
+          } finally {
+            reportUnknown = void 0;
+          }
+        }
+        validator(fixed);
+        throw new ValidationError(type, issuesOf(validator));
+      } catch (error) {
+        throw deep(error, type);
+      }
+    },
+    deep,
+    variantGuard(tag, variants, other2) {
+      const byTag = new Map(variants);
+      return (value, wanted) => {
+        if (!isDict(value) || !hasOwn(value, tag) || value[tag] !== wanted)
+          return false;
+        const check = byTag.get(wanted) ?? other2;
+        return check !== void 0 && checks[check](value);
+      };
+    },
+    customGuard(tag, known, other2) {
+      return (value) => {
+        if (!isDict(value) || !hasOwn(value, tag))
+          return false;
+        const actual = value[tag];
+        return typeof actual === "string" && !known.includes(actual) && checks[other2](value);
+      };
+    },
+    untaggedGuard(tag, whole) {
+      return (value) => isDict(value) && !hasOwn(value, tag) && whole(value);
+    }
+  };
+}
+function all(...checks) {
+  return (value) => checks.every((c) => c(value));
+}
+function any(...checks) {
+  return (value) => checks.some((c) => c(value));
+}
+function one(...checks) {
+  return (value) => {
+    let passed = 0;
+    for (const c of checks)
+      if (c(value) && ++passed > 1)
+        return false;
+    return passed === 1;
+  };
+}
+function not(check) {
+  return (value) => !check(value);
+}
+function items(check) {
+  return (value) => !Array.isArray(value) || value.every((item) => check(item));
+}
+function props(checks) {
+  return (value) => !isDict(value) || checks.every(([name, c]) => !hasOwn(value, name) || c(value[name]));
+}
+function values(check, declared2) {
+  return (value) => !isDict(value) || Object.keys(value).every((k) => declared2.includes(k) || check(value[k]));
+}
+
+// dist/runtime/side-connection.js
+var SideConnection = class {
+  /**
+   * `toHandlers` gets this connection (so handlers can call the peer) and returns the handler
+   * object; reading starts right after it returns.
+   */
+  constructor(tables, toHandlers, stream, options) {
+    this.connection = new Connection(tables, stream, options);
+    this.remote = remoteMethods(this.connection, tables.calls);
+    this.connection.serve(toHandlers(this));
+  }
+  /** Aborts when the connection closes. */
+  get signal() {
+    return this.connection.signal;
+  }
+  /** Resolves once the connection has closed (end of input, transport error or `close()`). */
+  get closed() {
+    return this.connection.closed;
+  }
+  /**
+   * What `initialize` negotiated: the protocol version and both sides' capabilities, as
+   * each side declared them (the peer's read as the reference implementation reads them).
+   * Undefined until it completed: for a client, when the agent's answer arrived; for an
+   * agent, when it sent its answer.
+   */
+  get negotiated() {
+    return this.connection.negotiated;
+  }
+  request(method, params, options) {
+    return this.connection.request(method, params, options);
+  }
+  notify(method, params) {
+    return this.connection.notify(method, params);
+  }
+  /** Closes the connection: pending calls reject, handlers' signals abort, output is closed. */
+  close(reason) {
+    this.connection.close(reason);
+  }
+};
+function remoteMethods(connection, entries) {
+  const remote = /* @__PURE__ */ Object.create(null);
+  const request = (method, params, options) => connection.request(method, params, options);
+  for (const entry of entries) {
+    const spec = entry.handle;
+    if (entry.kind === "notification") {
+      remote[entry.handler] = (params) => connection.notify(entry.method, params);
+    } else if (spec) {
+      const proto = handlePrototype(spec);
+      remote[entry.handler] = (params, options) => request(entry.method, params, options).then((result) => makeHandle(proto, spec, request, params, result));
+    } else {
+      remote[entry.handler] = (params, options) => request(entry.method, params, options);
+    }
+  }
+  return Object.freeze(remote);
+}
+
+// dist/runtime/proxy-connection.js
+var ProxyConnection = class {
+  constructor(tables, toHandlers, stream, options = {}) {
+    const validate = options.validate ?? true;
+    const check = {
+      received: typeof validate === "boolean" ? validate : validate.received ?? true,
+      sent: typeof validate === "boolean" ? validate : validate.sent ?? true,
+      // Whatever a proxy receives it may send on, and what it sends is checked strictly: a
+      // variant this package does not know could not go on, so it is refused on arrival.
+      unknownVariants: "reject"
+    };
+    const log = options.log ?? defaultLog2;
+    const agentEntries = tables.agent.map((e) => ({ ...e, handler: `agent:${e.handler}` }));
+    const proxyEntries = tables.proxy.map((e) => ({ ...e, handler: `proxy:${e.handler}` }));
+    this.connection = new Connection({
+      serves: [...agentEntries, ...proxyEntries],
+      calls: [...tables.client, ...tables.proxy.filter((e) => e.method === tables.successor)],
+      ...tables.protocol ? { protocol: tables.protocol } : {}
+    }, stream, { ...options, unknownVariants: check.unknownVariants });
+    const connection = this.connection;
+    const successor = successorCaller(connection, tables.successor, routesOf(tables.agent), check);
+    this.predecessor = remoteMethods(connection, tables.client);
+    this.next = remoteMethods(successor, tables.agent);
+    const handlers = toHandlers(this);
+    const group = (name) => handlers[name] ?? {};
+    const own = (g, name) => {
+      const member = g[name];
+      return typeof member === "function" ? member.bind(g) : void 0;
+    };
+    const dispatch = /* @__PURE__ */ Object.create(null);
+    for (const entry of tables.agent) {
+      const mine = own(group("agent"), entry.handler);
+      dispatch[`agent:${entry.handler}`] = mine ?? (entry.kind === "request" ? (params, context) => successor.request(entry.method, params, { signal: context.signal }) : (params) => successor.notify(entry.method, params));
+    }
+    const fromSuccessor = new SuccessorDelivery(connection, routesOf(tables.client), group("client"), check, log);
+    for (const entry of tables.proxy) {
+      const key = `proxy:${entry.handler}`;
+      if (entry.method === tables.successor) {
+        dispatch[key] = entry.kind === "request" ? (envelope, context) => fromSuccessor.request(envelope, context) : (envelope, context) => fromSuccessor.notify(envelope, context);
+        continue;
+      }
+      const mine = own(handlers, entry.handler);
+      const forwards = tables.initialize?.method === entry.method && tables.initialize.forwards;
+      if (mine)
+        dispatch[key] = mine;
+      else if (forwards && entry.kind === "request")
+        dispatch[key] = (params, context) => successor.request(forwards, params, { signal: context.signal });
+    }
+    const agentGroup = group("agent");
+    dispatch.extMethod = own(agentGroup, "extMethod") ?? ((method, params, context) => successor.request(method, params, { signal: context.signal }));
+    dispatch.extNotification = own(agentGroup, "extNotification") ?? ((method, params) => successor.notify(method, params));
+    connection.serve(dispatch);
+  }
+  /** Aborts when the connection closes. */
+  get signal() {
+    return this.connection.signal;
+  }
+  /** Resolves once the connection has closed (end of input, transport error or `close()`). */
+  get closed() {
+    return this.connection.closed;
+  }
+  /** Closes the connection: pending calls reject, handlers' signals abort, output is closed. */
+  close(reason) {
+    this.connection.close(reason);
+  }
+};
+function successorCaller(connection, envelope, routes, check) {
+  const wrap = (method, params) => params === void 0 ? { method } : { method, params };
+  return {
+    async request(method, params, options) {
+      const entry = routes.request.get(method);
+      const invalid = check.sent ? invalidParams(entry, params) : void 0;
+      if (invalid)
+        throw invalid;
+      const result = await connection.request(envelope, wrap(method, params), options);
+      if (!entry)
+        return result;
+      const filled = fillEmpty(result, entry.validateResult);
+      if (!check.received)
+        return filled;
+      const read = receive(entry.parseResult, entry.validateResult, entry.result ?? "result", filled);
+      if ("invalid" in read)
+        throw read.invalid;
+      return read.value;
+    },
+    async notify(method, params) {
+      const invalid = check.sent ? invalidParams(routes.notification.get(method), params) : void 0;
+      if (invalid)
+        throw invalid;
+      await connection.notify(envelope, wrap(method, params));
+    }
+  };
+}
+var SuccessorDelivery = class {
+  constructor(connection, routes, handlers, check, log) {
+    this.connection = connection;
+    this.routes = routes;
+    this.handlers = handlers;
+    this.check = check;
+    this.log = log;
+  }
+  async request(envelope, context) {
+    const { method } = envelope;
+    const params = paramsOf(envelope);
+    const inner = { ...context, method };
+    if (method.startsWith("_")) {
+      const ext = this.handler("extMethod");
+      if (ext)
+        return await ext(method, params, inner) ?? null;
+      return this.connection.request(method, params, { signal: context.signal });
+    }
+    const entry = this.routes.request.get(method);
+    if (!entry)
+      throw wireErrors.methodNotFound(method);
+    const read = this.read(entry, params);
+    if ("invalid" in read) {
+      const { invalid } = read;
+      this.note("invalid-params", `invalid params for ${method}: ${invalid.message}`, method);
+      throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, invalid.message);
+    }
+    const handler = this.handler(entry.handler);
+    if (!handler)
+      return this.connection.request(method, read.value, { signal: context.signal });
+    const result = fillEmpty(await handler(read.value, inner), entry.validateResult);
+    if (this.check.sent && entry.validateResult && !entry.validateResult(result)) {
+      const problem = new ValidationError(entry.result ?? "result", issuesOf(entry.validateResult));
+      this.note("invalid-result", `the ${method} handler returned an ${problem.message}`, method);
+      throw wireErrors.internalError({ type: problem.type, issues: problem.issues }, `the handler returned an ${problem.message}`);
+    }
+    return result;
+  }
+  async notify(envelope, context) {
+    const { method } = envelope;
+    const params = paramsOf(envelope);
+    const inner = { ...context, method };
+    if (method.startsWith("_")) {
+      const ext = this.handler("extNotification");
+      await (ext ? ext(method, params, inner) : this.connection.notify(method, params));
+      return;
+    }
+    const entry = this.routes.notification.get(method);
+    if (!entry) {
+      this.note("unknown-method", `no client notification ${method} to pass on`, method);
+      return;
+    }
+    const read = this.read(entry, params);
+    if ("invalid" in read) {
+      this.note("invalid-params", `dropped ${method}: ${read.invalid.message}`, method);
+      return;
+    }
+    const handler = this.handler(entry.handler);
+    await (handler ? handler(read.value, inner) : this.connection.notify(method, read.value));
+  }
+  read(entry, params) {
+    return this.check.received ? receive(entry.parseParams, entry.validateParams, entry.params, params, this.check.unknownVariants) : { value: params };
+  }
+  handler(name) {
+    const member = this.handlers[name];
+    return typeof member === "function" ? member.bind(this.handlers) : void 0;
+  }
+  note(reason, message, method) {
+    this.log({ level: "warn", reason, message, method });
+  }
+};
+function paramsOf(envelope) {
+  return envelope.params === null ? void 0 : envelope.params;
+}
+function defaultLog2(event) {
+  if (event.level !== "debug")
+    consoleError(`acp: ${event.message}`);
+}
+export {
+  ArrivalQueue,
+  CANCEL_REQUEST_METHOD,
+  Connection,
+  ConnectionClosedError,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  Fifo,
+  HIGH_WATER,
+  InputEndedError,
+  LOW_WATER,
+  LineFramer,
+  MalformedFrame,
+  MessageEncodingError,
+  MessageTooLargeError,
+  Negotiation,
+  OVERSIZE_HEAD_BYTES,
+  ProxyConnection,
+  RequestError,
+  SideConnection,
+  TOO_DEEP,
+  ValidationError,
+  all,
+  any,
+  assertWith,
+  capabilitiesFrom,
+  classify,
+  concatIssues,
+  consoleError,
+  createParsePlan,
+  equal,
+  fail,
+  fillEmpty,
+  formats,
+  frozen,
+  handlePrototype,
+  invalidParams,
+  isInputEnded,
+  isJsonRpcId,
+  isMalformedFrame,
+  isRefusedMessage,
+  issue,
+  issuesOf,
+  items,
+  kindsOf,
+  lossyUtf8Decoder,
+  makeHandle,
+  messageOf,
+  ndJsonStream,
+  newAbortController,
+  not,
+  one,
+  parseNullResult,
+  peek,
+  props,
+  pushIssue,
+  receive,
+  remoteMethods,
+  routesOf,
+  strictUtf8Decoder,
+  truncateIssues,
+  ucs2length,
+  utf8Encoder,
+  validateNullResult,
+  validateWith,
+  values,
+  wireErrors,
+  withDetail
+};
