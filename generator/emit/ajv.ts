@@ -193,13 +193,16 @@ export function standaloneModule(
   for (const compaction of compactions) code = compaction.apply(code);
   if (/\brequire\(/.test(code))
     throw new Error(`${what} needs an ajv runtime helper the generated package does not ship`);
-  const imports = AJV_RUNTIME.filter((n) => new RegExp(`\\b__${n}\\b`).test(code)).map(
-    (n) =>
-      `import { ${n} as __${n} } from "${runtimeSpecifier(runtimePath, "ajv-helpers.js", false)}";`,
+  // Grouped by the file they come from: in JavaScript the runtime is one module.
+  const used = new Map<string, string[]>();
+  const use = (file: string, name: string) => {
+    const from = runtimeSpecifier(runtimePath, file, false);
+    used.set(from, [...(used.get(from) ?? []), `${name} as __${name}`]);
+  };
+  for (const n of AJV_RUNTIME) if (new RegExp(`\\b__${n}\\b`).test(code)) use("ajv-helpers.js", n);
+  if (code.includes("__formats")) use("formats.js", "formats");
+  const imports = [...used].map(
+    ([from, names]) => `import { ${names.join(", ")} } from "${from}";`,
   );
-  if (code.includes("__formats"))
-    imports.push(
-      `import { formats as __formats } from "${runtimeSpecifier(runtimePath, "formats.js", false)}";`,
-    );
   return `${imports.join("\n")}\n${code}\n`;
 }
