@@ -34,13 +34,7 @@ export {
   vElicitationContentValue,
   vElicitationAcceptAction,
 } from "../validators.js";
-import { ucs2length as __ucs2length } from "../../runtime/index.js";
-import { issue as __issue } from "../../runtime/index.js";
-import { pushIssue as __pushIssue } from "../../runtime/index.js";
-import { concatIssues as __concatIssues } from "../../runtime/index.js";
-import { truncateIssues as __truncateIssues } from "../../runtime/index.js";
-import { fail as __fail } from "../../runtime/index.js";
-import { formats as __formats } from "../../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
   vIcon as validate46,
