@@ -198,6 +198,8 @@ function checkExpression(
       return `${use("props")}([${spec.of.map(([n, c]) => `[${literal(n)}, c${c}]`).join(", ")}])`;
     case "values":
       return `${use("values")}(c${spec.of}, ${jsLiteral(spec.declared)})`;
+    case "tag":
+      return `${use("tag")}(${literal(spec.property)}, ${literal(spec.value)})`;
   }
 }
 

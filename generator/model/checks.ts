@@ -28,7 +28,12 @@ export type CheckSpec =
   /** Every present property among `of` (anything but an object passes). */
   | { kind: Combinator<"props">; of: Array<[string, number]> }
   /** Every property not in `declared` (`additionalProperties` with a `$ref`). */
-  | { kind: Combinator<"values">; of: number; declared: string[] };
+  | { kind: Combinator<"values">; of: number; declared: string[] }
+  /**
+   * An object whose own `property` is the string `value`: a tagged union's branch test, the
+   * most common local schema by far, as one combinator call instead of a compiled function.
+   */
+  | { kind: Combinator<"tag">; property: string; value: string };
 
 /**
  * A composed check is written as a call to the runtime combinator of the same name
@@ -182,7 +187,8 @@ export class CheckTable {
     return this.all(parts);
   }
 
-  private add(spec: CheckSpec): number {
+  private add(given: CheckSpec): number {
+    const spec = given.kind === "local" ? (tagTest(given.schema) ?? given) : given;
     const key = canonical(spec as unknown as Json);
     const known = this.index.get(key);
     if (known !== undefined) return known;
@@ -190,4 +196,26 @@ export class CheckTable {
     this.index.set(key, this.specs.length - 1);
     return this.specs.length - 1;
   }
+}
+
+/**
+ * `{type: "object", properties: {P: {type: "string", const: V}}, required: [P]}`, exactly
+ * (any other keyword, or a non-string constant, keeps the schema local): the `tag` spec
+ * that means the same, checking an own property as the compiled validators do.
+ */
+function tagTest(schema: JsonObject): CheckSpec | undefined {
+  const required = schema.required;
+  if (!Array.isArray(required) || required.length !== 1) return undefined;
+  const property = required[0];
+  if (typeof property !== "string" || !isObject(schema.properties)) return undefined;
+  const value = schema.properties[property];
+  if (!isObject(value) || typeof value.const !== "string") return undefined;
+  const expected = {
+    type: "object",
+    properties: { [property]: { type: "string", const: value.const } },
+    required: [property],
+  };
+  return canonical(schema) === canonical(expected)
+    ? { kind: "tag", property, value: value.const }
+    : undefined;
 }

@@ -831,6 +831,14 @@ export function not(check: Check): Check {
   return (value) => !check(value);
 }
 
+/**
+ * An object whose own `property` is the string `expected`: what `{type: "object",
+ * properties: {[property]: {type: "string", const: expected}}, required: [property]}` accepts.
+ */
+export function tag(property: string, expected: string): Check {
+  return (value) => isDict(value) && hasOwn(value, property) && value[property] === expected;
+}
+
 /** Every item of an array; anything else passes (`items` constrains arrays only). */
 export function items(check: Check): Check {
   return (value) => !Array.isArray(value) || value.every((item) => check(item));
