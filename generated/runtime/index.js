@@ -1867,8 +1867,8 @@ var Variant = class {
   }
 };
 var Picker = class {
-  constructor(tag, closed, byTag, other2, objects, arrays) {
-    this.tag = tag;
+  constructor(tag2, closed, byTag, other2, objects, arrays) {
+    this.tag = tag2;
     this.closed = closed;
     this.byTag = byTag;
     this.other = other2;
@@ -2010,10 +2010,10 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
     return out ?? items2;
   }
   function repairUnion(value, union) {
-    const tag = union.tag !== void 0 && isDict(value) && hasOwn(value, union.tag) ? value[union.tag] : void 0;
+    const tag2 = union.tag !== void 0 && isDict(value) && hasOwn(value, union.tag) ? value[union.tag] : void 0;
     const candidates = [];
-    if (typeof tag === "string") {
-      const own = tagged(union).get(tag) ?? union.variants.find((v) => v.other);
+    if (typeof tag2 === "string") {
+      const own = tagged(union).get(tag2) ?? union.variants.find((v) => v.other);
       if (own)
         candidates.push(own);
     }
@@ -2066,9 +2066,9 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
     let own = null;
     let unknownTag = false;
     if (union.tag !== null && !array && hasOwn(value, union.tag)) {
-      const tag = value[union.tag];
-      if (typeof tag === "string") {
-        own = union.byTag.get(tag) ?? union.other;
+      const tag2 = value[union.tag];
+      if (typeof tag2 === "string") {
+        own = union.byTag.get(tag2) ?? union.other;
         unknownTag = own === null;
       }
     }
@@ -2295,25 +2295,25 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
       }
     },
     deep,
-    variantGuard(tag, variants, other2) {
+    variantGuard(tag2, variants, other2) {
       const byTag = new Map(variants);
       return (value, wanted) => {
-        if (!isDict(value) || !hasOwn(value, tag) || value[tag] !== wanted)
+        if (!isDict(value) || !hasOwn(value, tag2) || value[tag2] !== wanted)
           return false;
         const check = byTag.get(wanted) ?? other2;
         return check !== void 0 && checks[check](value);
       };
     },
-    customGuard(tag, known, other2) {
+    customGuard(tag2, known, other2) {
       return (value) => {
-        if (!isDict(value) || !hasOwn(value, tag))
+        if (!isDict(value) || !hasOwn(value, tag2))
           return false;
-        const actual = value[tag];
+        const actual = value[tag2];
         return typeof actual === "string" && !known.includes(actual) && checks[other2](value);
       };
     },
-    untaggedGuard(tag, whole) {
-      return (value) => isDict(value) && !hasOwn(value, tag) && whole(value);
+    untaggedGuard(tag2, whole) {
+      return (value) => isDict(value) && !hasOwn(value, tag2) && whole(value);
     }
   };
 }
@@ -2334,6 +2334,9 @@ function one(...checks) {
 }
 function not(check) {
   return (value) => !check(value);
+}
+function tag(property2, expected) {
+  return (value) => isDict(value) && hasOwn(value, property2) && value[property2] === expected;
 }
 function items(check) {
   return (value) => !Array.isArray(value) || value.every((item) => check(item));
@@ -2631,6 +2634,7 @@ export {
   remoteMethods,
   routesOf,
   strictUtf8Decoder,
+  tag,
   truncateIssues,
   ucs2length,
   utf8Encoder,

@@ -178,6 +178,11 @@ export declare function any(...checks: Check[]): Check;
 /** JSON Schema `oneOf`: exactly one passes. */
 export declare function one(...checks: Check[]): Check;
 export declare function not(check: Check): Check;
+/**
+ * An object whose own `property` is the string `expected`: what `{type: "object",
+ * properties: {[property]: {type: "string", const: expected}}, required: [property]}` accepts.
+ */
+export declare function tag(property: string, expected: string): Check;
 /** Every item of an array; anything else passes (`items` constrains arrays only). */
 export declare function items(check: Check): Check;
 /** Every present property among `checks`; anything but an object passes. */

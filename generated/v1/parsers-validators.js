@@ -207,37 +207,6 @@ const func0 = Object.prototype.hasOwnProperty;
 function validate37(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate37, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate37, instancePath+"/type","type",{type: "string"});
-}
-if("string" !== data0){
-return __fail(validate37, instancePath+"/type","const",{allowedValue: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate37, instancePath,"type",{type: "object"});
-}
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-
-export const k13 = validate38;
-
-function validate38(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 const _errs1 = errors;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -281,7 +250,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate38, instancePath,"not",{});
+return __fail(validate37, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -291,18 +260,46 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-return __fail(validate38, instancePath,"required",{missingProperty: missing1});
+return __fail(validate37, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate38, instancePath+"/type","type",{type: "string"});
+return __fail(validate37, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate38, instancePath,"type",{type: "object"});
+return __fail(validate37, instancePath,"type",{type: "object"});
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+
+export const k13 = validate38;
+
+function validate38(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if((!(Array.isArray(data))) && (data !== null)){
+return __fail(validate38, instancePath,"type",{type: __schemaValue3});
+}
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(typeof data[i0] !== "string"){
+return __fail(validate38, instancePath+"/" + i0,"type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
 }
 }
 validate38.errors = vErrors;
@@ -314,24 +311,8 @@ export const k14 = validate39;
 function validate39(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if((!(Array.isArray(data))) && (data !== null)){
-return __fail(validate39, instancePath,"type",{type: __schemaValue3});
-}
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(typeof data[i0] !== "string"){
-return __fail(validate39, instancePath+"/" + i0,"type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
+if(typeof data !== "boolean"){
+return __fail(validate39, instancePath,"type",{type: "boolean"});
 }
 validate39.errors = vErrors;
 return errors === 0;
@@ -342,8 +323,22 @@ export const k15 = validate40;
 function validate40(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-return __fail(validate40, instancePath,"type",{type: "boolean"});
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 of Object.keys(data)){
+const _errs2 = errors;
+if(typeof data[key0] !== "string"){
+return __fail(validate40, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+return __fail(validate40, instancePath,"type",{type: "object"});
+}
 }
 validate40.errors = vErrors;
 return errors === 0;
@@ -356,15 +351,9 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-const _errs2 = errors;
-if(typeof data[key0] !== "string"){
-return __fail(validate41, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
-}
-var valid0 = _errs2 === errors;
-if(!valid0){
-break;
-}
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+return __fail(validate41, instancePath,"required",{missingProperty: missing0});
 }
 }
 else {
@@ -383,19 +372,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
 return __fail(validate42, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate42, instancePath+"/type","type",{type: "string"});
-}
-if("terminal" !== data0){
-return __fail(validate42, instancePath+"/type","const",{allowedValue: "terminal"});
-}
-}
 }
 }
 else {
@@ -414,8 +392,30 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 return __fail(validate43, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+return __fail(validate43, instancePath+"/type","type",{type: "string"});
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((((data0 === "text") || (data0 === "image")) || (data0 === "audio")) || (data0 === "resource_link")) || (data0 === "resource"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate43, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
+}
+}
 }
 }
 else {
@@ -434,8 +434,16 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate44, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate44, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
 }
 }
 else {
@@ -463,8 +471,19 @@ let data0 = data.type;
 if(typeof data0 !== "string"){
 return __fail(validate45, instancePath+"/type","type",{type: "string"});
 }
-if("http" !== data0){
-return __fail(validate45, instancePath+"/type","const",{allowedValue: "http"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((data0 === "content") || (data0 === "diff")) || (data0 === "terminal"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate45, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -485,17 +504,32 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 return __fail(validate46, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate46, instancePath+"/type","type",{type: "string"});
+if(data.title !== undefined && func0.call(data, "title")){
+let data0 = data.title;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate46, instancePath+"/title","type",{type: __schemaValue2});
 }
-if("sse" !== data0){
-return __fail(validate46, instancePath+"/type","const",{allowedValue: "sse"});
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate46, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -516,17 +550,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 return __fail(validate47, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate47, instancePath+"/type","type",{type: "string"});
-}
-if("text" !== data0){
-return __fail(validate47, instancePath+"/type","const",{allowedValue: "text"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate47, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -556,8 +587,19 @@ let data0 = data.type;
 if(typeof data0 !== "string"){
 return __fail(validate48, instancePath+"/type","type",{type: "string"});
 }
-if("image" !== data0){
-return __fail(validate48, instancePath+"/type","const",{allowedValue: "image"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(data0 === "terminal")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate48, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -578,17 +620,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate49, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate49, instancePath+"/type","type",{type: "string"});
-}
-if("audio" !== data0){
-return __fail(validate49, instancePath+"/type","const",{allowedValue: "audio"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate49, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -618,8 +657,19 @@ let data0 = data.type;
 if(typeof data0 !== "string"){
 return __fail(validate50, instancePath+"/type","type",{type: "string"});
 }
-if("resource_link" !== data0){
-return __fail(validate50, instancePath+"/type","const",{allowedValue: "resource_link"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === "select") || (data0 === "boolean"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate50, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -640,17 +690,44 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 return __fail(validate51, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate51, instancePath+"/type","type",{type: "string"});
+if(data.name !== undefined && func0.call(data, "name")){
+const _errs1 = errors;
+if(typeof data.name !== "string"){
+return __fail(validate51, instancePath+"/name","type",{type: "string"});
 }
-if("resource" !== data0){
-return __fail(validate51, instancePath+"/type","const",{allowedValue: "resource"});
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined && func0.call(data, "description")){
+let data1 = data.description;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate51, instancePath+"/description","type",{type: __schemaValue2});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate51, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -671,28 +748,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate52, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate52, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((((data0 === "text") || (data0 === "image")) || (data0 === "audio")) || (data0 === "resource_link")) || (data0 === "resource"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate52, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate52, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -712,16 +775,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
-return __fail(validate53, instancePath,"required",{missingProperty: missing0});
-}
-else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate53, instancePath+"/_meta","type",{type: __schemaValue0});
-}
 }
 }
 }
@@ -741,17 +798,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 return __fail(validate54, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate54, instancePath+"/type","type",{type: "string"});
-}
-if("content" !== data0){
-return __fail(validate54, instancePath+"/type","const",{allowedValue: "content"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate54, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -772,17 +826,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate55, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate55, instancePath+"/type","type",{type: "string"});
-}
-if("diff" !== data0){
-return __fail(validate55, instancePath+"/type","const",{allowedValue: "diff"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate55, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -803,28 +854,31 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 return __fail(validate56, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate56, instancePath+"/type","type",{type: "string"});
+if(data.title !== undefined && func0.call(data, "title")){
+const _errs1 = errors;
+if(typeof data.title !== "string"){
+return __fail(validate56, instancePath+"/title","type",{type: "string"});
 }
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((data0 === "content") || (data0 === "diff")) || (data0 === "terminal"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate56, instancePath+"/type","not",{});
+var valid0 = _errs1 === errors;
 }
 else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate56, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -845,32 +899,28 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 return __fail(validate57, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
-let data0 = data.title;
-const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate57, instancePath+"/title","type",{type: __schemaValue2});
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
+if(typeof data0 !== "string"){
+return __fail(validate57, instancePath+"/sessionUpdate","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((((((((((data0 === "user_message_chunk") || (data0 === "agent_message_chunk")) || (data0 === "agent_thought_chunk")) || (data0 === "tool_call")) || (data0 === "tool_call_update")) || (data0 === "plan")) || (data0 === "available_commands_update")) || (data0 === "current_mode_update")) || (data0 === "config_option_update")) || (data0 === "session_info_update")) || (data0 === "usage_update"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate57, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs3 === errors;
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate57, instancePath+"/sessionUpdate","not",{});
 }
 else {
-var valid0 = true;
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -891,7 +941,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate58, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -919,28 +969,34 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 return __fail(validate59, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate59, instancePath+"/type","type",{type: "string"});
+if(data.value !== undefined && func0.call(data, "value")){
+const _errs1 = errors;
+if(typeof data.value !== "boolean"){
+return __fail(validate59, instancePath+"/value","type",{type: "boolean"});
 }
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(data0 === "terminal")){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate59, instancePath+"/type","not",{});
+var valid0 = _errs1 === errors;
 }
 else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined && func0.call(data, "type")){
+let data1 = data.type;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+return __fail(validate59, instancePath+"/type","type",{type: "string"});
+}
+if("boolean" !== data1){
+return __fail(validate59, instancePath+"/type","const",{allowedValue: "boolean"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -961,16 +1017,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
 return __fail(validate60, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate60, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
 }
 }
 else {
@@ -998,8 +1046,19 @@ let data0 = data.type;
 if(typeof data0 !== "string"){
 return __fail(validate61, instancePath+"/type","type",{type: "string"});
 }
-if("select" !== data0){
-return __fail(validate61, instancePath+"/type","const",{allowedValue: "select"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === "http") || (data0 === "sse"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate61, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -1020,17 +1079,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate62, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate62, instancePath+"/type","type",{type: "string"});
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate62, instancePath+"/cwd","type",{type: "string"});
 }
-if("boolean" !== data0){
-return __fail(validate62, instancePath+"/type","const",{allowedValue: "boolean"});
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate62, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate62, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate62, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1051,28 +1153,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate63, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate63, instancePath+"/type","type",{type: "string"});
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate63, instancePath+"/cwd","type",{type: "string"});
 }
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "select") || (data0 === "boolean"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate63, instancePath+"/type","not",{});
+var valid0 = _errs1 === errors;
 }
 else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate63, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate63, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate63, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1093,14 +1227,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate64, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
-if(typeof data.name !== "string"){
-return __fail(validate64, instancePath+"/name","type",{type: "string"});
+if(typeof data.cwd !== "string"){
+return __fail(validate64, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -1108,11 +1242,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
-let data1 = data.description;
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
 const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate64, instancePath+"/description","type",{type: __schemaValue2});
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate64, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate64, instancePath+"/additionalDirectories","type",{type: "array"});
+}
 }
 var valid0 = _errs3 === errors;
 }
@@ -1121,12 +1271,12 @@ var valid0 = true;
 }
 if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate64, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
+var valid0 = _errs7 === errors;
 }
 else {
 var valid0 = true;
@@ -1151,14 +1301,28 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 return __fail(validate65, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate65, instancePath+"/_meta","type",{type: __schemaValue0});
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+return __fail(validate65, instancePath+"/type","type",{type: "string"});
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(data0 === "boolean")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate65, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -1178,10 +1342,16 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
+return __fail(validate66, instancePath,"required",{missingProperty: missing0});
+}
+else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate66, instancePath+"/_meta","type",{type: __schemaValue0});
+}
 }
 }
 }
@@ -1201,7 +1371,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 return __fail(validate67, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -1229,14 +1399,28 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 return __fail(validate68, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate68, instancePath+"/_meta","type",{type: __schemaValue0});
+if(data.outcome !== undefined && func0.call(data, "outcome")){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+return __fail(validate68, instancePath+"/outcome","type",{type: "string"});
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === "cancelled") || (data0 === "selected"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate68, instancePath+"/outcome","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -1257,17 +1441,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 return __fail(validate69, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate69, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("user_message_chunk" !== data0){
-return __fail(validate69, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate69, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1288,17 +1469,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate70, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate70, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("agent_message_chunk" !== data0){
-return __fail(validate70, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate70, instancePath+"/method","type",{type: "string"});
 }
 }
 }
@@ -1319,17 +1496,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate71, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate71, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("agent_thought_chunk" !== data0){
-return __fail(validate71, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate71, instancePath+"/method","type",{type: "string"});
 }
 }
 }
@@ -1345,1047 +1518,6 @@ return errors === 0;
 export const k47 = validate72;
 
 function validate72(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
-return __fail(validate72, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.title !== undefined && func0.call(data, "title")){
-const _errs1 = errors;
-if(typeof data.title !== "string"){
-return __fail(validate72, instancePath+"/title","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate72, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __fail(validate72, instancePath,"type",{type: "object"});
-}
-}
-validate72.errors = vErrors;
-return errors === 0;
-}
-
-export const k48 = validate73;
-
-function validate73(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate73, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate73, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("tool_call" !== data0){
-return __fail(validate73, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
-}
-}
-}
-}
-else {
-return __fail(validate73, instancePath,"type",{type: "object"});
-}
-}
-validate73.errors = vErrors;
-return errors === 0;
-}
-
-export const k49 = validate74;
-
-function validate74(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate74, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate74, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("tool_call_update" !== data0){
-return __fail(validate74, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
-}
-}
-}
-}
-else {
-return __fail(validate74, instancePath,"type",{type: "object"});
-}
-}
-validate74.errors = vErrors;
-return errors === 0;
-}
-
-export const k50 = validate75;
-
-function validate75(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate75, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate75, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("plan" !== data0){
-return __fail(validate75, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
-}
-}
-}
-}
-else {
-return __fail(validate75, instancePath,"type",{type: "object"});
-}
-}
-validate75.errors = vErrors;
-return errors === 0;
-}
-
-export const k51 = validate76;
-
-function validate76(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate76, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate76, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("available_commands_update" !== data0){
-return __fail(validate76, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
-}
-}
-}
-}
-else {
-return __fail(validate76, instancePath,"type",{type: "object"});
-}
-}
-validate76.errors = vErrors;
-return errors === 0;
-}
-
-export const k52 = validate77;
-
-function validate77(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate77, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate77, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("current_mode_update" !== data0){
-return __fail(validate77, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
-}
-}
-}
-}
-else {
-return __fail(validate77, instancePath,"type",{type: "object"});
-}
-}
-validate77.errors = vErrors;
-return errors === 0;
-}
-
-export const k53 = validate78;
-
-function validate78(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate78, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate78, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("config_option_update" !== data0){
-return __fail(validate78, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
-}
-}
-}
-}
-else {
-return __fail(validate78, instancePath,"type",{type: "object"});
-}
-}
-validate78.errors = vErrors;
-return errors === 0;
-}
-
-export const k54 = validate79;
-
-function validate79(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate79, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate79, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("session_info_update" !== data0){
-return __fail(validate79, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
-}
-}
-}
-}
-else {
-return __fail(validate79, instancePath,"type",{type: "object"});
-}
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-
-export const k55 = validate80;
-
-function validate80(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate80, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate80, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("usage_update" !== data0){
-return __fail(validate80, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
-}
-}
-}
-}
-else {
-return __fail(validate80, instancePath,"type",{type: "object"});
-}
-}
-validate80.errors = vErrors;
-return errors === 0;
-}
-
-export const k56 = validate81;
-
-function validate81(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate81, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate81, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((((((((((data0 === "user_message_chunk") || (data0 === "agent_message_chunk")) || (data0 === "agent_thought_chunk")) || (data0 === "tool_call")) || (data0 === "tool_call_update")) || (data0 === "plan")) || (data0 === "available_commands_update")) || (data0 === "current_mode_update")) || (data0 === "config_option_update")) || (data0 === "session_info_update")) || (data0 === "usage_update"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate81, instancePath+"/sessionUpdate","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate81, instancePath,"type",{type: "object"});
-}
-}
-validate81.errors = vErrors;
-return errors === 0;
-}
-
-export const k57 = validate82;
-
-function validate82(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
-return __fail(validate82, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate82, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate82, instancePath,"type",{type: "object"});
-}
-}
-validate82.errors = vErrors;
-return errors === 0;
-}
-
-export const k58 = validate83;
-
-function validate83(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
-return __fail(validate83, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
-if(typeof data.value !== "boolean"){
-return __fail(validate83, instancePath+"/value","type",{type: "boolean"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
-let data1 = data.type;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-return __fail(validate83, instancePath+"/type","type",{type: "string"});
-}
-if("boolean" !== data1){
-return __fail(validate83, instancePath+"/type","const",{allowedValue: "boolean"});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __fail(validate83, instancePath,"type",{type: "object"});
-}
-}
-validate83.errors = vErrors;
-return errors === 0;
-}
-
-export const k59 = validate84;
-
-function validate84(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
-return __fail(validate84, instancePath,"required",{missingProperty: missing0});
-}
-}
-else {
-return __fail(validate84, instancePath,"type",{type: "object"});
-}
-}
-validate84.errors = vErrors;
-return errors === 0;
-}
-
-export const k60 = validate85;
-
-function validate85(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate85, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate85, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "http") || (data0 === "sse"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate85, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate85, instancePath,"type",{type: "object"});
-}
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-
-export const k61 = validate86;
-
-function validate86(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
-return __fail(validate86, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate86, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate86, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate86, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate86, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate86, instancePath,"type",{type: "object"});
-}
-}
-validate86.errors = vErrors;
-return errors === 0;
-}
-
-export const k62 = validate87;
-
-function validate87(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
-return __fail(validate87, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate87, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate87, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate87, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate87, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate87, instancePath,"type",{type: "object"});
-}
-}
-validate87.errors = vErrors;
-return errors === 0;
-}
-
-export const k63 = validate88;
-
-function validate88(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-return __fail(validate88, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate88, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate88, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate88, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate88, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate88, instancePath,"type",{type: "object"});
-}
-}
-validate88.errors = vErrors;
-return errors === 0;
-}
-
-export const k64 = validate89;
-
-function validate89(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate89, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate89, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(data0 === "boolean")){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate89, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate89, instancePath,"type",{type: "object"});
-}
-}
-validate89.errors = vErrors;
-return errors === 0;
-}
-
-export const k65 = validate90;
-
-function validate90(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
-return __fail(validate90, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate90, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate90, instancePath,"type",{type: "object"});
-}
-}
-validate90.errors = vErrors;
-return errors === 0;
-}
-
-export const k66 = validate91;
-
-function validate91(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
-return __fail(validate91, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate91, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate91, instancePath,"type",{type: "object"});
-}
-}
-validate91.errors = vErrors;
-return errors === 0;
-}
-
-export const k67 = validate92;
-
-function validate92(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate92, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate92, instancePath+"/outcome","type",{type: "string"});
-}
-if("cancelled" !== data0){
-return __fail(validate92, instancePath+"/outcome","const",{allowedValue: "cancelled"});
-}
-}
-}
-}
-else {
-return __fail(validate92, instancePath,"type",{type: "object"});
-}
-}
-validate92.errors = vErrors;
-return errors === 0;
-}
-
-export const k68 = validate93;
-
-function validate93(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate93, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate93, instancePath+"/outcome","type",{type: "string"});
-}
-if("selected" !== data0){
-return __fail(validate93, instancePath+"/outcome","const",{allowedValue: "selected"});
-}
-}
-}
-}
-else {
-return __fail(validate93, instancePath,"type",{type: "object"});
-}
-}
-validate93.errors = vErrors;
-return errors === 0;
-}
-
-export const k69 = validate94;
-
-function validate94(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate94, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate94, instancePath+"/outcome","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "cancelled") || (data0 === "selected"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate94, instancePath+"/outcome","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate94, instancePath,"type",{type: "object"});
-}
-}
-validate94.errors = vErrors;
-return errors === 0;
-}
-
-export const k70 = validate95;
-
-function validate95(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate95, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate95, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate95, instancePath,"type",{type: "object"});
-}
-}
-validate95.errors = vErrors;
-return errors === 0;
-}
-
-export const k71 = validate96;
-
-function validate96(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate96, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate96, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate96, instancePath,"type",{type: "object"});
-}
-}
-validate96.errors = vErrors;
-return errors === 0;
-}
-
-export const k72 = validate97;
-
-function validate97(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate97, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate97, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate97, instancePath,"type",{type: "object"});
-}
-}
-validate97.errors = vErrors;
-return errors === 0;
-}
-
-export const k73 = validate98;
-
-function validate98(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
-return __fail(validate98, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.mode !== undefined && func0.call(data, "mode")){
-let data0 = data.mode;
-if(typeof data0 !== "string"){
-return __fail(validate98, instancePath+"/mode","type",{type: "string"});
-}
-if("form" !== data0){
-return __fail(validate98, instancePath+"/mode","const",{allowedValue: "form"});
-}
-}
-}
-}
-else {
-return __fail(validate98, instancePath,"type",{type: "object"});
-}
-}
-validate98.errors = vErrors;
-return errors === 0;
-}
-
-export const k74 = validate99;
-
-function validate99(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
-return __fail(validate99, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.mode !== undefined && func0.call(data, "mode")){
-let data0 = data.mode;
-if(typeof data0 !== "string"){
-return __fail(validate99, instancePath+"/mode","type",{type: "string"});
-}
-if("url" !== data0){
-return __fail(validate99, instancePath+"/mode","const",{allowedValue: "url"});
-}
-}
-}
-}
-else {
-return __fail(validate99, instancePath,"type",{type: "object"});
-}
-}
-validate99.errors = vErrors;
-return errors === 0;
-}
-
-export const k75 = validate100;
-
-function validate100(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -2462,7 +1594,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate100, instancePath,"not",{});
+return __fail(validate72, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -2472,120 +1604,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
-return __fail(validate100, instancePath,"required",{missingProperty: missing2});
+return __fail(validate72, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
-return __fail(validate100, instancePath+"/mode","type",{type: "string"});
+return __fail(validate72, instancePath+"/mode","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate100, instancePath,"type",{type: "object"});
+return __fail(validate72, instancePath,"type",{type: "object"});
 }
 }
-validate100.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
-export const k76 = validate101;
+export const k48 = validate73;
 
-function validate101(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate101, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate101, instancePath+"/type","type",{type: "string"});
-}
-if("number" !== data0){
-return __fail(validate101, instancePath+"/type","const",{allowedValue: "number"});
-}
-}
-}
-}
-else {
-return __fail(validate101, instancePath,"type",{type: "object"});
-}
-}
-validate101.errors = vErrors;
-return errors === 0;
-}
-
-export const k77 = validate102;
-
-function validate102(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate102, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate102, instancePath+"/type","type",{type: "string"});
-}
-if("integer" !== data0){
-return __fail(validate102, instancePath+"/type","const",{allowedValue: "integer"});
-}
-}
-}
-}
-else {
-return __fail(validate102, instancePath,"type",{type: "object"});
-}
-}
-validate102.errors = vErrors;
-return errors === 0;
-}
-
-export const k78 = validate103;
-
-function validate103(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate103, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate103, instancePath+"/type","type",{type: "string"});
-}
-if("array" !== data0){
-return __fail(validate103, instancePath+"/type","const",{allowedValue: "array"});
-}
-}
-}
-}
-else {
-return __fail(validate103, instancePath,"type",{type: "object"});
-}
-}
-validate103.errors = vErrors;
-return errors === 0;
-}
-
-export const k79 = validate104;
-
-function validate104(data, instancePath=""){
+function validate73(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -2755,7 +1794,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate104, instancePath,"not",{});
+return __fail(validate73, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -2765,120 +1804,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
-return __fail(validate104, instancePath,"required",{missingProperty: missing5});
+return __fail(validate73, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate104, instancePath+"/type","type",{type: "string"});
+return __fail(validate73, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate104, instancePath,"type",{type: "object"});
+return __fail(validate73, instancePath,"type",{type: "object"});
 }
 }
-validate104.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
 
-export const k80 = validate105;
+export const k49 = validate74;
 
-function validate105(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate105, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate105, instancePath+"/action","type",{type: "string"});
-}
-if("accept" !== data0){
-return __fail(validate105, instancePath+"/action","const",{allowedValue: "accept"});
-}
-}
-}
-}
-else {
-return __fail(validate105, instancePath,"type",{type: "object"});
-}
-}
-validate105.errors = vErrors;
-return errors === 0;
-}
-
-export const k81 = validate106;
-
-function validate106(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate106, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate106, instancePath+"/action","type",{type: "string"});
-}
-if("decline" !== data0){
-return __fail(validate106, instancePath+"/action","const",{allowedValue: "decline"});
-}
-}
-}
-}
-else {
-return __fail(validate106, instancePath,"type",{type: "object"});
-}
-}
-validate106.errors = vErrors;
-return errors === 0;
-}
-
-export const k82 = validate107;
-
-function validate107(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate107, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate107, instancePath+"/action","type",{type: "string"});
-}
-if("cancel" !== data0){
-return __fail(validate107, instancePath+"/action","const",{allowedValue: "cancel"});
-}
-}
-}
-}
-else {
-return __fail(validate107, instancePath,"type",{type: "object"});
-}
-}
-validate107.errors = vErrors;
-return errors === 0;
-}
-
-export const k83 = validate108;
-
-function validate108(data, instancePath=""){
+function validate74(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -2986,7 +1932,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate108, instancePath,"not",{});
+return __fail(validate74, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -2996,21 +1942,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
-return __fail(validate108, instancePath,"required",{missingProperty: missing3});
+return __fail(validate74, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
-return __fail(validate108, instancePath+"/action","type",{type: "string"});
+return __fail(validate74, instancePath+"/action","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate108, instancePath,"type",{type: "object"});
+return __fail(validate74, instancePath,"type",{type: "object"});
 }
 }
-validate108.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
 

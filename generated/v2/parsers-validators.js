@@ -218,37 +218,6 @@ const func0 = Object.prototype.hasOwnProperty;
 function validate38(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate38, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate38, instancePath+"/type","type",{type: "string"});
-}
-if("string" !== data0){
-return __fail(validate38, instancePath+"/type","const",{allowedValue: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate38, instancePath,"type",{type: "object"});
-}
-}
-validate38.errors = vErrors;
-return errors === 0;
-}
-
-export const k14 = validate39;
-
-function validate39(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 const _errs1 = errors;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -292,7 +261,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate39, instancePath,"not",{});
+return __fail(validate38, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -302,18 +271,46 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-return __fail(validate39, instancePath,"required",{missingProperty: missing1});
+return __fail(validate38, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate39, instancePath+"/type","type",{type: "string"});
+return __fail(validate38, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate39, instancePath,"type",{type: "object"});
+return __fail(validate38, instancePath,"type",{type: "object"});
+}
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+
+export const k14 = validate39;
+
+function validate39(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(typeof data[i0] !== "string"){
+return __fail(validate39, instancePath+"/" + i0,"type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+return __fail(validate39, instancePath,"type",{type: "array"});
 }
 }
 validate39.errors = vErrors;
@@ -325,24 +322,8 @@ export const k15 = validate40;
 function validate40(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(typeof data[i0] !== "string"){
-return __fail(validate40, instancePath+"/" + i0,"type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
+if(!(Array.isArray(data))){
 return __fail(validate40, instancePath,"type",{type: "array"});
-}
 }
 validate40.errors = vErrors;
 return errors === 0;
@@ -353,8 +334,16 @@ export const k16 = validate41;
 function validate41(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if(!(Array.isArray(data))){
-return __fail(validate41, instancePath,"type",{type: "array"});
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+return __fail(validate41, instancePath,"required",{missingProperty: missing0});
+}
+}
+else {
+return __fail(validate41, instancePath,"type",{type: "object"});
+}
 }
 validate41.errors = vErrors;
 return errors === 0;
@@ -368,7 +357,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
 return __fail(validate42, instancePath,"required",{missingProperty: missing0});
 }
 }
@@ -383,88 +372,6 @@ return errors === 0;
 export const k18 = validate43;
 
 function validate43(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
-return __fail(validate43, instancePath,"required",{missingProperty: missing0});
-}
-}
-else {
-return __fail(validate43, instancePath,"type",{type: "object"});
-}
-}
-validate43.errors = vErrors;
-return errors === 0;
-}
-
-export const k19 = validate44;
-
-function validate44(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate44, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate44, instancePath+"/type","type",{type: "string"});
-}
-if("tool_call" !== data0){
-return __fail(validate44, instancePath+"/type","const",{allowedValue: "tool_call"});
-}
-}
-}
-}
-else {
-return __fail(validate44, instancePath,"type",{type: "object"});
-}
-}
-validate44.errors = vErrors;
-return errors === 0;
-}
-
-export const k20 = validate45;
-
-function validate45(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate45, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate45, instancePath+"/type","type",{type: "string"});
-}
-if("command" !== data0){
-return __fail(validate45, instancePath+"/type","const",{allowedValue: "command"});
-}
-}
-}
-}
-else {
-return __fail(validate45, instancePath,"type",{type: "object"});
-}
-}
-validate45.errors = vErrors;
-return errors === 0;
-}
-
-export const k21 = validate46;
-
-function validate46(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -541,7 +448,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate46, instancePath,"not",{});
+return __fail(validate43, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -551,120 +458,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
-return __fail(validate46, instancePath,"required",{missingProperty: missing2});
+return __fail(validate43, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate46, instancePath+"/type","type",{type: "string"});
+return __fail(validate43, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate46, instancePath,"type",{type: "object"});
+return __fail(validate43, instancePath,"type",{type: "object"});
 }
 }
-validate46.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 
-export const k22 = validate47;
+export const k19 = validate44;
 
-function validate47(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate47, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate47, instancePath+"/type","type",{type: "string"});
-}
-if("content" !== data0){
-return __fail(validate47, instancePath+"/type","const",{allowedValue: "content"});
-}
-}
-}
-}
-else {
-return __fail(validate47, instancePath,"type",{type: "object"});
-}
-}
-validate47.errors = vErrors;
-return errors === 0;
-}
-
-export const k23 = validate48;
-
-function validate48(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate48, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate48, instancePath+"/type","type",{type: "string"});
-}
-if("diff" !== data0){
-return __fail(validate48, instancePath+"/type","const",{allowedValue: "diff"});
-}
-}
-}
-}
-else {
-return __fail(validate48, instancePath,"type",{type: "object"});
-}
-}
-validate48.errors = vErrors;
-return errors === 0;
-}
-
-export const k24 = validate49;
-
-function validate49(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate49, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate49, instancePath+"/type","type",{type: "string"});
-}
-if("terminal" !== data0){
-return __fail(validate49, instancePath+"/type","const",{allowedValue: "terminal"});
-}
-}
-}
-}
-else {
-return __fail(validate49, instancePath,"type",{type: "object"});
-}
-}
-validate49.errors = vErrors;
-return errors === 0;
-}
-
-export const k25 = validate50;
-
-function validate50(data, instancePath=""){
+function validate44(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -772,7 +586,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate50, instancePath,"not",{});
+return __fail(validate44, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -782,182 +596,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
-return __fail(validate50, instancePath,"required",{missingProperty: missing3});
+return __fail(validate44, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate50, instancePath+"/type","type",{type: "string"});
+return __fail(validate44, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate50, instancePath,"type",{type: "object"});
+return __fail(validate44, instancePath,"type",{type: "object"});
 }
 }
-validate50.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
-export const k26 = validate51;
+export const k20 = validate45;
 
-function validate51(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate51, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate51, instancePath+"/type","type",{type: "string"});
-}
-if("text" !== data0){
-return __fail(validate51, instancePath+"/type","const",{allowedValue: "text"});
-}
-}
-}
-}
-else {
-return __fail(validate51, instancePath,"type",{type: "object"});
-}
-}
-validate51.errors = vErrors;
-return errors === 0;
-}
-
-export const k27 = validate52;
-
-function validate52(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate52, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate52, instancePath+"/type","type",{type: "string"});
-}
-if("image" !== data0){
-return __fail(validate52, instancePath+"/type","const",{allowedValue: "image"});
-}
-}
-}
-}
-else {
-return __fail(validate52, instancePath,"type",{type: "object"});
-}
-}
-validate52.errors = vErrors;
-return errors === 0;
-}
-
-export const k28 = validate53;
-
-function validate53(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate53, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate53, instancePath+"/type","type",{type: "string"});
-}
-if("audio" !== data0){
-return __fail(validate53, instancePath+"/type","const",{allowedValue: "audio"});
-}
-}
-}
-}
-else {
-return __fail(validate53, instancePath,"type",{type: "object"});
-}
-}
-validate53.errors = vErrors;
-return errors === 0;
-}
-
-export const k29 = validate54;
-
-function validate54(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate54, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate54, instancePath+"/type","type",{type: "string"});
-}
-if("resource_link" !== data0){
-return __fail(validate54, instancePath+"/type","const",{allowedValue: "resource_link"});
-}
-}
-}
-}
-else {
-return __fail(validate54, instancePath,"type",{type: "object"});
-}
-}
-validate54.errors = vErrors;
-return errors === 0;
-}
-
-export const k30 = validate55;
-
-function validate55(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate55, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate55, instancePath+"/type","type",{type: "string"});
-}
-if("resource" !== data0){
-return __fail(validate55, instancePath+"/type","const",{allowedValue: "resource"});
-}
-}
-}
-}
-else {
-return __fail(validate55, instancePath,"type",{type: "object"});
-}
-}
-validate55.errors = vErrors;
-return errors === 0;
-}
-
-export const k31 = validate56;
-
-function validate56(data, instancePath=""){
+function validate45(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1127,7 +786,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate56, instancePath,"not",{});
+return __fail(validate45, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1137,182 +796,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
-return __fail(validate56, instancePath,"required",{missingProperty: missing5});
+return __fail(validate45, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate56, instancePath+"/type","type",{type: "string"});
+return __fail(validate45, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate56, instancePath,"type",{type: "object"});
+return __fail(validate45, instancePath,"type",{type: "object"});
 }
 }
-validate56.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
-export const k32 = validate57;
+export const k21 = validate46;
 
-function validate57(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
-return __fail(validate57, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.operation !== undefined && func0.call(data, "operation")){
-let data0 = data.operation;
-if(typeof data0 !== "string"){
-return __fail(validate57, instancePath+"/operation","type",{type: "string"});
-}
-if("add" !== data0){
-return __fail(validate57, instancePath+"/operation","const",{allowedValue: "add"});
-}
-}
-}
-}
-else {
-return __fail(validate57, instancePath,"type",{type: "object"});
-}
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-
-export const k33 = validate58;
-
-function validate58(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
-return __fail(validate58, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.operation !== undefined && func0.call(data, "operation")){
-let data0 = data.operation;
-if(typeof data0 !== "string"){
-return __fail(validate58, instancePath+"/operation","type",{type: "string"});
-}
-if("delete" !== data0){
-return __fail(validate58, instancePath+"/operation","const",{allowedValue: "delete"});
-}
-}
-}
-}
-else {
-return __fail(validate58, instancePath,"type",{type: "object"});
-}
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-
-export const k34 = validate59;
-
-function validate59(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
-return __fail(validate59, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.operation !== undefined && func0.call(data, "operation")){
-let data0 = data.operation;
-if(typeof data0 !== "string"){
-return __fail(validate59, instancePath+"/operation","type",{type: "string"});
-}
-if("modify" !== data0){
-return __fail(validate59, instancePath+"/operation","const",{allowedValue: "modify"});
-}
-}
-}
-}
-else {
-return __fail(validate59, instancePath,"type",{type: "object"});
-}
-}
-validate59.errors = vErrors;
-return errors === 0;
-}
-
-export const k35 = validate60;
-
-function validate60(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
-return __fail(validate60, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.operation !== undefined && func0.call(data, "operation")){
-let data0 = data.operation;
-if(typeof data0 !== "string"){
-return __fail(validate60, instancePath+"/operation","type",{type: "string"});
-}
-if("move" !== data0){
-return __fail(validate60, instancePath+"/operation","const",{allowedValue: "move"});
-}
-}
-}
-}
-else {
-return __fail(validate60, instancePath,"type",{type: "object"});
-}
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-
-export const k36 = validate61;
-
-function validate61(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing0 = "operation")){
-return __fail(validate61, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.operation !== undefined && func0.call(data, "operation")){
-let data0 = data.operation;
-if(typeof data0 !== "string"){
-return __fail(validate61, instancePath+"/operation","type",{type: "string"});
-}
-if("copy" !== data0){
-return __fail(validate61, instancePath+"/operation","const",{allowedValue: "copy"});
-}
-}
-}
-}
-else {
-return __fail(validate61, instancePath,"type",{type: "object"});
-}
-}
-validate61.errors = vErrors;
-return errors === 0;
-}
-
-export const k37 = validate62;
-
-function validate62(data, instancePath=""){
+function validate46(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1482,7 +986,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate62, instancePath,"not",{});
+return __fail(validate46, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1492,89 +996,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.operation === undefined) || (!(func0.call(data, "operation")))) && (missing5 = "operation")){
-return __fail(validate62, instancePath,"required",{missingProperty: missing5});
+return __fail(validate46, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.operation !== undefined && func0.call(data, "operation")){
 if(typeof data.operation !== "string"){
-return __fail(validate62, instancePath+"/operation","type",{type: "string"});
+return __fail(validate46, instancePath+"/operation","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate62, instancePath,"type",{type: "object"});
+return __fail(validate46, instancePath,"type",{type: "object"});
 }
 }
-validate62.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-export const k38 = validate63;
+export const k22 = validate47;
 
-function validate63(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
-return __fail(validate63, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.mode !== undefined && func0.call(data, "mode")){
-let data0 = data.mode;
-if(typeof data0 !== "string"){
-return __fail(validate63, instancePath+"/mode","type",{type: "string"});
-}
-if("form" !== data0){
-return __fail(validate63, instancePath+"/mode","const",{allowedValue: "form"});
-}
-}
-}
-}
-else {
-return __fail(validate63, instancePath,"type",{type: "object"});
-}
-}
-validate63.errors = vErrors;
-return errors === 0;
-}
-
-export const k39 = validate64;
-
-function validate64(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
-return __fail(validate64, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.mode !== undefined && func0.call(data, "mode")){
-let data0 = data.mode;
-if(typeof data0 !== "string"){
-return __fail(validate64, instancePath+"/mode","type",{type: "string"});
-}
-if("url" !== data0){
-return __fail(validate64, instancePath+"/mode","const",{allowedValue: "url"});
-}
-}
-}
-}
-else {
-return __fail(validate64, instancePath,"type",{type: "object"});
-}
-}
-validate64.errors = vErrors;
-return errors === 0;
-}
-
-export const k40 = validate65;
-
-function validate65(data, instancePath=""){
+function validate47(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1651,7 +1093,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate65, instancePath,"not",{});
+return __fail(validate47, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1661,151 +1103,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
-return __fail(validate65, instancePath,"required",{missingProperty: missing2});
+return __fail(validate47, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
-return __fail(validate65, instancePath+"/mode","type",{type: "string"});
+return __fail(validate47, instancePath+"/mode","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate65, instancePath,"type",{type: "object"});
+return __fail(validate47, instancePath,"type",{type: "object"});
 }
 }
-validate65.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
 
-export const k41 = validate66;
+export const k23 = validate48;
 
-function validate66(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate66, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate66, instancePath+"/type","type",{type: "string"});
-}
-if("number" !== data0){
-return __fail(validate66, instancePath+"/type","const",{allowedValue: "number"});
-}
-}
-}
-}
-else {
-return __fail(validate66, instancePath,"type",{type: "object"});
-}
-}
-validate66.errors = vErrors;
-return errors === 0;
-}
-
-export const k42 = validate67;
-
-function validate67(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate67, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate67, instancePath+"/type","type",{type: "string"});
-}
-if("integer" !== data0){
-return __fail(validate67, instancePath+"/type","const",{allowedValue: "integer"});
-}
-}
-}
-}
-else {
-return __fail(validate67, instancePath,"type",{type: "object"});
-}
-}
-validate67.errors = vErrors;
-return errors === 0;
-}
-
-export const k43 = validate68;
-
-function validate68(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate68, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate68, instancePath+"/type","type",{type: "string"});
-}
-if("boolean" !== data0){
-return __fail(validate68, instancePath+"/type","const",{allowedValue: "boolean"});
-}
-}
-}
-}
-else {
-return __fail(validate68, instancePath,"type",{type: "object"});
-}
-}
-validate68.errors = vErrors;
-return errors === 0;
-}
-
-export const k44 = validate69;
-
-function validate69(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate69, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate69, instancePath+"/type","type",{type: "string"});
-}
-if("array" !== data0){
-return __fail(validate69, instancePath+"/type","const",{allowedValue: "array"});
-}
-}
-}
-}
-else {
-return __fail(validate69, instancePath,"type",{type: "object"});
-}
-}
-validate69.errors = vErrors;
-return errors === 0;
-}
-
-export const k45 = validate70;
-
-function validate70(data, instancePath=""){
+function validate48(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1975,7 +1293,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate70, instancePath,"not",{});
+return __fail(validate48, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1985,58 +1303,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
-return __fail(validate70, instancePath,"required",{missingProperty: missing5});
+return __fail(validate48, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate70, instancePath+"/type","type",{type: "string"});
+return __fail(validate48, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate70, instancePath,"type",{type: "object"});
+return __fail(validate48, instancePath,"type",{type: "object"});
 }
 }
-validate70.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
-export const k46 = validate71;
+export const k24 = validate49;
 
-function validate71(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate71, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate71, instancePath+"/type","type",{type: "string"});
-}
-if("agent" !== data0){
-return __fail(validate71, instancePath+"/type","const",{allowedValue: "agent"});
-}
-}
-}
-}
-else {
-return __fail(validate71, instancePath,"type",{type: "object"});
-}
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-
-export const k47 = validate72;
-
-function validate72(data, instancePath=""){
+function validate49(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -2113,7 +1400,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate72, instancePath,"not",{});
+return __fail(validate49, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -2123,13 +1410,13 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")) || (((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing2 = "methodId"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing2 = "name"))){
-return __fail(validate72, instancePath,"required",{missingProperty: missing2});
+return __fail(validate49, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 const _errs13 = errors;
 if(typeof data.type !== "string"){
-return __fail(validate72, instancePath+"/type","type",{type: "string"});
+return __fail(validate49, instancePath+"/type","type",{type: "string"});
 }
 var valid4 = _errs13 === errors;
 }
@@ -2140,7 +1427,7 @@ if(valid4){
 if(data.name !== undefined && func0.call(data, "name")){
 const _errs15 = errors;
 if(typeof data.name !== "string"){
-return __fail(validate72, instancePath+"/name","type",{type: "string"});
+return __fail(validate49, instancePath+"/name","type",{type: "string"});
 }
 var valid4 = _errs15 === errors;
 }
@@ -2152,7 +1439,7 @@ if(data.description !== undefined && func0.call(data, "description")){
 let data4 = data.description;
 const _errs17 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate72, instancePath+"/description","type",{type: __schemaValue0});
+return __fail(validate49, instancePath+"/description","type",{type: __schemaValue0});
 }
 var valid4 = _errs17 === errors;
 }
@@ -2164,7 +1451,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs19 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate72, instancePath+"/_meta","type",{type: __schemaValue3});
+return __fail(validate49, instancePath+"/_meta","type",{type: __schemaValue3});
 }
 var valid4 = _errs19 === errors;
 }
@@ -2177,47 +1464,16 @@ var valid4 = true;
 }
 }
 else {
-return __fail(validate72, instancePath,"type",{type: "object"});
+return __fail(validate49, instancePath,"type",{type: "object"});
 }
 }
-validate72.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
-export const k48 = validate73;
+export const k25 = validate50;
 
-function validate73(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate73, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate73, instancePath+"/type","type",{type: "string"});
-}
-if("select" !== data0){
-return __fail(validate73, instancePath+"/type","const",{allowedValue: "select"});
-}
-}
-}
-}
-else {
-return __fail(validate73, instancePath,"type",{type: "object"});
-}
-}
-validate73.errors = vErrors;
-return errors === 0;
-}
-
-export const k49 = validate74;
-
-function validate74(data, instancePath=""){
+function validate50(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -2294,7 +1550,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate74, instancePath,"not",{});
+return __fail(validate50, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -2304,523 +1560,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
-return __fail(validate74, instancePath,"required",{missingProperty: missing2});
+return __fail(validate50, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate74, instancePath+"/type","type",{type: "string"});
+return __fail(validate50, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate74, instancePath,"type",{type: "object"});
+return __fail(validate50, instancePath,"type",{type: "object"});
 }
 }
-validate74.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-export const k50 = validate75;
+export const k26 = validate51;
 
-function validate75(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate75, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate75, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("user_message_chunk" !== data0){
-return __fail(validate75, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
-}
-}
-}
-}
-else {
-return __fail(validate75, instancePath,"type",{type: "object"});
-}
-}
-validate75.errors = vErrors;
-return errors === 0;
-}
-
-export const k51 = validate76;
-
-function validate76(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate76, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate76, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("user_message" !== data0){
-return __fail(validate76, instancePath+"/sessionUpdate","const",{allowedValue: "user_message"});
-}
-}
-}
-}
-else {
-return __fail(validate76, instancePath,"type",{type: "object"});
-}
-}
-validate76.errors = vErrors;
-return errors === 0;
-}
-
-export const k52 = validate77;
-
-function validate77(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate77, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate77, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("agent_message_chunk" !== data0){
-return __fail(validate77, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
-}
-}
-}
-}
-else {
-return __fail(validate77, instancePath,"type",{type: "object"});
-}
-}
-validate77.errors = vErrors;
-return errors === 0;
-}
-
-export const k53 = validate78;
-
-function validate78(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate78, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate78, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("agent_message" !== data0){
-return __fail(validate78, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message"});
-}
-}
-}
-}
-else {
-return __fail(validate78, instancePath,"type",{type: "object"});
-}
-}
-validate78.errors = vErrors;
-return errors === 0;
-}
-
-export const k54 = validate79;
-
-function validate79(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate79, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate79, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("agent_thought_chunk" !== data0){
-return __fail(validate79, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
-}
-}
-}
-}
-else {
-return __fail(validate79, instancePath,"type",{type: "object"});
-}
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-
-export const k55 = validate80;
-
-function validate80(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate80, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate80, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("agent_thought" !== data0){
-return __fail(validate80, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought"});
-}
-}
-}
-}
-else {
-return __fail(validate80, instancePath,"type",{type: "object"});
-}
-}
-validate80.errors = vErrors;
-return errors === 0;
-}
-
-export const k56 = validate81;
-
-function validate81(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate81, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate81, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("state_update" !== data0){
-return __fail(validate81, instancePath+"/sessionUpdate","const",{allowedValue: "state_update"});
-}
-}
-}
-}
-else {
-return __fail(validate81, instancePath,"type",{type: "object"});
-}
-}
-validate81.errors = vErrors;
-return errors === 0;
-}
-
-export const k57 = validate82;
-
-function validate82(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate82, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate82, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("tool_call_content_chunk" !== data0){
-return __fail(validate82, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_content_chunk"});
-}
-}
-}
-}
-else {
-return __fail(validate82, instancePath,"type",{type: "object"});
-}
-}
-validate82.errors = vErrors;
-return errors === 0;
-}
-
-export const k58 = validate83;
-
-function validate83(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate83, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate83, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("tool_call_update" !== data0){
-return __fail(validate83, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
-}
-}
-}
-}
-else {
-return __fail(validate83, instancePath,"type",{type: "object"});
-}
-}
-validate83.errors = vErrors;
-return errors === 0;
-}
-
-export const k59 = validate84;
-
-function validate84(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate84, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate84, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("terminal_update" !== data0){
-return __fail(validate84, instancePath+"/sessionUpdate","const",{allowedValue: "terminal_update"});
-}
-}
-}
-}
-else {
-return __fail(validate84, instancePath,"type",{type: "object"});
-}
-}
-validate84.errors = vErrors;
-return errors === 0;
-}
-
-export const k60 = validate85;
-
-function validate85(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate85, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate85, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("terminal_output_chunk" !== data0){
-return __fail(validate85, instancePath+"/sessionUpdate","const",{allowedValue: "terminal_output_chunk"});
-}
-}
-}
-}
-else {
-return __fail(validate85, instancePath,"type",{type: "object"});
-}
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-
-export const k61 = validate86;
-
-function validate86(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate86, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate86, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("plan_update" !== data0){
-return __fail(validate86, instancePath+"/sessionUpdate","const",{allowedValue: "plan_update"});
-}
-}
-}
-}
-else {
-return __fail(validate86, instancePath,"type",{type: "object"});
-}
-}
-validate86.errors = vErrors;
-return errors === 0;
-}
-
-export const k62 = validate87;
-
-function validate87(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate87, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate87, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("available_commands_update" !== data0){
-return __fail(validate87, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
-}
-}
-}
-}
-else {
-return __fail(validate87, instancePath,"type",{type: "object"});
-}
-}
-validate87.errors = vErrors;
-return errors === 0;
-}
-
-export const k63 = validate88;
-
-function validate88(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate88, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate88, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("config_option_update" !== data0){
-return __fail(validate88, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
-}
-}
-}
-}
-else {
-return __fail(validate88, instancePath,"type",{type: "object"});
-}
-}
-validate88.errors = vErrors;
-return errors === 0;
-}
-
-export const k64 = validate89;
-
-function validate89(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate89, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate89, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("session_info_update" !== data0){
-return __fail(validate89, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
-}
-}
-}
-}
-else {
-return __fail(validate89, instancePath,"type",{type: "object"});
-}
-}
-validate89.errors = vErrors;
-return errors === 0;
-}
-
-export const k65 = validate90;
-
-function validate90(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate90, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate90, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("usage_update" !== data0){
-return __fail(validate90, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
-}
-}
-}
-}
-else {
-return __fail(validate90, instancePath,"type",{type: "object"});
-}
-}
-validate90.errors = vErrors;
-return errors === 0;
-}
-
-export const k66 = validate91;
-
-function validate91(data, instancePath=""){
+function validate51(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -3331,7 +2091,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate91, instancePath,"not",{});
+return __fail(validate51, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -3341,120 +2101,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
-return __fail(validate91, instancePath,"required",{missingProperty: missing16});
+return __fail(validate51, instancePath,"required",{missingProperty: missing16});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
-return __fail(validate91, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate51, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate91, instancePath,"type",{type: "object"});
+return __fail(validate51, instancePath,"type",{type: "object"});
 }
 }
-validate91.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
 
-export const k67 = validate92;
+export const k27 = validate52;
 
-function validate92(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
-return __fail(validate92, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.state !== undefined && func0.call(data, "state")){
-let data0 = data.state;
-if(typeof data0 !== "string"){
-return __fail(validate92, instancePath+"/state","type",{type: "string"});
-}
-if("running" !== data0){
-return __fail(validate92, instancePath+"/state","const",{allowedValue: "running"});
-}
-}
-}
-}
-else {
-return __fail(validate92, instancePath,"type",{type: "object"});
-}
-}
-validate92.errors = vErrors;
-return errors === 0;
-}
-
-export const k68 = validate93;
-
-function validate93(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
-return __fail(validate93, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.state !== undefined && func0.call(data, "state")){
-let data0 = data.state;
-if(typeof data0 !== "string"){
-return __fail(validate93, instancePath+"/state","type",{type: "string"});
-}
-if("idle" !== data0){
-return __fail(validate93, instancePath+"/state","const",{allowedValue: "idle"});
-}
-}
-}
-}
-else {
-return __fail(validate93, instancePath,"type",{type: "object"});
-}
-}
-validate93.errors = vErrors;
-return errors === 0;
-}
-
-export const k69 = validate94;
-
-function validate94(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
-return __fail(validate94, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.state !== undefined && func0.call(data, "state")){
-let data0 = data.state;
-if(typeof data0 !== "string"){
-return __fail(validate94, instancePath+"/state","type",{type: "string"});
-}
-if("requires_action" !== data0){
-return __fail(validate94, instancePath+"/state","const",{allowedValue: "requires_action"});
-}
-}
-}
-}
-else {
-return __fail(validate94, instancePath,"type",{type: "object"});
-}
-}
-validate94.errors = vErrors;
-return errors === 0;
-}
-
-export const k70 = validate95;
-
-function validate95(data, instancePath=""){
+function validate52(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -3562,7 +2229,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate95, instancePath,"not",{});
+return __fail(validate52, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -3572,58 +2239,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
-return __fail(validate95, instancePath,"required",{missingProperty: missing3});
+return __fail(validate52, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.state !== undefined && func0.call(data, "state")){
 if(typeof data.state !== "string"){
-return __fail(validate95, instancePath+"/state","type",{type: "string"});
+return __fail(validate52, instancePath+"/state","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate95, instancePath,"type",{type: "object"});
+return __fail(validate52, instancePath,"type",{type: "object"});
 }
 }
-validate95.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
 
-export const k71 = validate96;
+export const k28 = validate53;
 
-function validate96(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate96, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate96, instancePath+"/type","type",{type: "string"});
-}
-if("items" !== data0){
-return __fail(validate96, instancePath+"/type","const",{allowedValue: "items"});
-}
-}
-}
-}
-else {
-return __fail(validate96, instancePath,"type",{type: "object"});
-}
-}
-validate96.errors = vErrors;
-return errors === 0;
-}
-
-export const k72 = validate97;
-
-function validate97(data, instancePath=""){
+function validate53(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -3731,7 +2367,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate97, instancePath,"not",{});
+return __fail(validate53, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -3741,27 +2377,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing3 = "planId"))){
-return __fail(validate97, instancePath,"required",{missingProperty: missing3});
+return __fail(validate53, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate97, instancePath+"/type","type",{type: "string"});
+return __fail(validate53, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate97, instancePath,"type",{type: "object"});
+return __fail(validate53, instancePath,"type",{type: "object"});
 }
 }
-validate97.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
 
-export const k73 = validate98;
+export const k29 = validate54;
 
-function validate98(data, instancePath=""){
+function validate54(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -3807,7 +2443,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate98, instancePath,"not",{});
+return __fail(validate54, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -3817,89 +2453,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-return __fail(validate98, instancePath,"required",{missingProperty: missing1});
+return __fail(validate54, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate98, instancePath+"/type","type",{type: "string"});
+return __fail(validate54, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate98, instancePath,"type",{type: "object"});
+return __fail(validate54, instancePath,"type",{type: "object"});
 }
 }
-validate98.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
-export const k74 = validate99;
+export const k30 = validate55;
 
-function validate99(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate99, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate99, instancePath+"/type","type",{type: "string"});
-}
-if("http" !== data0){
-return __fail(validate99, instancePath+"/type","const",{allowedValue: "http"});
-}
-}
-}
-}
-else {
-return __fail(validate99, instancePath,"type",{type: "object"});
-}
-}
-validate99.errors = vErrors;
-return errors === 0;
-}
-
-export const k75 = validate100;
-
-function validate100(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate100, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate100, instancePath+"/type","type",{type: "string"});
-}
-if("stdio" !== data0){
-return __fail(validate100, instancePath+"/type","const",{allowedValue: "stdio"});
-}
-}
-}
-}
-else {
-return __fail(validate100, instancePath,"type",{type: "object"});
-}
-}
-validate100.errors = vErrors;
-return errors === 0;
-}
-
-export const k76 = validate101;
-
-function validate101(data, instancePath=""){
+function validate55(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -3976,7 +2550,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate101, instancePath,"not",{});
+return __fail(validate55, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -3986,58 +2560,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
-return __fail(validate101, instancePath,"required",{missingProperty: missing2});
+return __fail(validate55, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate101, instancePath+"/type","type",{type: "string"});
+return __fail(validate55, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate101, instancePath,"type",{type: "object"});
+return __fail(validate55, instancePath,"type",{type: "object"});
 }
 }
-validate101.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
-export const k77 = validate102;
+export const k31 = validate56;
 
-function validate102(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate102, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate102, instancePath+"/type","type",{type: "string"});
-}
-if("start" !== data0){
-return __fail(validate102, instancePath+"/type","const",{allowedValue: "start"});
-}
-}
-}
-}
-else {
-return __fail(validate102, instancePath,"type",{type: "object"});
-}
-}
-validate102.errors = vErrors;
-return errors === 0;
-}
-
-export const k78 = validate103;
-
-function validate103(data, instancePath=""){
+function validate56(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -4083,7 +2626,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate103, instancePath,"not",{});
+return __fail(validate56, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -4093,13 +2636,13 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-return __fail(validate103, instancePath,"required",{missingProperty: missing1});
+return __fail(validate56, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 const _errs9 = errors;
 if(typeof data.type !== "string"){
-return __fail(validate103, instancePath+"/type","type",{type: "string"});
+return __fail(validate56, instancePath+"/type","type",{type: "string"});
 }
 var valid3 = _errs9 === errors;
 }
@@ -4111,7 +2654,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate103, instancePath+"/_meta","type",{type: __schemaValue3});
+return __fail(validate56, instancePath+"/_meta","type",{type: __schemaValue3});
 }
 var valid3 = _errs11 === errors;
 }
@@ -4122,60 +2665,60 @@ var valid3 = true;
 }
 }
 else {
-return __fail(validate103, instancePath,"type",{type: "object"});
+return __fail(validate56, instancePath,"type",{type: "object"});
 }
 }
-validate103.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-export const k79 = validate104;
+export const k32 = validate57;
 
-function validate104(data, instancePath=""){
+function validate57(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
-return __fail(validate104, instancePath,"required",{missingProperty: missing0});
+return __fail(validate57, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-return __fail(validate104, instancePath+"/type","type",{type: "string"});
+return __fail(validate57, instancePath+"/type","type",{type: "string"});
 }
 if("id" !== data0){
-return __fail(validate104, instancePath+"/type","const",{allowedValue: "id"});
+return __fail(validate57, instancePath+"/type","const",{allowedValue: "id"});
 }
 }
 }
 }
 else {
-return __fail(validate104, instancePath,"type",{type: "object"});
+return __fail(validate57, instancePath,"type",{type: "object"});
 }
 }
-validate104.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const k80 = validate105;
+export const k33 = validate58;
 
-function validate105(data, instancePath=""){
+function validate58(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
-return __fail(validate105, instancePath,"required",{missingProperty: missing0});
+return __fail(validate58, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
 if(typeof data.value !== "boolean"){
-return __fail(validate105, instancePath+"/value","type",{type: "boolean"});
+return __fail(validate58, instancePath+"/value","type",{type: "boolean"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -4187,10 +2730,10 @@ if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-return __fail(validate105, instancePath+"/type","type",{type: "string"});
+return __fail(validate58, instancePath+"/type","type",{type: "string"});
 }
 if("boolean" !== data1){
-return __fail(validate105, instancePath+"/type","const",{allowedValue: "boolean"});
+return __fail(validate58, instancePath+"/type","const",{allowedValue: "boolean"});
 }
 var valid0 = _errs3 === errors;
 }
@@ -4201,16 +2744,16 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate105, instancePath,"type",{type: "object"});
+return __fail(validate58, instancePath,"type",{type: "object"});
 }
 }
-validate105.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const k81 = validate106;
+export const k34 = validate59;
 
-function validate106(data, instancePath=""){
+function validate59(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -4287,7 +2830,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate106, instancePath,"not",{});
+return __fail(validate59, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -4297,89 +2840,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing2 = "value"))){
-return __fail(validate106, instancePath,"required",{missingProperty: missing2});
+return __fail(validate59, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate106, instancePath+"/type","type",{type: "string"});
+return __fail(validate59, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate106, instancePath,"type",{type: "object"});
+return __fail(validate59, instancePath,"type",{type: "object"});
 }
 }
-validate106.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-export const k82 = validate107;
+export const k35 = validate60;
 
-function validate107(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate107, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate107, instancePath+"/outcome","type",{type: "string"});
-}
-if("cancelled" !== data0){
-return __fail(validate107, instancePath+"/outcome","const",{allowedValue: "cancelled"});
-}
-}
-}
-}
-else {
-return __fail(validate107, instancePath,"type",{type: "object"});
-}
-}
-validate107.errors = vErrors;
-return errors === 0;
-}
-
-export const k83 = validate108;
-
-function validate108(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate108, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate108, instancePath+"/outcome","type",{type: "string"});
-}
-if("selected" !== data0){
-return __fail(validate108, instancePath+"/outcome","const",{allowedValue: "selected"});
-}
-}
-}
-}
-else {
-return __fail(validate108, instancePath,"type",{type: "object"});
-}
-}
-validate108.errors = vErrors;
-return errors === 0;
-}
-
-export const k84 = validate109;
-
-function validate109(data, instancePath=""){
+function validate60(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -4456,7 +2937,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate109, instancePath,"not",{});
+return __fail(validate60, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -4466,120 +2947,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing2 = "outcome")){
-return __fail(validate109, instancePath,"required",{missingProperty: missing2});
+return __fail(validate60, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.outcome !== undefined && func0.call(data, "outcome")){
 if(typeof data.outcome !== "string"){
-return __fail(validate109, instancePath+"/outcome","type",{type: "string"});
+return __fail(validate60, instancePath+"/outcome","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate109, instancePath,"type",{type: "object"});
+return __fail(validate60, instancePath,"type",{type: "object"});
 }
 }
-validate109.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-export const k85 = validate110;
+export const k36 = validate61;
 
-function validate110(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate110, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate110, instancePath+"/action","type",{type: "string"});
-}
-if("accept" !== data0){
-return __fail(validate110, instancePath+"/action","const",{allowedValue: "accept"});
-}
-}
-}
-}
-else {
-return __fail(validate110, instancePath,"type",{type: "object"});
-}
-}
-validate110.errors = vErrors;
-return errors === 0;
-}
-
-export const k86 = validate111;
-
-function validate111(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate111, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate111, instancePath+"/action","type",{type: "string"});
-}
-if("decline" !== data0){
-return __fail(validate111, instancePath+"/action","const",{allowedValue: "decline"});
-}
-}
-}
-}
-else {
-return __fail(validate111, instancePath,"type",{type: "object"});
-}
-}
-validate111.errors = vErrors;
-return errors === 0;
-}
-
-export const k87 = validate112;
-
-function validate112(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate112, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate112, instancePath+"/action","type",{type: "string"});
-}
-if("cancel" !== data0){
-return __fail(validate112, instancePath+"/action","const",{allowedValue: "cancel"});
-}
-}
-}
-}
-else {
-return __fail(validate112, instancePath,"type",{type: "object"});
-}
-}
-validate112.errors = vErrors;
-return errors === 0;
-}
-
-export const k88 = validate113;
-
-function validate113(data, instancePath=""){
+function validate61(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -4687,7 +3075,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate113, instancePath,"not",{});
+return __fail(validate61, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -4697,21 +3085,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
-return __fail(validate113, instancePath,"required",{missingProperty: missing3});
+return __fail(validate61, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
-return __fail(validate113, instancePath+"/action","type",{type: "string"});
+return __fail(validate61, instancePath+"/action","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate113, instancePath,"type",{type: "object"});
+return __fail(validate61, instancePath,"type",{type: "object"});
 }
 }
-validate113.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 

@@ -207,37 +207,6 @@ const func0 = Object.prototype.hasOwnProperty;
 function validate37(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate37, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate37, instancePath+"/type","type",{type: "string"});
-}
-if("string" !== data0){
-return __fail(validate37, instancePath+"/type","const",{allowedValue: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate37, instancePath,"type",{type: "object"});
-}
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-
-export const k13 = validate38;
-
-function validate38(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 const _errs1 = errors;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -281,7 +250,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate38, instancePath,"not",{});
+return __fail(validate37, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -291,18 +260,46 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-return __fail(validate38, instancePath,"required",{missingProperty: missing1});
+return __fail(validate37, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate38, instancePath+"/type","type",{type: "string"});
+return __fail(validate37, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate38, instancePath,"type",{type: "object"});
+return __fail(validate37, instancePath,"type",{type: "object"});
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+
+export const k13 = validate38;
+
+function validate38(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if((!(Array.isArray(data))) && (data !== null)){
+return __fail(validate38, instancePath,"type",{type: __schemaValue3});
+}
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(typeof data[i0] !== "string"){
+return __fail(validate38, instancePath+"/" + i0,"type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
 }
 }
 validate38.errors = vErrors;
@@ -314,24 +311,8 @@ export const k14 = validate39;
 function validate39(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if((!(Array.isArray(data))) && (data !== null)){
-return __fail(validate39, instancePath,"type",{type: __schemaValue3});
-}
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(typeof data[i0] !== "string"){
-return __fail(validate39, instancePath+"/" + i0,"type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
+if(typeof data !== "boolean"){
+return __fail(validate39, instancePath,"type",{type: "boolean"});
 }
 validate39.errors = vErrors;
 return errors === 0;
@@ -342,8 +323,22 @@ export const k15 = validate40;
 function validate40(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-return __fail(validate40, instancePath,"type",{type: "boolean"});
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 of Object.keys(data)){
+const _errs2 = errors;
+if(typeof data[key0] !== "string"){
+return __fail(validate40, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+return __fail(validate40, instancePath,"type",{type: "object"});
+}
 }
 validate40.errors = vErrors;
 return errors === 0;
@@ -356,15 +351,9 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-const _errs2 = errors;
-if(typeof data[key0] !== "string"){
-return __fail(validate41, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
-}
-var valid0 = _errs2 === errors;
-if(!valid0){
-break;
-}
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+return __fail(validate41, instancePath,"required",{missingProperty: missing0});
 }
 }
 else {
@@ -383,19 +372,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
 return __fail(validate42, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate42, instancePath+"/type","type",{type: "string"});
-}
-if("terminal" !== data0){
-return __fail(validate42, instancePath+"/type","const",{allowedValue: "terminal"});
-}
-}
 }
 }
 else {
@@ -414,8 +392,30 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 return __fail(validate43, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+return __fail(validate43, instancePath+"/type","type",{type: "string"});
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((((data0 === "text") || (data0 === "image")) || (data0 === "audio")) || (data0 === "resource_link")) || (data0 === "resource"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate43, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
+}
+}
 }
 }
 else {
@@ -434,8 +434,16 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate44, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate44, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
 }
 }
 else {
@@ -463,8 +471,19 @@ let data0 = data.type;
 if(typeof data0 !== "string"){
 return __fail(validate45, instancePath+"/type","type",{type: "string"});
 }
-if("http" !== data0){
-return __fail(validate45, instancePath+"/type","const",{allowedValue: "http"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((data0 === "content") || (data0 === "diff")) || (data0 === "terminal"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate45, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -485,17 +504,45 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 return __fail(validate46, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate46, instancePath+"/type","type",{type: "string"});
+if(data.title !== undefined && func0.call(data, "title")){
+let data0 = data.title;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate46, instancePath+"/title","type",{type: __schemaValue2});
 }
-if("sse" !== data0){
-return __fail(validate46, instancePath+"/type","const",{allowedValue: "sse"});
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined && func0.call(data, "name")){
+let data1 = data.name;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate46, instancePath+"/name","type",{type: __schemaValue2});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate46, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -516,17 +563,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 return __fail(validate47, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate47, instancePath+"/type","type",{type: "string"});
-}
-if("acp" !== data0){
-return __fail(validate47, instancePath+"/type","const",{allowedValue: "acp"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate47, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -556,8 +600,19 @@ let data0 = data.type;
 if(typeof data0 !== "string"){
 return __fail(validate48, instancePath+"/type","type",{type: "string"});
 }
-if("text" !== data0){
-return __fail(validate48, instancePath+"/type","const",{allowedValue: "text"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(data0 === "terminal")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate48, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -578,17 +633,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate49, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate49, instancePath+"/type","type",{type: "string"});
-}
-if("image" !== data0){
-return __fail(validate49, instancePath+"/type","const",{allowedValue: "image"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate49, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -618,8 +670,19 @@ let data0 = data.type;
 if(typeof data0 !== "string"){
 return __fail(validate50, instancePath+"/type","type",{type: "string"});
 }
-if("audio" !== data0){
-return __fail(validate50, instancePath+"/type","const",{allowedValue: "audio"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === "select") || (data0 === "boolean"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate50, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -640,17 +703,44 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 return __fail(validate51, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate51, instancePath+"/type","type",{type: "string"});
+if(data.name !== undefined && func0.call(data, "name")){
+const _errs1 = errors;
+if(typeof data.name !== "string"){
+return __fail(validate51, instancePath+"/name","type",{type: "string"});
 }
-if("resource_link" !== data0){
-return __fail(validate51, instancePath+"/type","const",{allowedValue: "resource_link"});
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined && func0.call(data, "description")){
+let data1 = data.description;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate51, instancePath+"/description","type",{type: __schemaValue2});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate51, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -671,17 +761,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate52, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate52, instancePath+"/type","type",{type: "string"});
-}
-if("resource" !== data0){
-return __fail(validate52, instancePath+"/type","const",{allowedValue: "resource"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate52, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -701,30 +788,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate53, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate53, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((((data0 === "text") || (data0 === "image")) || (data0 === "audio")) || (data0 === "resource_link")) || (data0 === "resource"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate53, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate53, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -744,7 +811,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 return __fail(validate54, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -772,17 +839,28 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
 return __fail(validate55, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
+if(data.kind !== undefined && func0.call(data, "kind")){
+let data0 = data.kind;
 if(typeof data0 !== "string"){
-return __fail(validate55, instancePath+"/type","type",{type: "string"});
+return __fail(validate55, instancePath+"/kind","type",{type: "string"});
 }
-if("content" !== data0){
-return __fail(validate55, instancePath+"/type","const",{allowedValue: "content"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((((data0 === "edit") || (data0 === "jump")) || (data0 === "rename")) || (data0 === "searchAndReplace"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate55, instancePath+"/kind","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -803,17 +881,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
 return __fail(validate56, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate56, instancePath+"/type","type",{type: "string"});
-}
-if("diff" !== data0){
-return __fail(validate56, instancePath+"/type","const",{allowedValue: "diff"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate56, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -834,28 +909,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate57, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate57, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((data0 === "content") || (data0 === "diff")) || (data0 === "terminal"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate57, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate57, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -876,15 +937,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 return __fail(validate58, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.title !== undefined && func0.call(data, "title")){
-let data0 = data.title;
 const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate58, instancePath+"/title","type",{type: __schemaValue2});
+if(typeof data.title !== "string"){
+return __fail(validate58, instancePath+"/title","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -935,14 +995,28 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 return __fail(validate59, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate59, instancePath+"/_meta","type",{type: __schemaValue0});
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+return __fail(validate59, instancePath+"/type","type",{type: "string"});
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((data0 === "items") || (data0 === "file")) || (data0 === "markdown"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate59, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -963,28 +1037,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 return __fail(validate60, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate60, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(data0 === "terminal")){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate60, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate60, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1005,14 +1065,32 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 return __fail(validate61, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.error !== undefined && func0.call(data, "error")){
+let data0 = data.error;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate61, instancePath+"/error","type",{type: __schemaValue2});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate61, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -1033,17 +1111,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate62, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate62, instancePath+"/type","type",{type: "string"});
-}
-if("select" !== data0){
-return __fail(validate62, instancePath+"/type","const",{allowedValue: "select"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate62, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1064,17 +1139,28 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 return __fail(validate63, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-return __fail(validate63, instancePath+"/type","type",{type: "string"});
+return __fail(validate63, instancePath+"/sessionUpdate","type",{type: "string"});
 }
-if("boolean" !== data0){
-return __fail(validate63, instancePath+"/type","const",{allowedValue: "boolean"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((((((((((((((((data0 === "user_message_chunk") || (data0 === "agent_message_chunk")) || (data0 === "agent_thought_chunk")) || (data0 === "tool_call")) || (data0 === "tool_call_update")) || (data0 === "plan")) || (data0 === "plan_update")) || (data0 === "plan_removed")) || (data0 === "available_commands_update")) || (data0 === "current_mode_update")) || (data0 === "config_option_update")) || (data0 === "session_info_update")) || (data0 === "usage_update")) || (data0 === "notice")) || (data0 === "compaction_update")) || (data0 === "compaction_summary_chunk"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate63, instancePath+"/sessionUpdate","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -1095,28 +1181,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate64, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate64, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "select") || (data0 === "boolean"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate64, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate64, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1137,14 +1209,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 return __fail(validate65, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
-if(typeof data.name !== "string"){
-return __fail(validate65, instancePath+"/name","type",{type: "string"});
+if(typeof data.value !== "boolean"){
+return __fail(validate65, instancePath+"/value","type",{type: "boolean"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -1152,29 +1224,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
-let data1 = data.description;
+if(data.type !== undefined && func0.call(data, "type")){
+let data1 = data.type;
 const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate65, instancePath+"/description","type",{type: __schemaValue2});
+if(typeof data1 !== "string"){
+return __fail(validate65, instancePath+"/type","type",{type: "string"});
+}
+if("boolean" !== data1){
+return __fail(validate65, instancePath+"/type","const",{allowedValue: "boolean"});
 }
 var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate65, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -1195,16 +1257,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
 return __fail(validate66, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate66, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
 }
 }
 else {
@@ -1222,10 +1276,30 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate67, instancePath+"/_meta","type",{type: __schemaValue0});
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+return __fail(validate67, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+return __fail(validate67, instancePath+"/type","type",{type: "string"});
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(((data0 === "http") || (data0 === "sse")) || (data0 === "acp"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate67, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
+}
 }
 }
 }
@@ -1245,14 +1319,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate68, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate68, instancePath+"/cwd","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate68, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate68, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate68, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1273,17 +1393,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate69, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data0 = data.kind;
-if(typeof data0 !== "string"){
-return __fail(validate69, instancePath+"/kind","type",{type: "string"});
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate69, instancePath+"/cwd","type",{type: "string"});
 }
-if("edit" !== data0){
-return __fail(validate69, instancePath+"/kind","const",{allowedValue: "edit"});
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate69, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate69, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate69, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1304,17 +1467,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate70, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data0 = data.kind;
-if(typeof data0 !== "string"){
-return __fail(validate70, instancePath+"/kind","type",{type: "string"});
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate70, instancePath+"/cwd","type",{type: "string"});
 }
-if("jump" !== data0){
-return __fail(validate70, instancePath+"/kind","const",{allowedValue: "jump"});
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate70, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate70, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate70, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1335,17 +1541,28 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 return __fail(validate71, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data0 = data.kind;
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
 if(typeof data0 !== "string"){
-return __fail(validate71, instancePath+"/kind","type",{type: "string"});
+return __fail(validate71, instancePath+"/type","type",{type: "string"});
 }
-if("rename" !== data0){
-return __fail(validate71, instancePath+"/kind","const",{allowedValue: "rename"});
+const _errs4 = errors;
+const _errs5 = errors;
+if(!(data0 === "boolean")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate71, instancePath+"/type","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -1366,17 +1583,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
 return __fail(validate72, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data0 = data.kind;
-if(typeof data0 !== "string"){
-return __fail(validate72, instancePath+"/kind","type",{type: "string"});
-}
-if("searchAndReplace" !== data0){
-return __fail(validate72, instancePath+"/kind","const",{allowedValue: "searchAndReplace"});
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate72, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1397,28 +1611,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 return __fail(validate73, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data0 = data.kind;
-if(typeof data0 !== "string"){
-return __fail(validate73, instancePath+"/kind","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((((data0 === "edit") || (data0 === "jump")) || (data0 === "rename")) || (data0 === "searchAndReplace"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate73, instancePath+"/kind","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate73, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1439,14 +1639,28 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 return __fail(validate74, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate74, instancePath+"/_meta","type",{type: __schemaValue0});
+if(data.outcome !== undefined && func0.call(data, "outcome")){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+return __fail(validate74, instancePath+"/outcome","type",{type: "string"});
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(!((data0 === "cancelled") || (data0 === "selected"))){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+var valid1 = _errs5 === errors;
+if(valid1){
+return __fail(validate74, instancePath+"/outcome","not",{});
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
 }
 }
 }
@@ -1467,7 +1681,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 return __fail(validate75, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -1495,17 +1709,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate76, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate76, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("user_message_chunk" !== data0){
-return __fail(validate76, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate76, instancePath+"/method","type",{type: "string"});
 }
 }
 }
@@ -1526,17 +1736,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate77, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate77, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("agent_message_chunk" !== data0){
-return __fail(validate77, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate77, instancePath+"/method","type",{type: "string"});
 }
 }
 }
@@ -1552,1483 +1758,6 @@ return errors === 0;
 export const k53 = validate78;
 
 function validate78(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate78, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate78, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("agent_thought_chunk" !== data0){
-return __fail(validate78, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
-}
-}
-}
-}
-else {
-return __fail(validate78, instancePath,"type",{type: "object"});
-}
-}
-validate78.errors = vErrors;
-return errors === 0;
-}
-
-export const k54 = validate79;
-
-function validate79(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
-return __fail(validate79, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.title !== undefined && func0.call(data, "title")){
-const _errs1 = errors;
-if(typeof data.title !== "string"){
-return __fail(validate79, instancePath+"/title","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
-let data1 = data.name;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate79, instancePath+"/name","type",{type: __schemaValue2});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate79, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate79, instancePath,"type",{type: "object"});
-}
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-
-export const k55 = validate80;
-
-function validate80(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate80, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate80, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("tool_call" !== data0){
-return __fail(validate80, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
-}
-}
-}
-}
-else {
-return __fail(validate80, instancePath,"type",{type: "object"});
-}
-}
-validate80.errors = vErrors;
-return errors === 0;
-}
-
-export const k56 = validate81;
-
-function validate81(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate81, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate81, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("tool_call_update" !== data0){
-return __fail(validate81, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
-}
-}
-}
-}
-else {
-return __fail(validate81, instancePath,"type",{type: "object"});
-}
-}
-validate81.errors = vErrors;
-return errors === 0;
-}
-
-export const k57 = validate82;
-
-function validate82(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate82, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate82, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("plan" !== data0){
-return __fail(validate82, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
-}
-}
-}
-}
-else {
-return __fail(validate82, instancePath,"type",{type: "object"});
-}
-}
-validate82.errors = vErrors;
-return errors === 0;
-}
-
-export const k58 = validate83;
-
-function validate83(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate83, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate83, instancePath+"/type","type",{type: "string"});
-}
-if("items" !== data0){
-return __fail(validate83, instancePath+"/type","const",{allowedValue: "items"});
-}
-}
-}
-}
-else {
-return __fail(validate83, instancePath,"type",{type: "object"});
-}
-}
-validate83.errors = vErrors;
-return errors === 0;
-}
-
-export const k59 = validate84;
-
-function validate84(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate84, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate84, instancePath+"/type","type",{type: "string"});
-}
-if("file" !== data0){
-return __fail(validate84, instancePath+"/type","const",{allowedValue: "file"});
-}
-}
-}
-}
-else {
-return __fail(validate84, instancePath,"type",{type: "object"});
-}
-}
-validate84.errors = vErrors;
-return errors === 0;
-}
-
-export const k60 = validate85;
-
-function validate85(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate85, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate85, instancePath+"/type","type",{type: "string"});
-}
-if("markdown" !== data0){
-return __fail(validate85, instancePath+"/type","const",{allowedValue: "markdown"});
-}
-}
-}
-}
-else {
-return __fail(validate85, instancePath,"type",{type: "object"});
-}
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-
-export const k61 = validate86;
-
-function validate86(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate86, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate86, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((data0 === "items") || (data0 === "file")) || (data0 === "markdown"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate86, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate86, instancePath,"type",{type: "object"});
-}
-}
-validate86.errors = vErrors;
-return errors === 0;
-}
-
-export const k62 = validate87;
-
-function validate87(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
-return __fail(validate87, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate87, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate87, instancePath,"type",{type: "object"});
-}
-}
-validate87.errors = vErrors;
-return errors === 0;
-}
-
-export const k63 = validate88;
-
-function validate88(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate88, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate88, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("plan_update" !== data0){
-return __fail(validate88, instancePath+"/sessionUpdate","const",{allowedValue: "plan_update"});
-}
-}
-}
-}
-else {
-return __fail(validate88, instancePath,"type",{type: "object"});
-}
-}
-validate88.errors = vErrors;
-return errors === 0;
-}
-
-export const k64 = validate89;
-
-function validate89(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate89, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate89, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("plan_removed" !== data0){
-return __fail(validate89, instancePath+"/sessionUpdate","const",{allowedValue: "plan_removed"});
-}
-}
-}
-}
-else {
-return __fail(validate89, instancePath,"type",{type: "object"});
-}
-}
-validate89.errors = vErrors;
-return errors === 0;
-}
-
-export const k65 = validate90;
-
-function validate90(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate90, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate90, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("available_commands_update" !== data0){
-return __fail(validate90, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
-}
-}
-}
-}
-else {
-return __fail(validate90, instancePath,"type",{type: "object"});
-}
-}
-validate90.errors = vErrors;
-return errors === 0;
-}
-
-export const k66 = validate91;
-
-function validate91(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate91, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate91, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("current_mode_update" !== data0){
-return __fail(validate91, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
-}
-}
-}
-}
-else {
-return __fail(validate91, instancePath,"type",{type: "object"});
-}
-}
-validate91.errors = vErrors;
-return errors === 0;
-}
-
-export const k67 = validate92;
-
-function validate92(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate92, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate92, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("config_option_update" !== data0){
-return __fail(validate92, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
-}
-}
-}
-}
-else {
-return __fail(validate92, instancePath,"type",{type: "object"});
-}
-}
-validate92.errors = vErrors;
-return errors === 0;
-}
-
-export const k68 = validate93;
-
-function validate93(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate93, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate93, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("session_info_update" !== data0){
-return __fail(validate93, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
-}
-}
-}
-}
-else {
-return __fail(validate93, instancePath,"type",{type: "object"});
-}
-}
-validate93.errors = vErrors;
-return errors === 0;
-}
-
-export const k69 = validate94;
-
-function validate94(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate94, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate94, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("usage_update" !== data0){
-return __fail(validate94, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
-}
-}
-}
-}
-else {
-return __fail(validate94, instancePath,"type",{type: "object"});
-}
-}
-validate94.errors = vErrors;
-return errors === 0;
-}
-
-export const k70 = validate95;
-
-function validate95(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate95, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate95, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("notice" !== data0){
-return __fail(validate95, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
-}
-}
-}
-}
-else {
-return __fail(validate95, instancePath,"type",{type: "object"});
-}
-}
-validate95.errors = vErrors;
-return errors === 0;
-}
-
-export const k71 = validate96;
-
-function validate96(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
-return __fail(validate96, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.error !== undefined && func0.call(data, "error")){
-let data0 = data.error;
-const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate96, instancePath+"/error","type",{type: __schemaValue2});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate96, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __fail(validate96, instancePath,"type",{type: "object"});
-}
-}
-validate96.errors = vErrors;
-return errors === 0;
-}
-
-export const k72 = validate97;
-
-function validate97(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate97, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate97, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("compaction_update" !== data0){
-return __fail(validate97, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
-}
-}
-}
-}
-else {
-return __fail(validate97, instancePath,"type",{type: "object"});
-}
-}
-validate97.errors = vErrors;
-return errors === 0;
-}
-
-export const k73 = validate98;
-
-function validate98(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
-return __fail(validate98, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate98, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate98, instancePath,"type",{type: "object"});
-}
-}
-validate98.errors = vErrors;
-return errors === 0;
-}
-
-export const k74 = validate99;
-
-function validate99(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate99, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate99, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-if("compaction_summary_chunk" !== data0){
-return __fail(validate99, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
-}
-}
-}
-}
-else {
-return __fail(validate99, instancePath,"type",{type: "object"});
-}
-}
-validate99.errors = vErrors;
-return errors === 0;
-}
-
-export const k75 = validate100;
-
-function validate100(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate100, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate100, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((((((((((((((((data0 === "user_message_chunk") || (data0 === "agent_message_chunk")) || (data0 === "agent_thought_chunk")) || (data0 === "tool_call")) || (data0 === "tool_call_update")) || (data0 === "plan")) || (data0 === "plan_update")) || (data0 === "plan_removed")) || (data0 === "available_commands_update")) || (data0 === "current_mode_update")) || (data0 === "config_option_update")) || (data0 === "session_info_update")) || (data0 === "usage_update")) || (data0 === "notice")) || (data0 === "compaction_update")) || (data0 === "compaction_summary_chunk"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate100, instancePath+"/sessionUpdate","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate100, instancePath,"type",{type: "object"});
-}
-}
-validate100.errors = vErrors;
-return errors === 0;
-}
-
-export const k76 = validate101;
-
-function validate101(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
-return __fail(validate101, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate101, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate101, instancePath,"type",{type: "object"});
-}
-}
-validate101.errors = vErrors;
-return errors === 0;
-}
-
-export const k77 = validate102;
-
-function validate102(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
-return __fail(validate102, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
-if(typeof data.value !== "boolean"){
-return __fail(validate102, instancePath+"/value","type",{type: "boolean"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
-let data1 = data.type;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-return __fail(validate102, instancePath+"/type","type",{type: "string"});
-}
-if("boolean" !== data1){
-return __fail(validate102, instancePath+"/type","const",{allowedValue: "boolean"});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __fail(validate102, instancePath,"type",{type: "object"});
-}
-}
-validate102.errors = vErrors;
-return errors === 0;
-}
-
-export const k78 = validate103;
-
-function validate103(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
-return __fail(validate103, instancePath,"required",{missingProperty: missing0});
-}
-}
-else {
-return __fail(validate103, instancePath,"type",{type: "object"});
-}
-}
-validate103.errors = vErrors;
-return errors === 0;
-}
-
-export const k79 = validate104;
-
-function validate104(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate104, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate104, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((data0 === "http") || (data0 === "sse")) || (data0 === "acp"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate104, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate104, instancePath,"type",{type: "object"});
-}
-}
-validate104.errors = vErrors;
-return errors === 0;
-}
-
-export const k80 = validate105;
-
-function validate105(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
-return __fail(validate105, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate105, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate105, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate105, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate105, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate105, instancePath,"type",{type: "object"});
-}
-}
-validate105.errors = vErrors;
-return errors === 0;
-}
-
-export const k81 = validate106;
-
-function validate106(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
-return __fail(validate106, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate106, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate106, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate106, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate106, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate106, instancePath,"type",{type: "object"});
-}
-}
-validate106.errors = vErrors;
-return errors === 0;
-}
-
-export const k82 = validate107;
-
-function validate107(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-return __fail(validate107, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate107, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate107, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate107, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate107, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate107, instancePath,"type",{type: "object"});
-}
-}
-validate107.errors = vErrors;
-return errors === 0;
-}
-
-export const k83 = validate108;
-
-function validate108(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate108, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate108, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(data0 === "boolean")){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate108, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate108, instancePath,"type",{type: "object"});
-}
-}
-validate108.errors = vErrors;
-return errors === 0;
-}
-
-export const k84 = validate109;
-
-function validate109(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
-return __fail(validate109, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate109, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate109, instancePath,"type",{type: "object"});
-}
-}
-validate109.errors = vErrors;
-return errors === 0;
-}
-
-export const k85 = validate110;
-
-function validate110(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
-return __fail(validate110, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate110, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate110, instancePath,"type",{type: "object"});
-}
-}
-validate110.errors = vErrors;
-return errors === 0;
-}
-
-export const k86 = validate111;
-
-function validate111(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate111, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate111, instancePath+"/outcome","type",{type: "string"});
-}
-if("cancelled" !== data0){
-return __fail(validate111, instancePath+"/outcome","const",{allowedValue: "cancelled"});
-}
-}
-}
-}
-else {
-return __fail(validate111, instancePath,"type",{type: "object"});
-}
-}
-validate111.errors = vErrors;
-return errors === 0;
-}
-
-export const k87 = validate112;
-
-function validate112(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate112, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate112, instancePath+"/outcome","type",{type: "string"});
-}
-if("selected" !== data0){
-return __fail(validate112, instancePath+"/outcome","const",{allowedValue: "selected"});
-}
-}
-}
-}
-else {
-return __fail(validate112, instancePath,"type",{type: "object"});
-}
-}
-validate112.errors = vErrors;
-return errors === 0;
-}
-
-export const k88 = validate113;
-
-function validate113(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate113, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate113, instancePath+"/outcome","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "cancelled") || (data0 === "selected"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate113, instancePath+"/outcome","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate113, instancePath,"type",{type: "object"});
-}
-}
-validate113.errors = vErrors;
-return errors === 0;
-}
-
-export const k89 = validate114;
-
-function validate114(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate114, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate114, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate114, instancePath,"type",{type: "object"});
-}
-}
-validate114.errors = vErrors;
-return errors === 0;
-}
-
-export const k90 = validate115;
-
-function validate115(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate115, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate115, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate115, instancePath,"type",{type: "object"});
-}
-}
-validate115.errors = vErrors;
-return errors === 0;
-}
-
-export const k91 = validate116;
-
-function validate116(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate116, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate116, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate116, instancePath,"type",{type: "object"});
-}
-}
-validate116.errors = vErrors;
-return errors === 0;
-}
-
-export const k92 = validate117;
-
-function validate117(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
-return __fail(validate117, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.mode !== undefined && func0.call(data, "mode")){
-let data0 = data.mode;
-if(typeof data0 !== "string"){
-return __fail(validate117, instancePath+"/mode","type",{type: "string"});
-}
-if("form" !== data0){
-return __fail(validate117, instancePath+"/mode","const",{allowedValue: "form"});
-}
-}
-}
-}
-else {
-return __fail(validate117, instancePath,"type",{type: "object"});
-}
-}
-validate117.errors = vErrors;
-return errors === 0;
-}
-
-export const k93 = validate118;
-
-function validate118(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")){
-return __fail(validate118, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.mode !== undefined && func0.call(data, "mode")){
-let data0 = data.mode;
-if(typeof data0 !== "string"){
-return __fail(validate118, instancePath+"/mode","type",{type: "string"});
-}
-if("url" !== data0){
-return __fail(validate118, instancePath+"/mode","const",{allowedValue: "url"});
-}
-}
-}
-}
-else {
-return __fail(validate118, instancePath,"type",{type: "object"});
-}
-}
-validate118.errors = vErrors;
-return errors === 0;
-}
-
-export const k94 = validate119;
-
-function validate119(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -3105,7 +1834,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate119, instancePath,"not",{});
+return __fail(validate78, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -3115,120 +1844,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
-return __fail(validate119, instancePath,"required",{missingProperty: missing2});
+return __fail(validate78, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
-return __fail(validate119, instancePath+"/mode","type",{type: "string"});
+return __fail(validate78, instancePath+"/mode","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate119, instancePath,"type",{type: "object"});
+return __fail(validate78, instancePath,"type",{type: "object"});
 }
 }
-validate119.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
 
-export const k95 = validate120;
+export const k54 = validate79;
 
-function validate120(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate120, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate120, instancePath+"/type","type",{type: "string"});
-}
-if("number" !== data0){
-return __fail(validate120, instancePath+"/type","const",{allowedValue: "number"});
-}
-}
-}
-}
-else {
-return __fail(validate120, instancePath,"type",{type: "object"});
-}
-}
-validate120.errors = vErrors;
-return errors === 0;
-}
-
-export const k96 = validate121;
-
-function validate121(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate121, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate121, instancePath+"/type","type",{type: "string"});
-}
-if("integer" !== data0){
-return __fail(validate121, instancePath+"/type","const",{allowedValue: "integer"});
-}
-}
-}
-}
-else {
-return __fail(validate121, instancePath,"type",{type: "object"});
-}
-}
-validate121.errors = vErrors;
-return errors === 0;
-}
-
-export const k97 = validate122;
-
-function validate122(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate122, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate122, instancePath+"/type","type",{type: "string"});
-}
-if("array" !== data0){
-return __fail(validate122, instancePath+"/type","const",{allowedValue: "array"});
-}
-}
-}
-}
-else {
-return __fail(validate122, instancePath,"type",{type: "object"});
-}
-}
-validate122.errors = vErrors;
-return errors === 0;
-}
-
-export const k98 = validate123;
-
-function validate123(data, instancePath=""){
+function validate79(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -3398,7 +2034,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate123, instancePath,"not",{});
+return __fail(validate79, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -3408,120 +2044,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
-return __fail(validate123, instancePath,"required",{missingProperty: missing5});
+return __fail(validate79, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate123, instancePath+"/type","type",{type: "string"});
+return __fail(validate79, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate123, instancePath,"type",{type: "object"});
+return __fail(validate79, instancePath,"type",{type: "object"});
 }
 }
-validate123.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
-export const k99 = validate124;
+export const k55 = validate80;
 
-function validate124(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate124, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate124, instancePath+"/action","type",{type: "string"});
-}
-if("accept" !== data0){
-return __fail(validate124, instancePath+"/action","const",{allowedValue: "accept"});
-}
-}
-}
-}
-else {
-return __fail(validate124, instancePath,"type",{type: "object"});
-}
-}
-validate124.errors = vErrors;
-return errors === 0;
-}
-
-export const k100 = validate125;
-
-function validate125(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate125, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate125, instancePath+"/action","type",{type: "string"});
-}
-if("decline" !== data0){
-return __fail(validate125, instancePath+"/action","const",{allowedValue: "decline"});
-}
-}
-}
-}
-else {
-return __fail(validate125, instancePath,"type",{type: "object"});
-}
-}
-validate125.errors = vErrors;
-return errors === 0;
-}
-
-export const k101 = validate126;
-
-function validate126(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
-return __fail(validate126, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-let data0 = data.action;
-if(typeof data0 !== "string"){
-return __fail(validate126, instancePath+"/action","type",{type: "string"});
-}
-if("cancel" !== data0){
-return __fail(validate126, instancePath+"/action","const",{allowedValue: "cancel"});
-}
-}
-}
-}
-else {
-return __fail(validate126, instancePath,"type",{type: "object"});
-}
-}
-validate126.errors = vErrors;
-return errors === 0;
-}
-
-export const k102 = validate127;
-
-function validate127(data, instancePath=""){
+function validate80(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -3629,7 +2172,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate127, instancePath,"not",{});
+return __fail(validate80, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -3639,21 +2182,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
-return __fail(validate127, instancePath,"required",{missingProperty: missing3});
+return __fail(validate80, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
-return __fail(validate127, instancePath+"/action","type",{type: "string"});
+return __fail(validate80, instancePath+"/action","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate127, instancePath,"type",{type: "object"});
+return __fail(validate80, instancePath,"type",{type: "object"});
 }
 }
-validate127.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
 
