@@ -8,16 +8,21 @@ import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
+import { type FunctionDeclarations, guardDeclarations } from "./guards.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
+import { parserDeclarations } from "./parsers.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 
 /**
  * `types.d.ts` for one surface: a type per definition, named by its `$defs` key, with the
- * schema's descriptions as JSDoc. json-schema-to-typescript does the translation.
+ * schema's descriptions as JSDoc (json-schema-to-typescript does the translation), then the
+ * declarations of every definition's functions (guards.js, parsers.js): beside the types they
+ * name, they cost a consumer's compiler one identifier per type reference and no import.
  */
-export async function emitTypes({ surface, names, diagnostics }: EmitContext): Promise<OutputFile> {
+export async function emitTypes(context: EmitContext): Promise<OutputFile> {
+  const { surface, names, diagnostics } = context;
   const prepared = prepareDefinitions("types", {
     defsKeyword: surface.defsKeyword,
     definitions: surface.definitions,
@@ -31,13 +36,38 @@ export async function emitTypes({ surface, names, diagnostics }: EmitContext): P
     await compileDeclarations(surface, names, defs),
     names.locals.openObject,
   );
+  const functions = [guardDeclarations(context), parserDeclarations(context)];
   return {
     path: `${surface.id}/types.d.ts`,
     // `export {}` keeps the file's local names local: without it, a declaration file exports
     // every top-level declaration. (With no definitions the file must still be a module, or
     // importing it fails to compile.)
-    content: `${banner(surface.schemaFile.name)}\n${body}export {};\n`,
+    content: [
+      banner(surface.schemaFile.name),
+      ...functionImports(context, functions),
+      "",
+      body,
+      ...functions.flatMap((f) => f.lines),
+      "export {};",
+      "",
+    ].join("\n"),
   };
+}
+
+/** What the function declarations name from outside the file: the signatures, the received types. */
+function functionImports(
+  { names, runtime }: EmitContext,
+  functions: FunctionDeclarations[],
+): string[] {
+  const signatures = [...new Set(functions.flatMap((f) => f.signatures))].sort();
+  return [
+    ...(signatures.length > 0
+      ? [`import type { ${signatures.join(", ")} } from "${runtime}/signatures.js";`]
+      : []),
+    ...(functions.some((f) => f.readsReceived)
+      ? [`import type * as ${names.locals.received} from "./received.js";`]
+      : []),
+  ];
 }
 
 /**
