@@ -120,8 +120,8 @@ function functionDeclarations({ docs, keep = [] }) {
     );
 }
 
-const SIGNATURES = ["Assert", "CustomGuard", "Guard", "OpenParse", "OpenVariantGuard", "Parse", "Validate"];
-SIGNATURES.push("UntaggedGuard", "VariantGuard");
+const SIGNATURES = ["Assert", "CustomGuard", "Guard", "OpenParse", "OpenVariantGuard", "Parse"];
+SIGNATURES.push("UntaggedGuard", "Validate", "VariantGuard");
 
 /** The file's import of the runtime's signatures, for the ones it still uses (and ValidationResult). */
 function withSignatureImports(/** @type {string} */ edited) {

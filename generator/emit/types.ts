@@ -105,7 +105,7 @@ export async function compileDeclarations(
     customName: (_schema, keyName) => (keyName === undefined ? undefined : typeNames.get(keyName)),
   });
 
-  const body = placeholders.restore(tidy(raw));
+  const body = withoutObjectParens(placeholders.restore(tidy(raw)));
   checkDeclaredNames(
     surface,
     names.definitions.filter((d) => prepared.has(d.key)),
@@ -196,6 +196,42 @@ function tidy(raw: string): string {
     .replace(/\n{3,}/g, "\n\n")
     .trimStart();
 }
+
+/**
+ * json-schema-to-typescript parenthesizes every union. Where the whole type of a property or
+ * alias is such a group and it opens with an object type (`content: ({ … } | { … })`), the
+ * parentheses cost a consumer's compiler: `({` may start an arrow function's parameter list
+ * (`({ a }: T) => …`), so the parser reads the object once as a binding pattern and once as
+ * a type, and counts its identifiers twice. Those parentheses go; every other one stays.
+ */
+function withoutObjectParens(text: string): string {
+  const drop = new Set<number>();
+  const open: Array<{ at: number; whole: boolean }> = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "/" && text[i + 1] === "*") i = end(text.indexOf("*/", i + 2)) + 1;
+    else if (c === "/" && text[i + 1] === "/") i = end(text.indexOf("\n", i)) - 1;
+    else if (c === '"' || c === "'") {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+    } else if (c === "(") {
+      // The whole type: right after `: ` or `= `, the group opening with an object type.
+      open.push({ at: i, whole: /[:=] $/.test(text.slice(i - 2, i)) && text[i + 1] === "{" });
+    } else if (c === ")") {
+      const group = open.pop();
+      // …and closing at the end of its line, with nothing on the next line continuing it.
+      if (group?.whole && text[i + 1] === "\n" && !/^\s*[|&[]/.test(text.slice(i + 1, i + 40))) {
+        drop.add(group.at);
+        drop.add(i);
+      }
+    }
+  }
+  let out = "";
+  for (let i = 0; i < text.length; i++) if (!drop.has(i)) out += text[i];
+  return out;
+}
+
+/** A position found by `indexOf`, or the end of the text when there is none. */
+const end = (at: number): number => (at < 0 ? Number.MAX_SAFE_INTEGER - 1 : at);
 
 /** The declared names must be exactly the definitions: anything else is a silent rename. */
 function checkDeclaredNames(
