@@ -9,7 +9,10 @@
 // project, with TypeScript 5.9 and 7. The counts are deterministic; the SDK's share (same
 // consumer, its own API) is printed beside them. Each variant undoes one choice the generator
 // makes today, so its row shows what that choice is worth:
-//   A  as generated
+//   A  as generated: the functions of guards.js and parsers.js declared in types.d.ts, beside
+//      the types, as constants of the shared signatures
+//   H  those declarations in guards.d.ts / parsers.d.ts, naming the types through `T.<Name>`
+//      (the shape before), which the entry point re-exports
 //   B  functions as function declarations, each with its doc comment (the earlier shape)
 //   C  like B for is/assert/parse, without doc comments; validate<Name> stays a constant
 //   D  union helpers as generic functions whose predicate is an Extract over the union
@@ -22,7 +25,7 @@
 // --time: also the warm TypeScript 5.9 API time of each variant (noisy on a shared machine).
 // --by-file: which declaration file the TypeScript 5.9 counts of variant A come from.
 
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -57,7 +60,11 @@ if (!pkg) {
   if (r.status !== 0) throw new Error(r.stderr);
 }
 
-/** @typedef {Record<string, (text: string) => string>} Edits */
+/**
+ * Per v1 file, its new text from its generated text; `original` reads another v1 file as
+ * generated (a file the package lacks reads as empty).
+ * @typedef {Record<string, (text: string, original: (file: string) => string) => string>} Edits
+ */
 
 /** `export declare const a: X<T.N>;` (or a list) → one `{ name, signature, type }` per declarator. */
 const declarators = (/** @type {string} */ line) =>
@@ -68,7 +75,7 @@ const declarators = (/** @type {string} */ line) =>
   }));
 
 /**
- * guards.d.ts / parsers.d.ts with the per-definition functions as function declarations. With
+ * types.d.ts with the per-definition functions as function declarations. With
  * `docs`, each gets the doc comment the generator used to write; `keep` names the signatures
  * that stay constants.
  * @param {{ docs: boolean, keep?: string[] }} options
@@ -77,19 +84,19 @@ function functionDeclarations({ docs, keep = [] }) {
   /** @type {Record<string, (name: string, type: string) => string[]>} */
   const forms = {
     Guard: (n, t) => [
-      `/** Strict check against the schema's \`${t.slice(2)}\` definition. */`,
+      `/** Strict check against the schema's \`${t}\` definition. */`,
       `export declare function ${n}(value: unknown): value is ${t};`,
     ],
     Validate: (n, t) => [
-      `/** Like \`is${t.slice(2)}\`, returning the issues (instance path and message) when invalid. */`,
+      `/** Like \`is${t}\`, returning the issues (instance path and message) when invalid. */`,
       `export declare function ${n}(value: unknown): ValidationResult<${t}>;`,
     ],
     Assert: (n, t) => [
-      `/** Returns the value typed as \`${t.slice(2)}\`, or throws a \`ValidationError\` listing the issues. */`,
+      `/** Returns the value typed as \`${t}\`, or throws a \`ValidationError\` listing the issues. */`,
       `export declare function ${n}(value: unknown): ${t};`,
     ],
     Parse: (n, t) => [
-      `/** Reads a \`${t.slice(2)}\` leniently, applying the schema's \`x-deserialize-*\` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a \`ValidationError\`. */`,
+      `/** Reads a \`${t}\` leniently, applying the schema's \`x-deserialize-*\` annotations and defaults as the reference implementation does. Returns the result (the input is never changed) or throws a \`ValidationError\`. */`,
       `export declare function ${n}(value: unknown): ${t};`,
     ],
   };
@@ -113,11 +120,13 @@ function functionDeclarations({ docs, keep = [] }) {
     );
 }
 
-const SIGNATURES = ["Assert", "CustomGuard", "Guard", "OpenVariantGuard", "Parse", "Validate"];
-SIGNATURES.push("VariantGuard");
+const SIGNATURES = ["Assert", "CustomGuard", "Guard", "OpenParse", "OpenVariantGuard", "Parse"];
+SIGNATURES.push("UntaggedGuard", "Validate", "VariantGuard");
 
 /** The file's import of the runtime's signatures, for the ones it still uses (and ValidationResult). */
-function withSignatureImports(/** @type {string} */ text) {
+function withSignatureImports(/** @type {string} */ edited) {
+  // Another edit of the same file may have added the ValidationResult import already.
+  const text = edited.replace(/^import type \{ ValidationResult \} from "[^"]*";\n/m, "");
   return text.replace(/^import type \{ [^}]* \} from "(\.\.\/[^"]*)signatures\.js";$/m, (_, up) => {
     const used = SIGNATURES.filter((n) => new RegExp(`: ${n}<`).test(text));
     const lines = used.length
@@ -133,22 +142,75 @@ function withSignatureImports(/** @type {string} */ text) {
 function unionHelpers(/** @type {"extract" | "mapped"} */ style) {
   return (/** @type {string} */ text) =>
     withSignatureImports(
-      text.replace(
-        /^export declare const (\w+): (VariantGuard|OpenVariantGuard|CustomGuard)<(T\.\w+), ("[^"]+"), ([^>]+)>;$/gm,
-        (_, name, signature, union, tag, known) => {
-          const variant =
-            style === "extract"
-              ? `Extract<${union}, { [P in ${tag}]: K }>`
-              : `{ [V in ${known}]: Extract<${union}, { [P in ${tag}]: V }> }[K]`;
-          const other = `Exclude<Extract<${union}, { [P in ${tag}]: string }>, { [P in ${tag}]: ${known} }>`;
-          if (signature === "VariantGuard")
-            return `export declare function ${name}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`;
-          if (signature === "OpenVariantGuard")
-            return `export declare function ${name}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${other};`;
-          return `export declare function ${name}(value: unknown): value is ${other};`;
-        },
-      ),
+      text
+        .replace(
+          /^export declare const (\w+): (VariantGuard|OpenVariantGuard|CustomGuard)<(\w+), ("[^"]+"), ([^>]+)>;$/gm,
+          (_, name, signature, union, tag, known) => {
+            const variant =
+              style === "extract"
+                ? `Extract<${union}, { [P in ${tag}]: K }>`
+                : `{ [V in ${known}]: Extract<${union}, { [P in ${tag}]: V }> }[K]`;
+            const other = `Exclude<Extract<${union}, { [P in ${tag}]: string }>, { [P in ${tag}]: ${known} }>`;
+            if (signature === "VariantGuard")
+              return `export declare function ${name}<K extends ${known}>(value: unknown, tag: K): value is ${variant};`;
+            if (signature === "OpenVariantGuard")
+              return `export declare function ${name}<K extends string>(value: unknown, tag: K): value is K extends ${known} ? ${variant} : ${other};`;
+            return `export declare function ${name}(value: unknown): value is ${other};`;
+          },
+        )
+        .replace(
+          /^export declare const (\w+): UntaggedGuard<(\w+), ("[^"]+")>;$/gm,
+          (_, name, union, tag) =>
+            `export declare function ${name}(value: unknown): value is Exclude<${union}, { [P in ${tag}]: string }>;`,
+        ),
     );
+}
+
+/** The signatures that declare guards.js's functions; the others are parsers.js's. */
+const GUARD_SIGNATURES = ["Assert", "Guard", "Validate"];
+/** A function's declaration in types.d.ts, with the doc comment line before it, if any. */
+const FUNCTION =
+  /^(?:(\/\*\*.*\*\/)\n)?export declare const (\w+): (\w+)<(\w+)((?:, [^\n]*)?)>;$/gm;
+
+/**
+ * The shape before: guards.d.ts and parsers.d.ts declare their functions and name the types
+ * through `import type * as T`; types.d.ts holds types only; the entry point reads all three.
+ * @param {"guards" | "parsers" | "types" | "index"} file
+ */
+function functionsApart(file) {
+  return (/** @type {string} */ text, /** @type {(file: string) => string} */ original) => {
+    if (file === "index")
+      return text.replace(
+        'export * from "./methods.js";\n',
+        'export * from "./methods.js";\nexport * from "./guards.js";\nexport * from "./parsers.js";\n',
+      );
+    const types = original("types.d.ts");
+    const imports =
+      /^import type \{ [^}]* \} from "([^"]*)signatures\.js";\n(import type \* as \w+ from "\.\/received\.js";\n)?/m.exec(
+        types,
+      );
+    if (!imports) throw new Error("types.d.ts: no signature imports");
+    if (file === "types")
+      return text
+        .replace(imports[0], "")
+        .replace(FUNCTION, "")
+        .replace(/\n{3,}/g, "\n\n");
+    const own = [...types.matchAll(FUNCTION)].filter(
+      (m) => GUARD_SIGNATURES.includes(/** @type {string} */ (m[3])) === (file === "guards"),
+    );
+    const used = [...new Set(own.map((m) => /** @type {string} */ (m[3])))].sort();
+    return [
+      types.slice(0, types.indexOf("\n") + 1),
+      `import type { ${used.join(", ")} } from "${imports[1]}signatures.js";`,
+      'import type * as T from "./types.js";',
+      ...(file === "parsers" && imports[2] ? [imports[2].trimEnd()] : []),
+      "",
+      ...own.map(
+        (m) => `${m[1] ? `${m[1]}\n` : ""}export declare const ${m[2]}: ${m[3]}<T.${m[4]}${m[5]}>;`,
+      ),
+      "",
+    ].join("\n");
+  };
 }
 
 /** types.d.ts with the shared open-object alias written out at every use again. */
@@ -169,34 +231,38 @@ const merge = (...parts) => {
   for (const part of parts)
     for (const [file, edit] of Object.entries(part)) {
       const before = out[file];
-      out[file] = before ? (t) => edit(before(t)) : edit;
+      out[file] = before ? (t, original) => edit(before(t, original), original) : edit;
     }
   return out;
 };
-const B = {
-  "guards.d.ts": functionDeclarations({ docs: true }),
-  "parsers.d.ts": functionDeclarations({ docs: true }),
-};
-const D = { "parsers.d.ts": unionHelpers("extract") };
+const B = { "types.d.ts": functionDeclarations({ docs: true }) };
+const D = { "types.d.ts": unionHelpers("extract") };
 const F = { "types.d.ts": openObjectsInline };
 
 /** @type {{ id: string, label: string, edit: Edits }[]} */
 const VARIANTS = [
   { id: "A", label: "as generated", edit: {} },
+  {
+    id: "H",
+    label: "functions in guards.d.ts / parsers.d.ts, types through `T.<Name>`",
+    edit: {
+      "guards.d.ts": functionsApart("guards"),
+      "parsers.d.ts": functionsApart("parsers"),
+      "types.d.ts": functionsApart("types"),
+      "index.d.ts": functionsApart("index"),
+    },
+  },
   { id: "B", label: "function declarations, each documented", edit: B },
   {
     id: "C",
     label: "function declarations for is/assert/parse, undocumented; validate a constant",
-    edit: {
-      "guards.d.ts": functionDeclarations({ docs: false, keep: ["Validate"] }),
-      "parsers.d.ts": functionDeclarations({ docs: false }),
-    },
+    edit: { "types.d.ts": functionDeclarations({ docs: false, keep: ["Validate"] }) },
   },
   { id: "D", label: "union helpers: generic functions, Extract over the union", edit: D },
   {
     id: "E",
     label: "union helpers: generic functions over a mapped type",
-    edit: { "parsers.d.ts": unionHelpers("mapped") },
+    edit: { "types.d.ts": unionHelpers("mapped") },
   },
   { id: "F", label: "open objects written out at each use", edit: F },
   { id: "G", label: "B + D + F", edit: merge(B, D, F) },
@@ -206,10 +272,12 @@ const rows = [];
 for (const v of VARIANTS) {
   const copy = join(tmp, v.id, "package");
   cpSync(pkg, copy, { recursive: true });
-  for (const [file, edit] of Object.entries(v.edit)) {
-    const path = join(copy, "v1", file);
-    writeFileSync(path, edit(readFileSync(path, "utf8")));
-  }
+  const original = (/** @type {string} */ file) => {
+    const path = join(pkg, "v1", file);
+    return existsSync(path) ? readFileSync(path, "utf8") : "";
+  };
+  for (const [file, edit] of Object.entries(v.edit))
+    writeFileSync(join(copy, "v1", file), edit(original(file), original));
   const consumerDir = makeStrictConsumerProject(join(tmp, v.id), copy);
   const counts = countTypeCheck({ consumerDir, log: () => {} });
   const singleChecker = countTypeCheck({ consumerDir, log: () => {}, checkers: 1 });

@@ -86,6 +86,20 @@ export interface OpenVariantGuard<U, Tag extends PropertyKey, Known extends stri
         [P in Tag]: Known;
     } ? never : U : never;
 }
+/**
+ * `isUntagged<Name>`: for a tagged union `U` with untagged variants (serde's fallback), tagged
+ * by the property `Tag`.
+ */
+export interface UntaggedGuard<U, Tag extends PropertyKey> {
+    /**
+     * True when `value` is a valid member of the union of an untagged variant: one without the
+     * tag. The reference reads a value whose tag no variant takes as an untagged variant and
+     * ignores the tag; parsing drops it, so parse first.
+     */
+    (value: unknown): value is Exclude<U, {
+        [P in Tag]: string;
+    }>;
+}
 /** `isCustom<Name>` of an open tagged union `U` (see `OpenVariantGuard`). */
 export interface CustomGuard<U, Tag extends PropertyKey, Known extends string> {
     /**

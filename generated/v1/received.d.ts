@@ -58,7 +58,7 @@ type: string
 /**
  * A JSON-RPC response object.
  */
-export type AgentResponse = ({
+export type AgentResponse = {
 /**
  * The id of the request this response answers.
  */
@@ -76,7 +76,7 @@ id: RequestId
  * Method-specific error data.
  */
 error: Error
-})
+}
 /**
  * Describes an available authentication method.
  *
@@ -125,9 +125,9 @@ category?: (SessionConfigOptionCategory | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 })
 /**
  * Different types of updates that can be sent during session processing.
@@ -214,14 +214,14 @@ configId: SessionConfigId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 })
 /**
  * A JSON-RPC response object.
  */
-export type ClientResponse = ({
+export type ClientResponse = {
 /**
  * The id of the request this response answers.
  */
@@ -239,18 +239,18 @@ id: RequestId
  * Method-specific error data.
  */
 error: Error
-})
+}
 /**
  * The outcome of a permission request.
  */
-export type RequestPermissionOutcome = ({
+export type RequestPermissionOutcome = {
 outcome: "cancelled"
 } | (SelectedPermissionOutcome & {
 outcome: "selected"
 }) | {
 outcome: string
 [k: string]: unknown
-})
+}
 
 /**
  * A JSON-RPC request object.
@@ -296,9 +296,9 @@ options: PermissionOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * An update to an existing tool call.
@@ -352,9 +352,9 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Standard content block (text, images, resources).
@@ -371,9 +371,9 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response to the `initialize` method.
@@ -411,9 +411,9 @@ agentInfo?: (Implementation | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response from creating a new session.
@@ -444,9 +444,9 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response from loading an existing session.
@@ -469,9 +469,9 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response from resuming an existing session.
@@ -494,9 +494,9 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response to `session/set_config_option` method.
@@ -513,9 +513,9 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * A JSON-RPC notification object.
@@ -553,9 +553,9 @@ update: SessionUpdate
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * A streamed item of content
@@ -579,9 +579,9 @@ messageId?: (MessageId | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Represents a tool call that the language model has requested.
@@ -637,9 +637,9 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Session configuration options have been updated.
@@ -656,9 +656,9 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * A JSON-RPC request object.
@@ -706,9 +706,9 @@ mcpServers: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Request parameters for loading an existing session.
@@ -746,9 +746,9 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Request parameters for resuming an existing session.
@@ -787,9 +787,9 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -826,9 +826,9 @@ prompt: ContentBlock[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response to a permission request.
@@ -845,7 +845,7 @@ outcome: RequestPermissionOutcome
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }

@@ -14,13 +14,13 @@ import { SURFACE_ID } from "../prepare/rules.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
 import { selfNesting } from "../schema/refs.js";
-import { hasCatchAll, knownTags } from "../schema/unions.js";
+import { hasCatchAll, knownTags, reachingClosedUnions } from "../schema/unions.js";
 import { runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { createStandaloneAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
-import { EXPERIMENTAL } from "./guards.js";
-import { commentSafe, jsLiteral, type LiteralStyle, literal, propertyKey } from "./js.js";
+import { EXPERIMENTAL, type FunctionDeclarations, reexportFromTypes } from "./guards.js";
+import { commentSafe, jsLiteral, type LiteralStyle, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
 
@@ -42,14 +42,12 @@ const PLAN = {
 /**
  * `parsers.js` / `parsers.d.ts`: `parse<Name>` for every definition, and for every tagged
  * union definition `is<Name>Of(value, tag)` (plus `isCustom<Name>` for open unions).
+ * They are declared in `types.d.ts` (`parserDeclarations`); `parsers.d.ts` re-exports them.
  * The repair plan goes in as a table interpreted by runtime/parse.js; `parsers-validators.js`
  * holds the few ref-free subschema checks the definitions' validators cannot answer.
  */
-export async function emitParsers({
-  surface,
-  names,
-  runtime: runtimePath,
-}: EmitContext): Promise<OutputFile[]> {
+export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
+  const { surface, names, runtime: runtimePath } = context;
   const plan = buildRepairPlan(surface);
   const locals = localChecks(plan.checks.specs);
   return [
@@ -57,7 +55,13 @@ export async function emitParsers({
       path: `${surface.id}/parsers.js`,
       content: parsersJs(surface, names, plan, locals, runtimePath),
     },
-    { path: `${surface.id}/parsers.d.ts`, content: parsersDts(surface, names, plan, runtimePath) },
+    {
+      path: `${surface.id}/parsers.d.ts`,
+      content: reexportFromTypes(
+        banner(surface.schemaFile.name),
+        parserDeclarations(context).exported,
+      ),
+    },
     {
       path: `${surface.id}/parsers-validators.js`,
       content: await localValidatorsJs(surface, plan.checks.specs, locals, runtimePath),
@@ -213,62 +217,56 @@ const PLAN_STYLE: LiteralStyle = {
 };
 const SHAPE_STYLE: LiteralStyle = { dataKeys: new Set(["onNull", "default"]) };
 
-function parsersDts(
-  surface: SurfaceModel,
-  names: SurfaceSymbols,
-  plan: RepairPlan,
-  runtimePath: string,
-): string {
-  const { parse: Parse, openParse, variantGuard, openVariantGuard, customGuard } = names.signatures;
-  const helpers = plan.unions.map((helper) => ({
-    helper,
-    open: hasCatchAll(helper.union),
-    names: names.definition(helper.def.key),
-  }));
+/**
+ * `parse<Name>` of every definition and the union helpers, as constants of the shared
+ * signatures (declared in `types.d.ts`, see `FunctionDeclarations`).
+ */
+export function parserDeclarations({ surface, names }: EmitContext): FunctionDeclarations {
+  const {
+    parse: Parse,
+    openParse,
+    variantGuard,
+    openVariantGuard,
+    customGuard,
+    untaggedGuard,
+  } = names.signatures;
+  const R = names.locals.received;
+  // A definition that reaches a closed tagged union can also be read the open way
+  // (`{ unknownVariants: "keep" }`), which returns its received type.
+  const open = reachingClosedUnions(
+    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+    surface.defsKeyword,
+  );
   const used = new Set<string>();
-  for (const def of surface.definitions) used.add(plan.open.has(def.key) ? openParse : Parse);
-  for (const { open } of helpers)
-    for (const name of open ? [openVariantGuard, customGuard] : [variantGuard]) used.add(name);
-  const lines = [
-    banner(surface.schemaFile.name),
-    `import type { ${[...used].sort().join(", ")} } from "${runtimePath}/signatures.js";`,
-    'import type * as T from "./types.js";',
-    ...(plan.open.size > 0 ? ['import type * as R from "./received.js";'] : []),
-    "",
-  ];
+  const lines: string[] = [];
+  const exported: string[] = [];
+  const declare = (name: string, signature: string, args: string, experimental: boolean) => {
+    if (experimental) lines.push(EXPERIMENTAL);
+    lines.push(`export declare const ${name}: ${signature}<${args}>;`);
+    used.add(signature);
+    exported.push(name);
+  };
   for (const def of surface.definitions) {
     const { parse, type } = names.definition(def.key);
-    if (def.experimental === "new") lines.push(EXPERIMENTAL);
-    // A definition that reaches a closed tagged union can also be read the open way
-    // (`{ unknownVariants: "keep" }`), which returns its received type.
-    lines.push(
-      plan.open.has(def.key)
-        ? `export declare const ${parse}: ${openParse}<T.${type}, R.${type}>;`
-        : `export declare const ${parse}: ${Parse}<T.${type}>;`,
-    );
+    const experimental = def.experimental === "new";
+    if (open.has(def.key)) declare(parse, openParse, `${type}, ${R}.${type}`, experimental);
+    else declare(parse, Parse, type, experimental);
   }
-  for (const { helper, open, names: own } of helpers) {
+  for (const def of surface.definitions) {
+    const own = names.definition(def.key);
+    if (!def.union || own.variantGuard === undefined) continue;
+    const experimental = def.experimental === "new";
     // The union, its tag property and the known tags: what the shared signature derives from.
-    const args = `T.${own.type}, ${literal(helper.union.tag)}, ${knownTags(helper.union).map(literal).join(" | ")}`;
-    const declared: [string | undefined, string][] = open
-      ? [
-          [own.variantGuard, openVariantGuard],
-          [own.customGuard, customGuard],
-        ]
-      : [[own.variantGuard, variantGuard]];
-    for (const [name, signature] of declared) {
-      if (helper.def.experimental === "new") lines.push(EXPERIMENTAL);
-      lines.push(`export declare const ${name}: ${signature}<${args}>;`);
-    }
-    if (own.untaggedGuard !== undefined) {
-      const tag = propertyKey(helper.union.tag);
-      lines.push(
-        `/** True when \`value\` is a valid \`${helper.def.key}\` of an untagged variant: one without \`${helper.union.tag}\`. The reference reads a value whose tag no variant takes as an untagged variant and ignores the tag; parsing drops it, so parse first.${helper.def.experimental === "new" ? " @experimental" : ""} */`,
-        `export declare function ${own.untaggedGuard}(value: unknown): value is Exclude<T.${own.type}, { ${tag}: string }>;`,
-      );
-    }
+    const tag = literal(def.union.tag);
+    const args = `${own.type}, ${tag}, ${knownTags(def.union).map(literal).join(" | ")}`;
+    if (hasCatchAll(def.union)) {
+      declare(own.variantGuard, openVariantGuard, args, experimental);
+      if (own.customGuard !== undefined) declare(own.customGuard, customGuard, args, experimental);
+    } else declare(own.variantGuard, variantGuard, args, experimental);
+    if (own.untaggedGuard !== undefined)
+      declare(own.untaggedGuard, untaggedGuard, `${own.type}, ${tag}`, experimental);
   }
-  return `${lines.join("\n")}\n`;
+  return { signatures: [...used].sort(), exported, readsReceived: used.has(openParse), lines };
 }
 
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */

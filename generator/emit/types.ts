@@ -8,16 +8,21 @@ import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
+import { type FunctionDeclarations, guardDeclarations } from "./guards.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
+import { parserDeclarations } from "./parsers.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 
 /**
  * `types.d.ts` for one surface: a type per definition, named by its `$defs` key, with the
- * schema's descriptions as JSDoc. json-schema-to-typescript does the translation.
+ * schema's descriptions as JSDoc (json-schema-to-typescript does the translation), then the
+ * declarations of every definition's functions (guards.js, parsers.js): beside the types they
+ * name, they cost a consumer's compiler one identifier per type reference and no import.
  */
-export async function emitTypes({ surface, names, diagnostics }: EmitContext): Promise<OutputFile> {
+export async function emitTypes(context: EmitContext): Promise<OutputFile> {
+  const { surface, names, diagnostics } = context;
   const prepared = prepareDefinitions("types", {
     defsKeyword: surface.defsKeyword,
     definitions: surface.definitions,
@@ -31,13 +36,38 @@ export async function emitTypes({ surface, names, diagnostics }: EmitContext): P
     await compileDeclarations(surface, names, defs),
     names.locals.openObject,
   );
+  const functions = [guardDeclarations(context), parserDeclarations(context)];
   return {
     path: `${surface.id}/types.d.ts`,
     // `export {}` keeps the file's local names local: without it, a declaration file exports
     // every top-level declaration. (With no definitions the file must still be a module, or
     // importing it fails to compile.)
-    content: `${banner(surface.schemaFile.name)}\n${body}export {};\n`,
+    content: [
+      banner(surface.schemaFile.name),
+      ...functionImports(context, functions),
+      "",
+      body,
+      ...functions.flatMap((f) => f.lines),
+      "export {};",
+      "",
+    ].join("\n"),
   };
+}
+
+/** What the function declarations name from outside the file: the signatures, the received types. */
+function functionImports(
+  { names, runtime }: EmitContext,
+  functions: FunctionDeclarations[],
+): string[] {
+  const signatures = [...new Set(functions.flatMap((f) => f.signatures))].sort();
+  return [
+    ...(signatures.length > 0
+      ? [`import type { ${signatures.join(", ")} } from "${runtime}/signatures.js";`]
+      : []),
+    ...(functions.some((f) => f.readsReceived)
+      ? [`import type * as ${names.locals.received} from "./received.js";`]
+      : []),
+  ];
 }
 
 /**
@@ -75,7 +105,7 @@ export async function compileDeclarations(
     customName: (_schema, keyName) => (keyName === undefined ? undefined : typeNames.get(keyName)),
   });
 
-  const body = placeholders.restore(tidy(raw));
+  const body = withoutObjectParens(placeholders.restore(tidy(raw)));
   checkDeclaredNames(
     surface,
     names.definitions.filter((d) => prepared.has(d.key)),
@@ -166,6 +196,42 @@ function tidy(raw: string): string {
     .replace(/\n{3,}/g, "\n\n")
     .trimStart();
 }
+
+/**
+ * json-schema-to-typescript parenthesizes every union. Where the whole type of a property or
+ * alias is such a group and it opens with an object type (`content: ({ … } | { … })`), the
+ * parentheses cost a consumer's compiler: `({` may start an arrow function's parameter list
+ * (`({ a }: T) => …`), so the parser reads the object once as a binding pattern and once as
+ * a type, and counts its identifiers twice. Those parentheses go; every other one stays.
+ */
+function withoutObjectParens(text: string): string {
+  const drop = new Set<number>();
+  const open: Array<{ at: number; whole: boolean }> = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "/" && text[i + 1] === "*") i = end(text.indexOf("*/", i + 2)) + 1;
+    else if (c === "/" && text[i + 1] === "/") i = end(text.indexOf("\n", i)) - 1;
+    else if (c === '"' || c === "'") {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+    } else if (c === "(") {
+      // The whole type: right after `: ` or `= `, the group opening with an object type.
+      open.push({ at: i, whole: /[:=] $/.test(text.slice(i - 2, i)) && text[i + 1] === "{" });
+    } else if (c === ")") {
+      const group = open.pop();
+      // …and closing at the end of its line, with nothing on the next line continuing it.
+      if (group?.whole && text[i + 1] === "\n" && !/^\s*[|&[]/.test(text.slice(i + 1, i + 40))) {
+        drop.add(group.at);
+        drop.add(i);
+      }
+    }
+  }
+  let out = "";
+  for (let i = 0; i < text.length; i++) if (!drop.has(i)) out += text[i];
+  return out;
+}
+
+/** A position found by `indexOf`, or the end of the text when there is none. */
+const end = (at: number): number => (at < 0 ? Number.MAX_SAFE_INTEGER - 1 : at);
 
 /** The declared names must be exactly the definitions: anything else is a silent rename. */
 function checkDeclaredNames(

@@ -186,6 +186,7 @@ export const SIGNATURES = {
   variantGuard: "VariantGuard",
   openVariantGuard: "OpenVariantGuard",
   customGuard: "CustomGuard",
+  untaggedGuard: "UntaggedGuard",
 } as const;
 
 /** What the entry point (`index.js` / `index.d.ts`) re-exports from the runtime itself. */

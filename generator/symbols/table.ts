@@ -254,19 +254,27 @@ function errorSymbols(surface: SurfaceModel): ErrorSymbols {
 }
 
 /**
- * Names `types.d.ts` declares beside the definitions without exporting them, so they can
- * neither clash with another export nor be imported. Each must still differ from every
- * definition's type name in the file: it is suffixed with `_` until it does (a rename no
- * consumer can see, since nothing imports it).
+ * Names `types.d.ts` declares beside the definitions and their functions without exporting
+ * them, so they can neither clash with another export nor be imported: the shared open-object
+ * alias, and the namespace the open parsers' received types are read through. Each must
+ * still differ from every name the file declares and from the others: it is suffixed with
+ * `_` until it does (a rename no consumer can see, since nothing imports it).
  */
-const LOCAL_NAMES = { openObject: "JsonObject" } as const;
+const LOCAL_NAMES = { openObject: "JsonObject", received: "R" } as const;
 
 function localNames(
   definitions: readonly DefinitionSymbols[],
 ): Record<keyof typeof LOCAL_NAMES, string> {
-  const taken = new Set(definitions.map((d) => d.type));
+  const taken = new Set<string>(
+    definitions.flatMap((d) => [
+      ...[d.type, d.guard, d.validate, d.assert, d.parse],
+      ...[d.variantGuard, d.customGuard, d.untaggedGuard].filter((n) => n !== undefined),
+    ]),
+  );
   const free = (name: string): string => (taken.has(name) ? free(`${name}_`) : name);
-  return { openObject: free(LOCAL_NAMES.openObject) };
+  const openObject = free(LOCAL_NAMES.openObject);
+  taken.add(openObject);
+  return { openObject, received: free(LOCAL_NAMES.received) };
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   NODE_REEXPORTS,
 } from "../../generator/symbols/exports.js";
 import { buildSymbols, type SurfaceSymbols } from "../../generator/symbols/table.js";
-import { exportedDeclarations, parse } from "../support/declarations.js";
+import { exportedDeclarations, parse, starExports } from "../support/declarations.js";
 import { RELEASES_DIR } from "../support/run.js";
 
 /** The symbol table of one stable v1 surface made of `defs`, or the error it refuses them with. */
@@ -138,7 +138,16 @@ describe("symbol table against a generated package", () => {
     for (const surface of model.surfaces) {
       const names = symbols.of(surface);
       const files = await emitSurface(emitContext(surface, names, new Diagnostics()));
-      const modules = ["types", "methods", "guards", "parsers", "connection", "errors", "index"];
+      const read = (m: string) => {
+        const file = files.find((f) => f.path === `${surface.id}/${m}.d.ts`);
+        if (!file) throw new Error(`no ${surface.id}/${m}.d.ts`);
+        return parse(file.path, file.content);
+      };
+      // What a consumer's compiler reads: the entry point and the modules it re-exports whole.
+      const modules = [
+        "index",
+        ...starExports(read("index")).map((target) => target.replace(/^\.\/(.*)\.js$/, "$1")),
+      ];
       const exported = modules.flatMap((m) => {
         const file = files.find((f) => f.path === `${surface.id}/${m}.d.ts`);
         if (!file) throw new Error(`no ${surface.id}/${m}.d.ts`);
@@ -171,6 +180,8 @@ describe("symbol table against a generated package", () => {
           : []),
         ...names.handleTypes,
         names.errors.errorClass,
+        names.capabilities.gates,
+        ...Object.values(names.capabilities.helpers ?? {}),
         ...[...names.reexports.connection, ...names.reexports.index].flatMap((r) => r.names),
         names.received,
       ];
@@ -182,6 +193,32 @@ describe("symbol table against a generated package", () => {
     expect(model.surfaces.every((s) => symbols.of(s).handleTypes.includes("TerminalHandle"))).toBe(
       true,
     );
+  });
+
+  it("types.d.ts declares exactly what guards.js and parsers.js export, and their .d.ts re-export it", async () => {
+    const file = join(RELEASES_DIR, "2.4.0", "v1", "schema.unstable.json");
+    const model = buildModel(loadSurfaces([surfaceOfFile(file, file)], new Diagnostics()));
+    const symbols = buildSymbols(model);
+    for (const surface of model.surfaces) {
+      const files = await emitSurface(emitContext(surface, symbols.of(surface), new Diagnostics()));
+      const names = (path: string) => {
+        const found = files.find((f) => f.path === `${surface.id}/${path}`);
+        if (!found) throw new Error(`no ${surface.id}/${path}`);
+        return exportedNames(found.path, found.content).sort();
+      };
+      const types = new Set(names("types.d.ts"));
+      const functions = ["guards", "parsers"].flatMap((m) => {
+        const js = names(`${m}.js`);
+        expect(js.length, m).toBeGreaterThan(0);
+        expect(names(`${m}.d.ts`), `${surface.id}/${m}.d.ts`).toEqual(js);
+        return js;
+      });
+      expect(
+        functions.filter((n) => !types.has(n)),
+        `${surface.id}/types.d.ts`,
+      ).toEqual([]);
+      expect(types.size).toBe(functions.length + symbols.of(surface).definitions.length);
+    }
   });
 
   it("refuses a definition named like a handle type of the surface's own methods", () => {

@@ -9,8 +9,6 @@
  */
 export * from "./types.js";
 export * from "./methods.js";
-export * from "./guards.js";
-export * from "./parsers.js";
 export * from "./connection.js";
 export * from "./capabilities.js";
 export * from "./errors.js";
@@ -18,4 +16,4 @@ export type * as Received from "./received.js";
 export { ValidationError } from "../../runtime/validation.js";
 export type { ValidationIssue, ValidationResult } from "../../runtime/validation.js";
 export type { ParseOptions, UnknownVariant } from "../../runtime/parse.js";
-export type { Guard, Validate, Assert, Parse, OpenParse, VariantGuard, OpenVariantGuard, CustomGuard } from "../../runtime/signatures.js";
+export type { Guard, Validate, Assert, Parse, OpenParse, VariantGuard, OpenVariantGuard, CustomGuard, UntaggedGuard } from "../../runtime/signatures.js";

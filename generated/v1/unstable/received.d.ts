@@ -58,7 +58,7 @@ type: string
 /**
  * A JSON-RPC response object.
  */
-export type AgentResponse = ({
+export type AgentResponse = {
 /**
  * The id of the request this response answers.
  */
@@ -76,7 +76,7 @@ id: RequestId
  * Method-specific error data.
  */
 error: Error
-})
+}
 /**
  * Describes an available authentication method.
  *
@@ -125,9 +125,9 @@ category?: (SessionConfigOptionCategory | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 })
 /**
  * A suggestion returned by the agent.
@@ -262,14 +262,14 @@ configId: SessionConfigId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 })
 /**
  * A JSON-RPC response object.
  */
-export type ClientResponse = ({
+export type ClientResponse = {
 /**
  * The id of the request this response answers.
  */
@@ -287,18 +287,18 @@ id: RequestId
  * Method-specific error data.
  */
 error: Error
-})
+}
 /**
  * The outcome of a permission request.
  */
-export type RequestPermissionOutcome = ({
+export type RequestPermissionOutcome = {
 outcome: "cancelled"
 } | (SelectedPermissionOutcome & {
 outcome: "selected"
 }) | {
 outcome: string
 [k: string]: unknown
-})
+}
 
 /**
  * A JSON-RPC request object.
@@ -344,9 +344,9 @@ options: PermissionOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * An update to an existing tool call.
@@ -413,9 +413,9 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Standard content block (text, images, resources).
@@ -432,9 +432,9 @@ content: ContentBlock
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response to the `initialize` method.
@@ -472,9 +472,9 @@ agentInfo?: (Implementation | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response from creating a new session.
@@ -505,9 +505,9 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response from loading an existing session.
@@ -530,9 +530,9 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * **UNSTABLE**
@@ -565,9 +565,9 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response from resuming an existing session.
@@ -590,9 +590,9 @@ configOptions?: (SessionConfigOption[] | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response to `session/set_config_option` method.
@@ -609,9 +609,9 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response to `nes/suggest`.
@@ -630,9 +630,9 @@ suggestions: NesSuggestion[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * A JSON-RPC notification object.
@@ -670,9 +670,9 @@ update: SessionUpdate
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * A streamed item of content
@@ -696,9 +696,9 @@ messageId?: (MessageId | null)
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Represents a tool call that the language model has requested.
@@ -767,9 +767,9 @@ rawOutput?: {
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * **UNSTABLE**
@@ -792,9 +792,9 @@ plan: PlanUpdateContent
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Session configuration options have been updated.
@@ -811,9 +811,9 @@ configOptions: SessionConfigOption[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * **UNSTABLE**
@@ -852,9 +852,9 @@ error?: (string | null)
 /**
  * Extensible metadata patch for this compaction.
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * **UNSTABLE**
@@ -880,9 +880,9 @@ content: ContentBlock
 /**
  * Metadata scoped to this chunk. Omission and `null` both mean absent.
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * A JSON-RPC request object.
@@ -930,9 +930,9 @@ mcpServers: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Request parameters for loading an existing session.
@@ -970,9 +970,9 @@ sessionId: SessionId
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * **UNSTABLE**
@@ -1016,9 +1016,9 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Request parameters for resuming an existing session.
@@ -1057,9 +1057,9 @@ mcpServers?: McpServer[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -1096,9 +1096,9 @@ prompt: ContentBlock[]
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
 /**
  * Response to a permission request.
@@ -1115,7 +1115,7 @@ outcome: RequestPermissionOutcome
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
-_meta?: ({
+_meta?: {
 [k: string]: unknown
-} | null)
+} | null
 }
