@@ -204,6 +204,8 @@ function checkExpression(
       return `${use("values")}(c${spec.of}, ${jsLiteral(spec.declared)})`;
     case "tag":
       return `${use("tag")}(${literal(spec.property)}, ${literal(spec.value)})`;
+    case "otherTag":
+      return `${use("otherTag")}(${literal(spec.property)}, ${jsLiteral(spec.known)})`;
   }
 }
 

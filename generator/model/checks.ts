@@ -33,7 +33,9 @@ export type CheckSpec =
    * An object whose own `property` is the string `value`: a tagged union's branch test, the
    * most common local schema by far, as one combinator call instead of a compiled function.
    */
-  | { kind: Combinator<"tag">; property: string; value: string };
+  | { kind: Combinator<"tag">; property: string; value: string }
+  /** An object whose own `property` is a string none of `known`: an open union's catch-all test. */
+  | { kind: Combinator<"otherTag">; property: string; known: string[] };
 
 /**
  * A composed check is written as a call to the runtime combinator of the same name
@@ -199,9 +201,12 @@ export class CheckTable {
 }
 
 /**
- * `{type: "object", properties: {P: {type: "string", const: V}}, required: [P]}`, exactly
- * (any other keyword, or a non-string constant, keeps the schema local): the `tag` spec
- * that means the same, checking an own property as the compiled validators do.
+ * The `tag` or `otherTag` spec a local schema means, when it is exactly one of
+ * `{type: "object", properties: {P: {type: "string", const: V}}, required: [P]}` (a tagged
+ * union's branch test, the most common local schema by far) or the catch-all's
+ * `{…, properties: {P: {type: "string", not: {enum: [V…]}}}, …}` (with or without
+ * `additionalProperties: true`); any other keyword, or a constant that is not a string,
+ * keeps the schema local. Both check an own property, as the compiled validators do.
  */
 function tagTest(schema: JsonObject): CheckSpec | undefined {
   const required = schema.required;
@@ -209,13 +214,25 @@ function tagTest(schema: JsonObject): CheckSpec | undefined {
   const property = required[0];
   if (typeof property !== "string" || !isObject(schema.properties)) return undefined;
   const value = schema.properties[property];
-  if (!isObject(value) || typeof value.const !== "string") return undefined;
-  const expected = {
-    type: "object",
-    properties: { [property]: { type: "string", const: value.const } },
-    required: [property],
-  };
-  return canonical(schema) === canonical(expected)
-    ? { kind: "tag", property, value: value.const }
-    : undefined;
+  if (!isObject(value)) return undefined;
+  const shaped = (tagSchema: JsonObject, extra: JsonObject = {}): boolean =>
+    canonical(schema) ===
+    canonical({
+      type: "object",
+      properties: { [property]: { type: "string", ...tagSchema } },
+      required: [property],
+      ...extra,
+    });
+  if (typeof value.const === "string" && shaped({ const: value.const }))
+    return { kind: "tag", property, value: value.const };
+  const known = isObject(value.not) ? value.not.enum : undefined;
+  if (
+    Array.isArray(known) &&
+    known.every((k): k is string => typeof k === "string") &&
+    ([{}, { additionalProperties: true }] as JsonObject[]).some((extra) =>
+      shaped({ not: { enum: known } }, extra),
+    )
+  )
+    return { kind: "otherTag", property, known };
+  return undefined;
 }

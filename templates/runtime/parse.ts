@@ -839,6 +839,18 @@ export function tag(property: string, expected: string): Check {
   return (value) => isDict(value) && hasOwn(value, property) && value[property] === expected;
 }
 
+/**
+ * An object whose own `property` is a string none of `known`: what `{type: "object",
+ * properties: {[property]: {type: "string", not: {enum: known}}}, required: [property]}` accepts.
+ */
+export function otherTag(property: string, known: readonly string[]): Check {
+  return (value) => {
+    if (!isDict(value) || !hasOwn(value, property)) return false;
+    const actual = value[property];
+    return typeof actual === "string" && !known.includes(actual);
+  };
+}
+
 /** Every item of an array; anything else passes (`items` constrains arrays only). */
 export function items(check: Check): Check {
   return (value) => !Array.isArray(value) || value.every((item) => check(item));
