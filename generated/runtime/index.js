@@ -2338,6 +2338,14 @@ function not(check) {
 function tag(property2, expected) {
   return (value) => isDict(value) && hasOwn(value, property2) && value[property2] === expected;
 }
+function otherTag(property2, known) {
+  return (value) => {
+    if (!isDict(value) || !hasOwn(value, property2))
+      return false;
+    const actual = value[property2];
+    return typeof actual === "string" && !known.includes(actual);
+  };
+}
 function items(check) {
   return (value) => !Array.isArray(value) || value.every((item) => check(item));
 }
@@ -2626,6 +2634,7 @@ export {
   newAbortController,
   not,
   one,
+  otherTag,
   parseNullResult,
   peek,
   props,

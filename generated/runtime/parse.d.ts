@@ -183,6 +183,11 @@ export declare function not(check: Check): Check;
  * properties: {[property]: {type: "string", const: expected}}, required: [property]}` accepts.
  */
 export declare function tag(property: string, expected: string): Check;
+/**
+ * An object whose own `property` is a string none of `known`: what `{type: "object",
+ * properties: {[property]: {type: "string", not: {enum: known}}}, required: [property]}` accepts.
+ */
+export declare function otherTag(property: string, known: readonly string[]): Check;
 /** Every item of an array; anything else passes (`items` constrains arrays only). */
 export declare function items(check: Check): Check;
 /** Every present property among `checks`; anything but an object passes. */

@@ -392,28 +392,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate43, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate43, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((((data0 === "text") || (data0 === "image")) || (data0 === "audio")) || (data0 === "resource_link")) || (data0 === "resource"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate43, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate43, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -434,14 +420,32 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 return __fail(validate44, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.title !== undefined && func0.call(data, "title")){
+let data0 = data.title;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate44, instancePath+"/title","type",{type: __schemaValue2});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate44, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -462,28 +466,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 return __fail(validate45, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate45, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((data0 === "content") || (data0 === "diff")) || (data0 === "terminal"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate45, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate45, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -504,32 +494,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate46, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
-let data0 = data.title;
-const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate46, instancePath+"/title","type",{type: __schemaValue2});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate46, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -550,14 +522,44 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 return __fail(validate47, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.name !== undefined && func0.call(data, "name")){
+const _errs1 = errors;
+if(typeof data.name !== "string"){
+return __fail(validate47, instancePath+"/name","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined && func0.call(data, "description")){
+let data1 = data.description;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate47, instancePath+"/description","type",{type: __schemaValue2});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate47, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -578,28 +580,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate48, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate48, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(data0 === "terminal")){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate48, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate48, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -619,16 +607,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
-return __fail(validate49, instancePath,"required",{missingProperty: missing0});
-}
-else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate49, instancePath+"/_meta","type",{type: __schemaValue0});
-}
 }
 }
 }
@@ -648,28 +630,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 return __fail(validate50, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate50, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "select") || (data0 === "boolean"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate50, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate50, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -690,44 +658,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate51, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
-if(typeof data.name !== "string"){
-return __fail(validate51, instancePath+"/name","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
-let data1 = data.description;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate51, instancePath+"/description","type",{type: __schemaValue2});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate51, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -748,14 +686,31 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 return __fail(validate52, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.title !== undefined && func0.call(data, "title")){
+const _errs1 = errors;
+if(typeof data.title !== "string"){
+return __fail(validate52, instancePath+"/title","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate52, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -775,10 +730,16 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+return __fail(validate53, instancePath,"required",{missingProperty: missing0});
+}
+else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate53, instancePath+"/_meta","type",{type: __schemaValue0});
+}
 }
 }
 }
@@ -798,14 +759,34 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 return __fail(validate54, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate54, instancePath+"/_meta","type",{type: __schemaValue0});
+if(data.value !== undefined && func0.call(data, "value")){
+const _errs1 = errors;
+if(typeof data.value !== "boolean"){
+return __fail(validate54, instancePath+"/value","type",{type: "boolean"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined && func0.call(data, "type")){
+let data1 = data.type;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+return __fail(validate54, instancePath+"/type","type",{type: "string"});
+}
+if("boolean" !== data1){
+return __fail(validate54, instancePath+"/type","const",{allowedValue: "boolean"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -826,16 +807,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
 return __fail(validate55, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate55, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
 }
 }
 else {
@@ -854,14 +827,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate56, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
-if(typeof data.title !== "string"){
-return __fail(validate56, instancePath+"/title","type",{type: "string"});
+if(typeof data.cwd !== "string"){
+return __fail(validate56, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -869,16 +842,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
 const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate56, instancePath+"/_meta","type",{type: __schemaValue0});
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate56, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate56, instancePath+"/additionalDirectories","type",{type: "array"});
+}
 }
 var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate56, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -899,28 +901,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate57, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate57, instancePath+"/sessionUpdate","type",{type: "string"});
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate57, instancePath+"/cwd","type",{type: "string"});
 }
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((((((((((data0 === "user_message_chunk") || (data0 === "agent_message_chunk")) || (data0 === "agent_thought_chunk")) || (data0 === "tool_call")) || (data0 === "tool_call_update")) || (data0 === "plan")) || (data0 === "available_commands_update")) || (data0 === "current_mode_update")) || (data0 === "config_option_update")) || (data0 === "session_info_update")) || (data0 === "usage_update"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate57, instancePath+"/sessionUpdate","not",{});
+var valid0 = _errs1 === errors;
 }
 else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate57, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate57, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate57, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -941,14 +975,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate58, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate58, instancePath+"/cwd","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate58, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate58, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate58, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -969,34 +1049,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
 return __fail(validate59, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
-if(typeof data.value !== "boolean"){
-return __fail(validate59, instancePath+"/value","type",{type: "boolean"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
-let data1 = data.type;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-return __fail(validate59, instancePath+"/type","type",{type: "string"});
-}
-if("boolean" !== data1){
-return __fail(validate59, instancePath+"/type","const",{allowedValue: "boolean"});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate59, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1017,8 +1077,16 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 return __fail(validate60, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate60, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
 }
 }
 else {
@@ -1037,28 +1105,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 return __fail(validate61, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate61, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "http") || (data0 === "sse"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate61, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate61, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1079,60 +1133,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate62, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate62, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate62, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate62, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate62, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate62, instancePath+"/method","type",{type: "string"});
 }
 }
 }
@@ -1153,60 +1160,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate63, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate63, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate63, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate63, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate63, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate63, instancePath+"/method","type",{type: "string"});
 }
 }
 }
@@ -1222,302 +1182,6 @@ return errors === 0;
 export const k39 = validate64;
 
 function validate64(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-return __fail(validate64, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate64, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate64, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate64, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate64, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate64, instancePath,"type",{type: "object"});
-}
-}
-validate64.errors = vErrors;
-return errors === 0;
-}
-
-export const k40 = validate65;
-
-function validate65(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate65, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate65, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(data0 === "boolean")){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate65, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate65, instancePath,"type",{type: "object"});
-}
-}
-validate65.errors = vErrors;
-return errors === 0;
-}
-
-export const k41 = validate66;
-
-function validate66(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
-return __fail(validate66, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate66, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate66, instancePath,"type",{type: "object"});
-}
-}
-validate66.errors = vErrors;
-return errors === 0;
-}
-
-export const k42 = validate67;
-
-function validate67(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
-return __fail(validate67, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate67, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate67, instancePath,"type",{type: "object"});
-}
-}
-validate67.errors = vErrors;
-return errors === 0;
-}
-
-export const k43 = validate68;
-
-function validate68(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate68, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate68, instancePath+"/outcome","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "cancelled") || (data0 === "selected"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate68, instancePath+"/outcome","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate68, instancePath,"type",{type: "object"});
-}
-}
-validate68.errors = vErrors;
-return errors === 0;
-}
-
-export const k44 = validate69;
-
-function validate69(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate69, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate69, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate69, instancePath,"type",{type: "object"});
-}
-}
-validate69.errors = vErrors;
-return errors === 0;
-}
-
-export const k45 = validate70;
-
-function validate70(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate70, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate70, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate70, instancePath,"type",{type: "object"});
-}
-}
-validate70.errors = vErrors;
-return errors === 0;
-}
-
-export const k46 = validate71;
-
-function validate71(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate71, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate71, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate71, instancePath,"type",{type: "object"});
-}
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-
-export const k47 = validate72;
-
-function validate72(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1594,7 +1258,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate72, instancePath,"not",{});
+return __fail(validate64, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1604,27 +1268,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
-return __fail(validate72, instancePath,"required",{missingProperty: missing2});
+return __fail(validate64, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
-return __fail(validate72, instancePath+"/mode","type",{type: "string"});
+return __fail(validate64, instancePath+"/mode","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate72, instancePath,"type",{type: "object"});
+return __fail(validate64, instancePath,"type",{type: "object"});
 }
 }
-validate72.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const k48 = validate73;
+export const k40 = validate65;
 
-function validate73(data, instancePath=""){
+function validate65(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1794,7 +1458,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate73, instancePath,"not",{});
+return __fail(validate65, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1804,27 +1468,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
-return __fail(validate73, instancePath,"required",{missingProperty: missing5});
+return __fail(validate65, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate73, instancePath+"/type","type",{type: "string"});
+return __fail(validate65, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate73, instancePath,"type",{type: "object"});
+return __fail(validate65, instancePath,"type",{type: "object"});
 }
 }
-validate73.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
-export const k49 = validate74;
+export const k41 = validate66;
 
-function validate74(data, instancePath=""){
+function validate66(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1932,7 +1596,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate74, instancePath,"not",{});
+return __fail(validate66, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1942,21 +1606,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
-return __fail(validate74, instancePath,"required",{missingProperty: missing3});
+return __fail(validate66, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
-return __fail(validate74, instancePath+"/action","type",{type: "string"});
+return __fail(validate66, instancePath+"/action","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate74, instancePath,"type",{type: "object"});
+return __fail(validate66, instancePath,"type",{type: "object"});
 }
 }
-validate74.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 

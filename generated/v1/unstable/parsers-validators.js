@@ -392,28 +392,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate43, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate43, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((((data0 === "text") || (data0 === "image")) || (data0 === "audio")) || (data0 === "resource_link")) || (data0 === "resource"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate43, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate43, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -434,14 +420,45 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 return __fail(validate44, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.title !== undefined && func0.call(data, "title")){
+let data0 = data.title;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate44, instancePath+"/title","type",{type: __schemaValue2});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined && func0.call(data, "name")){
+let data1 = data.name;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate44, instancePath+"/name","type",{type: __schemaValue2});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate44, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -462,28 +479,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 return __fail(validate45, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate45, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((data0 === "content") || (data0 === "diff")) || (data0 === "terminal"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate45, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate45, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -504,45 +507,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate46, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
-let data0 = data.title;
-const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate46, instancePath+"/title","type",{type: __schemaValue2});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
-let data1 = data.name;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate46, instancePath+"/name","type",{type: __schemaValue2});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate46, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -563,14 +535,44 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 return __fail(validate47, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.name !== undefined && func0.call(data, "name")){
+const _errs1 = errors;
+if(typeof data.name !== "string"){
+return __fail(validate47, instancePath+"/name","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined && func0.call(data, "description")){
+let data1 = data.description;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate47, instancePath+"/description","type",{type: __schemaValue2});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate47, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -591,28 +593,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate48, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate48, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(data0 === "terminal")){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate48, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate48, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -632,16 +620,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
-return __fail(validate49, instancePath,"required",{missingProperty: missing0});
-}
-else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate49, instancePath+"/_meta","type",{type: __schemaValue0});
-}
 }
 }
 }
@@ -661,28 +643,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
 return __fail(validate50, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate50, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "select") || (data0 === "boolean"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate50, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate50, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -703,44 +671,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
 return __fail(validate51, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
-if(typeof data.name !== "string"){
-return __fail(validate51, instancePath+"/name","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
-let data1 = data.description;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate51, instancePath+"/description","type",{type: __schemaValue2});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate51, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -761,7 +699,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate52, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -788,10 +726,46 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
+return __fail(validate53, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.title !== undefined && func0.call(data, "title")){
+const _errs1 = errors;
+if(typeof data.title !== "string"){
+return __fail(validate53, instancePath+"/title","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined && func0.call(data, "name")){
+let data1 = data.name;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate53, instancePath+"/name","type",{type: __schemaValue2});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data2 = data._meta;
+const _errs5 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate53, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -811,7 +785,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 return __fail(validate54, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -839,28 +813,32 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 return __fail(validate55, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data0 = data.kind;
-if(typeof data0 !== "string"){
-return __fail(validate55, instancePath+"/kind","type",{type: "string"});
+if(data.error !== undefined && func0.call(data, "error")){
+let data0 = data.error;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate55, instancePath+"/error","type",{type: __schemaValue2});
 }
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((((data0 === "edit") || (data0 === "jump")) || (data0 === "rename")) || (data0 === "searchAndReplace"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate55, instancePath+"/kind","not",{});
+var valid0 = _errs1 === errors;
 }
 else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs3 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate55, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -881,7 +859,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate56, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -909,7 +887,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate57, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -937,14 +915,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 return __fail(validate58, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.value !== undefined && func0.call(data, "value")){
 const _errs1 = errors;
-if(typeof data.title !== "string"){
-return __fail(validate58, instancePath+"/title","type",{type: "string"});
+if(typeof data.value !== "boolean"){
+return __fail(validate58, instancePath+"/value","type",{type: "boolean"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -952,29 +930,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
-let data1 = data.name;
+if(data.type !== undefined && func0.call(data, "type")){
+let data1 = data.type;
 const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate58, instancePath+"/name","type",{type: __schemaValue2});
+if(typeof data1 !== "string"){
+return __fail(validate58, instancePath+"/type","type",{type: "string"});
+}
+if("boolean" !== data1){
+return __fail(validate58, instancePath+"/type","const",{allowedValue: "boolean"});
 }
 var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate58, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -995,30 +963,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
 return __fail(validate59, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate59, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((data0 === "items") || (data0 === "file")) || (data0 === "markdown"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate59, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
 }
 }
 else {
@@ -1037,14 +983,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate60, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate60, instancePath+"/cwd","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate60, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate60, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate60, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1065,15 +1057,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate61, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
-let data0 = data.error;
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate61, instancePath+"/error","type",{type: __schemaValue2});
+if(typeof data.cwd !== "string"){
+return __fail(validate61, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -1081,16 +1072,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
 const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate61, instancePath+"/_meta","type",{type: __schemaValue0});
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate61, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate61, instancePath+"/additionalDirectories","type",{type: "array"});
+}
 }
 var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate61, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1111,14 +1131,60 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate62, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs1 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate62, instancePath+"/cwd","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+return __fail(validate62, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate62, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data3 = data._meta;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate62, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1139,28 +1205,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
 return __fail(validate63, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
-let data0 = data.sessionUpdate;
-if(typeof data0 !== "string"){
-return __fail(validate63, instancePath+"/sessionUpdate","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((((((((((((((((data0 === "user_message_chunk") || (data0 === "agent_message_chunk")) || (data0 === "agent_thought_chunk")) || (data0 === "tool_call")) || (data0 === "tool_call_update")) || (data0 === "plan")) || (data0 === "plan_update")) || (data0 === "plan_removed")) || (data0 === "available_commands_update")) || (data0 === "current_mode_update")) || (data0 === "config_option_update")) || (data0 === "session_info_update")) || (data0 === "usage_update")) || (data0 === "notice")) || (data0 === "compaction_update")) || (data0 === "compaction_summary_chunk"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate63, instancePath+"/sessionUpdate","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate63, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1181,7 +1233,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 return __fail(validate64, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -1209,34 +1261,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 return __fail(validate65, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
-if(typeof data.value !== "boolean"){
-return __fail(validate65, instancePath+"/value","type",{type: "boolean"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
-let data1 = data.type;
-const _errs3 = errors;
-if(typeof data1 !== "string"){
-return __fail(validate65, instancePath+"/type","type",{type: "string"});
-}
-if("boolean" !== data1){
-return __fail(validate65, instancePath+"/type","const",{allowedValue: "boolean"});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate65, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1257,8 +1289,15 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate66, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate66, instancePath+"/method","type",{type: "string"});
+}
+}
 }
 }
 else {
@@ -1277,28 +1316,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate67, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate67, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(((data0 === "http") || (data0 === "sse")) || (data0 === "acp"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate67, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate67, instancePath+"/method","type",{type: "string"});
 }
 }
 }
@@ -1314,450 +1338,6 @@ return errors === 0;
 export const k43 = validate68;
 
 function validate68(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
-return __fail(validate68, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate68, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate68, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate68, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate68, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate68, instancePath,"type",{type: "object"});
-}
-}
-validate68.errors = vErrors;
-return errors === 0;
-}
-
-export const k44 = validate69;
-
-function validate69(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
-return __fail(validate69, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate69, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate69, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate69, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate69, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate69, instancePath,"type",{type: "object"});
-}
-}
-validate69.errors = vErrors;
-return errors === 0;
-}
-
-export const k45 = validate70;
-
-function validate70(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-return __fail(validate70, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate70, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(typeof data1[i0] !== "string"){
-return __fail(validate70, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate70, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate70, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate70, instancePath,"type",{type: "object"});
-}
-}
-validate70.errors = vErrors;
-return errors === 0;
-}
-
-export const k46 = validate71;
-
-function validate71(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate71, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.type !== undefined && func0.call(data, "type")){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-return __fail(validate71, instancePath+"/type","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!(data0 === "boolean")){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate71, instancePath+"/type","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate71, instancePath,"type",{type: "object"});
-}
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-
-export const k47 = validate72;
-
-function validate72(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
-return __fail(validate72, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate72, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate72, instancePath,"type",{type: "object"});
-}
-}
-validate72.errors = vErrors;
-return errors === 0;
-}
-
-export const k48 = validate73;
-
-function validate73(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
-return __fail(validate73, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate73, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate73, instancePath,"type",{type: "object"});
-}
-}
-validate73.errors = vErrors;
-return errors === 0;
-}
-
-export const k49 = validate74;
-
-function validate74(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate74, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.outcome !== undefined && func0.call(data, "outcome")){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-return __fail(validate74, instancePath+"/outcome","type",{type: "string"});
-}
-const _errs4 = errors;
-const _errs5 = errors;
-if(!((data0 === "cancelled") || (data0 === "selected"))){
-vErrors = __pushIssue(vErrors, {});
-errors++;
-}
-var valid1 = _errs5 === errors;
-if(valid1){
-return __fail(validate74, instancePath+"/outcome","not",{});
-}
-else {
-errors = _errs4;
-vErrors = __truncateIssues(vErrors, _errs4);
-}
-}
-}
-}
-else {
-return __fail(validate74, instancePath,"type",{type: "object"});
-}
-}
-validate74.errors = vErrors;
-return errors === 0;
-}
-
-export const k50 = validate75;
-
-function validate75(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
-return __fail(validate75, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate75, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-else {
-return __fail(validate75, instancePath,"type",{type: "object"});
-}
-}
-validate75.errors = vErrors;
-return errors === 0;
-}
-
-export const k51 = validate76;
-
-function validate76(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate76, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate76, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate76, instancePath,"type",{type: "object"});
-}
-}
-validate76.errors = vErrors;
-return errors === 0;
-}
-
-export const k52 = validate77;
-
-function validate77(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate77, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate77, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate77, instancePath,"type",{type: "object"});
-}
-}
-validate77.errors = vErrors;
-return errors === 0;
-}
-
-export const k53 = validate78;
-
-function validate78(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1834,7 +1414,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate78, instancePath,"not",{});
+return __fail(validate68, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1844,27 +1424,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
-return __fail(validate78, instancePath,"required",{missingProperty: missing2});
+return __fail(validate68, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
-return __fail(validate78, instancePath+"/mode","type",{type: "string"});
+return __fail(validate68, instancePath+"/mode","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate78, instancePath,"type",{type: "object"});
+return __fail(validate68, instancePath,"type",{type: "object"});
 }
 }
-validate78.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
-export const k54 = validate79;
+export const k44 = validate69;
 
-function validate79(data, instancePath=""){
+function validate69(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -2034,7 +1614,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate79, instancePath,"not",{});
+return __fail(validate69, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -2044,27 +1624,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
-return __fail(validate79, instancePath,"required",{missingProperty: missing5});
+return __fail(validate69, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate79, instancePath+"/type","type",{type: "string"});
+return __fail(validate69, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate79, instancePath,"type",{type: "object"});
+return __fail(validate69, instancePath,"type",{type: "object"});
 }
 }
-validate79.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
 
-export const k55 = validate80;
+export const k45 = validate70;
 
-function validate80(data, instancePath=""){
+function validate70(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -2172,7 +1752,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate80, instancePath,"not",{});
+return __fail(validate70, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -2182,21 +1762,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
-return __fail(validate80, instancePath,"required",{missingProperty: missing3});
+return __fail(validate70, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
-return __fail(validate80, instancePath+"/action","type",{type: "string"});
+return __fail(validate70, instancePath+"/action","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate80, instancePath,"type",{type: "object"});
+return __fail(validate70, instancePath,"type",{type: "object"});
 }
 }
-validate80.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
 
