@@ -17,17 +17,12 @@
 // --pkg: a package generated from test/fixtures/releases/2.4.0 (else one is generated);
 // --runs: speed children, one after another (each one interleaves all variants; 0: sizes only).
 
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { makeConsumerProject } from "../lib/consumer.mjs";
-import { buildItems, invalidItems, largeMessages, loadExchange } from "../lib/corpus.mjs";
-import { CLI, REPO, SDK_SCHEMA_DIR } from "../lib/paths.mjs";
-import { runNode } from "../lib/proc.mjs";
-import { BUNDLES, bundle } from "../lib/size.mjs";
 import { formatBytes, formatRatio } from "../lib/stats.mjs";
+import { validatorVariants } from "./validator-variants.mjs";
 import { variantSpeed } from "./variant-speed.mjs";
 
 const { values: args } = parseArgs({
@@ -38,88 +33,14 @@ const { values: args } = parseArgs({
   },
 });
 const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
-const schemaFile = join(SDK_SCHEMA_DIR, "v1", "schema.json");
-
-/**
- * The corpus of the benchmark for the package in `pkg`: valid messages and invalid variants.
- * @param {string} pkg
- */
-async function corpusOf(pkg) {
-  const exchange = loadExchange();
-  const sessionId = exchange.find((m) => m.message.params?.sessionId)?.message.params.sessionId;
-  const schema = JSON.parse(readFileSync(schemaFile, "utf8"));
-  const { METHODS } = await import(pathToFileURL(join(pkg, "v1", "index.js")).href);
-  const { items } = buildItems({
-    methods: METHODS,
-    schema,
-    messages: [...exchange, ...largeMessages(sessionId)],
-  });
-  return { items, invalid: invalidItems(items, schema) };
-}
-
-/**
- * The generator's compiled modules, loaded by path: untyped at this boundary.
- * @param {string} path
- * @returns {Promise<Record<string, any>>}
- */
-const dist = (path) => import(pathToFileURL(join(REPO, "dist", "generator", path)).href);
-const { Diagnostics } = await dist("diagnostics.js");
-const { loadSchemaDir } = await dist("load/index.js");
-const { buildModel } = await dist("model/build.js");
-const { buildSymbols } = await dist("symbols/table.js");
-const { prepareDefinition } = await dist("prepare/backends.js");
-const { DEFINITION_ID } = await dist("prepare/rules.js");
-const { createStandaloneAjv, loadFormats, standaloneModule } = await dist("emit/ajv.js");
 
 const tmp = mkdtempSync(join(tmpdir(), "acp-inline-exp-"));
 try {
-  let pkg = args.pkg;
-  if (!pkg) {
-    pkg = join(tmp, "generated");
-    log("generating the package…");
-    const r = runNode(
-      [CLI, "generate", "--schema-dir", SDK_SCHEMA_DIR, "--out", pkg, "--name", "acp-bench"],
-      { cwd: REPO },
-    );
-    if (r.status !== 0) throw new Error(r.stderr);
-  }
-  const generated = readFileSync(join(pkg, "v1", "validators.js"), "utf8");
-  const banner = generated.slice(0, generated.indexOf("\n") + 1);
-
-  const diagnostics = new Diagnostics();
-  const model = buildModel(loadSchemaDir(SDK_SCHEMA_DIR, SDK_SCHEMA_DIR, diagnostics));
-  const surface = model.surfaces.find((/** @type {{ id: string }} */ s) => s.id === "v1");
-  const names = buildSymbols(model).of(surface);
-  const formats = await loadFormats();
-  const input = {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file: surface.schemaFile.display,
-    diagnostics,
-  };
-  /** @type {Record<string, unknown>} */
-  const defs = {};
-  for (const def of surface.definitions)
-    defs[def.key] = prepareDefinition("validators", input, def.key, def.schema);
-
-  /**
-   * v1/validators.js with `inlineRefs` set to `inlineRefs`.
-   * @param {boolean | number} inlineRefs
-   */
-  function compile(inlineRefs) {
-    const ajv = createStandaloneAjv(formats, [], defs, { inlineRefs });
-    /** @type {Record<string, string>} */
-    const exports = {};
-    for (const def of names.definitions) exports[def.validator] = `${DEFINITION_ID}${def.key}`;
-    for (const def of surface.definitions) {
-      const schema = defs[def.key];
-      const body =
-        schema && typeof schema === "object" ? schema : schema === false ? { not: {} } : {};
-      ajv.addSchema({ ...body, $id: `${DEFINITION_ID}${def.key}` });
-    }
-    return `${banner}${standaloneModule(ajv, exports, "../runtime", "validators.js")}`;
-  }
-
+  const { generated, corpus, compile, measure } = await validatorVariants({
+    ...(args.pkg ? { pkg: args.pkg } : {}),
+    tmp,
+    log,
+  });
   const variants = [
     { label: "inlineRefs: 2 (the generator's)", inlineRefs: 2 },
     // The same code again: how far apart two identical variants measure (the noise).
@@ -131,39 +52,9 @@ try {
       .filter(Boolean)
       .map((n) => ({ label: `inlineRefs: ${n} (fewer keywords inlined)`, inlineRefs: Number(n) })),
   ];
-
-  const { items, invalid } = await corpusOf(pkg);
-  const corpus = [...items, ...invalid];
-  /** @type {string | undefined} */
-  let reference;
-  const disagreements = [];
-  const rows = [];
-  for (const [index, variant] of variants.entries()) {
-    const content = compile(variant.inlineRefs);
-    const dir = join(tmp, `variant-${index}`);
-    cpSync(pkg, dir, { recursive: true });
-    writeFileSync(join(dir, "v1", "validators.js"), content);
-    const validators = await import(pathToFileURL(join(dir, "v1", "validators.js")).href);
-    const verdicts = JSON.stringify(
-      corpus.map((item) => {
-        const v = validators[`v${item.definition}`];
-        if (!v) return null;
-        return v(item.value)
-          ? true
-          : (v.errors ?? []).map((/** @type {{ instancePath: string, keyword: string }} */ e) => [
-              e.instancePath,
-              e.keyword,
-            ]);
-      }),
-    );
-    if (reference === undefined) reference = verdicts;
-    else if (verdicts !== reference) disagreements.push(variant.label);
-    const consumerDir = makeConsumerProject(join(tmp, `consumer-${index}`), dir);
-    const client = await bundle(consumerDir, "client", BUNDLES.client.ours);
-    const whole = await bundle(consumerDir, "whole", BUNDLES.wholeEntry.ours);
-    rows.push({ ...variant, dir, bytes: Buffer.byteLength(content), client, whole });
-    log(`compiled and bundled: ${variant.label}`);
-  }
+  const { rows, disagreements } = await measure(
+    variants.map((v) => ({ label: v.label, content: compile({ inlineRefs: v.inlineRefs }) })),
+  );
 
   const speed = variantSpeed(
     rows.map((r) => r.dir),
