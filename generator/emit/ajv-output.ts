@@ -233,6 +233,84 @@ const failures: Compaction = {
     ),
 };
 
+const VALIDATOR_START = /^function validate\d+\(.*\)\{$/gm;
+
+/**
+ * The code of each top-level validator function in `code` passed through `rewrite` (which
+ * gets the whole function, header to closing brace), everything between them unchanged.
+ */
+function eachValidator(code: string, rewrite: (fn: string) => string): string {
+  let out = "";
+  let at = 0;
+  for (const match of code.matchAll(VALIDATOR_START)) {
+    if (match.index < at) continue;
+    const end = closingBrace(code, match.index + match[0].length - 1, true);
+    if (end < 0) throw new Error(`cannot find the end of ${match[0]}`);
+    out += code.slice(at, match.index) + rewrite(code.slice(match.index, end + 1));
+    at = end + 1;
+  }
+  return out + code.slice(at);
+}
+
+/** A write to a function's `errors` counter (not a validator's `.errors` property). */
+const ERRORS_WRITE = /(?<![\w$.])errors\s*(?:\+\+|--|[-+]?=(?!=))/;
+/** A read of the counter left once the rewrite is done: it was not one of the known forms. */
+const ERRORS_LEFT = /(?<![\w$.])errors(?![\w$])/;
+
+/**
+ * Since `failures` returns at a failed check, more than half the validators of a surface
+ * never change their error counter: everything but `anyOf`/`oneOf`-like branches returns at
+ * once. In such a function `errors` is 0 throughout, so ajv's snapshots of it
+ * (`const _errs3 = errors;`), the comparisons with them (`var valid0 = _errs3 === errors;`,
+ * `if(errors === _errs3){`), its `if(errors === 0){` openers and `return errors === 0;`
+ * are constants: `true`. The same holds for `vErrors`, never anything but `null` there.
+ * Any other use of either leaves the function as ajv wrote it. Measured in
+ * bench/experiments/validators-size.mjs (each compaction is a step there).
+ */
+const constantErrorCount: Compaction = {
+  name: "error counter folded where it never changes",
+  apply: (code) =>
+    eachValidator(code, (fn) => {
+      const body = fn.replace(/^let errors = 0;\n/m, "").replace(/^let vErrors = null;\n/m, "");
+      if (body === fn || ERRORS_WRITE.test(body) || /\bvErrors = /.test(body)) return fn;
+      const snapshots = new Set<string>();
+      let out = body
+        .replace(/^const (_errs\d+) = errors;\n/gm, (_, name: string) => {
+          snapshots.add(name);
+          return "";
+        })
+        .replace(/\b(_errs\d+) === errors\b|\berrors === (_errs\d+)\b/g, "true")
+        .replace(/^if\(errors === 0\)\{$/gm, "{")
+        .replace(/^if\(true\)\{$/gm, "{")
+        .replace(/^return errors === 0;$/gm, "return true;")
+        .replace(/^(validate\d+)\.errors = vErrors;$/gm, "$1.errors = null;");
+      // What is left of `else { var valid0 = true; }` once the flag is gone.
+      out = validFlagsAlwaysTrue(out).replace(/^\}\nelse \{\n\}$/gm, "}");
+      const leftover = [...snapshots].some((s) => new RegExp(`\\b${s}\\b`).test(out));
+      return leftover || ERRORS_LEFT.test(out) || /\bvErrors\b/.test(out) ? fn : out;
+    }),
+};
+
+/**
+ * After `constantErrorCount`, ajv's `validN` flags (`var valid0 = true;` in both branches of a
+ * property's check, then `if(valid0){` around the next one) may be `true` at every assignment.
+ * Such a flag is dropped and its `if` becomes a plain block. A flag with any other
+ * assignment or use is kept.
+ */
+function validFlagsAlwaysTrue(fn: string): string {
+  let out = fn;
+  for (const name of new Set(Array.from(fn.matchAll(/\b(valid\d+)\b/g), (m) => m[1] ?? ""))) {
+    const uses = out.match(new RegExp(`\\b${name}\\b`, "g"))?.length ?? 0;
+    const assignments = out.match(new RegExp(`^var ${name} = true;$`, "gm"))?.length ?? 0;
+    const tests = out.match(new RegExp(`^if\\(${name}\\)\\{$`, "gm"))?.length ?? 0;
+    if (assignments === 0 || assignments + tests !== uses) continue;
+    out = out
+      .replace(new RegExp(`^var ${name} = true;\\n`, "gm"), "")
+      .replace(new RegExp(`^if\\(${name}\\)\\{$`, "gm"), "{");
+  }
+  return out;
+}
+
 /** The rewrites the generator applies, in order. */
 export const COMPACTIONS: readonly Compaction[] = [
   sourceUrls,
@@ -244,6 +322,7 @@ export const COMPACTIONS: readonly Compaction[] = [
   concatenatedErrors,
   truncatedErrors,
   failures,
+  constantErrorCount,
 ];
 
 const FUNCTION_START =
